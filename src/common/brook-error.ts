@@ -1,0 +1,37 @@
+// Errors that reach API clients: an HTTP status and Confluent's error code (the status itself for generic HTTP
+// errors, five digits for Kafka-level ones). Thrown anywhere below the gateway; rendered by the exception filter
+// as {"error_code": ..., "message": ...}.
+
+export class BrookError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorCode: number,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export const errors = {
+  badRequest: (message: string) => new BrookError(400, 400, message),
+  invalidRequest: (message: string) => new BrookError(400, 40002, message),
+  topicExists: (topic: string) => new BrookError(400, 40002, `Topic '${topic}' already exists.`),
+  invalidConfig: (message: string) => new BrookError(400, 40002, message),
+  invalidReplicationFactor: (message: string) => new BrookError(400, 40002, message),
+  invalidPartitions: (message: string) => new BrookError(400, 40002, message),
+  notFound: (message: string) => new BrookError(404, 404, message),
+  clusterNotFound: (clusterId: string) => new BrookError(404, 404, `Cluster ${clusterId} cannot be found.`),
+  brokerNotFound: (brokerId: string | number) => new BrookError(404, 404, `Broker ${brokerId} cannot be found.`),
+  topicNotFound: (topic: string) => new BrookError(404, 40401, `Topic ${topic} not found.`),
+  partitionNotFound: (partition: number | string) => new BrookError(404, 40402, `Partition ${partition} not found.`),
+  unknownTopicOrPartition: (message: string) => new BrookError(404, 40403, message),
+  configNotFound: (name: string) => new BrookError(404, 404, `Config ${name} cannot be found.`),
+  leaderNotAvailable: (message: string) => new BrookError(404, 40404, message),
+  unprocessable: (message: string) => new BrookError(422, 422, message),
+  invalidPayload: (message: string) => new BrookError(422, 42206, message),
+  recordTooLarge: (message: string) => new BrookError(413, 413, message),
+  kafkaError: (message: string) => new BrookError(500, 50002, message),
+  retriable: (message: string) => new BrookError(503, 50003, message),
+  brokerNotAvailable: (message: string) => new BrookError(503, 50302, message),
+};

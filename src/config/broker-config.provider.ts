@@ -1,0 +1,2 @@
+// The injection token for the validated BrokerConfig.
+export const BROKER_CONFIG = Symbol('BROKER_CONFIG');

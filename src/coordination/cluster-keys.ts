@@ -1,0 +1,24 @@
+// The coordination store's key layout: Kafka's ZooKeeper paths mapped to Brook keys (../shared/DESIGN.md §1).
+//
+//   brook/cluster-id                      the cluster id, written once
+//   brook/controller                      controller lease (TTL), value = {brokerId, epoch, token}
+//   brook/controller-epoch                counter: the controller fencing epoch
+//   brook/brokers/<id>                    broker registration (TTL), value = BrokerRegistration
+//   brook/broker-epoch                    counter: broker epochs
+//   brook/topics/<topic>                  TopicAssignment (written only by the controller)
+//   brook/partition-state/<topic>/<p>     PartitionState (compare-and-set on version)
+//   brook/topic-configs/<topic>           topic config overrides {name: value}
+export const CLUSTER_ID_KEY = 'brook/cluster-id';
+export const CONTROLLER_KEY = 'brook/controller';
+export const CONTROLLER_EPOCH_KEY = 'brook/controller-epoch';
+export const BROKER_EPOCH_KEY = 'brook/broker-epoch';
+export const BROKERS_PREFIX = 'brook/brokers/';
+export const TOPICS_PREFIX = 'brook/topics/';
+export const PARTITION_STATE_PREFIX = 'brook/partition-state/';
+export const TOPIC_CONFIGS_PREFIX = 'brook/topic-configs/';
+
+export const brokerKey = (brokerId: number): string => `${BROKERS_PREFIX}${brokerId}`;
+export const topicKey = (topic: string): string => `${TOPICS_PREFIX}${topic}`;
+export const topicConfigKey = (topic: string): string => `${TOPIC_CONFIGS_PREFIX}${topic}`;
+export const partitionStatePrefix = (topic: string): string => `${PARTITION_STATE_PREFIX}${topic}/`;
+export const partitionStateKey = (topic: string, partition: number): string => `${partitionStatePrefix(topic)}${partition}`;

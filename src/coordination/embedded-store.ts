@@ -1,0 +1,272 @@
+// The coordination store inside one broker process: a Map, with TTLs on an injected clock, persisted to
+// <data-dir>/coordination/store.json (format in store-file.ts) so a single broker needs nothing else.
+//
+// - TTL keys expire lazily when touched and by a sweep timer (unref'd) that tells watchers 'expire'. Deadlines
+//   are on the monotonic clock. TTL keys are never persisted: leases and registrations die with the process.
+// - Persistent keys and counters are written after each mutation; the mutations of one tick share one write
+//   (CoalescingWriter), and each call resolves only once its effect is on disk. Every call, reads included, also
+//   waits for the writes requested before it, so nobody is ever handed state that a crash could take back.
+// - Watch events are published after that wait, in the order of the operations.
+// - A failed write stops the store (CoordinationStoreFailedError): memory may be ahead of disk.
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+import { type Clock, systemClock } from '../common/clock.js';
+import { CoalescingWriter } from './coalescing-writer.js';
+import { CoordinationStoreClosedError, CoordinationStoreFailedError } from './coordination-errors.js';
+import {
+  assertCounterValue,
+  assertExpectedVersion,
+  assertKey,
+  assertPrefix,
+  assertTtlMs,
+  assertValue,
+} from './coordination-limits.js';
+import {
+  compareCoordinationKeys,
+  CoordinationStore,
+  type DeleteOptions,
+  type KeyedVersionedValue,
+  type PutOptions,
+  type PutResult,
+  type VersionedValue,
+  type WatchEvent,
+  type WatchListener,
+} from './coordination-store.js';
+import { readStoreFile, serializeSnapshot, type StoreSnapshot, storeFilePath, writeStoreFile } from './store-file.js';
+import { WatchHub } from './watch-hub.js';
+
+/** How often expired TTL keys are swept (and watchers told) when nobody touches them. */
+export const EMBEDDED_SWEEP_INTERVAL_MS_DEFAULT = 250;
+
+export interface EmbeddedStoreOptions {
+  sweepIntervalMs?: number;
+  /** Where a throwing watch listener's error goes; default console.error. */
+  onListenerError?: (error: unknown, event: WatchEvent) => void;
+}
+
+interface Entry {
+  value: string;
+  version: number;
+  /** Monotonic deadline, or null for a persistent key. */
+  expiresAtMs: number | null;
+}
+
+export class EmbeddedCoordinationStore extends CoordinationStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly counters = new Map<string, number>();
+  private readonly ttlKeys = new Set<string>();
+  private readonly writer: CoalescingWriter;
+  private readonly hub: WatchHub;
+  private readonly sweepTimer: NodeJS.Timeout;
+  private closed = false;
+
+  static async open(
+    dataDir: string,
+    clock: Clock = systemClock,
+    options: EmbeddedStoreOptions = {},
+  ): Promise<EmbeddedCoordinationStore> {
+    const file = storeFilePath(dataDir);
+    await mkdir(dirname(file), { recursive: true });
+    const snapshot = await readStoreFile(file);
+    return new EmbeddedCoordinationStore(file, snapshot, clock, options);
+  }
+
+  private constructor(
+    private readonly file: string,
+    snapshot: StoreSnapshot | null,
+    private readonly clock: Clock,
+    options: EmbeddedStoreOptions,
+  ) {
+    super();
+    for (const { key, value, version } of snapshot?.entries ?? []) {
+      this.entries.set(key, { value, version, expiresAtMs: null });
+    }
+    for (const { key, value } of snapshot?.counters ?? []) this.counters.set(key, value);
+    this.writer = new CoalescingWriter(() => writeStoreFile(this.file, serializeSnapshot(this.snapshot())));
+    this.hub = new WatchHub(options.onListenerError ?? reportListenerError);
+    const sweepIntervalMs = options.sweepIntervalMs ?? EMBEDDED_SWEEP_INTERVAL_MS_DEFAULT;
+    this.sweepTimer = setInterval(() => this.sweep(), sweepIntervalMs).unref();
+  }
+
+  async get(key: string): Promise<VersionedValue | null> {
+    this.assertUsable();
+    assertKey(key);
+    const entry = this.live(key);
+    return this.settle(entry ? { value: entry.value, version: entry.version } : null, false);
+  }
+
+  async put(key: string, value: string, options: PutOptions = {}): Promise<PutResult> {
+    this.assertUsable();
+    assertKey(key);
+    assertValue(value);
+    if (options.ttlMs !== undefined) assertTtlMs(options.ttlMs);
+    if (options.expectedVersion !== undefined) assertExpectedVersion(options.expectedVersion);
+    const current = this.live(key);
+    const currentVersion = current?.version ?? 0;
+    if (options.expectedVersion !== undefined && options.expectedVersion !== currentVersion) {
+      return this.settle({ ok: false, currentVersion }, false);
+    }
+    const expiresAtMs = options.ttlMs === undefined ? null : this.clock.monotonicMs() + options.ttlMs;
+    const version = currentVersion + 1;
+    this.setEntry(key, { value, version, expiresAtMs });
+    const persist = isPersistent(current) || expiresAtMs === null;
+    return this.settle({ ok: true, version }, persist, { key, type: 'put' });
+  }
+
+  async delete(key: string, options: DeleteOptions = {}): Promise<boolean> {
+    this.assertUsable();
+    assertKey(key);
+    if (options.expectedVersion !== undefined) assertExpectedVersion(options.expectedVersion);
+    const current = this.live(key);
+    if (!current || (options.expectedVersion !== undefined && options.expectedVersion !== current.version)) {
+      return this.settle(false, false);
+    }
+    this.removeEntry(key);
+    return this.settle(true, isPersistent(current), { key, type: 'delete' });
+  }
+
+  async acquireLease(key: string, token: string, ttlMs: number): Promise<boolean> {
+    this.assertUsable();
+    assertKey(key);
+    assertValue(token, 'token');
+    assertTtlMs(ttlMs);
+    if (this.live(key)) return this.settle(false, false);
+    this.setEntry(key, { value: token, version: 1, expiresAtMs: this.clock.monotonicMs() + ttlMs });
+    return this.settle(true, false, { key, type: 'put' });
+  }
+
+  async renewLease(key: string, token: string, ttlMs: number): Promise<boolean> {
+    this.assertUsable();
+    assertKey(key);
+    assertValue(token, 'token');
+    assertTtlMs(ttlMs);
+    const current = this.live(key);
+    if (!current || current.value !== token) return this.settle(false, false);
+    const wasPersistent = isPersistent(current);
+    this.setEntry(key, { ...current, expiresAtMs: this.clock.monotonicMs() + ttlMs });
+    return this.settle(true, wasPersistent);
+  }
+
+  async releaseLease(key: string, token: string): Promise<boolean> {
+    this.assertUsable();
+    assertKey(key);
+    assertValue(token, 'token');
+    const current = this.live(key);
+    if (!current || current.value !== token) return this.settle(false, false);
+    this.removeEntry(key);
+    return this.settle(true, isPersistent(current), { key, type: 'delete' });
+  }
+
+  async increment(counterKey: string): Promise<number> {
+    return this.raiseCounterTo(counterKey, (current) => current + 1);
+  }
+
+  async readCounter(counterKey: string): Promise<number> {
+    this.assertUsable();
+    assertKey(counterKey, 'counterKey');
+    return this.settle(this.counters.get(counterKey) ?? 0, false);
+  }
+
+  async raiseCounterAbove(counterKey: string, floor: number): Promise<number> {
+    assertCounterValue(floor, 'floor');
+    return this.raiseCounterTo(counterKey, (current) => Math.max(current, floor) + 1);
+  }
+
+  async list(prefix: string): Promise<KeyedVersionedValue[]> {
+    this.assertUsable();
+    assertPrefix(prefix);
+    const found: KeyedVersionedValue[] = [];
+    for (const key of [...this.entries.keys()]) {
+      if (!key.startsWith(prefix)) continue;
+      const entry = this.live(key);
+      if (entry) found.push({ key, value: entry.value, version: entry.version });
+    }
+    found.sort((a, b) => compareCoordinationKeys(a.key, b.key));
+    return this.settle(found, false);
+  }
+
+  watch(prefix: string, listener: WatchListener): () => void {
+    this.assertUsable();
+    assertPrefix(prefix);
+    return this.hub.subscribe(prefix, listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweepTimer);
+    this.hub.clear();
+    // A failed write was already reported to the calls it covered; closing still succeeds.
+    await this.writer.barrier().catch(() => undefined);
+  }
+
+  private async raiseCounterTo(counterKey: string, next: (current: number) => number): Promise<number> {
+    this.assertUsable();
+    assertKey(counterKey, 'counterKey');
+    const value = next(this.counters.get(counterKey) ?? 0);
+    assertCounterValue(value, `counter ${counterKey}`);
+    this.counters.set(counterKey, value);
+    return this.settle(value, true);
+  }
+
+  /** Waits until this call's effect (persist) and everything before it is on disk, then tells watchers. */
+  private async settle<T>(result: T, persist: boolean, event?: WatchEvent): Promise<T> {
+    try {
+      await (persist ? this.writer.requestWrite() : this.writer.barrier());
+    } catch (error) {
+      throw new CoordinationStoreFailedError(error);
+    }
+    if (event && !this.closed) this.hub.publish(event);
+    return result;
+  }
+
+  /** The entry if present and not expired; an expired one is removed here and watchers are told. */
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.expiresAtMs === null) return entry;
+    if (this.clock.monotonicMs() < entry.expiresAtMs) return entry;
+    this.removeEntry(key);
+    this.hub.publish({ key, type: 'expire' });
+    return undefined;
+  }
+
+  private sweep(): void {
+    for (const key of [...this.ttlKeys]) this.live(key);
+  }
+
+  private setEntry(key: string, entry: Entry): void {
+    this.entries.set(key, entry);
+    if (entry.expiresAtMs === null) this.ttlKeys.delete(key);
+    else this.ttlKeys.add(key);
+  }
+
+  private removeEntry(key: string): void {
+    this.entries.delete(key);
+    this.ttlKeys.delete(key);
+  }
+
+  private snapshot(): StoreSnapshot {
+    const entries: KeyedVersionedValue[] = [];
+    for (const [key, { value, version, expiresAtMs }] of this.entries) {
+      if (expiresAtMs === null) entries.push({ key, value, version });
+    }
+    const counters = [...this.counters].map(([key, value]) => ({ key, value }));
+    entries.sort((a, b) => compareCoordinationKeys(a.key, b.key));
+    counters.sort((a, b) => compareCoordinationKeys(a.key, b.key));
+    return { entries, counters };
+  }
+
+  private assertUsable(): void {
+    if (this.closed) throw new CoordinationStoreClosedError();
+    if (this.writer.error !== null) throw new CoordinationStoreFailedError(this.writer.error);
+  }
+}
+
+function isPersistent(entry: Entry | undefined): boolean {
+  return entry !== undefined && entry.expiresAtMs === null;
+}
+
+function reportListenerError(error: unknown, event: WatchEvent): void {
+  console.error(`coordination watch listener failed on ${event.type} ${JSON.stringify(event.key)}:`, error);
+}

@@ -1,0 +1,121 @@
+// The embedded coordination store on disk: <data-dir>/coordination/store.json, one JSON document holding the
+// persistent value keys and the counters (ephemeral keys, those with a TTL, are never written):
+//
+//   { "format": "brook-coordination-store", "formatVersion": 1,
+//     "entries":  [ { "key": "...", "value": "...", "version": 3 }, ... ],   sorted by key
+//     "counters": [ { "key": "...", "value": 7 }, ... ] }                    sorted by key
+//
+// Written whole and atomically: store.json.tmp is written and fsync'd, renamed over store.json, then the folder
+// is fsync'd so the rename itself is durable. A crash leaves either the old or the new file, plus maybe a stale
+// .tmp that open removes. Reading asserts the whole shape and every bound; anything else is corruption and stops
+// the broker (CoordinationStoreCorruptError names the file) rather than start with an empty store.
+import { promises as fsp } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { CoordinationStoreCorruptError } from './coordination-errors.js';
+import { assertCounterValue, assertKey, assertValue } from './coordination-limits.js';
+import type { KeyedVersionedValue } from './coordination-store.js';
+
+export const COORDINATION_DIR = 'coordination';
+export const STORE_FILE = 'store.json';
+export const TEMP_SUFFIX = '.tmp';
+const FORMAT = 'brook-coordination-store';
+const FORMAT_VERSION = 1;
+
+export interface StoreSnapshot {
+  entries: KeyedVersionedValue[];
+  counters: Array<{ key: string; value: number }>;
+}
+
+export function storeFilePath(dataDir: string): string {
+  return join(dataDir, COORDINATION_DIR, STORE_FILE);
+}
+
+export function serializeSnapshot(snapshot: StoreSnapshot): string {
+  return JSON.stringify({ format: FORMAT, formatVersion: FORMAT_VERSION, ...snapshot }, null, 1) + '\n';
+}
+
+/** The snapshot in file, null when there is none yet (first start); a stale temp file is removed. */
+export async function readStoreFile(file: string): Promise<StoreSnapshot | null> {
+  await fsp.rm(file + TEMP_SUFFIX, { force: true });
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    return parseSnapshot(text);
+  } catch (error) {
+    throw new CoordinationStoreCorruptError(file, error instanceof Error ? error.message : String(error));
+  }
+}
+
+export async function writeStoreFile(file: string, data: string): Promise<void> {
+  const temp = file + TEMP_SUFFIX;
+  const handle = await fsp.open(temp, 'w');
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fsp.rename(temp, file);
+  await syncDirectory(dirname(file));
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return; // directories cannot be opened for fsync there
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseSnapshot(text: string): StoreSnapshot {
+  const document: unknown = JSON.parse(text);
+  if (!isRecord(document)) throw new Error('not a JSON object');
+  if (document.format !== FORMAT) throw new Error(`format is ${JSON.stringify(document.format)}, not "${FORMAT}"`);
+  if (document.formatVersion !== FORMAT_VERSION) {
+    throw new Error(`formatVersion ${JSON.stringify(document.formatVersion)} is not supported (${FORMAT_VERSION})`);
+  }
+  const entries = arrayOf(document.entries, 'entries').map((entry, index) => {
+    if (!isRecord(entry)) throw new Error(`entries[${index}] is not an object`);
+    const { key, value, version } = entry;
+    assertKey(key as string, `entries[${index}].key`);
+    assertValue(value as string, `entries[${index}].value`);
+    if (!Number.isSafeInteger(version) || (version as number) < 1) {
+      throw new Error(`entries[${index}].version must be a positive integer`);
+    }
+    return { key: key as string, value: value as string, version: version as number };
+  });
+  const counters = arrayOf(document.counters, 'counters').map((counter, index) => {
+    if (!isRecord(counter)) throw new Error(`counters[${index}] is not an object`);
+    assertKey(counter.key as string, `counters[${index}].key`);
+    assertCounterValue(counter.value as number, `counters[${index}].value`);
+    return { key: counter.key as string, value: counter.value as number };
+  });
+  assertUniqueKeys(entries, 'entries');
+  assertUniqueKeys(counters, 'counters');
+  return { entries, counters };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function arrayOf(value: unknown, what: string): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`${what} is not an array`);
+  return value;
+}
+
+function assertUniqueKeys(items: Array<{ key: string }>, what: string): void {
+  const seen = new Set<string>();
+  for (const { key } of items) {
+    if (seen.has(key)) throw new Error(`${what} has key ${JSON.stringify(key)} twice`);
+    seen.add(key);
+  }
+}

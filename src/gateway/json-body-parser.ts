@@ -1,0 +1,67 @@
+// The one request-body parser for every JSON media type Brook accepts (application/json and the REST Proxy's
+// application/vnd.kafka[.json|.binary].v2+json). It bounds the body (413), rejects invalid UTF-8 and malformed
+// JSON (400), and hands the streaming produce route its raw body: a v3 `.../records` POST sent chunked (no
+// Content-Length) is a stream of concatenated records, parsed by the route as it arrives.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { BrookError } from '../common/brook-error.js';
+
+export const JSON_MEDIA_TYPES = /^application\/(?:vnd\.kafka(?:\.(?:json|binary))?\.v2\+)?json$/;
+const STREAMING_PRODUCE_ROUTE = /^\/v3\/clusters\/[^/]+\/topics\/[^/]+\/records(?:\?.*)?$/;
+
+/** What the parser hands a streaming produce request instead of a parsed body. */
+export class StreamingBody {
+  constructor(readonly stream: Readable) {}
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(JSON_MEDIA_TYPES, { bodyLimit: bodyLimitBytes }, (request: FastifyRequest, payload, done) => {
+    if (request.method === 'POST' && request.headers['content-length'] === undefined && STREAMING_PRODUCE_ROUTE.test(request.url)) {
+      done(null, new StreamingBody(payload));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let failed = false;
+    payload.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      received += chunk.length;
+      if (received > bodyLimitBytes) {
+        failed = true;
+        done(new BrookError(413, 413, `Request body is larger than ${bodyLimitBytes} bytes.`), undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    payload.on('error', (error) => {
+      if (!failed) done(error, undefined);
+      failed = true;
+    });
+    payload.on('end', () => {
+      if (failed) return;
+      try {
+        done(null, parseJson(Buffer.concat(chunks)));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
+  });
+}
+
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw new BrookError(400, 400, 'Request body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BrookError(400, 400, `Malformed JSON: ${(error as Error).message}`);
+  }
+}

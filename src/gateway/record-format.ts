@@ -1,0 +1,95 @@
+// Turning API record fields into bytes and stored records back into API JSON. One place for the data types of
+// REST Proxy v3 (BINARY base64, JSON, STRING) and the read formats of Brook's record shape (binary, json, string).
+import { errors } from '../common/brook-error.js';
+import { batchesIn, decodeRecords, type LogRecord, type RecordHeader } from '../partition-log/record-batch.js';
+
+export type DataType = 'BINARY' | 'JSON' | 'STRING';
+export type ReadFormat = 'binary' | 'json' | 'string';
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export function decodeBase64(text: string, field: string): Buffer {
+  if (!BASE64.test(text)) throw errors.invalidPayload(`${field} is not valid base64.`);
+  return Buffer.from(text, 'base64');
+}
+
+/** The bytes of a v3 key or value `{type, data}`; null when absent or when data is null. */
+export function dataToBytes(data: { type?: string; data?: unknown } | null | undefined, field: string): { bytes: Buffer | null; type: DataType | null } {
+  if (data === undefined || data === null) return { bytes: null, type: null };
+  const type = (data.type ?? 'BINARY') as DataType;
+  if (data.data === undefined || data.data === null) return { bytes: null, type };
+  switch (type) {
+    case 'BINARY':
+      if (typeof data.data !== 'string') throw errors.invalidPayload(`${field}.data must be a base64 string for type BINARY.`);
+      return { bytes: decodeBase64(data.data, `${field}.data`), type };
+    case 'STRING':
+      if (typeof data.data !== 'string') throw errors.invalidPayload(`${field}.data must be a string for type STRING.`);
+      return { bytes: Buffer.from(data.data, 'utf8'), type };
+    case 'JSON':
+      return { bytes: Buffer.from(JSON.stringify(data.data), 'utf8'), type };
+    default:
+      throw errors.invalidPayload(`${field}.type must be BINARY, JSON or STRING.`);
+  }
+}
+
+export function headersFromApi(headers: Array<{ name: string; value?: string | null }> | undefined): RecordHeader[] {
+  if (headers === undefined) return [];
+  return headers.map((header, i) => ({
+    key: header.name,
+    value: header.value === undefined || header.value === null ? null : decodeBase64(header.value, `headers[${i}].value`),
+  }));
+}
+
+export function encodeForRead(bytes: Buffer | null, format: ReadFormat): unknown {
+  if (bytes === null) return null;
+  if (format === 'binary') return bytes.toString('base64');
+  const text = bytes.toString('utf8');
+  if (format === 'string') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text; // not JSON: served as its UTF-8 text rather than failing the whole read
+  }
+}
+
+export interface ApiRecord {
+  topic?: string;
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: unknown;
+  value: unknown;
+  headers: Array<{ name: string; value: string | null }>;
+}
+
+export function toApiRecord(record: LogRecord, partition: number, format: ReadFormat, topic?: string): ApiRecord {
+  return {
+    ...(topic === undefined ? {} : { topic }),
+    partition,
+    offset: record.offset,
+    timestamp: record.timestamp,
+    key: encodeForRead(record.key, format),
+    value: encodeForRead(record.value, format),
+    headers: record.headers.map((header) => ({ name: header.key, value: header.value === null ? null : header.value.toString('base64') })),
+  };
+}
+
+/** Decodes stored batches into API records from `fromOffset` on, at most `maxRecords`. */
+export function recordsFromBatches(
+  batches: Buffer,
+  partition: number,
+  format: ReadFormat,
+  fromOffset: number,
+  maxRecords: number,
+  topic?: string,
+): { records: ApiRecord[]; nextOffset: number | null } {
+  const records: ApiRecord[] = [];
+  for (const { header, position } of batchesIn(batches)) {
+    for (const record of decodeRecords(batches.subarray(position, position + header.sizeBytes))) {
+      if (record.offset < fromOffset) continue;
+      if (records.length >= maxRecords) return { records, nextOffset: record.offset };
+      records.push(toApiRecord(record, partition, format, topic));
+    }
+  }
+  return { records, nextOffset: null };
+}

@@ -1,0 +1,17 @@
+// The errors a partition log reports to its callers. Each maps to one Kafka error code at the API edge.
+
+export class RecordTooLargeError extends Error {}
+export class OffsetOutOfRangeError extends Error {
+  constructor(
+    readonly requestedOffset: number,
+    readonly logStartOffset: number,
+    readonly logEndOffset: number,
+  ) {
+    super(`offset ${requestedOffset} is outside the log's range [${logStartOffset}, ${logEndOffset}]`);
+  }
+}
+/** A follower batch that does not continue the log where it ends. */
+export class UnexpectedOffsetError extends Error {}
+/** The log hit an I/O error and accepts no more writes until the broker restarts it (Kafka's offline log dir). */
+export class LogOfflineError extends Error {}
+export class LogClosedError extends Error {}

@@ -1,0 +1,150 @@
+// The broker's logs (Kafka's LogManager): opens a PartitionLog for every partition this broker hosts, keeps
+// their configs current, deletes the logs of deleted topics, and runs the periodic work: retention every
+// log.retention.check.interval.ms, the cleaner every log.cleaner.backoff.ms, flush.ms checks. Each partition
+// folder holds `partition.metadata` with its topic id, so a folder left from a deleted topic of the same name is
+// removed instead of served (KIP-516).
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { systemClock } from '../common/clock.js';
+import { BROKER_CONFIG } from '../config/broker-config.provider.js';
+import type { BrokerConfig } from '../config/broker-config.js';
+import { resolveTopicConfig } from '../topic/topic-config.js';
+import type { TopicMetadata } from '../topic/cluster-metadata.js';
+import { FileHandlePool } from './file-handle-pool.js';
+import { toLogConfig } from './log-config-mapping.js';
+import { PartitionLog } from './partition-log.js';
+import { parsePartitionDirName, partitionDirName } from './segment-files.js';
+
+const PARTITION_METADATA_FILE = 'partition.metadata';
+export const LOGS_SUBDIR = 'logs';
+
+export type HighWatermarkSource = (topic: string, partition: number) => number | undefined;
+
+@Injectable()
+export class LogManager {
+  private readonly logger = new Logger(LogManager.name);
+  private readonly logs = new Map<string, PartitionLog>();
+  private readonly opening = new Map<string, Promise<PartitionLog>>();
+  private readonly pool: FileHandlePool;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private highWatermarkOf: HighWatermarkSource = () => undefined;
+
+  constructor(@Inject(BROKER_CONFIG) private readonly config: BrokerConfig) {
+    this.pool = new FileHandlePool(config.maxOpenFiles);
+  }
+
+  get logsDir(): string {
+    return join(this.config.dataDir, LOGS_SUBDIR);
+  }
+
+  setHighWatermarkSource(source: HighWatermarkSource): void {
+    this.highWatermarkOf = source;
+  }
+
+  startScheduler(): void {
+    const every = (intervalMs: number, work: () => Promise<void>) => {
+      const timer = setInterval(() => void work().catch((error) => this.logger.error((error as Error).message)), intervalMs);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.config.logRetentionCheckIntervalMs, () => this.applyRetention());
+    every(this.config.logFlushSchedulerIntervalMs, async () => {
+      for (const log of this.logs.values()) await log.flushIfTimeElapsed();
+    });
+  }
+
+  log(topic: string, partition: number): PartitionLog | undefined {
+    return this.logs.get(partitionDirName(topic, partition));
+  }
+
+  /** Opens, reconfigures or deletes logs so that they match the metadata for the partitions this broker hosts. */
+  async reconcile(topics: ReadonlyMap<string, TopicMetadata>): Promise<void> {
+    const wanted = new Map<string, TopicMetadata>();
+    for (const topic of topics.values()) {
+      topic.assignment.replicas.forEach((replicas, partition) => {
+        if (replicas.includes(this.config.brokerId)) wanted.set(partitionDirName(topic.assignment.name, partition), topic);
+      });
+    }
+    for (const [name, log] of [...this.logs]) {
+      if (wanted.has(name)) continue;
+      this.logs.delete(name);
+      await log.delete();
+      this.logger.log(`deleted log ${name}`);
+    }
+    for (const [name, topic] of wanted) {
+      const logConfig = toLogConfig(resolveTopicConfig(topic.configs, this.config.topicConfigDefaults));
+      const existing = this.logs.get(name);
+      if (existing !== undefined) {
+        existing.updateConfig(logConfig);
+        continue;
+      }
+      await this.open(name, topic.assignment.topicId, logConfig);
+    }
+  }
+
+  /** Removes partition folders on disk that no hosted partition claims (deleted while this broker was down). */
+  async removeStrayLogs(topics: ReadonlyMap<string, TopicMetadata>): Promise<void> {
+    await mkdir(this.logsDir, { recursive: true });
+    for (const entry of await readdir(this.logsDir)) {
+      const parsed = parsePartitionDirName(entry);
+      if (parsed === null || this.logs.has(entry)) continue;
+      const topic = topics.get(parsed.topic);
+      const hosted = topic?.assignment.replicas[parsed.partition]?.includes(this.config.brokerId) ?? false;
+      if (!hosted) {
+        this.logger.warn(`removing stray log folder ${entry}`);
+        await rm(join(this.logsDir, entry), { recursive: true, force: true });
+      }
+    }
+  }
+
+  private open(name: string, topicId: string, logConfig: ReturnType<typeof toLogConfig>): Promise<PartitionLog> {
+    const pending = this.opening.get(name);
+    if (pending) return pending;
+    const opening = (async () => {
+      const dir = join(this.logsDir, name);
+      await this.checkTopicId(dir, topicId);
+      const log = await PartitionLog.open(dir, logConfig, { clock: systemClock, pool: this.pool });
+      this.logs.set(name, log);
+      return log;
+    })().finally(() => this.opening.delete(name));
+    this.opening.set(name, opening);
+    return opening;
+  }
+
+  private async checkTopicId(dir: string, topicId: string): Promise<void> {
+    const path = join(dir, PARTITION_METADATA_FILE);
+    let stored: string | null = null;
+    try {
+      stored = (JSON.parse(await readFile(path, 'utf8')) as { topicId: string }).topicId;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (stored !== null && stored !== topicId) {
+      this.logger.warn(`${dir} belongs to an older topic of the same name (id ${stored}); removing it`);
+      await rm(dir, { recursive: true, force: true });
+      stored = null;
+    }
+    if (stored === null) {
+      await mkdir(dir, { recursive: true });
+      await writeFile(path, JSON.stringify({ version: 0, topicId }));
+    }
+  }
+
+  async applyRetention(): Promise<void> {
+    for (const [name, log] of this.logs) {
+      const parsed = parsePartitionDirName(name)!;
+      const highWatermark = this.highWatermarkOf(parsed.topic, parsed.partition) ?? log.logStartOffset;
+      const decision = await log.applyRetention(highWatermark);
+      if (decision.deleteBaseOffsets.length > 0) {
+        this.logger.log(`retention (${decision.reason}) deleted ${decision.deleteBaseOffsets.length} segment(s) of ${name}`);
+      }
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    await Promise.all([...this.logs.values()].map((log) => log.close()));
+    await this.pool.closeAll();
+  }
+}

@@ -1,0 +1,391 @@
+// One segment of a partition log: a `.log` file of record batches end to end, with its sparse offset and time
+// indexes held in memory and written beside it on roll, flush and close (formats in offset-index.ts and
+// time-index.ts). A segment knows byte positions; the partition log above it knows offsets across segments.
+//
+// Compaction swaps a segment's file under the same path. A LogSegment object describes one version of the file
+// (its size and index positions), so the cleaner retires the old object before the rename: a read through it
+// that has not opened the file by then fails with SegmentRetiredError and retries with the new segment, while a
+// read that already holds an open handle keeps reading the old inode to the end.
+import { open, rm, truncate, writeFile, readFile, type FileHandle } from 'node:fs/promises';
+import type { FileHandlePool } from './file-handle-pool.js';
+import { CorruptIndexError, OffsetIndex } from './offset-index.js';
+import {
+  BATCH_HEADER_BYTES,
+  CorruptBatchError,
+  lastOffsetOf,
+  readBatchHeader,
+  validateBatch,
+  type BatchHeader,
+} from './record-batch.js';
+import { maxIndexEntries } from './roll-policy.js';
+import { indexFilePath, logFilePath, timeIndexFilePath } from './segment-files.js';
+import { TimeIndex } from './time-index.js';
+
+/** How much a lookup reads at a time while walking batch headers from an index entry. */
+const SCAN_CHUNK_BYTES = 64 * 1024;
+
+export interface SegmentOptions {
+  indexIntervalBytes: number;
+  segmentIndexBytes: number;
+}
+
+export interface BatchToWrite {
+  buffer: Buffer;
+  header: BatchHeader; // already carries the assigned base offset
+}
+
+export interface RecoveryResult {
+  validBytes: number;
+  truncatedBytes: number;
+  nextOffset: number;
+}
+
+/** The segment object was replaced by a rewritten file (compaction); retry once `replaced` settles. */
+export class SegmentRetiredError extends Error {
+  constructor(
+    readonly baseOffset: number,
+    readonly replaced: Promise<void>,
+  ) {
+    super(`segment ${baseOffset} was replaced by a compacted copy`);
+  }
+}
+
+export class LogSegment {
+  offsetIndex: OffsetIndex;
+  timeIndex: TimeIndex;
+  /** Bytes written and readable. */
+  sizeBytes: number;
+  /** One past the last offset in this segment; the base offset while empty. */
+  nextOffset: number;
+  maxTimestampMs = -1;
+  private offsetOfMaxTimestamp: number;
+  private bytesSinceLastIndexEntry = 0;
+  private firstBatchTimestampMs: number | null = null;
+  private replaced: Promise<void> | null = null;
+
+  private constructor(
+    readonly dir: string,
+    readonly baseOffset: number,
+    private readonly pool: FileHandlePool,
+    private options: SegmentOptions,
+    sizeBytes: number,
+    readonly createdAtMs: number,
+  ) {
+    this.sizeBytes = sizeBytes;
+    this.nextOffset = baseOffset;
+    this.offsetOfMaxTimestamp = baseOffset;
+    const maxEntries = maxIndexEntries(options.segmentIndexBytes);
+    this.offsetIndex = new OffsetIndex(baseOffset, maxEntries);
+    this.timeIndex = new TimeIndex(baseOffset, maxEntries);
+  }
+
+  get logPath(): string {
+    return logFilePath(this.dir, this.baseOffset);
+  }
+
+  /** The max timestamp of the first batch, which segment.ms measures the segment's age from; null while empty. */
+  get firstBatchTimestamp(): number | null {
+    return this.firstBatchTimestampMs;
+  }
+
+  static async create(dir: string, baseOffset: number, pool: FileHandlePool, options: SegmentOptions, nowMs: number): Promise<LogSegment> {
+    const file = await open(logFilePath(dir, baseOffset), 'w');
+    await file.close();
+    return new LogSegment(dir, baseOffset, pool, options, 0, nowMs);
+  }
+
+  /**
+   * Opens an existing segment. With `trustIndexes` (clean shutdown, or below the recovery point) the index files
+   * are loaded and the tail after the last index entry is scanned to find the end; a missing or inconsistent
+   * index is rebuilt. Without, the caller runs `recover()`.
+   */
+  static async open(
+    dir: string,
+    baseOffset: number,
+    pool: FileHandlePool,
+    options: SegmentOptions,
+    sizeBytes: number,
+    nowMs: number,
+    trustIndexes: boolean,
+  ): Promise<LogSegment> {
+    const segment = new LogSegment(dir, baseOffset, pool, options, sizeBytes, nowMs);
+    if (!trustIndexes) return segment;
+    try {
+      if (await segment.loadIndexes()) {
+        await segment.scanTailFromLastIndexEntry();
+        return segment;
+      }
+    } catch (error) {
+      if (!(error instanceof CorruptBatchError)) throw error;
+    }
+    await segment.recover();
+    return segment;
+  }
+
+  /**
+   * Compaction, before renaming a rewritten file over this segment's path: from now on, reads through this object
+   * that have not opened the file yet fail with SegmentRetiredError. `replaced` settles once the log holds the
+   * new segment object.
+   */
+  retire(replaced: Promise<void>): void {
+    this.replaced = replaced;
+  }
+
+  /** Compaction, after the rename: drops the pooled handle so the next use opens the file now at the path. */
+  forgetHandle(): void {
+    this.pool.forget(this.logPath);
+  }
+
+  /**
+   * Runs a read with the log file's handle. The check runs after the handle is open: a segment not yet retired
+   * then means the rename had not started when the file was opened, so the handle is on this object's file.
+   */
+  private withReadHandle<T>(use: (handle: FileHandle) => Promise<T>): Promise<T> {
+    return this.pool.withHandle(this.logPath, (handle) => {
+      if (this.replaced !== null) throw new SegmentRetiredError(this.baseOffset, this.replaced);
+      return use(handle);
+    });
+  }
+
+  updateOptions(options: SegmentOptions): void {
+    this.options = options;
+  }
+
+  /** Writes batches with one positional writev at the end of the file. */
+  async append(batches: BatchToWrite[]): Promise<void> {
+    const buffers = batches.map((batch) => batch.buffer);
+    const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
+    const position = this.sizeBytes;
+    await this.pool.withHandle(this.logPath, async (handle) => {
+      let written = 0;
+      while (written < total) {
+        const pending = written === 0 ? buffers : remainingBuffers(buffers, written);
+        const { bytesWritten } =
+          pending.length === 1
+            ? await handle.write(pending[0], 0, pending[0].length, position + written)
+            : await handle.writev(pending, position + written);
+        if (bytesWritten <= 0) throw new Error(`short write to ${this.logPath}`);
+        written += bytesWritten;
+      }
+    });
+    let batchPosition = position;
+    for (const batch of batches) {
+      this.indexBatch(batch.header, batchPosition);
+      batchPosition += batch.buffer.length;
+    }
+    this.sizeBytes = position + total;
+  }
+
+  private indexBatch(header: BatchHeader, position: number): void {
+    if (this.firstBatchTimestampMs === null) this.firstBatchTimestampMs = header.maxTimestamp;
+    if (header.maxTimestamp > this.maxTimestampMs) {
+      this.maxTimestampMs = header.maxTimestamp;
+      this.offsetOfMaxTimestamp = header.baseOffset;
+    }
+    if (this.bytesSinceLastIndexEntry > this.options.indexIntervalBytes && !this.offsetIndex.isFull()) {
+      this.offsetIndex.append(header.baseOffset, position);
+      this.timeIndex.maybeAppend(this.maxTimestampMs, this.offsetOfMaxTimestamp);
+      this.bytesSinceLastIndexEntry = 0;
+    }
+    this.bytesSinceLastIndexEntry += header.sizeBytes;
+    this.nextOffset = lastOffsetOf(header) + 1;
+  }
+
+  /**
+   * The byte position of the first batch whose last offset is >= `offset`, with its header; null when the
+   * segment holds no such batch.
+   */
+  async locate(offset: number): Promise<{ position: number; header: BatchHeader } | null> {
+    let position = this.offsetIndex.lookup(offset).position;
+    return this.withReadHandle(async (handle) => {
+      const chunk = Buffer.allocUnsafe(SCAN_CHUNK_BYTES);
+      while (position + BATCH_HEADER_BYTES <= this.sizeBytes) {
+        const length = Math.min(SCAN_CHUNK_BYTES, this.sizeBytes - position);
+        const { bytesRead } = await handle.read(chunk, 0, length, position);
+        let at = 0;
+        while (at + BATCH_HEADER_BYTES <= bytesRead) {
+          const header = readBatchHeader(chunk, at);
+          if (lastOffsetOf(header) >= offset) return { position: position + at, header };
+          at += header.sizeBytes;
+        }
+        if (at === 0) throw new CorruptBatchError(`unreadable batch at ${position} in ${this.logPath}`);
+        position += at;
+      }
+      return null;
+    });
+  }
+
+  /**
+   * Reads whole batches from `position`: at most `maxBytes`, but at least the first batch when `minOneBatch`,
+   * and none whose last offset is >= `maxOffsetExclusive`.
+   */
+  async readFrom(position: number, maxBytes: number, maxOffsetExclusive: number, minOneBatch: boolean): Promise<Buffer> {
+    const available = this.sizeBytes - position;
+    if (available < BATCH_HEADER_BYTES) return Buffer.alloc(0);
+    return this.withReadHandle(async (handle) => {
+      let length = Math.min(maxBytes, available);
+      if (minOneBatch && length < BATCH_HEADER_BYTES) length = Math.min(BATCH_HEADER_BYTES, available);
+      if (length < BATCH_HEADER_BYTES) return Buffer.alloc(0); // maxBytes below one header, without minOneBatch
+      let buffer = Buffer.allocUnsafe(length);
+      let { bytesRead } = await handle.read(buffer, 0, length, position);
+      const first = readBatchHeader(buffer.subarray(0, bytesRead));
+      if (minOneBatch && first.sizeBytes > bytesRead && lastOffsetOf(first) < maxOffsetExclusive) {
+        buffer = Buffer.allocUnsafe(first.sizeBytes);
+        ({ bytesRead } = await handle.read(buffer, 0, first.sizeBytes, position));
+      }
+      let end = 0;
+      while (end + BATCH_HEADER_BYTES <= bytesRead) {
+        const header = readBatchHeader(buffer, end);
+        if (end + header.sizeBytes > bytesRead || lastOffsetOf(header) >= maxOffsetExclusive) break;
+        end += header.sizeBytes;
+      }
+      return buffer.subarray(0, end);
+    });
+  }
+
+  /** Reads the whole segment's batches (compaction and tests); bounded by the segment size. */
+  async readAll(): Promise<Buffer> {
+    const buffer = Buffer.allocUnsafe(this.sizeBytes);
+    await this.withReadHandle((handle) => handle.read(buffer, 0, this.sizeBytes, 0));
+    return buffer;
+  }
+
+  /**
+   * Re-scans the file batch by batch, rebuilding both indexes; stops at the first batch that is cut off, fails
+   * its CRC, or breaks offset order, and truncates the file there.
+   */
+  async recover(expectedFirstOffset = this.baseOffset): Promise<RecoveryResult> {
+    this.resetIndexes();
+    let position = 0;
+    let nextOffset = expectedFirstOffset;
+    await this.pool.withHandle(this.logPath, async (handle) => {
+      const headerBuffer = Buffer.allocUnsafe(BATCH_HEADER_BYTES);
+      while (position + BATCH_HEADER_BYTES <= this.sizeBytes) {
+        await handle.read(headerBuffer, 0, BATCH_HEADER_BYTES, position);
+        let header: BatchHeader;
+        try {
+          header = readBatchHeader(headerBuffer);
+        } catch {
+          break;
+        }
+        if (position + header.sizeBytes > this.sizeBytes || header.baseOffset < nextOffset) break;
+        const batch = Buffer.allocUnsafe(header.sizeBytes);
+        await handle.read(batch, 0, header.sizeBytes, position);
+        try {
+          validateBatch(batch);
+        } catch {
+          break;
+        }
+        this.indexBatch(header, position);
+        nextOffset = lastOffsetOf(header) + 1;
+        position += header.sizeBytes;
+      }
+    });
+    const truncatedBytes = this.sizeBytes - position;
+    if (truncatedBytes > 0) await this.truncateFileTo(position);
+    this.nextOffset = Math.max(nextOffset, this.baseOffset);
+    return { validBytes: position, truncatedBytes, nextOffset: this.nextOffset };
+  }
+
+  /** Removes every batch whose last offset is >= `offset` (Kafka truncates whole batches). Returns bytes removed. */
+  async truncateTo(offset: number): Promise<number> {
+    if (offset >= this.nextOffset) return 0;
+    const found = offset <= this.baseOffset ? { position: 0 } : await this.locate(offset);
+    if (found === null) return 0;
+    const removed = this.sizeBytes - found.position;
+    await this.truncateFileTo(found.position);
+    // The indexes and the max timestamp are rebuilt from what remains: simplest correct answer, and truncation
+    // only happens on leader change or recovery.
+    await this.recover();
+    return removed;
+  }
+
+  private async truncateFileTo(sizeBytes: number): Promise<void> {
+    await truncate(this.logPath, sizeBytes);
+    this.sizeBytes = sizeBytes;
+  }
+
+  private resetIndexes(): void {
+    this.offsetIndex.clear();
+    this.timeIndex.clear();
+    this.maxTimestampMs = -1;
+    this.offsetOfMaxTimestamp = this.baseOffset;
+    this.bytesSinceLastIndexEntry = 0;
+    this.firstBatchTimestampMs = null;
+    this.nextOffset = this.baseOffset;
+  }
+
+  /** fsyncs the log file and writes both index files (with a final time index entry for the max timestamp). */
+  async flush(): Promise<void> {
+    await this.pool.withHandle(this.logPath, (handle) => handle.sync());
+    await this.writeIndexes();
+  }
+
+  async writeIndexes(): Promise<void> {
+    if (this.maxTimestampMs >= 0) this.timeIndex.maybeAppend(this.maxTimestampMs, this.offsetOfMaxTimestamp);
+    await writeFile(indexFilePath(this.dir, this.baseOffset), this.offsetIndex.serialize());
+    await writeFile(timeIndexFilePath(this.dir, this.baseOffset), this.timeIndex.serialize());
+  }
+
+  async deleteFiles(): Promise<void> {
+    this.pool.forget(this.logPath);
+    await Promise.all(
+      [this.logPath, indexFilePath(this.dir, this.baseOffset), timeIndexFilePath(this.dir, this.baseOffset)].map((path) =>
+        rm(path, { force: true }),
+      ),
+    );
+  }
+
+  private async loadIndexes(): Promise<boolean> {
+    const maxEntries = maxIndexEntries(this.options.segmentIndexBytes);
+    try {
+      this.offsetIndex = OffsetIndex.parse(await readFile(indexFilePath(this.dir, this.baseOffset)), this.baseOffset, maxEntries, this.sizeBytes);
+      this.timeIndex = TimeIndex.parse(await readFile(timeIndexFilePath(this.dir, this.baseOffset)), this.baseOffset, maxEntries);
+      return true;
+    } catch (error) {
+      if (error instanceof CorruptIndexError || (error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  /** After loading trusted indexes: walk the headers after the last entry to learn the end offset and timestamps. */
+  private async scanTailFromLastIndexEntry(): Promise<void> {
+    const last = this.offsetIndex.lookup(Number.MAX_SAFE_INTEGER);
+    this.maxTimestampMs = this.timeIndex.lastTimestamp();
+    this.offsetOfMaxTimestamp = this.timeIndex.lookup(Number.MAX_SAFE_INTEGER).offset;
+    let position = last.position;
+    await this.pool.withHandle(this.logPath, async (handle) => {
+      const headerBuffer = Buffer.allocUnsafe(BATCH_HEADER_BYTES);
+      if (this.sizeBytes >= BATCH_HEADER_BYTES) {
+        // segment.ms measures from the first batch's timestamp, which the indexes do not hold.
+        await handle.read(headerBuffer, 0, BATCH_HEADER_BYTES, 0);
+        this.firstBatchTimestampMs = readBatchHeader(headerBuffer).maxTimestamp;
+      }
+      while (position + BATCH_HEADER_BYTES <= this.sizeBytes) {
+        await handle.read(headerBuffer, 0, BATCH_HEADER_BYTES, position);
+        const header = readBatchHeader(headerBuffer);
+        if (header.maxTimestamp > this.maxTimestampMs) {
+          this.maxTimestampMs = header.maxTimestamp;
+          this.offsetOfMaxTimestamp = header.baseOffset;
+        }
+        this.bytesSinceLastIndexEntry += header.sizeBytes;
+        this.nextOffset = lastOffsetOf(header) + 1;
+        position += header.sizeBytes;
+      }
+    });
+  }
+}
+
+function remainingBuffers(buffers: Buffer[], skipBytes: number): Buffer[] {
+  const rest: Buffer[] = [];
+  let skip = skipBytes;
+  for (const buffer of buffers) {
+    if (skip >= buffer.length) {
+      skip -= buffer.length;
+      continue;
+    }
+    rest.push(skip > 0 ? buffer.subarray(skip) : buffer);
+    skip = 0;
+  }
+  return rest;
+}

@@ -1,0 +1,33 @@
+// The cluster metadata every broker caches: topics with their replica assignment, partition states, configs,
+// brokers. Plain data, stored as JSON in the coordination store under the keys of cluster-keys.ts.
+
+export interface TopicAssignment {
+  topicId: string;
+  name: string;
+  /** replicas[p] = broker ids holding partition p; the first is the preferred leader. */
+  replicas: number[][];
+}
+
+export interface PartitionState {
+  /** -1 when no replica can lead. */
+  leader: number;
+  leaderEpoch: number;
+  isr: number[];
+  controllerEpoch: number;
+}
+
+export interface BrokerRegistration {
+  brokerId: number;
+  url: string;
+  brokerEpoch: number;
+  highestControllerEpochSeen: number;
+}
+
+export const NO_LEADER = -1;
+
+export interface TopicMetadata {
+  assignment: TopicAssignment;
+  states: PartitionState[];
+  stateVersions: number[];
+  configs: Record<string, string>;
+}
