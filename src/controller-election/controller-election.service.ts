@@ -33,6 +33,7 @@ export class ControllerElection implements OnModuleDestroy {
   private controllerEpoch = -1;
   private leaseValidUntilMs = -Infinity;
   private heartbeat: NodeJS.Timeout | null = null;
+  private registeredValue = '';
   private meta: BrokerMeta = { brokerId: -1, clusterId: null, highestControllerEpochSeen: 0 };
   brokerEpoch = -1;
   clusterId = '';
@@ -66,7 +67,7 @@ export class ControllerElection implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.isController()) await this.store.releaseLease(CONTROLLER_KEY, this.token).catch(() => false);
-    await this.store.releaseLease(brokerKey(this.config.brokerId), this.registrationValue()).catch(() => false);
+    await this.store.releaseLease(brokerKey(this.config.brokerId), this.registeredValue).catch(() => false);
   }
 
   isController(): boolean {
@@ -109,7 +110,8 @@ export class ControllerElection implements OnModuleDestroy {
   }
 
   private async register(): Promise<void> {
-    const acquired = await this.store.acquireLease(brokerKey(this.config.brokerId), this.registrationValue(), this.sessionTimeoutMs);
+    this.registeredValue = this.registrationValue();
+    const acquired = await this.store.acquireLease(brokerKey(this.config.brokerId), this.registeredValue, this.sessionTimeoutMs);
     if (!acquired) {
       throw new Error(`broker id ${this.config.brokerId} is already registered by a live broker; refusing to start`);
     }
@@ -127,8 +129,7 @@ export class ControllerElection implements OnModuleDestroy {
 
   private async tick(): Promise<void> {
     try {
-      const registration = this.registrationValue();
-      if (!(await this.store.renewLease(brokerKey(this.config.brokerId), registration, this.sessionTimeoutMs))) await this.register();
+      if (!(await this.store.renewLease(brokerKey(this.config.brokerId), this.registeredValue, this.sessionTimeoutMs))) await this.register();
       if (this.controllerEpoch >= 0) {
         const sentAt = systemClock.monotonicMs();
         const value = JSON.stringify({ brokerId: this.config.brokerId, token: this.token });

@@ -17,7 +17,7 @@ export class StreamingBody {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
-  app.removeContentTypeParser(['application/json']);
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_MEDIA_TYPES, { bodyLimit: bodyLimitBytes }, (request: FastifyRequest, payload, done) => {
     if (request.method === 'POST' && request.headers['content-length'] === undefined && STREAMING_PRODUCE_ROUTE.test(request.url)) {
       done(null, new StreamingBody(payload));

@@ -102,7 +102,7 @@ export class V3AdminController {
     return this.admin.topicConfigs(topic);
   }
 
-  @Post(':cluster_id/topics/:topic_name/configs\\:alter')
+  @Post(':cluster_id/topics/:topic_name/configs::alter')
   @HttpCode(204)
   async alterConfigs(@Param('cluster_id') clusterId: string, @Param('topic_name') topic: string, @Body() body: Json) {
     this.admin.checkCluster(clusterId);

@@ -137,11 +137,16 @@ export class PartitionLog {
   }
 
   /**
-   * Moves on whenever the log loses records at its end or stops (truncation, reset, close, delete). Work that read
-   * the log outside `exclusive` (the cleaner) checks it inside before acting on what it read.
+   * Moves on whenever the log loses records at its end (truncation, reset). Work that read the log outside
+   * `exclusive` (the cleaner) checks it inside before acting on what it read.
    */
   get generation(): number {
     return this.generationCount;
+  }
+
+  /** True once `close` or `delete` ran: nothing may change the log's files any more. */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   // ---- opening and recovery ----
@@ -568,7 +573,6 @@ export class PartitionLog {
     return this.serial(async () => {
       if (this.closed) return;
       this.closed = true;
-      this.generationCount++;
       if (this.offlineCause) return;
       await this.activeSegment().flush();
       this.recoveryPoint = this.endOffset;
@@ -582,7 +586,6 @@ export class PartitionLog {
   delete(): Promise<void> {
     return this.serial(async () => {
       this.closed = true;
-      this.generationCount++;
       for (const segment of this.segments) this.deps.pool.forget(segment.logPath);
       await rm(this.dir, { recursive: true, force: true });
     });

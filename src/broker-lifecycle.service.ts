@@ -1,0 +1,33 @@
+// Start-up and shutdown order of one broker: register and elect, load metadata, open the hosted logs, start
+// the periodic work; on shutdown close every log (flush, clean-shutdown marker) after requests have finished.
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ControllerElection } from './controller-election/controller-election.service.js';
+import { CoordinationStore } from './coordination/coordination-store.js';
+import { LogManager } from './partition-log/log-manager.service.js';
+import { MetadataCache } from './topic/metadata-cache.service.js';
+
+@Injectable()
+export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Broker');
+
+  constructor(
+    private readonly election: ControllerElection,
+    private readonly metadata: MetadataCache,
+    private readonly logs: LogManager,
+    private readonly store: CoordinationStore,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.election.start();
+    this.metadata.onChange((topics) => this.logs.reconcile(topics));
+    await this.metadata.start();
+    await this.logs.removeStrayLogs(this.metadata.allTopics());
+    this.logs.startScheduler();
+    this.logger.log(`cluster ${this.election.clusterId}: ${this.metadata.allTopics().size} topic(s) loaded`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.logs.closeAll();
+    await this.store.close();
+  }
+}

@@ -1,0 +1,120 @@
+// REST Proxy v2 (application/vnd.kafka.v2+json and the embedded json/binary formats): topic and partition
+// metadata, partition offsets, brokers, and produce to a topic or a partition. Per-record failures are reported
+// inside offsets[] with status 200, as Confluent does.
+import { Body, Controller, Get, Headers, Param, Post, Query } from '@nestjs/common';
+import { errors } from '../common/brook-error.js';
+import { ControllerElection } from '../controller-election/controller-election.service.js';
+import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { AdminService } from './admin.service.js';
+import { asArray, asObject } from './json-shape.js';
+import { acksParam, integerParam } from './params.js';
+import { ProduceService, type ProduceInput } from './produce.service.js';
+import { decodeBase64 } from './record-format.js';
+
+export const V2_JSON = 'application/vnd.kafka.v2+json';
+
+@Controller()
+export class V2Controller {
+  constructor(
+    private readonly admin: AdminService,
+    private readonly metadata: MetadataCache,
+    private readonly replicas: ReplicaManager,
+    private readonly election: ControllerElection,
+    private readonly producer: ProduceService,
+  ) {}
+
+  @Get('topics')
+  topics() {
+    return [...this.metadata.allTopics().keys()].sort();
+  }
+
+  @Get('topics/:topic_name')
+  topic(@Param('topic_name') topic: string) {
+    return this.admin.v2Topic(topic);
+  }
+
+  @Get('topics/:topic_name/partitions')
+  partitions(@Param('topic_name') topic: string) {
+    const metadata = this.admin.topicOrThrow(topic);
+    return metadata.assignment.replicas.map((_, partition) => this.admin.v2Partition(metadata, partition));
+  }
+
+  @Get('topics/:topic_name/partitions/:partition_id')
+  partition(@Param('topic_name') topic: string, @Param('partition_id') partitionText: string) {
+    const partition = integerParam(partitionText, 'partition_id');
+    return this.admin.v2Partition(this.admin.partitionOrThrow(topic, partition), partition);
+  }
+
+  @Get('topics/:topic_name/partitions/:partition_id/offsets')
+  offsets(@Param('topic_name') topic: string, @Param('partition_id') partitionText: string) {
+    const partition = integerParam(partitionText, 'partition_id');
+    this.admin.partitionOrThrow(topic, partition);
+    const offsets = this.replicas.offsets(topic, partition);
+    return { beginning_offset: offsets.earliest, end_offset: offsets.latest };
+  }
+
+  @Get('brokers')
+  async brokers() {
+    return { brokers: await this.election.liveBrokerIds() };
+  }
+
+  @Post('topics/:topic_name')
+  produceToTopic(@Param('topic_name') topic: string, @Query('acks') acks: string | undefined, @Headers('content-type') contentType: string | undefined, @Body() body: unknown) {
+    return this.produce(topic, undefined, acks, contentType, body);
+  }
+
+  @Post('topics/:topic_name/partitions/:partition_id')
+  produceToPartition(
+    @Param('topic_name') topic: string,
+    @Param('partition_id') partitionText: string,
+    @Query('acks') acks: string | undefined,
+    @Headers('content-type') contentType: string | undefined,
+    @Body() body: unknown,
+  ) {
+    return this.produce(topic, integerParam(partitionText, 'partition_id'), acks, contentType, body);
+  }
+
+  private async produce(topic: string, partition: number | undefined, acksText: string | undefined, contentType: string | undefined, body: unknown) {
+    const acks = acksParam(acksText);
+    const json = (contentType ?? '').startsWith('application/vnd.kafka.json.v2+json');
+    const records = asArray(asObject(body, 'request body').records, 'records');
+    if (records.length === 0) throw errors.unprocessable('records must not be empty.');
+    const now = Date.now();
+    const inputs: ProduceInput[] = records.map((entry, i) => {
+      const record = asObject(entry, `records[${i}]`);
+      if (record.partition !== undefined && record.partition !== null && (typeof record.partition !== 'number' || !Number.isSafeInteger(record.partition))) {
+        throw errors.unprocessable(`records[${i}].partition must be an integer.`);
+      }
+      return {
+        key: embedded(record.key, json, `records[${i}].key`),
+        value: embedded(record.value, json, `records[${i}].value`),
+        headers: [],
+        timestamp: now,
+        partition: partition ?? (record.partition as number | null | undefined),
+      };
+    });
+    if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
+    const outcomes = await this.producer.produce(topic, inputs, acks);
+    return {
+      offsets: outcomes.map((outcome) =>
+        outcome.ok
+          ? { partition: outcome.partition, offset: outcome.offset, error_code: null, error: null }
+          : { partition: outcome.partition, offset: null, error_code: outcome.error.errorCode, error: outcome.error.message },
+      ),
+      key_schema_id: null,
+      value_schema_id: null,
+    };
+  }
+}
+
+function embedded(value: unknown, json: boolean, field: string): Buffer | null {
+  if (value === undefined || value === null) return null;
+  if (json) return Buffer.from(JSON.stringify(value), 'utf8');
+  if (typeof value !== 'string') throw errors.unprocessable(`${field} must be a base64 string in the binary format.`);
+  try {
+    return decodeBase64(value, field);
+  } catch {
+    throw errors.unprocessable(`${field} is not valid base64.`);
+  }
+}

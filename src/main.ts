@@ -1,0 +1,55 @@
+// `node dist/main.js [--flag value ...]`: starts one broker. Flags mirror the environment variables:
+// `--port 8083` is BROOK_PORT=8083, `--log-retention-check-interval-ms 1000` is
+// BROOK_LOG_RETENTION_CHECK_INTERVAL_MS=1000. A bad setting stops start-up with a message naming it.
+import 'reflect-metadata';
+import type { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdirSync } from 'node:fs';
+import { AppModule } from './app.module.js';
+import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
+import { ErrorFilter } from './gateway/error.filter.js';
+import { registerJsonBodyParser } from './gateway/json-body-parser.js';
+
+const LOG_LEVELS = {
+  silent: false,
+  fatal: ['fatal'],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+} as const satisfies Record<string, false | LogLevel[]>;
+
+export function flagsToEnv(argv: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument '${arg}'`);
+    const [name, inline] = arg.slice(2).split('=', 2);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`flag --${name} needs a value`);
+    env[`BROOK_${name.toUpperCase().replace(/[-.]/g, '_')}`] = value;
+  }
+  return env;
+}
+
+async function main(): Promise<void> {
+  const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
+  mkdirSync(config.dataDir, { recursive: true });
+  const adapter = new FastifyAdapter({ bodyLimit: config.socketRequestMaxBytes, return503OnClosing: true });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: LOG_LEVELS[config.logLevel],
+    bodyParser: false,
+  });
+  registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
+  app.useGlobalFilters(new ErrorFilter());
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await app.listen(config.port, config.host);
+  console.log(`brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`brook: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

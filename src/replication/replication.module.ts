@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { PartitionLogModule } from '../partition-log/partition-log.module.js';
+import { TopicModule } from '../topic/topic.module.js';
+import { ReplicaManager } from './replica-manager.service.js';
+
+@Module({ imports: [PartitionLogModule, TopicModule], providers: [ReplicaManager], exports: [ReplicaManager] })
+export class ReplicationModule {}
