@@ -14,7 +14,11 @@ import { TopicModule } from './topic/topic.module.js';
 @Module({})
 class ConfigModule {
   static forRoot(config: BrokerConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: BROKER_CONFIG, useValue: config }], exports: [BROKER_CONFIG] };
+    return {
+      module: ConfigModule,
+      providers: [{ provide: BROKER_CONFIG, useValue: config }],
+      exports: [BROKER_CONFIG],
+    };
   }
 }
 

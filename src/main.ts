@@ -44,7 +44,22 @@ async function main(): Promise<void> {
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   app.useGlobalFilters(new ErrorFilter());
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
+  // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs).
+  let closing = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      if (closing) return;
+      closing = true;
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`brook: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
+      );
+    });
+  }
   await app.listen(config.port, config.host);
   console.log(`brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`);
 }

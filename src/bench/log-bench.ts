@@ -87,9 +87,11 @@ export async function runLogBench(recordsPerRound: number): Promise<Measurement[
     for (let round = 0; round < ROUNDS; round++) {
       const [baselineWrite, baselineRead] = await baselineRound(dir, encoded, batches);
       const [logAppend, logRead] = await logRound(dir, encoded, batches);
-      const encode = (await timed(async () => {
-        for (let i = 0; i < batches; i++) encodeBatch(records);
-      })).seconds;
+      const encode = (
+        await timed(async () => {
+          for (let i = 0; i < batches; i++) encodeBatch(records);
+        })
+      ).seconds;
       rounds.push({ baselineWrite, baselineRead, logAppend, logRead, encode });
     }
   } finally {

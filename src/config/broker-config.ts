@@ -63,7 +63,8 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 function choice<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!allowed.includes(raw as T)) throw new ConfigError(`${name}=${raw} is invalid: expected one of ${allowed.join(', ')}`);
+  if (!allowed.includes(raw as T))
+    throw new ConfigError(`${name}=${raw} is invalid: expected one of ${allowed.join(', ')}`);
   return raw as T;
 }
 
@@ -83,7 +84,9 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
   const advertised = url(env, 'BROOK_ADVERTISED_URL');
   const redisUrl = url(env, 'BROOK_REDIS_URL');
   if (redisUrl !== null && !/^(redis|rediss|redis-sentinel):/.test(redisUrl)) {
-    throw new ConfigError(`BROOK_REDIS_URL=${env.BROOK_REDIS_URL} is invalid: expected redis://, rediss:// or redis-sentinel://`);
+    throw new ConfigError(
+      `BROOK_REDIS_URL=${env.BROOK_REDIS_URL} is invalid: expected redis://, rediss:// or redis-sentinel://`,
+    );
   }
   let topicConfigDefaults: Record<string, string>;
   try {

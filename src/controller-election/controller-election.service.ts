@@ -13,7 +13,14 @@ import { systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
-import { BROKERS_PREFIX, brokerKey, CLUSTER_ID_KEY, CONTROLLER_EPOCH_KEY, CONTROLLER_KEY, BROKER_EPOCH_KEY } from '../coordination/cluster-keys.js';
+import {
+  BROKERS_PREFIX,
+  brokerKey,
+  CLUSTER_ID_KEY,
+  CONTROLLER_EPOCH_KEY,
+  CONTROLLER_KEY,
+  BROKER_EPOCH_KEY,
+} from '../coordination/cluster-keys.js';
 import type { BrokerRegistration } from '../topic/cluster-metadata.js';
 
 export const BROKER_SESSION_TIMEOUT_MS_DEFAULT = 9_000;
@@ -92,7 +99,9 @@ export class ControllerElection implements OnModuleDestroy {
 
   async liveBrokers(): Promise<BrokerRegistration[]> {
     const entries = await this.store.list(BROKERS_PREFIX);
-    return entries.map((entry) => JSON.parse(entry.value) as BrokerRegistration).sort((a, b) => a.brokerId - b.brokerId);
+    return entries
+      .map((entry) => JSON.parse(entry.value) as BrokerRegistration)
+      .sort((a, b) => a.brokerId - b.brokerId);
   }
 
   async liveBrokerIds(): Promise<number[]> {
@@ -111,7 +120,11 @@ export class ControllerElection implements OnModuleDestroy {
 
   private async register(): Promise<void> {
     this.registeredValue = this.registrationValue();
-    const acquired = await this.store.acquireLease(brokerKey(this.config.brokerId), this.registeredValue, this.sessionTimeoutMs);
+    const acquired = await this.store.acquireLease(
+      brokerKey(this.config.brokerId),
+      this.registeredValue,
+      this.sessionTimeoutMs,
+    );
     if (!acquired) {
       throw new Error(`broker id ${this.config.brokerId} is already registered by a live broker; refusing to start`);
     }
@@ -121,7 +134,10 @@ export class ControllerElection implements OnModuleDestroy {
     const sentAt = systemClock.monotonicMs();
     const value = JSON.stringify({ brokerId: this.config.brokerId, token: this.token });
     if (!(await this.store.acquireLease(CONTROLLER_KEY, value, this.sessionTimeoutMs))) return;
-    this.controllerEpoch = await this.store.raiseCounterAbove(CONTROLLER_EPOCH_KEY, this.meta.highestControllerEpochSeen);
+    this.controllerEpoch = await this.store.raiseCounterAbove(
+      CONTROLLER_EPOCH_KEY,
+      this.meta.highestControllerEpochSeen,
+    );
     this.meta.highestControllerEpochSeen = this.controllerEpoch;
     this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
     this.logger.log(`broker ${this.config.brokerId} is controller with epoch ${this.controllerEpoch}`);
@@ -129,7 +145,8 @@ export class ControllerElection implements OnModuleDestroy {
 
   private async tick(): Promise<void> {
     try {
-      if (!(await this.store.renewLease(brokerKey(this.config.brokerId), this.registeredValue, this.sessionTimeoutMs))) await this.register();
+      if (!(await this.store.renewLease(brokerKey(this.config.brokerId), this.registeredValue, this.sessionTimeoutMs)))
+        await this.register();
       if (this.controllerEpoch >= 0) {
         const sentAt = systemClock.monotonicMs();
         const value = JSON.stringify({ brokerId: this.config.brokerId, token: this.token });
@@ -161,7 +178,9 @@ export class ControllerElection implements OnModuleDestroy {
     try {
       const meta = JSON.parse(await readFile(join(this.config.dataDir, BROKER_META_FILE), 'utf8')) as BrokerMeta;
       if (meta.brokerId !== this.config.brokerId) {
-        throw new Error(`data dir ${this.config.dataDir} belongs to broker ${meta.brokerId}, not ${this.config.brokerId}`);
+        throw new Error(
+          `data dir ${this.config.dataDir} belongs to broker ${meta.brokerId}, not ${this.config.brokerId}`,
+        );
       }
       return meta;
     } catch (error) {

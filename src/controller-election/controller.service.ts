@@ -67,7 +67,9 @@ export class ControllerService {
     checkPartitionCount(partitionsCount);
     const existing = current.assignment.replicas.length;
     if (partitionsCount < existing) {
-      throw errors.invalidPartitions(`Topic currently has ${existing} partitions, which is higher than the requested ${partitionsCount}.`);
+      throw errors.invalidPartitions(
+        `Topic currently has ${existing} partitions, which is higher than the requested ${partitionsCount}.`,
+      );
     }
     if (partitionsCount === existing) {
       throw errors.invalidPartitions(`Topic already has ${existing} partitions.`);
@@ -92,7 +94,10 @@ export class ControllerService {
   }
 
   /** Applies SET/DELETE changes to a topic's overrides; the result is validated as a whole before it is stored. */
-  async alterConfigs(topic: string, changes: Array<{ name: string; value: string | null; operation: 'SET' | 'DELETE' }>): Promise<void> {
+  async alterConfigs(
+    topic: string,
+    changes: Array<{ name: string; value: string | null; operation: 'SET' | 'DELETE' }>,
+  ): Promise<void> {
     const current = this.requireTopic(topic);
     const next: Record<string, string> = { ...current.configs };
     for (const change of changes) {
@@ -118,7 +123,12 @@ export class ControllerService {
     await this.metadata.reload();
   }
 
-  private async writeInitialStates(topic: string, replicas: number[][], firstPartition: number, controllerEpoch: number): Promise<void> {
+  private async writeInitialStates(
+    topic: string,
+    replicas: number[][],
+    firstPartition: number,
+    controllerEpoch: number,
+  ): Promise<void> {
     for (let i = 0; i < replicas.length; i++) {
       const state: PartitionState = { leader: replicas[i][0], leaderEpoch: 0, isr: [...replicas[i]], controllerEpoch };
       await this.store.put(partitionStateKey(topic, firstPartition + i), JSON.stringify(state));

@@ -21,4 +21,5 @@ export const brokerKey = (brokerId: number): string => `${BROKERS_PREFIX}${broke
 export const topicKey = (topic: string): string => `${TOPICS_PREFIX}${topic}`;
 export const topicConfigKey = (topic: string): string => `${TOPIC_CONFIGS_PREFIX}${topic}`;
 export const partitionStatePrefix = (topic: string): string => `${PARTITION_STATE_PREFIX}${topic}/`;
-export const partitionStateKey = (topic: string, partition: number): string => `${partitionStatePrefix(topic)}${partition}`;
+export const partitionStateKey = (topic: string, partition: number): string =>
+  `${partitionStatePrefix(topic)}${partition}`;

@@ -51,7 +51,9 @@ export class AdminService {
       broker_configs: this.urls.related(this.urls.cluster(c, 'broker-configs')),
       consumer_groups: this.urls.related(this.urls.cluster(c, 'consumer-groups')),
       topics: this.urls.related(this.urls.cluster(c, 'topics')),
-      partition_reassignments: this.urls.related(this.urls.cluster(c, 'topics', '-', 'partitions', '-', 'reassignment')),
+      partition_reassignments: this.urls.related(
+        this.urls.cluster(c, 'topics', '-', 'partitions', '-', 'reassignment'),
+      ),
     };
   }
 
@@ -64,20 +66,29 @@ export class AdminService {
     const url = new URL(registration.url);
     return {
       kind: 'KafkaBroker',
-      metadata: { self: this.urls.cluster(c, 'brokers', registration.brokerId), resource_name: `crn:///kafka=${c}/broker=${registration.brokerId}` },
+      metadata: {
+        self: this.urls.cluster(c, 'brokers', registration.brokerId),
+        resource_name: `crn:///kafka=${c}/broker=${registration.brokerId}`,
+      },
       cluster_id: c,
       broker_id: registration.brokerId,
       host: url.hostname,
       port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
       rack: null,
       configs: this.urls.related(this.urls.cluster(c, 'brokers', registration.brokerId, 'configs')),
-      partition_replicas: this.urls.related(this.urls.cluster(c, 'brokers', registration.brokerId, 'partition-replicas')),
+      partition_replicas: this.urls.related(
+        this.urls.cluster(c, 'brokers', registration.brokerId, 'partition-replicas'),
+      ),
     };
   }
 
   async brokers() {
     const brokers = await this.election.liveBrokers();
-    return listEnvelope('KafkaBrokerList', this.urls.cluster(this.election.clusterId, 'brokers'), brokers.map((b) => this.broker(b)));
+    return listEnvelope(
+      'KafkaBrokerList',
+      this.urls.cluster(this.election.clusterId, 'brokers'),
+      brokers.map((b) => this.broker(b)),
+    );
   }
 
   async brokerById(brokerId: number) {
@@ -99,7 +110,9 @@ export class AdminService {
       partitions_count: metadata.assignment.replicas.length,
       partitions: this.urls.related(this.urls.cluster(c, 'topics', name, 'partitions')),
       configs: this.urls.related(this.urls.cluster(c, 'topics', name, 'configs')),
-      partition_reassignments: this.urls.related(this.urls.cluster(c, 'topics', name, 'partitions', '-', 'reassignment')),
+      partition_reassignments: this.urls.related(
+        this.urls.cluster(c, 'topics', name, 'partitions', '-', 'reassignment'),
+      ),
     };
   }
 
@@ -130,7 +143,11 @@ export class AdminService {
       is_read_only: description.isReadOnly,
       is_sensitive: description.isSensitive,
       source: description.source,
-      synonyms: description.synonyms.map((synonym) => ({ name: synonym.name, value: synonym.value, source: synonym.source })),
+      synonyms: description.synonyms.map((synonym) => ({
+        name: synonym.name,
+        value: synonym.value,
+        source: synonym.source,
+      })),
     };
   }
 
@@ -162,7 +179,10 @@ export class AdminService {
       cluster_id: c,
       topic_name: name,
       partition_id: partition,
-      leader: leader < 0 ? null : this.urls.related(this.urls.cluster(c, 'topics', name, 'partitions', partition, 'replicas', leader)),
+      leader:
+        leader < 0
+          ? null
+          : this.urls.related(this.urls.cluster(c, 'topics', name, 'partitions', partition, 'replicas', leader)),
       replicas: this.urls.related(this.urls.cluster(c, 'topics', name, 'partitions', partition, 'replicas')),
       reassignment: this.urls.related(this.urls.cluster(c, 'topics', name, 'partitions', partition, 'reassignment')),
     };
@@ -195,7 +215,11 @@ export class AdminService {
       is_in_sync: state?.isr.includes(brokerId) ?? false,
       broker: this.urls.related(this.urls.cluster(c, 'brokers', brokerId)),
     }));
-    return listEnvelope('KafkaReplicaList', this.urls.cluster(c, 'topics', topic, 'partitions', partition, 'replicas'), data);
+    return listEnvelope(
+      'KafkaReplicaList',
+      this.urls.cluster(c, 'topics', topic, 'partitions', partition, 'replicas'),
+      data,
+    );
   }
 
   partitionOffsets(topic: string, partition: number, offsets: { earliest: number; latest: number }) {

@@ -27,22 +27,40 @@ export class ErrorFilter implements ExceptionFilter {
     void reply.status(status).header('content-type', 'application/json').send(body);
   }
 
-  private render(exception: unknown): { status: number; body: { error_code: number; message: string }; retryAfter?: number } {
+  private render(exception: unknown): {
+    status: number;
+    body: { error_code: number; message: string };
+    retryAfter?: number;
+  } {
     if (exception instanceof BrookError) {
-      return { status: exception.status, body: { error_code: exception.errorCode, message: exception.message }, retryAfter: exception.retryAfterSeconds };
+      return {
+        status: exception.status,
+        body: { error_code: exception.errorCode, message: exception.message },
+        retryAfter: exception.retryAfterSeconds,
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      const message = typeof response === 'string' ? response : ((response as { message?: string | string[] }).message ?? exception.message);
+      const message =
+        typeof response === 'string'
+          ? response
+          : ((response as { message?: string | string[] }).message ?? exception.message);
       return { status, body: { error_code: status, message: Array.isArray(message) ? message.join('; ') : message } };
     }
     const fastifyError = exception as FastifyLikeError;
     if (fastifyError?.validation !== undefined) {
       return { status: 422, body: { error_code: 42206, message: fastifyError.message } };
     }
-    if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-      return { status: fastifyError.statusCode, body: { error_code: fastifyError.statusCode, message: fastifyError.message } };
+    if (
+      typeof fastifyError?.statusCode === 'number' &&
+      fastifyError.statusCode >= 400 &&
+      fastifyError.statusCode < 500
+    ) {
+      return {
+        status: fastifyError.statusCode,
+        body: { error_code: fastifyError.statusCode, message: fastifyError.message },
+      };
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { status: 500, body: { error_code: 500, message: 'Internal server error' } };

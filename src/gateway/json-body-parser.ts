@@ -18,37 +18,45 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_MEDIA_TYPES, { bodyLimit: bodyLimitBytes }, (request: FastifyRequest, payload, done) => {
-    if (request.method === 'POST' && request.headers['content-length'] === undefined && STREAMING_PRODUCE_ROUTE.test(request.url)) {
-      done(null, new StreamingBody(payload));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let failed = false;
-    payload.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      received += chunk.length;
-      if (received > bodyLimitBytes) {
-        failed = true;
-        done(new BrookError(413, 413, `Request body is larger than ${bodyLimitBytes} bytes.`), undefined);
+  app.addContentTypeParser(
+    JSON_MEDIA_TYPES,
+    { bodyLimit: bodyLimitBytes },
+    (request: FastifyRequest, payload, done) => {
+      if (
+        request.method === 'POST' &&
+        request.headers['content-length'] === undefined &&
+        STREAMING_PRODUCE_ROUTE.test(request.url)
+      ) {
+        done(null, new StreamingBody(payload));
         return;
       }
-      chunks.push(chunk);
-    });
-    payload.on('error', (error) => {
-      if (!failed) done(error, undefined);
-      failed = true;
-    });
-    payload.on('end', () => {
-      if (failed) return;
-      try {
-        done(null, parseJson(Buffer.concat(chunks)));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    });
-  });
+      const chunks: Buffer[] = [];
+      let received = 0;
+      let failed = false;
+      payload.on('data', (chunk: Buffer) => {
+        if (failed) return;
+        received += chunk.length;
+        if (received > bodyLimitBytes) {
+          failed = true;
+          done(new BrookError(413, 413, `Request body is larger than ${bodyLimitBytes} bytes.`), undefined);
+          return;
+        }
+        chunks.push(chunk);
+      });
+      payload.on('error', (error) => {
+        if (!failed) done(error, undefined);
+        failed = true;
+      });
+      payload.on('end', () => {
+        if (failed) return;
+        try {
+          done(null, parseJson(Buffer.concat(chunks)));
+        } catch (error) {
+          done(error as Error, undefined);
+        }
+      });
+    },
+  );
 }
 
 export function parseJson(body: Buffer): unknown {

@@ -51,7 +51,8 @@ export class JsonObjectSplitter {
 
   private append(part: Buffer): void {
     this.pendingBytes += part.length;
-    if (this.pendingBytes > this.objectBytesMax) throw new Error(`a record is larger than ${this.objectBytesMax} bytes`);
+    if (this.pendingBytes > this.objectBytesMax)
+      throw new Error(`a record is larger than ${this.objectBytesMax} bytes`);
     this.pending.push(part);
   }
 }

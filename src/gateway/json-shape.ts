@@ -5,7 +5,8 @@ export type Json = unknown;
 export type JsonObject = Record<string, unknown>;
 
 export function asObject(value: unknown, what: string): JsonObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.invalidRequest(`${what} must be a JSON object.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw errors.invalidRequest(`${what} must be a JSON object.`);
   return value as JsonObject;
 }
 
@@ -16,14 +17,16 @@ export function asArray(value: unknown, what: string): unknown[] {
 
 export function requiredString(object: JsonObject, field: string, what = field): string {
   const value = object[field];
-  if (typeof value !== 'string' || value.length === 0) throw errors.invalidRequest(`${what} must be a non-empty string.`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw errors.invalidRequest(`${what} must be a non-empty string.`);
   return value;
 }
 
 export function optionalInteger(object: JsonObject, field: string): number | undefined {
   const value = object[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw errors.invalidRequest(`${field} must be an integer.`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw errors.invalidRequest(`${field} must be an integer.`);
   return value;
 }
 

@@ -3,7 +3,11 @@
 import { errors } from '../common/brook-error.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 
-export function integerParam(raw: string | undefined, name: string, options: { min?: number; max?: number; fallback?: number } = {}): number {
+export function integerParam(
+  raw: string | undefined,
+  name: string,
+  options: { min?: number; max?: number; fallback?: number } = {},
+): number {
   if (raw === undefined || raw === '') {
     if (options.fallback !== undefined) return options.fallback;
     throw errors.badRequest(`${name} is required.`);

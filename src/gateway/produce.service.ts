@@ -10,6 +10,7 @@ import { encodeBatch, type RecordInput } from '../partition-log/record-batch.js'
 import { ReplicaManager, type Acks } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { partitionForKey, StickyPartitioner } from '../topic/partitioner.js';
+import { resolveTopicConfig } from '../topic/topic-config.js';
 
 export interface ProduceInput extends RecordInput {
   partition?: number | null;
@@ -32,26 +33,45 @@ export class ProduceService {
 
   /** The topic's partition count; creates the topic first when auto-creation is on. */
   async partitionCount(topic: string): Promise<number> {
+    return (await this.topicShape(topic)).partitions;
+  }
+
+  private async topicShape(topic: string): Promise<{ partitions: number; compacted: boolean }> {
     let metadata = this.metadata.topic(topic);
     if (metadata === undefined && this.config.autoCreateTopicsEnable) {
       await this.controller
-        .createTopic({ name: topic, partitions: this.config.numPartitions, replicationFactor: this.config.defaultReplicationFactor, configs: [] })
+        .createTopic({
+          name: topic,
+          partitions: this.config.numPartitions,
+          replicationFactor: this.config.defaultReplicationFactor,
+          configs: [],
+        })
         .catch((error: unknown) => {
           if (!(error instanceof BrookError && error.errorCode === 40002)) throw error;
         });
       metadata = this.metadata.topic(topic);
     }
     if (metadata === undefined) throw errors.topicNotFound(topic);
-    return metadata.assignment.replicas.length;
+    const compacted = resolveTopicConfig(metadata.configs, this.config.topicConfigDefaults).cleanupPolicyCompact;
+    return { partitions: metadata.assignment.replicas.length, compacted };
   }
 
   /** Produces records of one request; outcomes in input order. Throws only for request-level errors. */
   async produce(topic: string, records: ProduceInput[], acks: Acks): Promise<ProduceOutcome[]> {
-    const partitions = await this.partitionCount(topic);
+    const { partitions, compacted } = await this.topicShape(topic);
     const outcomes = new Array<ProduceOutcome>(records.length);
     const byPartition = new Map<number, number[]>();
     let sticky: number | null = null;
     records.forEach((record, i) => {
+      if (compacted && record.key === null) {
+        // As Kafka: a compacted topic keeps the last record per key, so a record without one is refused.
+        outcomes[i] = {
+          ok: false,
+          partition: record.partition ?? null,
+          error: errors.invalidPayload('Compacted topic cannot accept a record without a key.'),
+        };
+        return;
+      }
       let partition: number;
       if (record.partition !== undefined && record.partition !== null) {
         partition = record.partition;
@@ -79,7 +99,8 @@ export class ProduceService {
               ok: true,
               partition,
               offset: info === null ? -1 : info.firstOffset + position,
-              timestampMs: info !== null && info.logAppendTimeMs >= 0 ? info.logAppendTimeMs : records[recordIndex].timestamp,
+              timestampMs:
+                info !== null && info.logAppendTimeMs >= 0 ? info.logAppendTimeMs : records[recordIndex].timestamp,
             };
           });
         } catch (error) {

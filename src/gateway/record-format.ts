@@ -6,21 +6,46 @@ import { batchesIn, decodeRecords, type LogRecord, type RecordHeader } from '../
 export type DataType = 'BINARY' | 'JSON' | 'STRING';
 export type ReadFormat = 'binary' | 'json' | 'string';
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// 1 for the characters of the standard base64 alphabet (A-Z a-z 0-9 + /), by char code.
+const BASE64_ALPHABET = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')
+  BASE64_ALPHABET[char.charCodeAt(0)] = 1;
+
+/**
+ * Whether `text` is padded standard base64: whole groups of 4 alphabet characters, the last of which may end in
+ * one or two '='. Accepts exactly what /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/ does,
+ * several times faster (the produce path checks every key and value).
+ */
+export function isBase64(text: string): boolean {
+  const length = text.length;
+  if (length % 4 !== 0) return false;
+  let end = length;
+  if (end > 0 && text.charCodeAt(end - 1) === 0x3d) end--;
+  if (end > 0 && text.charCodeAt(end - 1) === 0x3d) end--;
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128 || BASE64_ALPHABET[code] === 0) return false;
+  }
+  return true;
+}
 
 export function decodeBase64(text: string, field: string): Buffer {
-  if (!BASE64.test(text)) throw errors.invalidPayload(`${field} is not valid base64.`);
+  if (!isBase64(text)) throw errors.invalidPayload(`${field} is not valid base64.`);
   return Buffer.from(text, 'base64');
 }
 
 /** The bytes of a v3 key or value `{type, data}`; null when absent or when data is null. */
-export function dataToBytes(data: { type?: string; data?: unknown } | null | undefined, field: string): { bytes: Buffer | null; type: DataType | null } {
+export function dataToBytes(
+  data: { type?: string; data?: unknown } | null | undefined,
+  field: string,
+): { bytes: Buffer | null; type: DataType | null } {
   if (data === undefined || data === null) return { bytes: null, type: null };
   const type = (data.type ?? 'BINARY') as DataType;
   if (data.data === undefined || data.data === null) return { bytes: null, type };
   switch (type) {
     case 'BINARY':
-      if (typeof data.data !== 'string') throw errors.invalidPayload(`${field}.data must be a base64 string for type BINARY.`);
+      if (typeof data.data !== 'string')
+        throw errors.invalidPayload(`${field}.data must be a base64 string for type BINARY.`);
       return { bytes: decodeBase64(data.data, `${field}.data`), type };
     case 'STRING':
       if (typeof data.data !== 'string') throw errors.invalidPayload(`${field}.data must be a string for type STRING.`);
@@ -36,7 +61,8 @@ export function headersFromApi(headers: Array<{ name: string; value?: string | n
   if (headers === undefined) return [];
   return headers.map((header, i) => ({
     key: header.name,
-    value: header.value === undefined || header.value === null ? null : decodeBase64(header.value, `headers[${i}].value`),
+    value:
+      header.value === undefined || header.value === null ? null : decodeBase64(header.value, `headers[${i}].value`),
   }));
 }
 
@@ -70,7 +96,10 @@ export function toApiRecord(record: LogRecord, partition: number, format: ReadFo
     timestamp: record.timestamp,
     key: encodeForRead(record.key, format),
     value: encodeForRead(record.value, format),
-    headers: record.headers.map((header) => ({ name: header.key, value: header.value === null ? null : header.value.toString('base64') })),
+    headers: record.headers.map((header) => ({
+      name: header.key,
+      value: header.value === null ? null : header.value.toString('base64'),
+    })),
   };
 }
 

@@ -9,7 +9,10 @@ export class Urls {
   constructor(@Inject(BROKER_CONFIG) private readonly config: BrokerConfig) {}
 
   cluster(clusterId: string, ...rest: Array<string | number>): string {
-    return [`${this.config.advertisedUrl}/v3/clusters/${clusterId}`, ...rest.map((part) => encodeURIComponent(String(part)))].join('/');
+    return [
+      `${this.config.advertisedUrl}/v3/clusters/${clusterId}`,
+      ...rest.map((part) => encodeURIComponent(String(part))),
+    ].join('/');
   }
 
   related(url: string): { related: string } {

@@ -1,7 +1,7 @@
 // REST Proxy v2 (application/vnd.kafka.v2+json and the embedded json/binary formats): topic and partition
 // metadata, partition offsets, brokers, and produce to a topic or a partition. Per-record failures are reported
 // inside offsets[] with status 200, as Confluent does.
-import { Body, Controller, Get, Headers, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { errors } from '../common/brook-error.js';
 import { ControllerElection } from '../controller-election/controller-election.service.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
@@ -60,11 +60,18 @@ export class V2Controller {
   }
 
   @Post('topics/:topic_name')
-  produceToTopic(@Param('topic_name') topic: string, @Query('acks') acks: string | undefined, @Headers('content-type') contentType: string | undefined, @Body() body: unknown) {
+  @HttpCode(200)
+  produceToTopic(
+    @Param('topic_name') topic: string,
+    @Query('acks') acks: string | undefined,
+    @Headers('content-type') contentType: string | undefined,
+    @Body() body: unknown,
+  ) {
     return this.produce(topic, undefined, acks, contentType, body);
   }
 
   @Post('topics/:topic_name/partitions/:partition_id')
+  @HttpCode(200)
   produceToPartition(
     @Param('topic_name') topic: string,
     @Param('partition_id') partitionText: string,
@@ -75,7 +82,13 @@ export class V2Controller {
     return this.produce(topic, integerParam(partitionText, 'partition_id'), acks, contentType, body);
   }
 
-  private async produce(topic: string, partition: number | undefined, acksText: string | undefined, contentType: string | undefined, body: unknown) {
+  private async produce(
+    topic: string,
+    partition: number | undefined,
+    acksText: string | undefined,
+    contentType: string | undefined,
+    body: unknown,
+  ) {
     const acks = acksParam(acksText);
     const json = (contentType ?? '').startsWith('application/vnd.kafka.json.v2+json');
     const records = asArray(asObject(body, 'request body').records, 'records');
@@ -83,7 +96,11 @@ export class V2Controller {
     const now = Date.now();
     const inputs: ProduceInput[] = records.map((entry, i) => {
       const record = asObject(entry, `records[${i}]`);
-      if (record.partition !== undefined && record.partition !== null && (typeof record.partition !== 'number' || !Number.isSafeInteger(record.partition))) {
+      if (
+        record.partition !== undefined &&
+        record.partition !== null &&
+        (typeof record.partition !== 'number' || !Number.isSafeInteger(record.partition))
+      ) {
         throw errors.unprocessable(`records[${i}].partition must be an integer.`);
       }
       return {
@@ -100,7 +117,12 @@ export class V2Controller {
       offsets: outcomes.map((outcome) =>
         outcome.ok
           ? { partition: outcome.partition, offset: outcome.offset, error_code: null, error: null }
-          : { partition: outcome.partition, offset: null, error_code: outcome.error.errorCode, error: outcome.error.message },
+          : {
+              partition: outcome.partition,
+              offset: null,
+              error_code: outcome.error.errorCode,
+              error: outcome.error.message,
+            },
       ),
       key_schema_id: null,
       value_schema_id: null,

@@ -58,7 +58,8 @@ export class V3AdminController {
     const configs = asArray(request.configs ?? [], 'configs').map((entry, i) => {
       const config = asObject(entry, `configs[${i}]`);
       const value = config.value;
-      if (value !== null && value !== undefined && typeof value !== 'string') throw errors.invalidRequest(`configs[${i}].value must be a string.`);
+      if (value !== null && value !== undefined && typeof value !== 'string')
+        throw errors.invalidRequest(`configs[${i}].value must be a string.`);
       return { name: requiredString(config, 'name', `configs[${i}].name`), value: (value ?? null) as string | null };
     });
     const assignment = await this.controller.createTopic({
@@ -81,7 +82,11 @@ export class V3AdminController {
   }
 
   @Patch(':cluster_id/topics/:topic_name')
-  async updatePartitions(@Param('cluster_id') clusterId: string, @Param('topic_name') topic: string, @Body() body: Json) {
+  async updatePartitions(
+    @Param('cluster_id') clusterId: string,
+    @Param('topic_name') topic: string,
+    @Body() body: Json,
+  ) {
     this.admin.checkCluster(clusterId);
     const count = optionalInteger(asObject(body, 'request body'), 'partitions_count');
     if (count === undefined) throw errors.invalidRequest('partitions_count is required.');
@@ -110,10 +115,16 @@ export class V3AdminController {
     const changes = asArray(request.data, 'data').map((entry, i) => {
       const change = asObject(entry, `data[${i}]`);
       const operation = change.operation ?? 'SET';
-      if (operation !== 'SET' && operation !== 'DELETE') throw errors.invalidRequest(`data[${i}].operation must be SET or DELETE.`);
+      if (operation !== 'SET' && operation !== 'DELETE')
+        throw errors.invalidRequest(`data[${i}].operation must be SET or DELETE.`);
       const value = change.value ?? null;
-      if (value !== null && typeof value !== 'string') throw errors.invalidRequest(`data[${i}].value must be a string.`);
-      return { name: requiredString(change, 'name', `data[${i}].name`), value: value as string | null, operation: operation as 'SET' | 'DELETE' };
+      if (value !== null && typeof value !== 'string')
+        throw errors.invalidRequest(`data[${i}].value must be a string.`);
+      return {
+        name: requiredString(change, 'name', `data[${i}].name`),
+        value: value as string | null,
+        operation: operation as 'SET' | 'DELETE',
+      };
     });
     if (optionalBoolean(request, 'validate_only')) return;
     await this.controller.alterConfigs(topic, changes);
@@ -127,7 +138,12 @@ export class V3AdminController {
 
   @Put(':cluster_id/topics/:topic_name/configs/:name')
   @HttpCode(204)
-  async putConfig(@Param('cluster_id') clusterId: string, @Param('topic_name') topic: string, @Param('name') name: string, @Body() body: Json) {
+  async putConfig(
+    @Param('cluster_id') clusterId: string,
+    @Param('topic_name') topic: string,
+    @Param('name') name: string,
+    @Body() body: Json,
+  ) {
     this.admin.checkCluster(clusterId);
     const value = asObject(body, 'request body').value;
     if (typeof value !== 'string') throw errors.invalidRequest('value must be a string.');
@@ -136,7 +152,11 @@ export class V3AdminController {
 
   @Delete(':cluster_id/topics/:topic_name/configs/:name')
   @HttpCode(204)
-  async deleteConfig(@Param('cluster_id') clusterId: string, @Param('topic_name') topic: string, @Param('name') name: string) {
+  async deleteConfig(
+    @Param('cluster_id') clusterId: string,
+    @Param('topic_name') topic: string,
+    @Param('name') name: string,
+  ) {
     this.admin.checkCluster(clusterId);
     this.admin.topicConfigByName(topic, name);
     await this.controller.alterConfigs(topic, [{ name, value: null, operation: 'DELETE' }]);
@@ -149,14 +169,22 @@ export class V3AdminController {
   }
 
   @Get(':cluster_id/topics/:topic_name/partitions/:partition_id')
-  partition(@Param('cluster_id') clusterId: string, @Param('topic_name') topic: string, @Param('partition_id') partitionId: string) {
+  partition(
+    @Param('cluster_id') clusterId: string,
+    @Param('topic_name') topic: string,
+    @Param('partition_id') partitionId: string,
+  ) {
     this.admin.checkCluster(clusterId);
     const partition = integerParam(partitionId, 'partition_id');
     return this.admin.partition(this.admin.partitionOrThrow(topic, partition), partition);
   }
 
   @Get(':cluster_id/topics/:topic_name/partitions/:partition_id/replicas')
-  replicasOf(@Param('cluster_id') clusterId: string, @Param('topic_name') topic: string, @Param('partition_id') partitionId: string) {
+  replicasOf(
+    @Param('cluster_id') clusterId: string,
+    @Param('topic_name') topic: string,
+    @Param('partition_id') partitionId: string,
+  ) {
     this.admin.checkCluster(clusterId);
     return this.admin.replicas(topic, integerParam(partitionId, 'partition_id'));
   }

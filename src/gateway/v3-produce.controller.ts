@@ -31,6 +31,7 @@ export class V3ProduceController {
   ) {}
 
   @Post('records')
+  @HttpCode(200)
   async produce(
     @Param('cluster_id') clusterId: string,
     @Param('topic_name') topic: string,
@@ -60,7 +61,11 @@ export class V3ProduceController {
     const entries = asArray(asObject(body, 'request body').entries, 'entries');
     if (entries.length === 0) throw new BrookError(400, 42208, 'entries must not be empty.');
     if (entries.length > this.config.produceBatchEntriesMax) {
-      throw new BrookError(400, 42208, `entries holds ${entries.length} records; at most ${this.config.produceBatchEntriesMax} are allowed.`);
+      throw new BrookError(
+        400,
+        42208,
+        `entries holds ${entries.length} records; at most ${this.config.produceBatchEntriesMax} are allowed.`,
+      );
     }
     const ids = new Set<string>();
     const failures: Array<{ id: string; error_code: number; message: string }> = [];
@@ -68,7 +73,8 @@ export class V3ProduceController {
     entries.forEach((entry, i) => {
       const object = asObject(entry, `entries[${i}]`);
       const id = object.id;
-      if (typeof id !== 'string' || id.length === 0 || id.length > 80) throw new BrookError(400, 42208, `entries[${i}].id must be a string of 1 to 80 characters.`);
+      if (typeof id !== 'string' || id.length === 0 || id.length > 80)
+        throw new BrookError(400, 42208, `entries[${i}].id must be a string of 1 to 80 characters.`);
       if (ids.has(id)) throw new BrookError(400, 42208, `entries ids must be distinct; '${id}' repeats.`);
       ids.add(id);
       try {
@@ -78,7 +84,14 @@ export class V3ProduceController {
         failures.push({ id, error_code: failure.errorCode, message: failure.message });
       }
     });
-    const outcomes = parsed.length > 0 ? await this.producer.produce(topic, parsed.map((entry) => entry.record.input), acks) : [];
+    const outcomes =
+      parsed.length > 0
+        ? await this.producer.produce(
+            topic,
+            parsed.map((entry) => entry.record.input),
+            acks,
+          )
+        : [];
     const successes: object[] = [];
     outcomes.forEach((outcome, i) => {
       const { id, record } = parsed[i];
@@ -89,14 +102,21 @@ export class V3ProduceController {
   }
 
   /** Streaming mode: records are produced one at a time as they arrive; reports are written in the same order. */
-  private async produceStream(clusterId: string, topic: string, acks: Acks, body: StreamingBody, reply: FastifyReply): Promise<void> {
+  private async produceStream(
+    clusterId: string,
+    topic: string,
+    acks: Acks,
+    body: StreamingBody,
+    reply: FastifyReply,
+  ): Promise<void> {
     await this.producer.partitionCount(topic);
     const response = reply.raw;
     response.writeHead(200, { 'content-type': 'application/json' });
     const splitter = new JsonObjectSplitter(this.config.socketRequestMaxBytes);
     try {
       for await (const chunk of body.stream) {
-        for (const text of splitter.push(chunk as Buffer)) response.write(JSON.stringify(await this.streamedReport(clusterId, topic, acks, text)));
+        for (const text of splitter.push(chunk as Buffer))
+          response.write(JSON.stringify(await this.streamedReport(clusterId, topic, acks, text)));
       }
       splitter.end();
     } catch (error) {
@@ -114,12 +134,18 @@ export class V3ProduceController {
       if (!outcome.ok) throw outcome.error;
       return this.report(clusterId, topic, record, outcome);
     } catch (error) {
-      const failure = error instanceof BrookError ? error : errors.badRequest(`Malformed record: ${(error as Error).message}`);
+      const failure =
+        error instanceof BrookError ? error : errors.badRequest(`Malformed record: ${(error as Error).message}`);
       return { error_code: failure.errorCode, message: failure.message };
     }
   }
 
-  private report(clusterId: string, topic: string, record: ParsedRecord, outcome: Extract<ProduceOutcome, { ok: true }>) {
+  private report(
+    clusterId: string,
+    topic: string,
+    record: ParsedRecord,
+    outcome: Extract<ProduceOutcome, { ok: true }>,
+  ) {
     return {
       error_code: 200,
       cluster_id: clusterId,
@@ -138,27 +164,40 @@ function parseRecord(body: unknown, what: string): ParsedRecord {
   const key = dataToBytes(object.key as never, `${what}.key`);
   const value = dataToBytes(object.value as never, `${what}.value`);
   const partition = object.partition_id;
-  if (partition !== undefined && partition !== null && (typeof partition !== 'number' || !Number.isSafeInteger(partition) || partition < 0)) {
+  if (
+    partition !== undefined &&
+    partition !== null &&
+    (typeof partition !== 'number' || !Number.isSafeInteger(partition) || partition < 0)
+  ) {
     throw errors.invalidPayload(`${what}.partition_id must be a non-negative integer.`);
   }
   const headersRaw = object.headers;
-  if (headersRaw !== undefined && headersRaw !== null && !Array.isArray(headersRaw)) throw errors.invalidPayload(`${what}.headers must be an array.`);
+  if (headersRaw !== undefined && headersRaw !== null && !Array.isArray(headersRaw))
+    throw errors.invalidPayload(`${what}.headers must be an array.`);
   const headers = headersFromApi(
-    (headersRaw as unknown[] | undefined ?? []).map((header, i) => {
+    ((headersRaw as unknown[] | undefined) ?? []).map((header, i) => {
       const h = asObject(header, `${what}.headers[${i}]`);
       if (typeof h.name !== 'string') throw errors.invalidPayload(`${what}.headers[${i}].name must be a string.`);
-      if (h.value !== undefined && h.value !== null && typeof h.value !== 'string') throw errors.invalidPayload(`${what}.headers[${i}].value must be base64.`);
+      if (h.value !== undefined && h.value !== null && typeof h.value !== 'string')
+        throw errors.invalidPayload(`${what}.headers[${i}].value must be base64.`);
       return { name: h.name, value: h.value as string | null | undefined };
     }),
   );
   let timestamp = Date.now();
   if (object.timestamp !== undefined && object.timestamp !== null) {
     const parsed = typeof object.timestamp === 'string' ? Date.parse(object.timestamp) : NaN;
-    if (Number.isNaN(parsed) || parsed < 0) throw errors.invalidPayload(`${what}.timestamp must be an RFC 3339 date-time.`);
+    if (Number.isNaN(parsed) || parsed < 0)
+      throw errors.invalidPayload(`${what}.timestamp must be an RFC 3339 date-time.`);
     timestamp = parsed;
   }
   return {
-    input: { key: key.bytes, value: value.bytes, headers, timestamp, partition: partition as number | null | undefined },
+    input: {
+      key: key.bytes,
+      value: value.bytes,
+      headers,
+      timestamp,
+      partition: partition as number | null | undefined,
+    },
     key: key.type === null ? null : { type: key.type, size: key.bytes?.length ?? 0 },
     value: value.type === null ? null : { type: value.type, size: value.bytes?.length ?? 0 },
   };

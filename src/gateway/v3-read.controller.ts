@@ -38,9 +38,18 @@ export class V3ReadController {
     const partition = integerParam(partitionText, 'partition_id');
     this.admin.partitionOrThrow(topic, partition);
     const format = (query.format ?? 'binary') as ReadFormat;
-    if (!['binary', 'json', 'string'].includes(format)) throw errors.badRequest(`format must be binary, json or string, got '${query.format}'.`);
-    const maxBytes = integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax, fallback: DEFAULT_MAX_BYTES });
-    const maxRecords = integerParam(query.max_records, 'max_records', { min: 1, max: MAX_RECORDS_LIMIT, fallback: DEFAULT_MAX_RECORDS });
+    if (!['binary', 'json', 'string'].includes(format))
+      throw errors.badRequest(`format must be binary, json or string, got '${query.format}'.`);
+    const maxBytes = integerParam(query.max_bytes, 'max_bytes', {
+      min: 1,
+      max: this.config.readBytesMax,
+      fallback: DEFAULT_MAX_BYTES,
+    });
+    const maxRecords = integerParam(query.max_records, 'max_records', {
+      min: 1,
+      max: MAX_RECORDS_LIMIT,
+      fallback: DEFAULT_MAX_RECORDS,
+    });
     const waitMs = integerParam(query.wait_ms, 'wait_ms', { min: 0, max: this.config.readWaitMsMax, fallback: 0 });
     const offset = await this.startOffset(topic, partition, query);
     const abort = new AbortController();
@@ -57,11 +66,17 @@ export class V3ReadController {
     return { records, next_offset: nextOffset ?? result.nextOffset, high_watermark: result.highWatermark };
   }
 
-  private async startOffset(topic: string, partition: number, query: Record<string, string | undefined>): Promise<number> {
+  private async startOffset(
+    topic: string,
+    partition: number,
+    query: Record<string, string | undefined>,
+  ): Promise<number> {
     const given = ['offset', 'timestamp', 'from'].filter((name) => query[name] !== undefined);
-    if (given.length > 1) throw errors.badRequest(`Give only one of offset, timestamp and from (got ${given.join(', ')}).`);
+    if (given.length > 1)
+      throw errors.badRequest(`Give only one of offset, timestamp and from (got ${given.join(', ')}).`);
     if (query.offset !== undefined) return integerParam(query.offset, 'offset');
-    if (query.timestamp !== undefined) return this.replicas.offsetForTimestamp(topic, partition, timestampParam(query.timestamp, 'timestamp'));
+    if (query.timestamp !== undefined)
+      return this.replicas.offsetForTimestamp(topic, partition, timestampParam(query.timestamp, 'timestamp'));
     const offsets = this.replicas.offsets(topic, partition);
     const from = query.from ?? 'earliest';
     if (from === 'earliest') return offsets.earliest;

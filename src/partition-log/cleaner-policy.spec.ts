@@ -51,7 +51,11 @@ describe('cleanableRange', () => {
   });
 
   it('starts at the log start when the checkpoint is behind it', () => {
-    expect(range({ cleanerCheckpoint: 0, logStartOffset: 10 })).toMatchObject({ firstDirtyOffset: 10, cleanBytes: 100, dirtyBytes: 300 });
+    expect(range({ cleanerCheckpoint: 0, logStartOffset: 10 })).toMatchObject({
+      firstDirtyOffset: 10,
+      cleanBytes: 100,
+      dirtyBytes: 300,
+    });
   });
 
   it('counts a segment the checkpoint falls inside as dirty', () => {
@@ -60,12 +64,17 @@ describe('cleanableRange', () => {
 
   it('stops at the first dirty segment newer than now - min.compaction.lag.ms', () => {
     const recent = segments(5, (i) => (i >= 2 ? NOW - 5_000 : NOW - 60_000));
-    expect(range({ segments: recent, minCompactionLagMs: 10_000 })).toMatchObject({ firstUncleanableOffset: 20, dirtyBytes: 200 });
+    expect(range({ segments: recent, minCompactionLagMs: 10_000 })).toMatchObject({
+      firstUncleanableOffset: 20,
+      dirtyBytes: 200,
+    });
     expect(range({ segments: recent, minCompactionLagMs: 1_000 })).toMatchObject({ firstUncleanableOffset: 40 });
   });
 
   it('does not let future timestamps block a lag of 0, as Kafka', () => {
-    expect(range({ segments: segments(5, () => NOW + 60_000), minCompactionLagMs: 0 })).toMatchObject({ firstUncleanableOffset: 40 });
+    expect(range({ segments: segments(5, () => NOW + 60_000), minCompactionLagMs: 0 })).toMatchObject({
+      firstUncleanableOffset: 40,
+    });
   });
 
   it('stops at the first segment reaching past the high watermark', () => {
@@ -173,7 +182,11 @@ describe('recordRetained', () => {
   ]);
   const retained = (offset: number, keyText: string | null, value: string | null, retainTombstones = true): boolean =>
     recordRetained({
-      record: { offset, key: keyText === null ? null : key(keyText), value: value === null ? null : Buffer.from(value) },
+      record: {
+        offset,
+        key: keyText === null ? null : key(keyText),
+        value: value === null ? null : Buffer.from(value),
+      },
       offsetMap: map,
       retainTombstones,
     });
@@ -245,8 +258,11 @@ describe('compaction properties', () => {
     fc.assert(
       fc.property(recordsArbitrary, ({ records, segmentMaxTimestamps, deleteHorizonMs }) => {
         const map = buildOffsetMap(records);
-        const retainTombstones = (record: GeneratedRecord) => tombstonesRetained(segmentMaxTimestamps[record.segment], deleteHorizonMs);
-        const kept = records.filter((record) => recordRetained({ record, offsetMap: map, retainTombstones: retainTombstones(record) }));
+        const retainTombstones = (record: GeneratedRecord) =>
+          tombstonesRetained(segmentMaxTimestamps[record.segment], deleteHorizonMs);
+        const kept = records.filter((record) =>
+          recordRetained({ record, offsetMap: map, retainTombstones: retainTombstones(record) }),
+        );
 
         const lastByKey = new Map<string, number>();
         for (const record of records) if (record.key !== null) lastByKey.set(record.key.toString(), record.offset);
@@ -268,7 +284,9 @@ describe('compaction properties', () => {
     fc.assert(
       fc.property(recordsArbitrary, fc.integer({ min: 1, max: 4 }), ({ records }, keysMax) => {
         const map = buildOffsetMap(records, { keysMax, keyBytesMax: 1000 });
-        const kept = new Set(records.filter((record) => recordRetained({ record, offsetMap: map, retainTombstones: true })));
+        const kept = new Set(
+          records.filter((record) => recordRetained({ record, offsetMap: map, retainTombstones: true })),
+        );
         const lastByKey = new Map<string, GeneratedRecord>();
         for (const record of records) if (record.key !== null) lastByKey.set(record.key.toString(), record);
         for (const last of lastByKey.values()) expect(kept.has(last)).toBe(true);

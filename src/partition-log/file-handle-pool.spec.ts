@@ -156,10 +156,14 @@ describe('FileHandlePool', () => {
   it('shares one handle between concurrent users of the same path', async () => {
     const [a] = await makeFiles(1);
     const pool = new FileHandlePool(1);
-    const handles = await Promise.all(Array.from({ length: 10 }, () => pool.withHandle(a, async (handle) => {
-      await sleep(1);
-      return handle;
-    })));
+    const handles = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        pool.withHandle(a, async (handle) => {
+          await sleep(1);
+          return handle;
+        }),
+      ),
+    );
     expect(new Set(handles).size).toBe(1);
     expect(descriptors.opened).toBe(1);
     await pool.closeAll();

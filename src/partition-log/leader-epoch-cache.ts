@@ -85,17 +85,24 @@ export class LeaderEpochCache {
   }
 
   serialize(): string {
-    return ['0', String(this.entries.length), ...this.entries.map((entry) => `${entry.epoch} ${entry.startOffset}`), ''].join('\n');
+    return [
+      '0',
+      String(this.entries.length),
+      ...this.entries.map((entry) => `${entry.epoch} ${entry.startOffset}`),
+      '',
+    ].join('\n');
   }
 
   static parse(text: string): LeaderEpochCache {
     const lines = text.split('\n').filter((line) => line.length > 0);
     if (lines[0] !== '0') throw new Error(`unknown leader-epoch-checkpoint version ${JSON.stringify(lines[0])}`);
     const count = Number(lines[1]);
-    if (!Number.isInteger(count) || count !== lines.length - 2) throw new Error('leader-epoch-checkpoint entry count mismatch');
+    if (!Number.isInteger(count) || count !== lines.length - 2)
+      throw new Error('leader-epoch-checkpoint entry count mismatch');
     const entries = lines.slice(2).map((line) => {
       const [epoch, startOffset] = line.split(' ').map(Number);
-      if (!Number.isInteger(epoch) || !Number.isInteger(startOffset)) throw new Error(`bad leader-epoch-checkpoint line ${line}`);
+      if (!Number.isInteger(epoch) || !Number.isInteger(startOffset))
+        throw new Error(`bad leader-epoch-checkpoint line ${line}`);
       return { epoch, startOffset };
     });
     for (let i = 1; i < entries.length; i++) {

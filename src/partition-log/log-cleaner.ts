@@ -19,8 +19,10 @@
 // A crash at any point leaves the old or the new file at the path: a leftover .cleaned file is deleted on open,
 // missing index files are rebuilt, and the checkpoint moves only after every swap, so the next round redoes the work.
 //
-// Batches encodeBatch cannot reproduce are kept whole: control batches, batches whose attributes it cannot write
-// (transactional), and batches in a codec this broker cannot run. That only ever keeps more than Kafka would.
+// Batches the cleaner cannot rewrite faithfully are neither mapped nor filtered but kept whole: control batches,
+// batches whose attributes encodeBatch cannot write (transactional), batches in a codec this broker cannot run,
+// and batches whose record offsets are not ascending inside the batch's range (a producer's batch is stored as
+// sent). Not mapping a batch can only keep older records of its keys: this keeps more than Kafka would, never less.
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { fsyncDirectory } from '../common/atomic-file.js';
 import { UnsupportedCompressionError } from './compression.js';
@@ -122,7 +124,11 @@ async function cleanRound(log: PartitionLog, params: CleanParams): Promise<Clean
     nowMs: params.nowMs,
     minCompactionLagMs: config.minCompactionLagMs,
   });
-  const result: CleanResult = { ...emptyResult('below-ratio'), dirtyRatio: dirtyRatio(range), firstDirtyOffset: range.firstDirtyOffset };
+  const result: CleanResult = {
+    ...emptyResult('below-ratio'),
+    dirtyRatio: dirtyRatio(range),
+    firstDirtyOffset: range.firstDirtyOffset,
+  };
   if (!shouldClean({ ...range, minCleanableDirtyRatio: config.minCleanableDirtyRatio })) return result;
   try {
     const map = new OffsetMap(params.offsetMapBounds);
@@ -156,9 +162,10 @@ async function mapDirtyRange(snapshot: Snapshot, range: CleanableRange, map: Off
     if (summary.endOffset <= range.firstDirtyOffset) continue;
     if (summary.baseOffset >= range.firstUncleanableOffset) return;
     for await (const { header, buffer } of batchesOf(snapshot.segments[i])) {
-      if (lastOffsetOf(header) < range.firstDirtyOffset || isControlBatch(header)) continue;
-      const records = decodeOrNull(buffer);
-      if (records !== null && !mapRecords(map, records.filter((record) => record.offset >= range.firstDirtyOffset))) return;
+      if (lastOffsetOf(header) < range.firstDirtyOffset) continue;
+      const records = recordsToClean(buffer, header) ?? [];
+      const dirty = records.filter((record) => record.offset >= range.firstDirtyOffset);
+      if (!mapRecords(map, dirty)) return;
       map.markScannedThrough(lastOffsetOf(header));
     }
     map.markScannedThrough(summary.endOffset - 1); // offsets compacted away earlier are covered too
@@ -197,7 +204,12 @@ interface CleanedCopy {
   recordsRemoved: number;
 }
 
-async function writeCleanedCopy(segment: LogSegment, cleanedPath: string, map: OffsetMap, retainTombstones: boolean): Promise<CleanedCopy> {
+async function writeCleanedCopy(
+  segment: LogSegment,
+  cleanedPath: string,
+  map: OffsetMap,
+  retainTombstones: boolean,
+): Promise<CleanedCopy> {
   const copy: CleanedCopy = { sizeBytes: 0, recordsRead: 0, recordsRemoved: 0 };
   const file = await open(cleanedPath, 'w');
   try {
@@ -217,7 +229,13 @@ async function writeCleanedCopy(segment: LogSegment, cleanedPath: string, map: O
 }
 
 /** Replaces `segment`'s file with the cleaned copy, on the log's serial queue. */
-async function swapIn(log: PartitionLog, snapshot: Snapshot, segment: LogSegment, cleanedPath: string, sizeBytes: number): Promise<void> {
+async function swapIn(
+  log: PartitionLog,
+  snapshot: Snapshot,
+  segment: LogSegment,
+  cleanedPath: string,
+  sizeBytes: number,
+): Promise<void> {
   await log.exclusive(async () => {
     assertUnchanged(log, snapshot);
     if (!log.inactiveSegments().includes(segment)) throw new RoundAborted(`segment ${segment.baseOffset} left the log`);
@@ -226,13 +244,16 @@ async function swapIn(log: PartitionLog, snapshot: Snapshot, segment: LogSegment
     try {
       await rm(indexFilePath(log.dir, segment.baseOffset), { force: true });
       await rm(timeIndexFilePath(log.dir, segment.baseOffset), { force: true });
+      await fsyncDirectory(log.dir); // stale indexes must not outlive the rename in a power loss
       await rename(cleanedPath, segment.logPath);
       await fsyncDirectory(log.dir);
       segment.forgetHandle();
       const replacement = await log.openSegment(segment.baseOffset, sizeBytes);
       const recovery = await replacement.recover();
       if (recovery.truncatedBytes !== 0 || recovery.validBytes !== sizeBytes) {
-        throw new Error(`compacted segment ${segment.logPath} does not read back: ${recovery.validBytes} of ${sizeBytes} bytes valid`);
+        throw new Error(
+          `compacted segment ${segment.logPath} does not read back: ${recovery.validBytes} of ${sizeBytes} bytes valid`,
+        );
       }
       await replacement.writeIndexes();
       log.replaceSegment(replacement);
@@ -249,10 +270,10 @@ interface FilteredBatch {
 }
 
 /** What compaction makes of one batch. Pure. */
-export function filterBatch(buffer: Buffer, header: BatchHeader, map: OffsetMap, retainTombstones: boolean): FilteredBatch {
+function filterBatch(buffer: Buffer, header: BatchHeader, map: OffsetMap, retainTombstones: boolean): FilteredBatch {
   const unchanged: FilteredBatch = { kept: buffer, recordsRemoved: 0 };
-  if (header.baseOffset > map.latestOffset || isControlBatch(header)) return unchanged;
-  const records = decodeOrNull(buffer);
+  if (header.baseOffset > map.latestOffset) return unchanged;
+  const records = recordsToClean(buffer, header);
   if (records === null) return unchanged;
   const kept = records.filter((record) => recordRetained({ record, offsetMap: map, retainTombstones }));
   if (kept.length === records.length) return unchanged;
@@ -279,14 +300,22 @@ export function filterBatch(buffer: Buffer, header: BatchHeader, map: OffsetMap,
   return { kept: rewritten, recordsRemoved: records.length - kept.length };
 }
 
-/** The records of a batch, or null when it uses a codec this broker cannot run (it is then kept whole). */
-function decodeOrNull(buffer: Buffer): LogRecord[] | null {
+/** The records of a batch, or null when the cleaner keeps the batch whole (see the header comment). */
+function recordsToClean(buffer: Buffer, header: BatchHeader): LogRecord[] | null {
+  if (isControlBatch(header)) return null;
+  let records: LogRecord[];
   try {
-    return decodeRecords(buffer);
+    records = decodeRecords(buffer);
   } catch (error) {
     if (error instanceof UnsupportedCompressionError) return null;
     throw error;
   }
+  let previous = header.baseOffset - 1;
+  for (const record of records) {
+    if (record.offset <= previous || record.offset > lastOffsetOf(header)) return null;
+    previous = record.offset;
+  }
+  return records;
 }
 
 /** The segment's batches in order, read CLEANER_IO_CHUNK_BYTES at a time. */
@@ -295,7 +324,8 @@ async function* batchesOf(segment: LogSegment): AsyncGenerator<{ header: BatchHe
   while (position < segment.sizeBytes) {
     const chunk = await segment.readFrom(position, CLEANER_IO_CHUNK_BYTES, Number.MAX_SAFE_INTEGER, true);
     if (chunk.length === 0) throw new CorruptBatchError(`no whole batch at ${position} of ${segment.logPath}`);
-    for (const { header, position: at } of batchesIn(chunk)) yield { header, buffer: chunk.subarray(at, at + header.sizeBytes) };
+    for (const { header, position: at } of batchesIn(chunk))
+      yield { header, buffer: chunk.subarray(at, at + header.sizeBytes) };
     position += chunk.length;
   }
 }

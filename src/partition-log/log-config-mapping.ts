@@ -12,7 +12,8 @@ export function toLogConfig(topic: ResolvedTopicConfig): LogConfig {
     retentionMs: topic.retentionMs,
     retentionBytes: topic.retentionBytes,
     maxMessageBytes: topic.maxMessageBytes,
-    messageTimestampType: topic.messageTimestampType === 'LogAppendTime' ? TimestampType.LogAppendTime : TimestampType.CreateTime,
+    messageTimestampType:
+      topic.messageTimestampType === 'LogAppendTime' ? TimestampType.LogAppendTime : TimestampType.CreateTime,
     cleanupPolicyDelete: topic.cleanupPolicyDelete,
     cleanupPolicyCompact: topic.cleanupPolicyCompact,
     deleteRetentionMs: topic.deleteRetentionMs,

@@ -13,6 +13,7 @@ import { resolveTopicConfig } from '../topic/topic-config.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { FileHandlePool } from './file-handle-pool.js';
 import { toLogConfig } from './log-config-mapping.js';
+import { cleanLog } from './log-cleaner.js';
 import { PartitionLog } from './partition-log.js';
 import { parsePartitionDirName, partitionDirName } from './segment-files.js';
 
@@ -44,11 +45,15 @@ export class LogManager {
 
   startScheduler(): void {
     const every = (intervalMs: number, work: () => Promise<void>) => {
-      const timer = setInterval(() => void work().catch((error) => this.logger.error((error as Error).message)), intervalMs);
+      const timer = setInterval(
+        () => void work().catch((error) => this.logger.error((error as Error).message)),
+        intervalMs,
+      );
       timer.unref();
       this.timers.push(timer);
     };
     every(this.config.logRetentionCheckIntervalMs, () => this.applyRetention());
+    every(this.config.logCleanerBackoffMs, () => this.cleanCompactedLogs());
     every(this.config.logFlushSchedulerIntervalMs, async () => {
       for (const log of this.logs.values()) await log.flushIfTimeElapsed();
     });
@@ -63,7 +68,8 @@ export class LogManager {
     const wanted = new Map<string, TopicMetadata>();
     for (const topic of topics.values()) {
       topic.assignment.replicas.forEach((replicas, partition) => {
-        if (replicas.includes(this.config.brokerId)) wanted.set(partitionDirName(topic.assignment.name, partition), topic);
+        if (replicas.includes(this.config.brokerId))
+          wanted.set(partitionDirName(topic.assignment.name, partition), topic);
       });
     }
     for (const [name, log] of [...this.logs]) {
@@ -137,8 +143,21 @@ export class LogManager {
       const highWatermark = this.highWatermarkOf(parsed.topic, parsed.partition) ?? log.logStartOffset;
       const decision = await log.applyRetention(highWatermark);
       if (decision.deleteBaseOffsets.length > 0) {
-        this.logger.log(`retention (${decision.reason}) deleted ${decision.deleteBaseOffsets.length} segment(s) of ${name}`);
+        this.logger.log(
+          `retention (${decision.reason}) deleted ${decision.deleteBaseOffsets.length} segment(s) of ${name}`,
+        );
       }
+    }
+  }
+
+  /** One cleaner round on each compacted log whose dirty ratio calls for it. */
+  async cleanCompactedLogs(): Promise<void> {
+    for (const [name, log] of this.logs) {
+      if (!log.logConfig.cleanupPolicyCompact || log.isClosed) continue;
+      const parsed = parsePartitionDirName(name)!;
+      const highWatermark = this.highWatermarkOf(parsed.topic, parsed.partition) ?? log.logStartOffset;
+      const result = await cleanLog(log, { nowMs: systemClock.nowMs(), highWatermark });
+      if (result.outcome === 'cleaned') this.logger.log(`cleaned ${result.segmentsRewritten} segment(s) of ${name}`);
     }
   }
 

@@ -88,7 +88,13 @@ export class LogSegment {
     return this.firstBatchTimestampMs;
   }
 
-  static async create(dir: string, baseOffset: number, pool: FileHandlePool, options: SegmentOptions, nowMs: number): Promise<LogSegment> {
+  static async create(
+    dir: string,
+    baseOffset: number,
+    pool: FileHandlePool,
+    options: SegmentOptions,
+    nowMs: number,
+  ): Promise<LogSegment> {
     const file = await open(logFilePath(dir, baseOffset), 'w');
     await file.close();
     return new LogSegment(dir, baseOffset, pool, options, 0, nowMs);
@@ -219,7 +225,12 @@ export class LogSegment {
    * Reads whole batches from `position`: at most `maxBytes`, but at least the first batch when `minOneBatch`,
    * and none whose last offset is >= `maxOffsetExclusive`.
    */
-  async readFrom(position: number, maxBytes: number, maxOffsetExclusive: number, minOneBatch: boolean): Promise<Buffer> {
+  async readFrom(
+    position: number,
+    maxBytes: number,
+    maxOffsetExclusive: number,
+    minOneBatch: boolean,
+  ): Promise<Buffer> {
     const available = this.sizeBytes - position;
     if (available < BATCH_HEADER_BYTES) return Buffer.alloc(0);
     return this.withReadHandle(async (handle) => {
@@ -330,8 +341,8 @@ export class LogSegment {
   async deleteFiles(): Promise<void> {
     this.pool.forget(this.logPath);
     await Promise.all(
-      [this.logPath, indexFilePath(this.dir, this.baseOffset), timeIndexFilePath(this.dir, this.baseOffset)].map((path) =>
-        rm(path, { force: true }),
+      [this.logPath, indexFilePath(this.dir, this.baseOffset), timeIndexFilePath(this.dir, this.baseOffset)].map(
+        (path) => rm(path, { force: true }),
       ),
     );
   }
@@ -339,8 +350,17 @@ export class LogSegment {
   private async loadIndexes(): Promise<boolean> {
     const maxEntries = maxIndexEntries(this.options.segmentIndexBytes);
     try {
-      this.offsetIndex = OffsetIndex.parse(await readFile(indexFilePath(this.dir, this.baseOffset)), this.baseOffset, maxEntries, this.sizeBytes);
-      this.timeIndex = TimeIndex.parse(await readFile(timeIndexFilePath(this.dir, this.baseOffset)), this.baseOffset, maxEntries);
+      this.offsetIndex = OffsetIndex.parse(
+        await readFile(indexFilePath(this.dir, this.baseOffset)),
+        this.baseOffset,
+        maxEntries,
+        this.sizeBytes,
+      );
+      this.timeIndex = TimeIndex.parse(
+        await readFile(timeIndexFilePath(this.dir, this.baseOffset)),
+        this.baseOffset,
+        maxEntries,
+      );
       return true;
     } catch (error) {
       if (error instanceof CorruptIndexError || (error as NodeJS.ErrnoException).code === 'ENOENT') return false;

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CorruptIndexError, OFFSET_INDEX_ENTRY_BYTES, OffsetIndex } from './offset-index.js';
 
-function indexWith(baseOffset: number, entries: Array<[offset: number, position: number]>, maxEntries = 100): OffsetIndex {
+function indexWith(
+  baseOffset: number,
+  entries: Array<[offset: number, position: number]>,
+  maxEntries = 100,
+): OffsetIndex {
   const index = new OffsetIndex(baseOffset, maxEntries);
   for (const [offset, position] of entries) index.append(offset, position);
   return index;
@@ -53,7 +57,9 @@ describe('OffsetIndex', () => {
       const big = indexWith(0, entries, 1000);
       for (let target = 0; target < 800; target++) {
         const floor = [...entries].reverse().find(([offset]) => offset <= target);
-        expect(big.lookup(target)).toEqual(floor ? { offset: floor[0], position: floor[1] } : { offset: 0, position: 0 });
+        expect(big.lookup(target)).toEqual(
+          floor ? { offset: floor[0], position: floor[1] } : { offset: 0, position: 0 },
+        );
       }
     });
   });
@@ -120,10 +126,14 @@ describe('OffsetIndex', () => {
     });
 
     it('makes a full index not full', () => {
-      const index = indexWith(0, [
-        [1, 1],
-        [2, 2],
-      ], 2);
+      const index = indexWith(
+        0,
+        [
+          [1, 1],
+          [2, 2],
+        ],
+        2,
+      );
       expect(index.isFull()).toBe(true);
       index.truncateTo(2);
       expect(index.isFull()).toBe(false);
@@ -163,10 +173,50 @@ describe('OffsetIndex', () => {
     });
 
     it('rejects entries out of order in offset or position', () => {
-      expect(() => OffsetIndex.parse(rawIndex([[5, 100], [5, 200]]), 0, 10, 1000)).toThrow(CorruptIndexError);
-      expect(() => OffsetIndex.parse(rawIndex([[5, 100], [4, 200]]), 0, 10, 1000)).toThrow(CorruptIndexError);
-      expect(() => OffsetIndex.parse(rawIndex([[5, 100], [6, 100]]), 0, 10, 1000)).toThrow(CorruptIndexError);
-      expect(() => OffsetIndex.parse(rawIndex([[5, 100], [6, 50]]), 0, 10, 1000)).toThrow(CorruptIndexError);
+      expect(() =>
+        OffsetIndex.parse(
+          rawIndex([
+            [5, 100],
+            [5, 200],
+          ]),
+          0,
+          10,
+          1000,
+        ),
+      ).toThrow(CorruptIndexError);
+      expect(() =>
+        OffsetIndex.parse(
+          rawIndex([
+            [5, 100],
+            [4, 200],
+          ]),
+          0,
+          10,
+          1000,
+        ),
+      ).toThrow(CorruptIndexError);
+      expect(() =>
+        OffsetIndex.parse(
+          rawIndex([
+            [5, 100],
+            [6, 100],
+          ]),
+          0,
+          10,
+          1000,
+        ),
+      ).toThrow(CorruptIndexError);
+      expect(() =>
+        OffsetIndex.parse(
+          rawIndex([
+            [5, 100],
+            [6, 50],
+          ]),
+          0,
+          10,
+          1000,
+        ),
+      ).toThrow(CorruptIndexError);
     });
 
     it('rejects negative fields and positions at or past the end of the log', () => {
@@ -177,7 +227,16 @@ describe('OffsetIndex', () => {
     });
 
     it('loads a file with more entries than maxEntries (the setting shrank) and reports it full', () => {
-      const parsed = OffsetIndex.parse(rawIndex([[1, 10], [2, 20], [3, 30]]), 0, 2, 1000);
+      const parsed = OffsetIndex.parse(
+        rawIndex([
+          [1, 10],
+          [2, 20],
+          [3, 30],
+        ]),
+        0,
+        2,
+        1000,
+      );
       expect(parsed.entries).toBe(3);
       expect(parsed.isFull()).toBe(true);
     });

@@ -39,7 +39,10 @@ export class OffsetIndex {
 
   append(offset: number, position: number): void {
     const relative = offset - this.baseOffset;
-    if (this.length > 0 && (relative <= this.relativeOffsets[this.length - 1] || position <= this.positions[this.length - 1])) {
+    if (
+      this.length > 0 &&
+      (relative <= this.relativeOffsets[this.length - 1] || position <= this.positions[this.length - 1])
+    ) {
       throw new Error(`offset index entries must increase: ${offset}@${position} after ${this.lastOffset()}`);
     }
     if (this.isFull()) throw new Error('offset index is full');
@@ -88,12 +91,14 @@ export class OffsetIndex {
 
   /** Loads a serialized index, checking its shape against the log it indexes. */
   static parse(buffer: Buffer, baseOffset: number, maxEntries: number, logSizeBytes: number): OffsetIndex {
-    if (buffer.length % OFFSET_INDEX_ENTRY_BYTES !== 0) throw new CorruptIndexError('offset index size is not a whole number of entries');
+    if (buffer.length % OFFSET_INDEX_ENTRY_BYTES !== 0)
+      throw new CorruptIndexError('offset index size is not a whole number of entries');
     const index = new OffsetIndex(baseOffset, Math.max(maxEntries, buffer.length / OFFSET_INDEX_ENTRY_BYTES));
     for (let at = 0; at < buffer.length; at += OFFSET_INDEX_ENTRY_BYTES) {
       const relative = buffer.readInt32BE(at);
       const position = buffer.readInt32BE(at + 4);
-      if (relative < 0 || position < 0 || position >= logSizeBytes) throw new CorruptIndexError(`offset index entry ${relative}@${position} outside the log`);
+      if (relative < 0 || position < 0 || position >= logSizeBytes)
+        throw new CorruptIndexError(`offset index entry ${relative}@${position} outside the log`);
       try {
         index.append(baseOffset + relative, position);
       } catch (error) {

@@ -47,7 +47,8 @@ export class OffsetMap {
     if (offset <= this.latest) throw new RangeError(`offset ${offset} put after ${this.latest}`);
     const text = key.toString('latin1');
     if (!this.offsets.has(text) && this.offsets.size > 0) {
-      if (this.offsets.size + 1 > this.bounds.keysMax || this.keyBytes + key.length > this.bounds.keyBytesMax) return false;
+      if (this.offsets.size + 1 > this.bounds.keysMax || this.keyBytes + key.length > this.bounds.keyBytesMax)
+        return false;
     }
     if (!this.offsets.has(text)) this.keyBytes += key.length;
     this.offsets.set(text, offset);

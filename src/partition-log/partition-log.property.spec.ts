@@ -12,8 +12,8 @@ import { OffsetOutOfRangeError } from './log-errors.js';
 import { PartitionLog } from './partition-log.js';
 import { encodeBatch, lastOffsetOf, type LogRecord, type RecordInput } from './record-batch.js';
 
-const NUM_RUNS = process.env.BROOK_SOAK === '1' ? 2000 : 200;
-const MAX_COMMANDS = 40;
+const NUM_RUNS = process.env.BROOK_SOAK === '1' ? 1000 : 100;
+const MAX_COMMANDS = 50;
 
 // ---- the model ----
 
@@ -54,7 +54,13 @@ function comparable(record: { offset: number; timestamp: number } & Pick<LogReco
 }
 
 function modelComparable(record: ModelRecord) {
-  return comparable({ offset: record.offset, timestamp: record.input.timestamp, key: record.input.key, value: record.input.value, headers: record.input.headers ?? [] });
+  return comparable({
+    offset: record.offset,
+    timestamp: record.input.timestamp,
+    key: record.input.key,
+    value: record.input.value,
+    headers: record.input.headers ?? [],
+  });
 }
 
 function batchOfOffset(model: Model, offset: number): ModelRecord | undefined {
@@ -71,19 +77,29 @@ async function checkAgreement(model: Model, real: Real): Promise<void> {
   expect(records.map(comparable)).toEqual(model.records.map(modelComparable));
   const summaries = log.segmentSummaries();
   expect(summaries.at(-1)?.endOffset).toBe(model.logEnd);
-  for (let i = 1; i < summaries.length; i++) expect(summaries[i].baseOffset).toBeGreaterThan(summaries[i - 1].baseOffset);
+  for (let i = 1; i < summaries.length; i++)
+    expect(summaries[i].baseOffset).toBeGreaterThan(summaries[i - 1].baseOffset);
 }
 
 // ---- commands ----
 
 const recordArbitrary: fc.Arbitrary<RecordInput> = fc.record({
-  key: fc.option(fc.uint8Array({ maxLength: 8 }).map((bytes) => Buffer.from(bytes)), { nil: null }),
-  value: fc.option(fc.uint8Array({ maxLength: 120 }).map((bytes) => Buffer.from(bytes)), { nil: null, freq: 10 }),
+  key: fc.option(
+    fc.uint8Array({ maxLength: 8 }).map((bytes) => Buffer.from(bytes)),
+    { nil: null },
+  ),
+  value: fc.option(
+    fc.uint8Array({ maxLength: 120 }).map((bytes) => Buffer.from(bytes)),
+    { nil: null, freq: 10 },
+  ),
   timestamp: fc.integer({ min: T0 - 1_000_000, max: T0 + 1_000_000 }),
   headers: fc.array(
     fc.record({
       key: fc.string({ maxLength: 6 }),
-      value: fc.option(fc.uint8Array({ maxLength: 6 }).map((bytes) => Buffer.from(bytes)), { nil: null }),
+      value: fc.option(
+        fc.uint8Array({ maxLength: 6 }).map((bytes) => Buffer.from(bytes)),
+        { nil: null },
+      ),
     }),
     { maxLength: 2 },
   ),
@@ -99,7 +115,9 @@ class AppendCommand implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real): Promise<void> {
     if (this.newEpoch) model.epoch++;
     const epoch = model.epoch;
-    const infos = await Promise.all(this.batches.map((records) => real.log.appendAsLeader(encodeBatch(records), epoch)));
+    const infos = await Promise.all(
+      this.batches.map((records) => real.log.appendAsLeader(encodeBatch(records), epoch)),
+    );
     for (let i = 0; i < this.batches.length; i++) {
       const records = this.batches[i];
       const base = model.logEnd;
@@ -117,7 +135,8 @@ class AppendCommand implements fc.AsyncCommand<Model, Real> {
     }
     await checkAgreement(model, real);
   }
-  toString = () => `append(${this.batches.map((batch) => batch.length).join('+')}${this.newEpoch ? ', new epoch' : ''})`;
+  toString = () =>
+    `append(${this.batches.map((batch) => batch.length).join('+')}${this.newEpoch ? ', new epoch' : ''})`;
 }
 
 class ReadCommand implements fc.AsyncCommand<Model, Real> {
@@ -130,8 +149,8 @@ class ReadCommand implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const span = model.logEnd - model.logStart;
-    const offset = model.logStart + Math.floor(this.at * (span + 1));
-    const limit = this.bound === null ? model.logEnd : model.logStart + Math.floor(this.bound * (span + 1));
+    const offset = model.logStart + Math.round(this.at * span);
+    const limit = this.bound === null ? model.logEnd : model.logStart + Math.round(this.bound * span);
     const { batches, nextOffset } = await real.log.read(offset, {
       maxBytes: this.maxBytes,
       minOneBatch: this.minOneBatch,
@@ -150,11 +169,14 @@ class ReadCommand implements fc.AsyncCommand<Model, Real> {
     if (read.length > 1 || !this.minOneBatch) expect(batches.length).toBeLessThanOrEqual(this.maxBytes);
     const records = read.flatMap((batch) => batch.records);
     const startIndex = model.records.findIndex((record) => record.offset === first!.batchBase);
-    expect(records.map(comparable)).toEqual(model.records.slice(startIndex, startIndex + records.length).map(modelComparable));
+    expect(records.map(comparable)).toEqual(
+      model.records.slice(startIndex, startIndex + records.length).map(modelComparable),
+    );
     for (const batch of read) expect(lastOffsetOf(batch.header)).toBeLessThan(limit);
     expect(nextOffset).toBe(lastOffsetOf(read.at(-1)!.header) + 1);
   }
-  toString = () => `read(${this.at.toFixed(3)}, ${this.maxBytes}, ${this.minOneBatch}, ${this.bound?.toFixed(3) ?? 'end'})`;
+  toString = () =>
+    `read(${this.at.toFixed(3)}, ${this.maxBytes}, ${this.minOneBatch}, ${this.bound?.toFixed(3) ?? 'end'})`;
 }
 
 class ReadBelowStartCommand implements fc.AsyncCommand<Model, Real> {
@@ -170,7 +192,8 @@ class TruncateCommand implements fc.AsyncCommand<Model, Real> {
   constructor(readonly at: number) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
-    const offset = Math.floor(this.at * (model.logEnd + 3));
+    // Mostly near the end (as a follower truncates), sometimes deep, sometimes past the end.
+    const offset = Math.floor((1 - this.at * this.at) * (model.logEnd + 3));
     await real.log.truncateTo(offset);
     if (offset >= model.logEnd) {
       // nothing to remove
@@ -221,7 +244,7 @@ class RetentionCommand implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const span = model.logEnd - model.logStart;
-    const highWatermark = model.logStart + Math.floor(this.highWatermark * (span + 1));
+    const highWatermark = model.logStart + Math.round(this.highWatermark * span);
     real.config = { ...real.config, retentionBytes: this.retentionBytes };
     real.log.updateConfig(real.config);
     const decision = await real.log.applyRetention(highWatermark);
@@ -237,7 +260,10 @@ class RetentionCommand implements fc.AsyncCommand<Model, Real> {
       model.records = model.records.filter((record) => record.offset >= start);
       const covering = model.epochs.filter((entry) => entry.startOffset <= start).at(-1);
       if (covering !== undefined) {
-        model.epochs = [{ epoch: covering.epoch, startOffset: start }, ...model.epochs.filter((entry) => entry.startOffset > start)];
+        model.epochs = [
+          { epoch: covering.epoch, startOffset: start },
+          ...model.epochs.filter((entry) => entry.startOffset > start),
+        ];
       }
       model.logStart = start;
     }
@@ -249,10 +275,18 @@ class RetentionCommand implements fc.AsyncCommand<Model, Real> {
 /** A position in [0, 1], resolved against the model's offsets when the command runs. */
 const fraction = fc.integer({ min: 0, max: 1000 }).map((n) => n / 1000);
 
+const appendArbitrary = fc
+  .tuple(
+    fc.array(fc.array(recordArbitrary, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+    fc.boolean(),
+  )
+  .map(([batches, newEpoch]) => new AppendCommand(batches, newEpoch));
+
+// Appends are listed three times so that logs grow past several segments between truncations.
 const commandArbitraries = [
-  fc
-    .tuple(fc.array(fc.array(recordArbitrary, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }), fc.boolean())
-    .map(([batches, newEpoch]) => new AppendCommand(batches, newEpoch)),
+  appendArbitrary,
+  appendArbitrary,
+  appendArbitrary,
   fc
     .tuple(fraction, fc.integer({ min: 0, max: 2000 }), fc.boolean(), fc.option(fraction, { nil: null }))
     .map(([at, maxBytes, minOneBatch, bound]) => new ReadCommand(at, maxBytes, minOneBatch, bound)),
@@ -279,22 +313,26 @@ afterAll(async () => {
 describe('PartitionLog against an in-memory model', () => {
   it('agrees after every command of random sequences', async () => {
     await fc.assert(
-      fc.asyncProperty(settingsArbitrary, fc.commands(commandArbitraries, { maxCommands: MAX_COMMANDS }), async (settings, commands) => {
-        const dir = await makeTempDir('brook-log-property-');
-        dirs.push(dir);
-        const clock = new ManualClock(T0);
-        const config = logConfig({ ...settings, retentionMs: -1, retentionBytes: -1 });
-        const pool = new FileHandlePool(8);
-        const real: Real = { dir, config, clock, pool, log: await PartitionLog.open(dir, config, { clock, pool }) };
-        const model: Model = { records: [], logStart: 0, logEnd: 0, epochs: [], epoch: 0 };
-        try {
-          await fc.asyncModelRun(() => ({ model, real }), commands);
-        } finally {
-          await real.log.close().catch(() => undefined);
-          await real.pool.closeAll();
-          await removeDir(dir);
-        }
-      }),
+      fc.asyncProperty(
+        settingsArbitrary,
+        fc.commands(commandArbitraries, { maxCommands: MAX_COMMANDS, size: 'max' }),
+        async (settings, commands) => {
+          const dir = await makeTempDir('brook-log-property-');
+          dirs.push(dir);
+          const clock = new ManualClock(T0);
+          const config = logConfig({ ...settings, retentionMs: -1, retentionBytes: -1 });
+          const pool = new FileHandlePool(8);
+          const real: Real = { dir, config, clock, pool, log: await PartitionLog.open(dir, config, { clock, pool }) };
+          const model: Model = { records: [], logStart: 0, logEnd: 0, epochs: [], epoch: 0 };
+          try {
+            await fc.asyncModelRun(() => ({ model, real }), commands);
+          } finally {
+            await real.log.close().catch(() => undefined);
+            await real.pool.closeAll();
+            await removeDir(dir);
+          }
+        },
+      ),
       { numRuns: NUM_RUNS },
     );
   });

@@ -40,7 +40,13 @@ async function open(h: { open(): Promise<PartitionLog> }): Promise<PartitionLog>
 }
 
 /** Appends `batches` batches of `perBatch` records one after another; values are `b<i>-<j>`. */
-async function appendBatches(log: PartitionLog, batches: number, perBatch: number, epoch = 0, timestamp?: (i: number) => number) {
+async function appendBatches(
+  log: PartitionLog,
+  batches: number,
+  perBatch: number,
+  epoch = 0,
+  timestamp?: (i: number) => number,
+) {
   const infos = [];
   for (let i = 0; i < batches; i++) {
     infos.push(await log.appendAsLeader(batchOfValues(`b${i}`, perBatch, timestamp?.(i)), epoch));
@@ -290,7 +296,9 @@ describe('PartitionLog', () => {
       await expect(log.appendAsFollower(stale)).rejects.toBeInstanceOf(UnexpectedOffsetError);
       const partial = batchOfValues('p', 1);
       assignOffsetAndEpoch(partial, 5, 6);
-      await expect(log.appendAsFollower(partial.subarray(0, partial.length - 3))).rejects.toBeInstanceOf(UnexpectedOffsetError);
+      await expect(log.appendAsFollower(partial.subarray(0, partial.length - 3))).rejects.toBeInstanceOf(
+        UnexpectedOffsetError,
+      );
       expect(log.logEndOffset).toBe(5);
       expect(await log.appendAsFollower(Buffer.alloc(0))).toBeNull();
     });
@@ -324,7 +332,9 @@ describe('PartitionLog', () => {
       const log = await open(harness(dir));
       const info = await log.appendAsLeader(batchOf({ value: 'a', timestamp: 11 }, { value: 'b', timestamp: 7 }), 0);
       expect(info).toMatchObject({ logAppendTimeMs: -1, maxTimestampMs: 11 });
-      expect(recordsOf((await log.read(0, { maxBytes: 1 << 20 })).batches).map((record) => record.timestamp)).toEqual([11, 7]);
+      expect(recordsOf((await log.read(0, { maxBytes: 1 << 20 })).batches).map((record) => record.timestamp)).toEqual([
+        11, 7,
+      ]);
     });
   });
 
@@ -334,7 +344,10 @@ describe('PartitionLog', () => {
       const h = harness(dir, { segmentBytes: 800, indexIntervalBytes: 150, ...overrides });
       const log = await open(h);
       for (let i = 0; i < 40; i++) {
-        await log.appendAsLeader(batchOf({ value: `a${i}`, timestamp: T0 + 10 * i }, { value: `b${i}`, timestamp: T0 + 10 * i + 5 }), 0);
+        await log.appendAsLeader(
+          batchOf({ value: `a${i}`, timestamp: T0 + 10 * i }, { value: `b${i}`, timestamp: T0 + 10 * i + 5 }),
+          0,
+        );
       }
       return { h, log };
     }
@@ -434,7 +447,9 @@ describe('PartitionLog', () => {
       expect(log.logEndOffset).toBe(base);
       expect(log.segmentCount).toBe(2);
       await log.appendAsLeader(batchOf({ value: 'x' }), 0);
-      expect((await readAll(log)).map((record) => record.offset)).toEqual(Array.from({ length: base + 1 }, (_, i) => i));
+      expect((await readAll(log)).map((record) => record.offset)).toEqual(
+        Array.from({ length: base + 1 }, (_, i) => i),
+      );
     });
 
     it('truncateTo at or below the log start empties the log at that offset', async () => {
@@ -479,7 +494,9 @@ describe('PartitionLog', () => {
       const decision = await log.applyRetention(log.logEndOffset);
       expect(decision.reason).toBe('retention-bytes');
       const after = log.segmentSummaries();
-      expect(decision.deleteBaseOffsets).toEqual(before.slice(0, before.length - after.length).map((s) => s.baseOffset));
+      expect(decision.deleteBaseOffsets).toEqual(
+        before.slice(0, before.length - after.length).map((s) => s.baseOffset),
+      );
       expect(after.reduce((sum, s) => sum + s.sizeBytes, 0)).toBeGreaterThanOrEqual(1000);
       expect(after.slice(1).reduce((sum, s) => sum + s.sizeBytes, 0)).toBeLessThan(1000);
       expect(log.logStartOffset).toBe(after[0].baseOffset);
@@ -504,7 +521,10 @@ describe('PartitionLog', () => {
       const before = log.segmentSummaries();
       const decision = await log.applyRetention(log.logEndOffset);
       expect(decision.reason).toBe('retention-ms');
-      const expected = before.slice(0, -1).filter((s) => s.maxTimestampMs < T0 + 20_000).map((s) => s.baseOffset);
+      const expected = before
+        .slice(0, -1)
+        .filter((s) => s.maxTimestampMs < T0 + 20_000)
+        .map((s) => s.baseOffset);
       expect(expected.length).toBeGreaterThan(0);
       expect(decision.deleteBaseOffsets).toEqual(expected);
       expect(log.logStartOffset).toBe(log.segmentSummaries()[0].baseOffset);
@@ -539,7 +559,9 @@ describe('PartitionLog', () => {
         records: await readAll(log),
       };
       await log.close();
-      expect((await readdir(dir)).sort()).toEqual(expect.arrayContaining([CLEAN_SHUTDOWN_FILE, LOG_STATE_FILE, LEADER_EPOCH_CHECKPOINT_FILE]));
+      expect((await readdir(dir)).sort()).toEqual(
+        expect.arrayContaining([CLEAN_SHUTDOWN_FILE, LOG_STATE_FILE, LEADER_EPOCH_CHECKPOINT_FILE]),
+      );
 
       const reopened = await open(h);
       expect(reopened.logEndOffset).toBe(before.end);
@@ -595,7 +617,9 @@ describe('PartitionLog', () => {
       const reopened = await open(h);
       expect(reopened.logEndOffset).toBe(20);
       for (let offset = 0; offset < 20; offset++) {
-        expect(batchesOf((await reopened.read(offset, { maxBytes: 1 })).batches)[0].header.baseOffset).toBe(offset - (offset % 2));
+        expect(batchesOf((await reopened.read(offset, { maxBytes: 1 })).batches)[0].header.baseOffset).toBe(
+          offset - (offset % 2),
+        );
       }
     });
 

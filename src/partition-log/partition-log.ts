@@ -3,8 +3,9 @@
 // same tick into one writev, reads whole batches, truncates for replication, and recovers after a crash.
 //
 // Concurrency: every mutation (the append drain, roll, truncation, retention, compaction swap, close) runs on one
-// serial queue per log; reads run concurrently against the segment list they started with. Offsets are assigned
-// when an append is queued, so queue order is offset order; `logEndOffset` only moves once bytes are written.
+// serial queue per log; reads run concurrently against the segment list they started with, and start over when
+// compaction swaps a segment under them (see log-segment.ts). Offsets are assigned when an append is queued, so
+// queue order is offset order; `logEndOffset` only moves once bytes are written.
 import { access, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../common/clock.js';
@@ -12,7 +13,13 @@ import { writeFileAtomic } from '../common/atomic-file.js';
 import { FileHandlePool } from './file-handle-pool.js';
 import { LeaderEpochCache } from './leader-epoch-cache.js';
 import type { LogConfig } from './log-config.js';
-import { LogClosedError, LogOfflineError, OffsetOutOfRangeError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
+import {
+  LogClosedError,
+  LogOfflineError,
+  OffsetOutOfRangeError,
+  RecordTooLargeError,
+  UnexpectedOffsetError,
+} from './log-errors.js';
 import { LogSegment, SegmentRetiredError, type BatchToWrite } from './log-segment.js';
 import {
   assignOffsetAndEpoch,
@@ -155,7 +162,9 @@ export class PartitionLog {
     await mkdir(dir, { recursive: true });
     const names = await readdir(dir);
     await Promise.all(
-      names.filter((name) => name.endsWith(CLEANED_SUFFIX) || name.endsWith('.tmp')).map((name) => rm(join(dir, name), { force: true })),
+      names
+        .filter((name) => name.endsWith(CLEANED_SUFFIX) || name.endsWith('.tmp'))
+        .map((name) => rm(join(dir, name), { force: true })),
     );
     const cleanShutdown = await exists(join(dir, CLEAN_SHUTDOWN_FILE));
     const state = await readLogState(dir);
@@ -168,14 +177,22 @@ export class PartitionLog {
   }
 
   private async loadSegments(names: string[], state: LogState, cleanShutdown: boolean): Promise<void> {
-    const baseOffsets = names.map(parseLogFileName).filter((base): base is number => base !== null).sort((a, b) => a - b);
+    const baseOffsets = names
+      .map(parseLogFileName)
+      .filter((base): base is number => base !== null)
+      .sort((a, b) => a - b);
     const now = this.deps.clock.nowMs();
     let recoveredUncleanly = false;
     for (let i = 0; i < baseOffsets.length; i++) {
       const base = baseOffsets[i];
       const nextBase = baseOffsets[i + 1];
       const trusted = cleanShutdown || (nextBase !== undefined && nextBase <= state.recoveryPoint);
-      const { size } = await stat(join(this.dir, names.find((name) => parseLogFileName(name) === base)!));
+      const { size } = await stat(
+        join(
+          this.dir,
+          names.find((name) => parseLogFileName(name) === base)!,
+        ),
+      );
       const segment = await LogSegment.open(this.dir, base, this.deps.pool, this.segmentOptions(), size, now, trusted);
       this.segments.push(segment);
       if (trusted) continue;
@@ -185,14 +202,24 @@ export class PartitionLog {
       if (result.truncatedBytes > 0) {
         const later = baseOffsets.slice(i + 1);
         for (const laterBase of later) {
-          const doomed = await LogSegment.open(this.dir, laterBase, this.deps.pool, this.segmentOptions(), 0, now, false);
+          const doomed = await LogSegment.open(
+            this.dir,
+            laterBase,
+            this.deps.pool,
+            this.segmentOptions(),
+            0,
+            now,
+            false,
+          );
           await doomed.deleteFiles();
         }
         break;
       }
     }
     if (this.segments.length === 0) {
-      this.segments.push(await LogSegment.create(this.dir, state.logStartOffset, this.deps.pool, this.segmentOptions(), now));
+      this.segments.push(
+        await LogSegment.create(this.dir, state.logStartOffset, this.deps.pool, this.segmentOptions(), now),
+      );
     }
     this.endOffset = this.activeSegment().nextOffset;
     this.nextOffsetToAssign = this.endOffset;
@@ -253,7 +280,9 @@ export class PartitionLog {
       const buffer = batches.subarray(at, at + header.sizeBytes);
       validateBatch(buffer);
       if (header.baseOffset < expected) {
-        throw new UnexpectedOffsetError(`batch at offset ${header.baseOffset} does not continue the log at ${expected}`);
+        throw new UnexpectedOffsetError(
+          `batch at offset ${header.baseOffset} does not continue the log at ${expected}`,
+        );
       }
       parsed.push({ buffer, header });
       expected = lastOffsetOf(header) + 1;
@@ -315,7 +344,8 @@ export class PartitionLog {
           shouldRoll({
             segmentSizeBytes: active.sizeBytes + groupBytes,
             segmentBaseOffset: active.baseOffset,
-            segmentFirstBatchTimestampMs: active.sizeBytes === 0 ? (group[0]?.batch.header.maxTimestamp ?? null) : active.firstBatchTimestamp,
+            segmentFirstBatchTimestampMs:
+              active.sizeBytes === 0 ? (group[0]?.batch.header.maxTimestamp ?? null) : active.firstBatchTimestamp,
             segmentCreatedAtMs: active.createdAtMs,
             indexFull: active.offsetIndex.isFull(),
             timeIndexFull: active.timeIndex.isFull(),
@@ -340,7 +370,9 @@ export class PartitionLog {
       // Acknowledged only now, so that with flush.messages an acknowledged append is also fsynced.
       for (const item of items) item.resolve(item.info);
     } catch (error) {
-      const cause = this.offlineCause ?? new LogOfflineError(`log ${this.dir} is offline after an I/O error: ${(error as Error).message}`);
+      const cause =
+        this.offlineCause ??
+        new LogOfflineError(`log ${this.dir} is offline after an I/O error: ${(error as Error).message}`);
       this.offlineCause = cause;
       for (const item of items) item.reject(cause);
       return;
@@ -356,7 +388,13 @@ export class PartitionLog {
   private async roll(newBaseOffset: number): Promise<void> {
     const previous = this.activeSegment();
     await previous.flush();
-    const segment = await LogSegment.create(this.dir, newBaseOffset, this.deps.pool, this.segmentOptions(), this.deps.clock.nowMs());
+    const segment = await LogSegment.create(
+      this.dir,
+      newBaseOffset,
+      this.deps.pool,
+      this.segmentOptions(),
+      this.deps.clock.nowMs(),
+    );
     this.segments = [...this.segments, segment];
     this.recoveryPoint = newBaseOffset;
     await this.saveState();
@@ -481,7 +519,9 @@ export class PartitionLog {
   private async resetTo(offset: number): Promise<void> {
     this.generationCount++;
     for (const segment of this.segments) await segment.deleteFiles();
-    this.segments = [await LogSegment.create(this.dir, offset, this.deps.pool, this.segmentOptions(), this.deps.clock.nowMs())];
+    this.segments = [
+      await LogSegment.create(this.dir, offset, this.deps.pool, this.segmentOptions(), this.deps.clock.nowMs()),
+    ];
     this.endOffset = offset;
     this.nextOffsetToAssign = offset;
     this.startOffset = offset;
@@ -547,7 +587,9 @@ export class PartitionLog {
 
   /** Called by the cleaner inside `exclusive`: replaces a segment object after its file was swapped. */
   replaceSegment(replacement: LogSegment): void {
-    this.segments = this.segments.map((segment) => (segment.baseOffset === replacement.baseOffset ? replacement : segment));
+    this.segments = this.segments.map((segment) =>
+      segment.baseOffset === replacement.baseOffset ? replacement : segment,
+    );
   }
 
   /** Called by the cleaner inside `exclusive`. */
@@ -563,7 +605,15 @@ export class PartitionLog {
 
   /** Opens a segment of this log's folder with the log's settings (the cleaner's swapped files). */
   openSegment(baseOffset: number, sizeBytes: number): Promise<LogSegment> {
-    return LogSegment.open(this.dir, baseOffset, this.deps.pool, this.segmentOptions(), sizeBytes, this.deps.clock.nowMs(), false);
+    return LogSegment.open(
+      this.dir,
+      baseOffset,
+      this.deps.pool,
+      this.segmentOptions(),
+      sizeBytes,
+      this.deps.clock.nowMs(),
+      false,
+    );
   }
 
   // ---- shutdown ----
@@ -664,7 +714,8 @@ async function readLogState(dir: string): Promise<LogState> {
       cleanerCheckpoint: nonNegative(parsed.cleanerCheckpoint),
     };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { logStartOffset: 0, recoveryPoint: 0, cleanerCheckpoint: 0 };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { logStartOffset: 0, recoveryPoint: 0, cleanerCheckpoint: 0 };
     // The state file is written atomically; an unreadable one means someone else wrote it. Start from the files.
     return { logStartOffset: 0, recoveryPoint: 0, cleanerCheckpoint: 0 };
   }
@@ -679,6 +730,8 @@ async function readEpochs(dir: string): Promise<LeaderEpochCache> {
     return LeaderEpochCache.parse(await readFile(join(dir, LEADER_EPOCH_CHECKPOINT_FILE), 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new LeaderEpochCache();
-    throw new Error(`cannot read ${join(dir, LEADER_EPOCH_CHECKPOINT_FILE)}: ${(error as Error).message}`);
+    throw new Error(`cannot read ${join(dir, LEADER_EPOCH_CHECKPOINT_FILE)}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -8,6 +8,7 @@
 //       17     4  crc                   CRC-32C (Castagnoli) of bytes 21..end, unsigned
 //       21     2  attributes            bits 0-2 compression, 3 timestamp type (1 = LogAppendTime),
 //                                       4 transactional, 5 control, 6 has delete horizon
+//                                       (Brook writes neither transactional nor control batches yet)
 //       23     4  lastOffsetDelta
 //       27     8  baseTimestamp         epoch ms
 //       35     8  maxTimestamp
@@ -53,7 +54,6 @@ const RECORD_COUNT_AT = 57;
 
 const COMPRESSION_MASK = 0x07;
 const TIMESTAMP_TYPE_BIT = 0x08;
-const TRANSACTIONAL_BIT = 0x10;
 const CONTROL_BIT = 0x20;
 
 export enum TimestampType {
@@ -135,9 +135,7 @@ export function isControlBatch(header: BatchHeader): boolean {
 function headerSize(header: RecordHeader): number {
   const keyBytes = Buffer.byteLength(header.key, 'utf8');
   const valueBytes = header.value === null ? 0 : header.value.length;
-  return (
-    varintSize(keyBytes) + keyBytes + varintSize(header.value === null ? -1 : valueBytes) + valueBytes
-  );
+  return varintSize(keyBytes) + keyBytes + varintSize(header.value === null ? -1 : valueBytes) + valueBytes;
 }
 
 function recordBodySize(record: RecordInput, timestampDelta: number, offsetDelta: number): number {
@@ -219,7 +217,8 @@ export function encodeBatch(records: RecordInput[], options: BatchOptions = {}):
     recordsBytes = recordsSection.length;
   }
   const batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + recordsBytes);
-  const lastOffsetDelta = options.lastOffsetDelta ?? (offsetDeltas ? offsetDeltas[offsetDeltas.length - 1] : records.length - 1);
+  const lastOffsetDelta =
+    options.lastOffsetDelta ?? (offsetDeltas ? offsetDeltas[offsetDeltas.length - 1] : records.length - 1);
   batch.writeBigInt64BE(BigInt(options.baseOffset ?? 0), BASE_OFFSET_AT);
   batch.writeInt32BE(batch.length - LOG_OVERHEAD_BYTES, LENGTH_AT);
   batch.writeInt32BE(options.partitionLeaderEpoch ?? NO_PARTITION_LEADER_EPOCH, LEADER_EPOCH_AT);
@@ -272,7 +271,7 @@ export function readBatchHeader(buffer: Buffer, position = 0): BatchHeader {
 
 /** True when the stored CRC matches the batch bytes. */
 export function hasValidCrc(batch: Buffer): boolean {
-  return (crc32c(batch.subarray(ATTRIBUTES_AT)) >>> 0) === batch.readUInt32BE(CRC_AT);
+  return crc32c(batch.subarray(ATTRIBUTES_AT)) >>> 0 === batch.readUInt32BE(CRC_AT);
 }
 
 /**

@@ -88,8 +88,13 @@ describe('segmentsToDelete', () => {
 
   describe('the log start offset', () => {
     it('deletes segments wholly below the log start offset, even with no retention limit or delete policy', () => {
-      expect(segmentsToDelete(params({ logStartOffset: 250 }))).toEqual({ deleteBaseOffsets: [0, 100], reason: 'log-start-offset' });
-      expect(segmentsToDelete(params({ logStartOffset: 200, deletePolicy: false })).deleteBaseOffsets).toEqual([0, 100]);
+      expect(segmentsToDelete(params({ logStartOffset: 250 }))).toEqual({
+        deleteBaseOffsets: [0, 100],
+        reason: 'log-start-offset',
+      });
+      expect(segmentsToDelete(params({ logStartOffset: 200, deletePolicy: false })).deleteBaseOffsets).toEqual([
+        0, 100,
+      ]);
     });
 
     it('is still bounded by the high watermark', () => {
@@ -104,7 +109,9 @@ describe('segmentsToDelete', () => {
 
   describe('cleanup.policy without delete', () => {
     it('ignores retention.ms and retention.bytes', () => {
-      expect(segmentsToDelete(params({ deletePolicy: false, retentionMs: 0, retentionBytes: 0 })).deleteBaseOffsets).toEqual([]);
+      expect(
+        segmentsToDelete(params({ deletePolicy: false, retentionMs: 0, retentionBytes: 0 })).deleteBaseOffsets,
+      ).toEqual([]);
     });
   });
 });

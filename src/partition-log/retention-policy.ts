@@ -36,7 +36,11 @@ export function segmentsToDelete(params: RetentionParams): RetentionDecision {
   for (const segment of candidates) {
     let why: RetentionReason | null = null;
     if (segment.endOffset <= params.logStartOffset) why = 'log-start-offset';
-    else if (params.deletePolicy && params.retentionMs >= 0 && params.nowMs - segment.maxTimestampMs > params.retentionMs) {
+    else if (
+      params.deletePolicy &&
+      params.retentionMs >= 0 &&
+      params.nowMs - segment.maxTimestampMs > params.retentionMs
+    ) {
       why = 'retention-ms';
     } else if (
       params.deletePolicy &&

@@ -42,15 +42,33 @@ describe('shouldRoll', () => {
       const first = NOW - 10 * HOUR;
       // Wall time says the segment is brand new; record time says it is 24 h + 1 ms old.
       expect(
-        shouldRoll(params({ segmentCreatedAtMs: NOW, segmentFirstBatchTimestampMs: first, incomingMaxTimestampMs: first + 24 * HOUR + 1 })),
+        shouldRoll(
+          params({
+            segmentCreatedAtMs: NOW,
+            segmentFirstBatchTimestampMs: first,
+            incomingMaxTimestampMs: first + 24 * HOUR + 1,
+          }),
+        ),
       ).toBe(true);
       expect(
-        shouldRoll(params({ segmentCreatedAtMs: NOW, segmentFirstBatchTimestampMs: first, incomingMaxTimestampMs: first + 24 * HOUR })),
+        shouldRoll(
+          params({
+            segmentCreatedAtMs: NOW,
+            segmentFirstBatchTimestampMs: first,
+            incomingMaxTimestampMs: first + 24 * HOUR,
+          }),
+        ),
       ).toBe(false);
       // Wall time says the segment is ancient; record time says it is young.
-      expect(shouldRoll(params({ segmentCreatedAtMs: NOW - 100 * HOUR, segmentFirstBatchTimestampMs: NOW - 1, incomingMaxTimestampMs: NOW }))).toBe(
-        false,
-      );
+      expect(
+        shouldRoll(
+          params({
+            segmentCreatedAtMs: NOW - 100 * HOUR,
+            segmentFirstBatchTimestampMs: NOW - 1,
+            incomingMaxTimestampMs: NOW,
+          }),
+        ),
+      ).toBe(false);
     });
 
     it('measures age in wall time since creation when the first batch has no timestamp', () => {
@@ -76,8 +94,12 @@ describe('shouldRoll', () => {
 
   describe('relative offsets', () => {
     it('rolls when the incoming last offset no longer fits an int32 relative offset', () => {
-      expect(shouldRoll(params({ segmentBaseOffset: 1000, incomingLastOffset: 1000 + MAX_RELATIVE_OFFSET }))).toBe(false);
-      expect(shouldRoll(params({ segmentBaseOffset: 1000, incomingLastOffset: 1000 + MAX_RELATIVE_OFFSET + 1 }))).toBe(true);
+      expect(shouldRoll(params({ segmentBaseOffset: 1000, incomingLastOffset: 1000 + MAX_RELATIVE_OFFSET }))).toBe(
+        false,
+      );
+      expect(shouldRoll(params({ segmentBaseOffset: 1000, incomingLastOffset: 1000 + MAX_RELATIVE_OFFSET + 1 }))).toBe(
+        true,
+      );
       expect(MAX_RELATIVE_OFFSET).toBe(2 ** 31 - 1);
     });
   });
@@ -86,7 +108,9 @@ describe('shouldRoll', () => {
     it('never rolls, whatever the batch size, age or index state', () => {
       const empty = { segmentSizeBytes: 0 };
       expect(shouldRoll(params({ ...empty, incomingBatchBytes: 10 * 1024 }))).toBe(false);
-      expect(shouldRoll(params({ ...empty, segmentFirstBatchTimestampMs: null, segmentCreatedAtMs: NOW - 1000 * HOUR }))).toBe(false);
+      expect(
+        shouldRoll(params({ ...empty, segmentFirstBatchTimestampMs: null, segmentCreatedAtMs: NOW - 1000 * HOUR })),
+      ).toBe(false);
       expect(shouldRoll(params({ ...empty, indexFull: true, timeIndexFull: true }))).toBe(false);
       expect(shouldRoll(params({ ...empty, incomingLastOffset: 1000 + MAX_RELATIVE_OFFSET + 1 }))).toBe(false);
     });

@@ -103,9 +103,36 @@ describe('TimeIndex', () => {
     });
 
     it('rejects timestamps that do not increase, and offsets that go backwards or are negative', () => {
-      expect(() => TimeIndex.parse(rawTimeIndex([[T0, 1], [T0, 2]]), 0, 10)).toThrow(CorruptIndexError);
-      expect(() => TimeIndex.parse(rawTimeIndex([[T0, 1], [T0 - 1, 2]]), 0, 10)).toThrow(CorruptIndexError);
-      expect(() => TimeIndex.parse(rawTimeIndex([[T0, 5], [T0 + 1, 4]]), 0, 10)).toThrow(CorruptIndexError);
+      expect(() =>
+        TimeIndex.parse(
+          rawTimeIndex([
+            [T0, 1],
+            [T0, 2],
+          ]),
+          0,
+          10,
+        ),
+      ).toThrow(CorruptIndexError);
+      expect(() =>
+        TimeIndex.parse(
+          rawTimeIndex([
+            [T0, 1],
+            [T0 - 1, 2],
+          ]),
+          0,
+          10,
+        ),
+      ).toThrow(CorruptIndexError);
+      expect(() =>
+        TimeIndex.parse(
+          rawTimeIndex([
+            [T0, 5],
+            [T0 + 1, 4],
+          ]),
+          0,
+          10,
+        ),
+      ).toThrow(CorruptIndexError);
       expect(() => TimeIndex.parse(rawTimeIndex([[T0, -1]]), 0, 10)).toThrow(CorruptIndexError);
     });
   });

@@ -83,13 +83,15 @@ export class TimeIndex {
   }
 
   static parse(buffer: Buffer, baseOffset: number, maxEntries: number): TimeIndex {
-    if (buffer.length % TIME_INDEX_ENTRY_BYTES !== 0) throw new CorruptIndexError('time index size is not a whole number of entries');
+    if (buffer.length % TIME_INDEX_ENTRY_BYTES !== 0)
+      throw new CorruptIndexError('time index size is not a whole number of entries');
     const index = new TimeIndex(baseOffset, Math.max(maxEntries, buffer.length / TIME_INDEX_ENTRY_BYTES));
     for (let at = 0; at < buffer.length; at += TIME_INDEX_ENTRY_BYTES) {
       const timestamp = Number(buffer.readBigInt64BE(at));
       const relative = buffer.readInt32BE(at + 8);
       const previousRelative = index.length === 0 ? 0 : index.relativeOffsets[index.length - 1];
-      if (relative < previousRelative || timestamp <= index.lastTimestamp()) throw new CorruptIndexError('time index entries out of order');
+      if (relative < previousRelative || timestamp <= index.lastTimestamp())
+        throw new CorruptIndexError('time index entries out of order');
       index.maybeAppend(timestamp, baseOffset + relative);
     }
     return index;

@@ -86,7 +86,11 @@ export class ReplicaManager {
     const attempt = async (): Promise<PartitionRead> => {
       const highWatermark = this.highWatermark(log);
       try {
-        const result = await log.read(offset, { maxBytes: options.maxBytes, maxOffsetExclusive: highWatermark, minOneBatch: true });
+        const result = await log.read(offset, {
+          maxBytes: options.maxBytes,
+          maxOffsetExclusive: highWatermark,
+          minOneBatch: true,
+        });
         return { ...result, highWatermark, logStartOffset: log.logStartOffset };
       } catch (error) {
         throw translate(error);
@@ -94,7 +98,12 @@ export class ReplicaManager {
     };
     const first = await attempt();
     if (first.batches.length > 0 || options.waitMs <= 0 || offset < first.highWatermark) return first;
-    await this.waiters.wait(`${topic}-${partition}`, offset, Math.min(options.waitMs, this.config.readWaitMsMax), options.signal);
+    await this.waiters.wait(
+      `${topic}-${partition}`,
+      offset,
+      Math.min(options.waitMs, this.config.readWaitMsMax),
+      options.signal,
+    );
     return attempt();
   }
 

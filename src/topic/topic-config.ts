@@ -77,7 +77,13 @@ function synonym(
   kafkaDefault?: string,
   unit?: 'minutes' | 'hours',
 ): BrokerSynonym {
-  return { name, env: env(name), type, ...(unit ? { unit } : {}), ...(kafkaDefault !== undefined ? { kafkaDefault } : {}) };
+  return {
+    name,
+    env: env(name),
+    type,
+    ...(unit ? { unit } : {}),
+    ...(kafkaDefault !== undefined ? { kafkaDefault } : {}),
+  };
 }
 
 const atLeast = (min: number): TopicConfigValidator => ({ kind: 'range', min });
@@ -156,7 +162,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     type: 'string',
     default: 'CreateTime',
     validator: { kind: 'enum', values: ['CreateTime', 'LogAppendTime'] },
-    doc: 'Whether record timestamps are the producer\'s (CreateTime) or the broker\'s append time (LogAppendTime).',
+    doc: "Whether record timestamps are the producer's (CreateTime) or the broker's append time (LogAppendTime).",
     brokerSynonyms: [synonym('log.message.timestamp.type', 'string', 'CreateTime')],
   },
   {
@@ -222,7 +228,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDefinition[] = [
     type: 'int',
     default: '10485760',
     validator: atLeast(4),
-    doc: 'Size of a segment\'s offset index file.',
+    doc: "Size of a segment's offset index file.",
     brokerSynonyms: [synonym('log.index.size.max.bytes', 'int', '10485760')],
   },
   {

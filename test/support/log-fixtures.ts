@@ -48,7 +48,9 @@ export function batchOf(...records: SimpleRecord[]): Buffer {
 
 /** A batch of `count` records with values `${prefix}-0` .. and timestamps T0 + i unless given. */
 export function batchOfValues(prefix: string, count: number, timestamp?: number): Buffer {
-  return batchOf(...Array.from({ length: count }, (_, i) => ({ value: `${prefix}-${i}`, timestamp: timestamp ?? T0 + i })));
+  return batchOf(
+    ...Array.from({ length: count }, (_, i) => ({ value: `${prefix}-${i}`, timestamp: timestamp ?? T0 + i })),
+  );
 }
 
 export interface ReadBatch {
@@ -150,7 +152,11 @@ export interface LogHarness {
 }
 
 /** A log folder with a manual clock; `open()` opens (or reopens) a PartitionLog on it. */
-export function harness(dir: string, overrides: Partial<LogConfig> = {}, pool: FileHandlePool = new FileHandlePool(64)): LogHarness {
+export function harness(
+  dir: string,
+  overrides: Partial<LogConfig> = {},
+  pool: FileHandlePool = new FileHandlePool(64),
+): LogHarness {
   const clock = new ManualClock(T0);
   const config = logConfig({ retentionMs: -1, ...overrides });
   return {

@@ -1,0 +1,18 @@
+# A Brook broker image: build the TypeScript, keep production dependencies only.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json openapi.yaml ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production BROOK_HOST=0.0.0.0 BROOK_DATA_DIR=/var/lib/brook
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json openapi.yaml ./
+VOLUME /var/lib/brook
+EXPOSE 8082
+CMD ["node", "dist/main.js"]

@@ -1,0 +1,59 @@
+// The routes Brook serves are exactly the routes openapi.yaml describes (both ways), read from Nest's
+// "Mapped {/path, METHOD} route" start-up lines; and the spec itself is served as YAML and JSON.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrokerProcess } from './support/broker-process.js';
+import { specOperations } from './support/openapi-validator.js';
+
+let broker: BrokerProcess;
+
+beforeAll(async () => {
+  broker = await BrokerProcess.start({ logLevel: 'debug' });
+});
+afterAll(async () => {
+  await broker?.stop();
+});
+
+function servedOperations(log: string): string[] {
+  const operations = new Set<string>();
+  // eslint-disable-next-line no-control-regex
+  const plain = log.replace(/\x1b\[[0-9;]*m/g, '');
+  for (const match of plain.matchAll(/Mapped \{(\S+), (\w+)\} route/g)) {
+    const path = match[1]
+      .split('::')
+      .map((part) => part.replace(/:(\w+)/g, '{$1}'))
+      .join(':');
+    operations.add(`${match[2]} ${path}`);
+  }
+  return [...operations].sort();
+}
+
+describe('openapi contract', () => {
+  it('the served routes equal the routes in openapi.yaml', () => {
+    const served = servedOperations(broker.stdout + broker.stderr);
+    expect(served.length).toBeGreaterThan(20);
+    const spec = specOperations();
+    expect(
+      served.filter((op) => !spec.includes(op)),
+      'served but not in openapi.yaml',
+    ).toEqual([]);
+    expect(
+      spec.filter((op) => !served.includes(op)),
+      'in openapi.yaml but not served',
+    ).toEqual([]);
+  });
+
+  it('serves openapi.yaml and openapi.json', async () => {
+    const file = readFileSync(fileURLToPath(new URL('../../openapi.yaml', import.meta.url)), 'utf8');
+    const yaml = await fetch(`${broker.url}/openapi.yaml`);
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toContain('yaml');
+    expect(await yaml.text()).toBe(file);
+    const json = await fetch(`${broker.url}/openapi.json`);
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-type')).toContain('application/json');
+    expect(await json.json()).toEqual(parse(file));
+  });
+});

@@ -1,0 +1,127 @@
+// Spawns a real broker from dist/ on a free port and a temp data dir, for end-to-end tests: wait until /healthz
+// answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../../dist/main.js', import.meta.url));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BrokerOptions {
+  env?: Record<string, string>;
+  logLevel?: string;
+}
+
+export class BrokerProcess {
+  child: ChildProcess | null = null;
+  stdout = '';
+  stderr = '';
+  private exitPromise: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | null = null;
+
+  private constructor(
+    readonly port: number,
+    readonly dataDir: string,
+    private readonly options: BrokerOptions,
+  ) {}
+
+  static async start(options: BrokerOptions = {}): Promise<BrokerProcess> {
+    const broker = new BrokerProcess(await freePort(), mkdtempSync(join(tmpdir(), 'brook-e2e-')), options);
+    await broker.spawn();
+    return broker;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  private async spawn(): Promise<void> {
+    this.stdout = '';
+    this.stderr = '';
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        BROOK_PORT: String(this.port),
+        BROOK_HOST: '127.0.0.1',
+        BROOK_DATA_DIR: this.dataDir,
+        BROOK_LOG_LEVEL: this.options.logLevel ?? 'warn',
+        ...this.options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exitPromise = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    await this.waitHealthy();
+  }
+
+  private async waitHealthy(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.child?.exitCode !== null)
+        throw new Error(`broker exited during start-up:\n${this.stdout}\n${this.stderr}`);
+      try {
+        const response = await fetch(`${this.url}/healthz`);
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`broker did not become healthy in ${timeoutMs} ms:\n${this.stdout}\n${this.stderr}`);
+  }
+
+  /** Sends the signal and waits for the process to exit; resolves with its exit code and signal. */
+  async kill(
+    signal: NodeJS.Signals = 'SIGKILL',
+    timeoutMs = 10_000,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const child = this.child;
+    if (child === null || this.exitPromise === null) return { code: null, signal: null };
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const timer = new Promise<never>((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`broker did not exit within ${timeoutMs} ms after ${signal}`)),
+        timeoutMs,
+      ).unref(),
+    );
+    try {
+      return await Promise.race([this.exitPromise, timer]);
+    } finally {
+      this.child = null;
+    }
+  }
+
+  async restart(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    await this.kill(signal);
+    await this.spawn();
+  }
+
+  /** Kills the broker (if running) and removes its data dir. */
+  async stop(): Promise<void> {
+    if (this.child !== null) {
+      await this.kill('SIGKILL').catch(() => undefined);
+    }
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  async clusterId(): Promise<string> {
+    const response = await fetch(`${this.url}/v3/clusters`);
+    const body = (await response.json()) as { data: Array<{ cluster_id: string }> };
+    return body.data[0].cluster_id;
+  }
+}
