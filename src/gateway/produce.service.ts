@@ -8,6 +8,7 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerService } from '../controller-election/controller.service.js';
 import { encodeBatch, type RecordInput } from '../partition-log/record-batch.js';
 import { ReplicaManager, type Acks } from '../replication/replica-manager.service.js';
+import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { partitionForKey, StickyPartitioner } from '../topic/partitioner.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
@@ -23,6 +24,7 @@ export type ProduceOutcome =
 @Injectable()
 export class ProduceService {
   private readonly partitioners = new Map<string, StickyPartitioner>();
+  private readonly compactedByMetadata = new WeakMap<TopicMetadata, boolean>();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -52,7 +54,12 @@ export class ProduceService {
       metadata = this.metadata.topic(topic);
     }
     if (metadata === undefined) throw errors.topicNotFound(topic);
-    const compacted = resolveTopicConfig(metadata.configs, this.config.topicConfigDefaults).cleanupPolicyCompact;
+    // Resolved once per metadata snapshot (a reload replaces the object), not on every produce request.
+    let compacted = this.compactedByMetadata.get(metadata);
+    if (compacted === undefined) {
+      compacted = resolveTopicConfig(metadata.configs, this.config.topicConfigDefaults).cleanupPolicyCompact;
+      this.compactedByMetadata.set(metadata, compacted);
+    }
     return { partitions: metadata.assignment.replicas.length, compacted };
   }
 
