@@ -3,7 +3,9 @@ import { ControllerElectionModule } from '../controller-election/controller-elec
 import { ReplicationModule } from '../replication/replication.module.js';
 import { TopicModule } from '../topic/topic.module.js';
 import { AdminService } from './admin.service.js';
+import { ClusterSecretGuard } from './cluster-secret.guard.js';
 import { HealthController } from './health.controller.js';
+import { InternalController } from './internal.controller.js';
 import { ProduceService } from './produce.service.js';
 import { Urls } from './urls.js';
 import { V2Controller } from './v2.controller.js';
@@ -13,7 +15,14 @@ import { V3ReadController } from './v3-read.controller.js';
 
 @Module({
   imports: [TopicModule, ControllerElectionModule, ReplicationModule],
-  controllers: [HealthController, V3AdminController, V3ProduceController, V3ReadController, V2Controller],
-  providers: [AdminService, ProduceService, Urls],
+  controllers: [
+    HealthController,
+    V3AdminController,
+    V3ProduceController,
+    V3ReadController,
+    V2Controller,
+    InternalController,
+  ],
+  providers: [AdminService, ProduceService, Urls, ClusterSecretGuard],
 })
 export class GatewayModule {}
