@@ -42,10 +42,13 @@ export class PeerClient {
     private readonly store: CoordinationStore,
   ) {}
 
-  /** The advertised URL of a live broker, or null when it is not registered. */
+  /**
+   * The advertised URL of a live broker, or null when it is not registered. While the store cannot be read, the
+   * addresses read last are used: brokers keep serving each other when Redis is down.
+   */
   async brokerUrl(brokerId: number): Promise<string | null> {
     const fresh = performance.now() - this.directoryReadAtMs < BROKER_DIRECTORY_TTL_MS;
-    if (!fresh || !this.directory.has(brokerId)) await this.readDirectory();
+    if (!fresh || !this.directory.has(brokerId)) await this.readDirectory().catch(() => undefined);
     return this.directory.get(brokerId) ?? null;
   }
 

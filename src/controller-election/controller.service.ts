@@ -75,7 +75,9 @@ export class ControllerService {
   /** Runs a command here if this broker is the controller, else on the controller; reloads metadata after. */
   private async submit(command: ControllerCommand): Promise<unknown> {
     if (this.election.isController()) return this.execute(command);
-    const controllerId = await this.election.controllerId();
+    const controllerId = await this.election.controllerId().catch((error: unknown) => {
+      throw errors.brokerNotAvailable(`The coordination store is not reachable: ${(error as Error).message}`);
+    });
     const url = controllerId === null ? null : await this.peers.brokerUrl(controllerId);
     if (url === null) throw errors.brokerNotAvailable('No controller is elected right now; retry.');
     let response: Response;
@@ -109,9 +111,13 @@ export class ControllerService {
           throw errors.invalidRequest('Unknown controller command.');
       }
     } catch (error) {
-      if (!(error instanceof CoordinationFencedError)) throw error;
-      this.election.resign(`a write was fenced: ${error.message}`);
-      throw errors.brokerNotAvailable('This broker is no longer the controller; retry.');
+      if (error instanceof BrookError) throw error;
+      if (error instanceof CoordinationFencedError) {
+        this.election.resign(`a write was fenced: ${error.message}`);
+        throw errors.brokerNotAvailable('This broker is no longer the controller; retry.');
+      }
+      // The store failed (Redis unreachable, a command timed out): every command can be retried as a whole.
+      throw errors.brokerNotAvailable(`The controller could not write to the coordination store: ${String(error)}`);
     }
   }
 

@@ -3,7 +3,7 @@
 // as production should run). stop() kills it and removes its directory; restart() starts it again on the same
 // port and directory (empty again without AOF: what a Redis that lost its data looks like to the brokers).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,8 @@ export interface RedisServerOptions {
   port?: number;
   /** The redis-server binary; default `redis-server` from PATH. */
   binary?: string;
+  /** Where Redis keeps its files (kept by stop()); default: a new temporary directory (removed by stop()). */
+  dir?: string;
 }
 
 export class RedisServerProcess {
@@ -35,7 +37,9 @@ export class RedisServerProcess {
 
   static async start(options: RedisServerOptions = {}): Promise<RedisServerProcess> {
     const port = options.port ?? (await freeTcpPort());
-    const server = new RedisServerProcess(port, mkdtempSync(join(tmpdir(), 'brook-redis-')), options);
+    const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'brook-redis-'));
+    mkdirSync(dir, { recursive: true });
+    const server = new RedisServerProcess(port, dir, options);
     await server.spawn();
     return server;
   }
@@ -106,9 +110,10 @@ export class RedisServerProcess {
     await this.spawn();
   }
 
-  async stop(): Promise<void> {
-    await this.kill('SIGKILL');
-    rmSync(this.dir, { recursive: true, force: true });
+  /** Kills the server; removes its directory unless the caller chose it (options.dir). */
+  async stop(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    await this.kill(signal);
+    if (this.options.dir === undefined) rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
