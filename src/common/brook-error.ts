@@ -34,4 +34,7 @@ export const errors = {
   kafkaError: (message: string) => new BrookError(500, 50002, message),
   retriable: (message: string) => new BrookError(503, 50003, message),
   brokerNotAvailable: (message: string) => new BrookError(503, 50302, message),
+  /** Internal routes only: a controller request stamped with an epoch older than one this broker has seen. */
+  staleControllerEpoch: (epoch: number, highest: number) =>
+    new BrookError(409, 409, `Stale controller epoch ${epoch}: this broker has seen epoch ${highest}.`),
 };

@@ -8,6 +8,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PeerClient } from '../cluster/peer-client.js';
+import { BrookError } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationFencedError } from '../coordination/coordination-errors.js';
@@ -28,6 +29,8 @@ import { decideLeaderChanges } from './partition-leadership.js';
 
 /** How long a broker has to hand over its metadata snapshot during a restore. */
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
+/** How long a broker has to take a metadata push; a broker that does not will reconcile from the store. */
+const PUSH_TIMEOUT_MS = 2_000;
 
 @Injectable()
 export class ClusterController implements OnModuleDestroy {
@@ -135,6 +138,32 @@ export class ClusterController implements OnModuleDestroy {
     await this.store.put(METADATA_INCARNATION_KEY, randomUUID(), { fence, expectedVersion: 0 });
     if (restored > 0) this.logger.warn(`restored ${restored} topic(s) from the brokers' metadata snapshots`);
     await this.metadata.reload();
+    await this.pushMetadata(epoch);
+  }
+
+  /**
+   * Tells every other live broker that the metadata changed, with this controller's epoch (DESIGN.md §1). A broker
+   * that has seen a higher epoch refuses it, and this controller resigns. Brokers that cannot be reached are left
+   * to the store watch and their periodic reconcile.
+   */
+  async pushMetadata(epoch: number): Promise<void> {
+    const brokers = (await this.election.liveBrokers()).filter((b) => b.brokerId !== this.config.brokerId);
+    await Promise.all(
+      brokers.map(async (broker) => {
+        try {
+          await this.peers.call(broker.url, {
+            method: 'POST',
+            path: '/metadata/updates',
+            json: { controller_epoch: epoch },
+            timeoutMs: PUSH_TIMEOUT_MS,
+          });
+        } catch (error) {
+          if (error instanceof BrookError && error.status === 409) {
+            this.election.resign(`broker ${broker.brokerId} refused epoch ${epoch}: ${error.message}`);
+          }
+        }
+      }),
+    );
   }
 
   private async peerSnapshots(): Promise<MetadataSnapshot[]> {
@@ -174,6 +203,8 @@ export class ClusterController implements OnModuleDestroy {
         this.logger.log(`${change.topic}-${change.partition} is ${where} (leader epoch ${change.state.leaderEpoch})`);
       }
     }
-    if (changes.length > 0) await this.metadata.reload();
+    if (changes.length === 0) return;
+    await this.metadata.reload();
+    await this.pushMetadata(epoch);
   }
 }

@@ -98,18 +98,9 @@ export class ControllerService {
     if (!this.cluster.ready)
       throw errors.brokerNotAvailable('The controller is still loading the cluster state; retry.');
     try {
-      switch (command.op) {
-        case 'create-topic':
-          return await this.createTopicAsController(command.request, epoch);
-        case 'add-partitions':
-          return await this.addPartitionsAsController(command.topic, command.partitionsCount, epoch);
-        case 'alter-configs':
-          return await this.alterConfigsAsController(command.topic, command.changes, epoch);
-        case 'delete-topic':
-          return await this.deleteTopicAsController(command.topic, epoch);
-        default:
-          throw errors.invalidRequest('Unknown controller command.');
-      }
+      const result = await this.executeAsController(command, epoch);
+      if (!(command.op === 'create-topic' && command.request.validateOnly)) await this.cluster.pushMetadata(epoch);
+      return result;
     } catch (error) {
       if (error instanceof BrookError) throw error;
       if (error instanceof CoordinationFencedError) {
@@ -118,6 +109,21 @@ export class ControllerService {
       }
       // The store failed (Redis unreachable, a command timed out): every command can be retried as a whole.
       throw errors.brokerNotAvailable(`The controller could not write to the coordination store: ${String(error)}`);
+    }
+  }
+
+  private executeAsController(command: ControllerCommand, epoch: number): Promise<unknown> {
+    switch (command.op) {
+      case 'create-topic':
+        return this.createTopicAsController(command.request, epoch);
+      case 'add-partitions':
+        return this.addPartitionsAsController(command.topic, command.partitionsCount, epoch);
+      case 'alter-configs':
+        return this.alterConfigsAsController(command.topic, command.changes, epoch);
+      case 'delete-topic':
+        return this.deleteTopicAsController(command.topic, epoch);
+      default:
+        throw errors.invalidRequest('Unknown controller command.');
     }
   }
 

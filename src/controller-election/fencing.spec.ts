@@ -47,6 +47,8 @@ async function startBroker(brokerId: number): Promise<Broker> {
     BROOK_REDIS_URL: redis.url,
     BROOK_CLUSTER_SECRET: 'fencing-test-secret-0123456789',
     BROOK_BROKER_SESSION_TIMEOUT_MS: '30000',
+    // Nothing listens there: the controller's metadata pushes to the other broker fail fast and are ignored.
+    BROOK_ADVERTISED_URL: 'http://127.0.0.1:1',
   });
   const store = await RedisCoordinationStore.connect(redis.url);
   const election = new ControllerElection(store, config);

@@ -50,6 +50,24 @@ export class InternalController {
     return serializeSnapshot(this.metadata.snapshot());
   }
 
+  /**
+   * The controller's push after it changed the metadata, stamped with its epoch: a hint to reload from the store
+   * now (the store watch and the periodic reconcile would get there too). A stale epoch is refused with 409, and
+   * the controller that sent it resigns.
+   */
+  @Post('metadata/updates')
+  async metadataUpdate(@Body() update: { controller_epoch?: unknown }) {
+    const epoch = update?.controller_epoch;
+    if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch) || epoch < 0) {
+      throw errors.invalidRequest('controller_epoch must be a non-negative integer.');
+    }
+    const highest = this.election.highestControllerEpochSeen;
+    if (epoch < highest) throw errors.staleControllerEpoch(epoch, highest);
+    this.election.observeControllerEpoch(epoch);
+    await this.metadata.reload();
+    return { highest_controller_epoch_seen: this.election.highestControllerEpochSeen };
+  }
+
   @Post('controller/commands')
   async command(@Body() command: ControllerCommand) {
     if (typeof command !== 'object' || command === null) throw errors.invalidRequest('A command object is required.');

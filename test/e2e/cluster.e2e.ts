@@ -182,7 +182,30 @@ describe('a cluster of three brokers on Redis', () => {
     await victim.restart();
   });
 
-  it('fences a controller paused past its lease: it resigns and its request is refused', async () => {
+  it('refuses a metadata push stamped with an older controller epoch', async () => {
+    const [current] = await cluster.controllers();
+    for (const broker of cluster.brokers) {
+      const status = await waitUntil(
+        'the broker knows the current epoch',
+        async () => {
+          const found = await cluster.status(broker);
+          return found !== null && found.highest_controller_epoch_seen >= current.controller_epoch ? found : null;
+        },
+        HEARTBEAT_INTERVAL_MS * 2 + 2_000,
+      );
+      const stale = await fetch(`${broker.url}/internal/v1/metadata/updates`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SECRET_HEADER]: cluster.secret },
+        body: JSON.stringify({ controller_epoch: current.controller_epoch - 1 }),
+      });
+      expect(stale.status).toBe(409);
+      expect(((await stale.json()) as { message: string }).message).toContain(
+        `has seen epoch ${status.highest_controller_epoch_seen}`,
+      );
+    }
+  });
+
+  it('fences a controller paused past its lease: it resigns, and nothing is written under its epoch', async () => {
     const [before] = await cluster.controllers();
     const paused = cluster.broker(before.broker_id);
     const others = cluster.brokers.filter((broker) => broker !== paused);
@@ -203,8 +226,22 @@ describe('a cluster of three brokers on Redis', () => {
       expect(successor.controller_epoch).toBeGreaterThan(before.controller_epoch);
       paused.signal('SIGCONT');
       const answer = await pending;
-      // Either refused by the woken broker itself, or forwarded to the successor after it resigned.
-      if (answer.status !== 201) expect(answer.status).toBe(503);
+      // Either refused by the woken broker itself, or forwarded to the successor once it knew it had lost the
+      // lease; never written with the old epoch.
+      if (answer.status === 201) {
+        const snapshot = await fetch(`${others[0].url}/internal/v1/metadata-snapshot`, {
+          headers: { [SECRET_HEADER]: cluster.secret },
+        });
+        const topics = (
+          (await snapshot.json()) as {
+            topics: Array<{ assignment: { name: string }; states: Array<{ controllerEpoch: number }> }>;
+          }
+        ).topics;
+        const written = topics.find((topic) => topic.assignment.name === 'from-the-paused-controller');
+        expect(written?.states[0].controllerEpoch).toBe(successor.controller_epoch);
+      } else {
+        expect(answer.status).toBe(503);
+      }
       const status = await waitUntil('the paused broker answers', () => cluster.status(paused), 5_000);
       expect(status.is_controller).toBe(false);
       expect(status.highest_controller_epoch_seen).toBeGreaterThanOrEqual(before.controller_epoch);
