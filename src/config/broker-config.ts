@@ -52,6 +52,16 @@ export interface BrokerConfig {
   maxOpenFiles: number;
   /** Topic-config defaults set at broker level (Kafka's log.* settings). */
   topicConfigDefaults: Record<string, string>;
+  /** Kafka's replica.lag.time.max.ms: a follower not caught up for longer leaves the ISR. */
+  replicaLagTimeMaxMs: number;
+  /** Kafka's replica.fetch.wait.max.ms: how long a follower's fetch waits at the leader for new data. */
+  replicaFetchWaitMaxMs: number;
+  /** Kafka's replica.fetch.max.bytes: bytes a follower asks for per fetch (one batch at least). */
+  replicaFetchMaxBytes: number;
+  /** Kafka's replica.fetch.backoff.ms: a follower's pause after a failed fetch. */
+  replicaFetchBackoffMs: number;
+  /** Brook's bound on how long an acks=all produce waits for the ISR before failing (outcome unknown). */
+  acksAllTimeoutMs: number;
   /** Consumer groups, the offsets topic and REST consumer instances. */
   groups: GroupConfig;
 }
@@ -116,6 +126,11 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     produceBatchEntriesMax: integer(env, 'BROOK_PRODUCE_BATCH_ENTRIES_MAX', 10_000, 1, 1_000_000),
     maxOpenFiles: integer(env, 'BROOK_MAX_OPEN_FILES', 1024, 8),
     topicConfigDefaults,
+    replicaLagTimeMaxMs: integer(env, 'BROOK_REPLICA_LAG_TIME_MAX_MS', 30_000, 10, 3_600_000),
+    replicaFetchWaitMaxMs: integer(env, 'BROOK_REPLICA_FETCH_WAIT_MAX_MS', 500, 0, 60_000),
+    replicaFetchMaxBytes: integer(env, 'BROOK_REPLICA_FETCH_MAX_BYTES', 1_048_576, 1024, 64 * 1024 * 1024),
+    replicaFetchBackoffMs: integer(env, 'BROOK_REPLICA_FETCH_BACKOFF_MS', 1_000, 1, 60_000),
+    acksAllTimeoutMs: integer(env, 'BROOK_ACKS_ALL_TIMEOUT_MS', 15_000, 1, 600_000),
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
   };
 }

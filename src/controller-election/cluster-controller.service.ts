@@ -3,7 +3,8 @@
 //      metadata snapshots of every live broker and itself, restore the topics from them (metadata-restore.ts),
 //      then write a new incarnation, upon which the brokers apply the store again;
 //   2. on every change of the broker registrations, and every heartbeat in case a hint was lost, move partition
-//      leadership off brokers that left and back to brokers that returned (partition-leadership.ts).
+//      leadership off brokers that left (to an in-sync replica, or per unclean.leader.election.enable), drop
+//      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts).
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -22,6 +23,7 @@ import {
 } from '../coordination/cluster-keys.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
+import { resolveTopicConfig } from '../topic/topic-config.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
@@ -187,7 +189,12 @@ export class ClusterController implements OnModuleDestroy {
   private async moveLeaders(epoch: number): Promise<void> {
     await this.metadata.reload();
     const live = new Set(await this.election.liveBrokerIds());
-    const changes = decideLeaderChanges(this.metadata.allTopics().values(), live, epoch);
+    const changes = decideLeaderChanges(
+      this.metadata.allTopics().values(),
+      live,
+      epoch,
+      (topic) => resolveTopicConfig(topic.configs, this.config.topicConfigDefaults).uncleanLeaderElectionEnable,
+    );
     for (const change of changes) {
       if (this.epoch !== epoch) return;
       const written = await this.store.put(

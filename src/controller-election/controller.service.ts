@@ -235,10 +235,14 @@ export class ControllerService {
     firstPartition: number,
     controllerEpoch: number,
   ): Promise<void> {
-    // Followers do not replicate yet (a later issue), so only the leader is in sync: a follower's empty log must
-    // never be elected over the leader's.
+    // Every replica starts empty, so all are in sync (Kafka: the initial ISR is the live assigned replicas).
     for (let i = 0; i < replicas.length; i++) {
-      const state: PartitionState = { leader: replicas[i][0], leaderEpoch: 0, isr: [replicas[i][0]], controllerEpoch };
+      const state: PartitionState = {
+        leader: replicas[i][0],
+        leaderEpoch: 0,
+        isr: [...replicas[i]],
+        controllerEpoch,
+      };
       await this.store.put(partitionStateKey(topic, firstPartition + i), JSON.stringify(state), {
         fence: epochFence(controllerEpoch),
       });

@@ -9,17 +9,16 @@ import {
   PeerClient,
   PeerUnreachableError,
 } from '../cluster/peer-client.js';
-import { errors } from '../common/brook-error.js';
+import { BrookError, errors, FENCED_LEADER_EPOCH_CODE } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import type { AppendInfo } from '../partition-log/partition-log.js';
 import { NO_LEADER } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type Acks, type PartitionRead, ReplicaManager } from './replica-manager.service.js';
+import { HIGH_WATERMARK_HEADER, LOG_START_OFFSET_HEADER, NEXT_OFFSET_HEADER } from './replica-fetch-protocol.js';
 
-export const NEXT_OFFSET_HEADER = 'x-brook-next-offset';
-export const HIGH_WATERMARK_HEADER = 'x-brook-high-watermark';
-export const LOG_START_OFFSET_HEADER = 'x-brook-log-start-offset';
+export { HIGH_WATERMARK_HEADER, LOG_START_OFFSET_HEADER, NEXT_OFFSET_HEADER };
 
 export interface ReadOptions {
   maxBytes: number;
@@ -36,14 +35,30 @@ export class PartitionRouter {
     private readonly peers: PeerClient,
   ) {}
 
+  /**
+   * Produces on the leader, here or forwarded with the leader epoch this broker believes in. A leader that says
+   * this broker's epoch is stale (fenced) appended nothing: reload the metadata and try the new leader once.
+   */
   async produce(topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> {
+    try {
+      return await this.produceOnce(topic, partition, batch, acks);
+    } catch (error) {
+      if (!(error instanceof BrookError && error.errorCode === FENCED_LEADER_EPOCH_CODE)) throw error;
+      await this.metadata.reload();
+      return this.produceOnce(topic, partition, batch, acks);
+    }
+  }
+
+  private async produceOnce(topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> {
     const leader = await this.leaderUrl(topic, partition);
     if (leader === null) return this.replicas.produce(topic, partition, batch, acks);
+    const leaderEpoch = this.metadata.topic(topic)!.states[partition].leaderEpoch;
     const response = await this.forward(topic, partition, leader, {
       method: 'POST',
       path: partitionPath(topic, partition, 'records'),
-      query: { acks },
+      query: { acks, leader_epoch: leaderEpoch },
       body: batch,
+      timeoutMs: PEER_REQUEST_TIMEOUT_MS + this.config.acksAllTimeoutMs,
     });
     const info = (await response.json()) as { append: AppendInfo | null };
     return info.append;
