@@ -90,6 +90,30 @@ export class InternalController {
     return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks), epoch) };
   }
 
+  /** This broker's replica of a partition whatever its role: offsets, HW, epochs (operators and fault tests). */
+  @Get('partitions/:topic/:partition/replica')
+  replica(@Param('topic') topic: string, @Param('partition') partitionText: string) {
+    return this.replicas.localReplica(topic, integerParam(partitionText, 'partition')).view;
+  }
+
+  /** The bytes of this broker's replica from `offset` to `end_offset` (whole batches), to compare replicas. */
+  @Get('partitions/:topic/:partition/replica-log')
+  async replicaLog(
+    @Param('topic') topic: string,
+    @Param('partition') partitionText: string,
+    @Query() query: Record<string, string | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { log } = this.replicas.localReplica(topic, integerParam(partitionText, 'partition'));
+    const read = await log.read(integerParam(query.offset, 'offset'), {
+      maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
+      maxOffsetExclusive: integerParam(query.end_offset, 'end_offset'),
+      minOneBatch: true,
+    });
+    void reply.header('content-type', BATCHES_MEDIA_TYPE).header(NEXT_OFFSET_HEADER, String(read.nextOffset));
+    return read.batches;
+  }
+
   /** A follower's fetch (replication/replica-fetch-protocol.ts has the request and the answer). */
   @Get('partitions/:topic/:partition/replica-fetch')
   async replicaFetch(

@@ -559,6 +559,29 @@ export class ReplicaManager implements OnModuleDestroy {
     return Math.min(found ?? highWatermark, highWatermark);
   }
 
+  /** This broker's replica of a partition as it is (any role), for operators and tests. */
+  localReplica(topic: string, partition: number) {
+    const log = this.logs.log(topic, partition);
+    if (log === undefined)
+      throw errors.unknownTopicOrPartition(`Broker ${this.config.brokerId} hosts no ${topic}-${partition}.`);
+    const key = partitionKey(topic, partition);
+    const leader = this.leaders.get(key);
+    const fetcher = this.fetchers.get(key);
+    return {
+      log,
+      view: {
+        broker_id: this.config.brokerId,
+        role: leader !== undefined ? 'leader' : fetcher !== undefined ? 'follower' : 'none',
+        leader_epoch: leader?.epoch ?? fetcher?.leaderEpoch ?? -1,
+        isr: leader === undefined ? null : [...leader.state.isr],
+        log_start_offset: log.logStartOffset,
+        log_end_offset: log.logEndOffset,
+        high_watermark: this.highWatermarkOf(topic, partition) ?? -1,
+        epochs: log.epochs.all(),
+      },
+    };
+  }
+
   /** The partition's leader state here; 404s for an unknown topic or partition, 40404 when another broker leads. */
   private leaderOf(topic: string, partition: number): LeaderPartition {
     const metadata = this.metadata.topic(topic);

@@ -22,12 +22,14 @@ export class TestCluster {
     readonly redis: RedisServerProcess,
     readonly brokers: BrokerProcess[],
     readonly secret: string,
+    private readonly extraEnv: Record<string, string>,
   ) {}
 
-  static async start(brokerCount: number): Promise<TestCluster> {
+  /** `env` adds settings to every broker (replication timings...). */
+  static async start(brokerCount: number, env: Record<string, string> = {}): Promise<TestCluster> {
     const redis = await RedisServerProcess.start();
     const secret = randomBytes(24).toString('hex');
-    const cluster = new TestCluster(redis, [], secret);
+    const cluster = new TestCluster(redis, [], secret, env);
     try {
       for (let id = 1; id <= brokerCount; id++) cluster.brokers.push(await cluster.startBroker(id));
     } catch (error) {
@@ -44,6 +46,7 @@ export class TestCluster {
       BROOK_BROKER_ID: String(brokerId),
       BROOK_BROKER_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
       BROOK_BROKER_HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS),
+      ...this.extraEnv,
     };
   }
 
