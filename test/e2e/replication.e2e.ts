@@ -3,7 +3,7 @@
 // down (v3 and v2), followers that return catch up and rejoin the ISR, and stale leader epochs are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
-import { SECRET_HEADER, TestCluster, waitUntil } from './support/cluster.js';
+import { SECRET_HEADER, TestCluster } from './support/cluster.js';
 import { REPLICATION_ENV, ReplicatedTopic } from './support/replication.js';
 
 let cluster: TestCluster;
