@@ -63,15 +63,17 @@ export class ReplicatedTopic {
     return topic;
   }
 
-  /** Leader and ISR of partition 0 as a broker's metadata has them; null when it does not answer. */
+  /** Leader and ISR of partition 0 as a broker's metadata has them; null when it does not answer within a second. */
   async view(through: BrokerProcess): Promise<PartitionView | null> {
     try {
-      const answer = await call(through.url, 'GET', `/topics/${this.name}/partitions/0`);
-      if (answer.status !== 200) return null;
-      const replicas = answer.body.replicas as Array<{ broker: number; in_sync: boolean }>;
+      const response = await fetch(`${through.url}/topics/${this.name}/partitions/0`, {
+        signal: AbortSignal.timeout(1_000),
+      });
+      if (response.status !== 200) return null;
+      const body = (await response.json()) as { leader: number; replicas: Array<{ broker: number; in_sync: boolean }> };
       return {
-        leader: answer.body.leader as number,
-        isr: replicas
+        leader: body.leader,
+        isr: body.replicas
           .filter((replica) => replica.in_sync)
           .map((replica) => replica.broker)
           .sort(),
@@ -97,12 +99,12 @@ export class ReplicatedTopic {
     );
   }
 
-  /** Waits until a running broker names a live leader other than `not`. */
-  async waitForLeader(not: number, timeoutMs: number): Promise<number> {
+  /** Waits until one of `asking` (default: the running brokers) names a leader other than `not`. */
+  async waitForLeader(not: number, timeoutMs: number, asking?: BrokerProcess[]): Promise<number> {
     return waitUntil(
       `a new leader of ${this.name}`,
       async () => {
-        for (const broker of this.running()) {
+        for (const broker of asking ?? this.running()) {
           const view = await this.view(broker);
           if (view !== null && view.leader >= 0 && view.leader !== not) return view.leader;
         }
@@ -132,6 +134,16 @@ export class ReplicatedTopic {
       return { ok: false, status: response.status, errorCode: body.error_code ?? null, message: body.message ?? '' };
     } catch (error) {
       return { ok: false, status: 0, errorCode: null, message: (error as Error).message };
+    }
+  }
+
+  /** Produces, retrying while the answer is 40404 (no leader yet: nothing was appended), as Kafka clients do. */
+  async produceRetrying(through: BrokerProcess, value: string, timeoutMs = 10_000): Promise<ProduceResult> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const result = await this.produce(through, value);
+      if (result.ok || result.errorCode !== 40404 || performance.now() > deadline) return result;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
