@@ -8,6 +8,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
+import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ErrorFilter } from './gateway/error.filter.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
 import { registerV2AcceptCheck } from './gateway/v2-accept.js';
@@ -42,24 +43,32 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: LOG_LEVELS[config.logLevel],
     bodyParser: false,
+    // Peers keep connections alive and keep using them; without this a stopping broker waits on them forever.
+    // By the time connections are destroyed, the replica manager has let parked acks=all requests finish.
+    forceCloseConnections: true,
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   registerV2AcceptCheck(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ErrorFilter());
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
-  // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs).
+  // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a
+  // controlled shutdown has moved this broker's partition leadership to other replicas (cluster mode).
   let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       if (closing) return;
       closing = true;
-      app.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(`brook: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-          process.exit(1);
-        },
-      );
+      void app
+        .get(ControlledShutdown)
+        .run()
+        .then(() => app.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(`brook: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+            process.exit(1);
+          },
+        );
     });
   }
   await app.listen(config.port, config.host);

@@ -62,6 +62,11 @@ export interface BrokerConfig {
   replicaFetchBackoffMs: number;
   /** Brook's bound on how long an acks=all produce waits for the ISR before failing (outcome unknown). */
   acksAllTimeoutMs: number;
+  /** Kafka's controlled.shutdown.enable: on SIGTERM, move leadership away before stopping (cluster mode). */
+  controlledShutdownEnable: boolean;
+  /** Kafka's controlled.shutdown.max.retries and controlled.shutdown.retry.backoff.ms. */
+  controlledShutdownMaxRetries: number;
+  controlledShutdownRetryBackoffMs: number;
   /** Consumer groups, the offsets topic and REST consumer instances. */
   groups: GroupConfig;
 }
@@ -131,6 +136,9 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     replicaFetchMaxBytes: integer(env, 'BROOK_REPLICA_FETCH_MAX_BYTES', 1_048_576, 1024, 64 * 1024 * 1024),
     replicaFetchBackoffMs: integer(env, 'BROOK_REPLICA_FETCH_BACKOFF_MS', 1_000, 1, 60_000),
     acksAllTimeoutMs: integer(env, 'BROOK_ACKS_ALL_TIMEOUT_MS', 15_000, 1, 600_000),
+    controlledShutdownEnable: boolean(env, 'BROOK_CONTROLLED_SHUTDOWN_ENABLE', true),
+    controlledShutdownMaxRetries: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_MAX_RETRIES', 3, 0, 100),
+    controlledShutdownRetryBackoffMs: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS', 5_000, 1, 600_000),
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
   };
 }

@@ -4,12 +4,13 @@
 //      then write a new incarnation, upon which the brokers apply the store again;
 //   2. on every change of the broker registrations, and every heartbeat in case a hint was lost, move partition
 //      leadership off brokers that left (to an in-sync replica, or per unclean.leader.election.enable), drop
-//      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts).
+//      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts);
+//   3. on a broker's controlled shutdown, treat it as gone for the same decisions while it still runs.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PeerClient } from '../cluster/peer-client.js';
-import { BrookError } from '../common/brook-error.js';
+import { BrookError, errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationFencedError } from '../coordination/coordination-errors.js';
@@ -43,6 +44,8 @@ export class ClusterController implements OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private runAgain = false;
+  /** Brokers in controlled shutdown, by broker id, with the broker epoch of the incarnation that asked. */
+  private readonly shuttingDown = new Map<number, number>();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -186,9 +189,30 @@ export class ClusterController implements OnModuleDestroy {
     return snapshots;
   }
 
+  /**
+   * A broker asks to stop (Kafka's controlled shutdown): until that incarnation (broker epoch) is gone, it counts
+   * as not live for leadership, so its partitions are led by other in-sync replicas and it leaves every ISR before
+   * it stops. Resolves after the pass that moved them.
+   */
+  async controlledShutdown(brokerId: number, brokerEpoch: number): Promise<void> {
+    const epoch = this.epoch;
+    if (epoch < 0 || !this.restored) throw errors.brokerNotAvailable('The controller is still loading; retry.');
+    this.shuttingDown.set(brokerId, brokerEpoch);
+    this.logger.log(`broker ${brokerId} (epoch ${brokerEpoch}) is shutting down: moving its leadership`);
+    this.schedule();
+    await this.running;
+  }
+
   private async moveLeaders(epoch: number): Promise<void> {
     await this.metadata.reload();
-    const live = new Set(await this.election.liveBrokerIds());
+    const registrations = await this.election.liveBrokers();
+    for (const [brokerId, brokerEpoch] of [...this.shuttingDown]) {
+      const registration = registrations.find((broker) => broker.brokerId === brokerId);
+      if (registration?.brokerEpoch !== brokerEpoch) this.shuttingDown.delete(brokerId);
+    }
+    const live = new Set(
+      registrations.map((broker) => broker.brokerId).filter((brokerId) => !this.shuttingDown.has(brokerId)),
+    );
     const changes = decideLeaderChanges(
       this.metadata.allTopics().values(),
       live,

@@ -46,7 +46,8 @@ export type ControllerCommand =
   | { op: 'create-topic'; request: CreateTopicRequest }
   | { op: 'add-partitions'; topic: string; partitionsCount: number }
   | { op: 'alter-configs'; topic: string; changes: ConfigChange[] }
-  | { op: 'delete-topic'; topic: string };
+  | { op: 'delete-topic'; topic: string }
+  | { op: 'controlled-shutdown'; brokerId: number; brokerEpoch: number };
 
 @Injectable()
 export class ControllerService {
@@ -72,6 +73,11 @@ export class ControllerService {
 
   async deleteTopic(topic: string): Promise<void> {
     await this.submit({ op: 'delete-topic', topic });
+  }
+
+  /** Asks the controller to move this broker's leadership and ISR memberships to others before it stops. */
+  async controlledShutdown(brokerId: number, brokerEpoch: number): Promise<void> {
+    await this.submit({ op: 'controlled-shutdown', brokerId, brokerEpoch });
   }
 
   /** Runs a command here if this broker is the controller, else on the controller; reloads metadata after. */
@@ -124,6 +130,11 @@ export class ControllerService {
         return this.alterConfigsAsController(command.topic, command.changes, epoch);
       case 'delete-topic':
         return this.deleteTopicAsController(command.topic, epoch);
+      case 'controlled-shutdown':
+        if (!Number.isSafeInteger(command.brokerId) || !Number.isSafeInteger(command.brokerEpoch)) {
+          throw errors.invalidRequest('controlled-shutdown needs integer brokerId and brokerEpoch.');
+        }
+        return this.cluster.controlledShutdown(command.brokerId, command.brokerEpoch).then(() => null);
       default:
         throw errors.invalidRequest('Unknown controller command.');
     }

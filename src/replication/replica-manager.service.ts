@@ -3,8 +3,9 @@
 //
 //   role       entered when the partition state says              on entry
 //   none       the log is not open, or the partition has no leader  stop any fetcher, drop any leader state
-//   follower   another broker leads, epoch E                      drop leader state (its pending acks fail), start
-//                                                                 a fetcher for (leader, E) unless one runs
+//   follower   another broker leads, epoch E                      drop leader state (parked acks=all requests wait
+//                                                                 on as a replica), start a fetcher for (leader, E)
+//                                                                 unless one runs
 //   leader     this broker leads, epoch E                         stop the fetcher (its last write done), assign E at
 //                                                                 the log end, build the ISR/HW state machine
 //                                                                 (leader-replica-state.ts) from the stored ISR
@@ -28,7 +29,7 @@ import { LogManager } from '../partition-log/log-manager.service.js';
 import { LogOfflineError, OffsetOutOfRangeError, RecordTooLargeError } from '../partition-log/log-errors.js';
 import type { AppendInfo, ReadResult } from '../partition-log/partition-log.js';
 import { PartitionLog } from '../partition-log/partition-log.js';
-import { CorruptBatchError } from '../partition-log/record-batch.js';
+import { CorruptBatchError, lastOffsetOf, readBatchHeader } from '../partition-log/record-batch.js';
 import { NO_LEADER, type PartitionState, type TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
@@ -53,6 +54,9 @@ export interface PartitionRead extends ReadResult {
 
 /** Bound on acks=all produce requests parked until the ISR has the records; beyond it produce answers 429. */
 export const ACKS_WAITING_MAX = 10_000;
+
+/** How often a stopping broker checks whether parked acks=all requests are done. */
+const SHUTDOWN_POLL_MS = 20;
 
 interface LeaderPartition {
   key: string;
@@ -80,6 +84,8 @@ export class ReplicaManager implements OnModuleDestroy {
   private readonly minInsyncByMetadata = new WeakMap<TopicMetadata, number>();
   private isrTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Set by a controlled shutdown: no more appends as leader here. */
+  private draining = false;
   private readonly clock: Clock = systemClock;
 
   constructor(
@@ -101,6 +107,11 @@ export class ReplicaManager implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    // acks=all requests still parked (leadership just moved by a controlled shutdown) need the fetchers to finish
+    const deadline = this.clock.monotonicMs() + this.config.acksAllTimeoutMs;
+    while (this.acks.parked > 0 && this.clock.monotonicMs() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_POLL_MS));
+    }
     this.stopped = true;
     if (this.isrTimer) clearInterval(this.isrTimer);
     await Promise.all([...this.fetchers.keys()].map((key) => this.stopFetcher(key)));
@@ -223,7 +234,10 @@ export class ReplicaManager implements OnModuleDestroy {
       },
       {
         fetch: (leaderId, request, signal) => this.fetchFromLeader(key, leaderId, request, signal),
-        onHighWatermark: (highWatermark) => this.followerHighWatermarks.set(key, highWatermark),
+        onHighWatermark: (highWatermark) => {
+          this.followerHighWatermarks.set(key, highWatermark);
+          this.acks.notify(key, highWatermark);
+        },
         onFenced: () => void this.metadata.reload(),
         onError: (error) => this.logger.debug(`${key}: fetch from broker ${stored.leader}: ${error.message}`),
       },
@@ -244,7 +258,8 @@ export class ReplicaManager implements OnModuleDestroy {
     if (leader === undefined) return;
     this.leaders.delete(key);
     this.followerHighWatermarks.set(key, leader.state.highWatermark);
-    this.acks.notify(key, Number.POSITIVE_INFINITY);
+    this.acks.notify(key, Number.POSITIVE_INFINITY); // parked acks=all requests go on as a replica
+
     this.followerFetches.notify(key, Number.POSITIVE_INFINITY);
     this.readers.notify(key, Number.POSITIVE_INFINITY);
     this.logger.log(`${key}: no longer leader (was epoch ${leader.epoch})`);
@@ -290,6 +305,7 @@ export class ReplicaManager implements OnModuleDestroy {
   ): Promise<AppendInfo | null> {
     const leader = this.leaderOf(topic, partition);
     checkEpoch(leader, expectedLeaderEpoch);
+    if (this.draining) return this.parkUntilLeadershipMoves(leader);
     const minInsync = this.minInsyncReplicas(topic);
     if (acks === 'all') {
       if (!leader.state.hasEnoughReplicas(minInsync)) {
@@ -326,6 +342,31 @@ export class ReplicaManager implements OnModuleDestroy {
     return info;
   }
 
+  /**
+   * Controlled shutdown, first step: stop appending as leader, and wait (at most acksAllTimeoutMs) until every
+   * partition led here has its HW at its LEO, so the replica the controller picks next holds every appended record.
+   */
+  async drainLeadership(): Promise<void> {
+    this.draining = true;
+    const deadline = this.clock.monotonicMs() + this.config.acksAllTimeoutMs;
+    const behind = () => [...this.leaders.values()].filter((l) => l.state.highWatermark < l.log.logEndOffset);
+    while (behind().length > 0 && this.clock.monotonicMs() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_POLL_MS));
+    }
+    const left = behind().map((leader) => leader.key);
+    if (left.length > 0) this.logger.warn(`controlled shutdown: followers still behind on ${left.join(', ')}`);
+  }
+
+  /** A produce while draining: nothing is appended; once leadership moved the router sends it to the new leader. */
+  private async parkUntilLeadershipMoves(leader: LeaderPartition): Promise<never> {
+    if (this.acks.parked < ACKS_WAITING_MAX && this.leaders.get(leader.key) === leader) {
+      await this.acks.wait(leader.key, Number.MAX_SAFE_INTEGER, this.config.acksAllTimeoutMs);
+    }
+    throw errors.leaderNotAvailable(
+      `Broker ${this.config.brokerId} is shutting down and hands ${leader.key} over; retry.`,
+    );
+  }
+
   private leaderAppended(leader: LeaderPartition): void {
     if (this.leaders.get(leader.key) !== leader) return;
     const endOffset = leader.log.logEndOffset;
@@ -340,16 +381,14 @@ export class ReplicaManager implements OnModuleDestroy {
     this.acks.notify(leader.key, highWatermark);
   }
 
-  /** Waits until the HW reaches `endOffset` while this broker still leads in the same epoch. */
+  /**
+   * Waits until the HW reaches `endOffset` while this broker still leads in the same epoch; if leadership moves
+   * meanwhile (a controlled shutdown, a preferred-leader election), waits on as a replica (waitAfterLeadership).
+   */
   private async waitForIsr(leader: LeaderPartition, endOffset: number, minInsync: number): Promise<void> {
     const deadline = this.clock.monotonicMs() + this.config.acksAllTimeoutMs;
     for (;;) {
-      if (this.leaders.get(leader.key) !== leader) {
-        throw errors.retriable(
-          `${leader.key} is no longer led by broker ${this.config.brokerId} in epoch ${leader.epoch}; the records ` +
-            'were appended but may not be committed (outcome unknown).',
-        );
-      }
+      if (this.leaders.get(leader.key) !== leader) return this.waitAfterLeadership(leader, endOffset, deadline);
       if (leader.state.highWatermark >= endOffset) {
         if (!leader.state.hasEnoughReplicas(minInsync)) {
           throw errors.notEnoughReplicas(
@@ -367,6 +406,45 @@ export class ReplicaManager implements OnModuleDestroy {
         );
       }
       await this.acks.wait(leader.key, endOffset - 1, remainingMs);
+    }
+  }
+
+  /**
+   * Leadership moved while an acks=all request waited. Its records are committed once the partition's HW as this
+   * broker now knows it (from the new leader, or its own in a later epoch) passes them while this replica still
+   * holds them in the epoch they were written in: the same epoch at the same offset is the same batch (KIP-101).
+   * Truncated or rewritten, or not there before the deadline: the outcome is unknown.
+   */
+  private async waitAfterLeadership(leader: LeaderPartition, endOffset: number, deadlineMs: number): Promise<void> {
+    const unknown = (why: string) =>
+      errors.retriable(
+        `${leader.key} is no longer led by broker ${this.config.brokerId} in epoch ${leader.epoch} and ${why}; ` +
+          'the records were appended but may not be committed (outcome unknown).',
+      );
+    for (;;) {
+      const highWatermark = this.highWatermarkOf(leader.topic, leader.partition);
+      if (highWatermark !== undefined && highWatermark >= endOffset) {
+        if (await this.holdsBatch(leader, endOffset - 1)) return;
+        throw unknown('this replica no longer holds them');
+      }
+      const remainingMs = deadlineMs - this.clock.monotonicMs();
+      if (remainingMs <= 0) throw unknown(`they were not committed within ${this.config.acksAllTimeoutMs} ms`);
+      await this.acks.wait(leader.key, endOffset - 1, remainingMs);
+    }
+  }
+
+  /** Whether this broker's log of the partition still has `offset` in a batch of the leader's epoch. */
+  private async holdsBatch(leader: LeaderPartition, offset: number): Promise<boolean> {
+    if (this.logs.log(leader.topic, leader.partition) !== leader.log || leader.log.isClosed) return false;
+    try {
+      const { batches } = await leader.log.read(offset, { maxBytes: 1, minOneBatch: true });
+      if (batches.length === 0) return false;
+      const header = readBatchHeader(batches);
+      return (
+        header.partitionLeaderEpoch === leader.epoch && header.baseOffset <= offset && lastOffsetOf(header) >= offset
+      );
+    } catch {
+      return false;
     }
   }
 

@@ -5,9 +5,11 @@
 //     replicas are byte-identical up to the high watermark;
 //   - SIGSTOP of the leader past replica.lag.time.max.ms and its broker session: a new leader takes over; after
 //     SIGCONT every acknowledgement of a request sent to the paused leader names a record that is there, and the
-//     records of the requests it failed are never visible.
+//     records of the requests it failed are never visible;
+//   - a rolling restart of all three brokers with SIGTERM (controlled shutdown) during production: no request fails.
 // Each run prints its counts. Short form by default; BROOK_SOAK=1 runs the long form (more kills, more producers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerProcess } from './support/broker-process.js';
 import { TestCluster } from './support/cluster.js';
 import { countFaults, REPLICATION_ENV, ReplicatedTopic } from './support/replication.js';
 
@@ -166,5 +168,46 @@ describe('replication faults (RF=3, min.insync.replicas=2, acks=all)', () => {
     ]);
     expect(identical).toBe(true);
     expect((await topic.replica(paused)).role).toBe('follower');
+  });
+
+  it('a rolling restart of the three brokers with SIGTERM during acks=all production fails no request', async () => {
+    const topic = await ReplicatedTopic.create(cluster, cluster.brokers[0], 'rolling-restart');
+    const acknowledged = new Map<string, number>();
+    const failures: string[] = [];
+    let restarting: BrokerProcess | null = null;
+    let stopping = false;
+    const producers = Array.from({ length: PRODUCERS }, async (_, producer) => {
+      for (let sequence = 0; !stopping; sequence++) {
+        // a client of a rolling restart uses the brokers that are up (a load balancer would)
+        const through = pick(cluster.brokers.filter((broker) => broker !== restarting && broker.child !== null));
+        const value = `p${producer}-${sequence}`;
+        const result = await topic.produce(through, value);
+        if (result.ok) acknowledged.set(value, result.offset);
+        else failures.push(`${value}: ${result.status} ${result.errorCode} ${result.message}`);
+      }
+    });
+    for (const broker of cluster.brokers) {
+      await sleep(PRODUCE_BETWEEN_KILLS_MS);
+      restarting = broker;
+      await sleep(100); // requests already sent through it finish before it stops taking new ones
+      await broker.restart('SIGTERM');
+      restarting = null;
+      await topic.waitForIsr([1, 2, 3], REJOIN_TIMEOUT_MS);
+    }
+    await sleep(PRODUCE_BETWEEN_KILLS_MS);
+    stopping = true;
+    await Promise.all(producers);
+    const { bytes } = await topic.healedReplicas(REJOIN_TIMEOUT_MS);
+    const finalRead = await topic.readAll(cluster.brokers[0]);
+    const counts = countFaults(acknowledged, finalRead, new Map());
+    console.log(
+      `[faults] rolling restart (SIGTERM x3): acknowledged=${counts.acknowledged} failed=${failures.length} ` +
+        `read=${counts.read} lost=${counts.lost} duplicated=${counts.duplicated} ` +
+        `replicas-identical=${bytes.every((replica) => replica.equals(bytes[0]))}` +
+        (failures.length > 0 ? `\n  ${failures.slice(0, 10).join('\n  ')}` : ''),
+    );
+    expect(failures).toEqual([]);
+    expect(counts).toMatchObject({ lost: 0, duplicated: 0 });
+    expect(counts.acknowledged).toBeGreaterThan(30);
   });
 });

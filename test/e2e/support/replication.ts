@@ -11,6 +11,7 @@ export const REPLICATION_ENV = {
   BROOK_REPLICA_FETCH_WAIT_MAX_MS: '500',
   BROOK_REPLICA_FETCH_BACKOFF_MS: '100',
   BROOK_ACKS_ALL_TIMEOUT_MS: '8000',
+  BROOK_CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS: '300',
 };
 
 /** A client's patience with one produce request: longer than the acks=all bound plus forwarding. */
