@@ -67,6 +67,11 @@ export interface BrokerConfig {
   /** Kafka's controlled.shutdown.max.retries and controlled.shutdown.retry.backoff.ms. */
   controlledShutdownMaxRetries: number;
   controlledShutdownRetryBackoffMs: number;
+  /** Kafka's auto.leader.rebalance.enable, leader.imbalance.check.interval.seconds (in ms here) and
+   *  leader.imbalance.per.broker.percentage: the controller gives preferred replicas their leadership back. */
+  autoLeaderRebalanceEnable: boolean;
+  leaderImbalanceCheckIntervalMs: number;
+  leaderImbalancePerBrokerPercentage: number;
   /** Consumer groups, the offsets topic and REST consumer instances. */
   groups: GroupConfig;
 }
@@ -136,6 +141,10 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     replicaFetchMaxBytes: integer(env, 'BROOK_REPLICA_FETCH_MAX_BYTES', 1_048_576, 1024, 64 * 1024 * 1024),
     replicaFetchBackoffMs: integer(env, 'BROOK_REPLICA_FETCH_BACKOFF_MS', 1_000, 1, 60_000),
     acksAllTimeoutMs: integer(env, 'BROOK_ACKS_ALL_TIMEOUT_MS', 15_000, 1, 600_000),
+    autoLeaderRebalanceEnable: boolean(env, 'BROOK_AUTO_LEADER_REBALANCE_ENABLE', true),
+    leaderImbalanceCheckIntervalMs:
+      integer(env, 'BROOK_LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS', 300, 1, 86_400) * 1_000,
+    leaderImbalancePerBrokerPercentage: integer(env, 'BROOK_LEADER_IMBALANCE_PER_BROKER_PERCENTAGE', 10, 0, 100),
     controlledShutdownEnable: boolean(env, 'BROOK_CONTROLLED_SHUTDOWN_ENABLE', true),
     controlledShutdownMaxRetries: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_MAX_RETRIES', 3, 0, 100),
     controlledShutdownRetryBackoffMs: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS', 5_000, 1, 600_000),

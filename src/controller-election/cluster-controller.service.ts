@@ -5,7 +5,9 @@
 //   2. on every change of the broker registrations, and every heartbeat in case a hint was lost, move partition
 //      leadership off brokers that left (to an in-sync replica, or per unclean.leader.election.enable), drop
 //      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts);
-//   3. on a broker's controlled shutdown, treat it as gone for the same decisions while it still runs.
+//   3. on a broker's controlled shutdown, treat it as gone for the same decisions while it still runs;
+//   4. every leader.imbalance.check.interval.seconds, give preferred replicas their leadership back
+//      (preferred-leader.ts), when nothing else had to change in that pass.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +31,7 @@ import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
 import { decideLeaderChanges } from './partition-leadership.js';
+import { decidePreferredLeaders } from './preferred-leader.js';
 
 /** How long a broker has to hand over its metadata snapshot during a restore. */
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
@@ -46,6 +49,7 @@ export class ClusterController implements OnModuleDestroy {
   private runAgain = false;
   /** Brokers in controlled shutdown, by broker id, with the broker epoch of the incarnation that asked. */
   private readonly shuttingDown = new Map<number, number>();
+  private lastRebalanceMs = performance.now();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -122,6 +126,15 @@ export class ClusterController implements OnModuleDestroy {
       }
       this.logger.error(`controller pass failed: ${(error as Error).message}`);
     }
+  }
+
+  /** Preferred-leader election runs at most once per leader.imbalance.check.interval.seconds. */
+  private rebalanceDue(): boolean {
+    if (!this.config.autoLeaderRebalanceEnable) return false;
+    const nowMs = performance.now();
+    if (nowMs - this.lastRebalanceMs < this.config.leaderImbalanceCheckIntervalMs) return false;
+    this.lastRebalanceMs = nowMs;
+    return true;
   }
 
   private async restoreIfNeeded(epoch: number): Promise<void> {
@@ -219,6 +232,16 @@ export class ClusterController implements OnModuleDestroy {
       epoch,
       (topic) => resolveTopicConfig(topic.configs, this.config.topicConfigDefaults).uncleanLeaderElectionEnable,
     );
+    if (changes.length === 0 && this.rebalanceDue()) {
+      changes.push(
+        ...decidePreferredLeaders(
+          this.metadata.allTopics().values(),
+          live,
+          epoch,
+          this.config.leaderImbalancePerBrokerPercentage,
+        ),
+      );
+    }
     for (const change of changes) {
       if (this.epoch !== epoch) return;
       const written = await this.store.put(
