@@ -1,6 +1,7 @@
 // Replication on three brokers and a real redis-server, RF=3 and min.insync.replicas=2: followers copy the
 // leader's bytes, the HW bounds reads, acks=all holds with one follower down and refuses before appending with two
-// down (v3 and v2), followers that return catch up and rejoin the ISR, and stale leader epochs are refused.
+// down (v3 and v2), followers that return catch up and rejoin the ISR, stale leader epochs are refused, and an
+// out-of-sync replica is elected only with unclean.leader.election.enable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
 import { SECRET_HEADER, TestCluster } from './support/cluster.js';
@@ -125,4 +126,43 @@ describe('replication with RF=3 and min.insync.replicas=2', () => {
       { epoch: 1, startOffset: 1 },
     ]);
   });
+
+  for (const unclean of [false, true]) {
+    it(`with unclean.leader.election.enable=${unclean}, ${unclean ? 'elects an out-of-sync replica, losing what only the old leader had' : 'keeps the partition offline until an in-sync replica returns'}`, async () => {
+      const name = unclean ? 'unclean' : 'clean';
+      const topic = await ReplicatedTopic.create(cluster, cluster.brokers[0], name, {
+        'min.insync.replicas': '2',
+        'unclean.leader.election.enable': String(unclean),
+      });
+      const leaderId = (await topic.view(cluster.brokers[0]))!.leader;
+      const leader = cluster.broker(leaderId);
+      const [first, second] = [1, 2, 3].filter((id) => id !== leaderId).map((id) => cluster.broker(id));
+      expect(await topic.produce(leader, 'replicated')).toMatchObject({ ok: true, offset: 0 });
+      await first.kill('SIGKILL');
+      await second.kill('SIGKILL');
+      await topic.waitForIsr([leaderId], 15_000, leader);
+      expect(await topic.produce(leader, 'only-on-the-leader', '1')).toMatchObject({ ok: true, offset: 1 });
+      await leader.kill('SIGKILL');
+      await first.restart();
+      if (unclean) {
+        const newLeader = await topic.waitForLeader(leaderId, 15_000, [first]);
+        expect(newLeader).toBe(cluster.brokers.indexOf(first) + 1);
+        // alone in the ISR: acks=all is refused (min.insync.replicas=2), acks=1 is taken
+        expect(await topic.produceRetrying(first, 'refused')).toMatchObject({ ok: false, errorCode: 50003 });
+        expect(await topic.produceRetrying(first, 'after-unclean', '1')).toMatchObject({ ok: true, offset: 1 });
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 3_000)); // time for a (wrong) election to happen
+        expect((await topic.view(first))?.leader).toBe(-1);
+        expect(await topic.produce(first, 'refused')).toMatchObject({ ok: false, errorCode: 40404 });
+      }
+      await leader.restart();
+      await second.restart();
+      await topic.waitForIsr([1, 2, 3], 30_000);
+      const { bytes } = await topic.healedReplicas(20_000);
+      expect(bytes[1].equals(bytes[0]) && bytes[2].equals(bytes[0])).toBe(true);
+      expect([...(await topic.readAll(first)).values()]).toEqual(
+        unclean ? ['replicated', 'after-unclean'] : ['replicated', 'only-on-the-leader'],
+      );
+    });
+  }
 });

@@ -139,10 +139,15 @@ export class ReplicatedTopic {
   }
 
   /** Produces, retrying while the answer is 40404 (no leader yet: nothing was appended), as Kafka clients do. */
-  async produceRetrying(through: BrokerProcess, value: string, timeoutMs = 10_000): Promise<ProduceResult> {
+  async produceRetrying(
+    through: BrokerProcess,
+    value: string,
+    acks = 'all',
+    timeoutMs = 10_000,
+  ): Promise<ProduceResult> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
-      const result = await this.produce(through, value);
+      const result = await this.produce(through, value, acks);
       if (result.ok || result.errorCode !== 40404 || performance.now() > deadline) return result;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
