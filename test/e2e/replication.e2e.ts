@@ -1,7 +1,11 @@
 // Replication on three brokers and a real redis-server, RF=3 and min.insync.replicas=2: followers copy the
 // leader's bytes, the HW bounds reads, acks=all holds with one follower down and refuses before appending with two
 // down (v3 and v2), followers that return catch up and rejoin the ISR, stale leader epochs are refused, and an
-// out-of-sync replica is elected only with unclean.leader.election.enable.
+// out-of-sync replica is elected only with unclean.leader.election.enable, and a follower restarted with a garbage
+// tail truncates it and rejoins.
+import { randomBytes } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
 import { SECRET_HEADER, TestCluster } from './support/cluster.js';
@@ -165,4 +169,28 @@ describe('replication with RF=3 and min.insync.replicas=2', () => {
       );
     });
   }
+
+  it('a follower restarted with a garbage tail truncates it, catches up and rejoins the ISR', async () => {
+    const topic = await ReplicatedTopic.create(cluster, cluster.brokers[0], 'garbage-tail');
+    const leaderId = (await topic.view(cluster.brokers[0]))!.leader;
+    const leader = cluster.broker(leaderId);
+    const follower = cluster.brokers.find((_, index) => index + 1 !== leaderId)!;
+    for (let i = 0; i < 10; i++) expect(await topic.produce(leader, `r${i}`)).toMatchObject({ ok: true, offset: i });
+    await topic.healedReplicas(15_000);
+    await follower.kill('SIGKILL');
+    const segment = join(follower.dataDir, 'logs', 'garbage-tail-0', `${'0'.repeat(20)}.log`);
+    await appendFile(segment, randomBytes(300));
+    for (let i = 10; i < 15; i++) expect(await topic.produce(leader, `r${i}`)).toMatchObject({ ok: true, offset: i });
+    await topic.waitForIsr(
+      [1, 2, 3].filter((id) => id !== cluster.brokers.indexOf(follower) + 1),
+      15_000,
+      leader,
+    );
+    await follower.restart();
+    await topic.waitForIsr([1, 2, 3], 20_000, leader);
+    const { highWatermark, bytes } = await topic.healedReplicas(15_000);
+    expect(highWatermark).toBe(15);
+    expect(bytes[1].equals(bytes[0]) && bytes[2].equals(bytes[0])).toBe(true);
+    expect([...(await topic.readAll(follower)).values()]).toEqual(Array.from({ length: 15 }, (_, i) => `r${i}`));
+  });
 });
