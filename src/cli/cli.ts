@@ -15,6 +15,7 @@ export function buildProgram(io: CliIo): Command {
   const program = new Command('brook')
     .description("Brook's command-line tools: Kafka's topics, configs, console producer and consumer, consumer groups")
     .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(add --help for usage)')
     .addHelpText(
       'after',

@@ -11,7 +11,14 @@ import {
   type CommonOptions,
 } from '../command-context.js';
 import { UsageError } from '../errors.js';
-import { collect, exactlyOneAction, parseConfigEntries, parseConfigNames, required } from '../options.js';
+import {
+  collect,
+  exactlyOneAction,
+  parseConfigEntries,
+  parseConfigNames,
+  required,
+  type ConfigEntry,
+} from '../options.js';
 import { formatTable } from '../table.js';
 import { isOverride, listTopicConfigs, listTopicNames } from '../topic-api.js';
 
@@ -50,9 +57,9 @@ export function registerConfigsCommand(program: Command, io: CliIo): void {
   command.action(async (options: ConfigsOptions) => {
     const action = exactlyOneAction(options, ACTIONS);
     const topic = entityName(options);
-    const connection = await connectFrom(options, io.signal);
-    if (action === 'describe') await describeConfigs(connection, topic, options, io);
-    else await alterConfigs(connection, required(topic, '--entity-name', '--alter'), options, io);
+    if (action === 'describe') return describeConfigs(await connectFrom(options, io.signal), topic, options, io);
+    const changes = configChanges(required(topic, '--entity-name', '--alter'), options);
+    await alterConfigs(await connectFrom(options, io.signal), changes, options, io);
   });
 }
 
@@ -100,12 +107,27 @@ async function describeConfigs(
   );
 }
 
-async function alterConfigs(connection: Connection, topic: string, options: ConfigsOptions, io: CliIo): Promise<void> {
+interface ConfigChanges {
+  topic: string;
+  set: ConfigEntry[];
+  reset: string[];
+}
+
+function configChanges(topic: string, options: ConfigsOptions): ConfigChanges {
   const set = parseConfigEntries(options.addConfig ?? []);
   const reset = parseConfigNames(options.deleteConfig ?? []);
   if (set.length === 0 && reset.length === 0) throw new UsageError('--alter needs --add-config or --delete-config');
   const both = set.find((entry) => reset.includes(entry.name));
   if (both !== undefined) throw new UsageError(`config ${both.name} is both added and deleted`);
+  return { topic, set, reset };
+}
+
+async function alterConfigs(
+  connection: Connection,
+  { topic, set, reset }: ConfigChanges,
+  options: ConfigsOptions,
+  io: CliIo,
+): Promise<void> {
   unwrap(
     await connection.api.POST('/v3/clusters/{cluster_id}/topics/{topic_name}/configs:alter', {
       params: { path: { cluster_id: connection.clusterId, topic_name: topic } },

@@ -58,6 +58,10 @@ export function registerTopicsCommand(program: Command, io: CliIo): void {
   command.action(async (options: TopicsOptions) => {
     const action = exactlyOneAction(options, ACTIONS);
     if (action !== 'list' && action !== 'describe') required(options.topic, '--topic', `--${action}`);
+    if (action === 'alter' && options.partitions === undefined && options.config === undefined) {
+      throw new UsageError('--alter needs --partitions or --config');
+    }
+    parseConfigEntries(options.config ?? []);
     const connection = await connectFrom(options, io.signal);
     await ACTION_HANDLERS[action](connection, options, io);
   });
@@ -144,9 +148,6 @@ export function formatTopicDescription(topic: TopicDescription): string {
 
 async function alterTopic(connection: Connection, options: TopicsOptions, io: CliIo): Promise<void> {
   const topic = options.topic as string;
-  if (options.partitions === undefined && options.config === undefined) {
-    throw new UsageError('--alter needs --partitions or --config');
-  }
   if (options.ifExists === true && !(await topicExists(connection, topic))) return;
   const path = { cluster_id: connection.clusterId, topic_name: topic };
   if (options.config !== undefined) {
