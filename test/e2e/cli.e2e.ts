@@ -1,0 +1,244 @@
+// The seed documents' session with Kafka's tools, replayed with the built `brook` CLI against a real broker
+// process: create, list and describe a topic, produce two lines, read them back from the beginning, grow the
+// topic, set retention.ms, and delete it. Plus the failure paths scripts rely on (exit codes, one-line errors).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrokerProcess, freePort } from './support/broker-process.js';
+import { brook } from './support/brook-cli.js';
+
+describe('brook CLI: the seed session', () => {
+  let broker: BrokerProcess;
+  let server: string;
+
+  beforeAll(async () => {
+    broker = await BrokerProcess.start();
+    server = `127.0.0.1:${broker.port}`; // host:port without a scheme, as Kafka's tools take it
+  });
+
+  afterAll(async () => {
+    await broker?.stop();
+  });
+
+  const run = (args: string[], input?: string) => brook([...args, '--bootstrap-server', server], { input });
+
+  it('creates topic test with 1 partition and replication factor 1', async () => {
+    const result = await run([
+      'topics',
+      '--create',
+      '--topic',
+      'test',
+      '--partitions',
+      '1',
+      '--replication-factor',
+      '1',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('Created topic test.\n');
+    expect(result.code).toBe(0);
+    const again = await run(['topics', '--create', '--topic', 'test']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe("brook: Topic 'test' already exists. (error 40002)\n");
+    expect((await run(['topics', '--create', '--topic', 'test', '--if-not-exists'])).code).toBe(0);
+  });
+
+  it('lists it', async () => {
+    const result = await run(['topics', '--list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('TOPIC  PARTITIONS  REPLICATION-FACTOR\ntest   1           1\n');
+    const json = await run(['topics', '--list', '--output', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { topic_name: 'test', partitions_count: 1, replication_factor: 1, is_internal: false },
+    ]);
+  });
+
+  it('describes it', async () => {
+    const result = await run(['topics', '--describe', '--topic', 'test']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'Topic: test\tPartitionCount: 1\tReplicationFactor: 1\tConfigs: \n' +
+        'PARTITION  LEADER  REPLICAS  ISR\n' +
+        '0          0       0         0\n',
+    );
+  });
+
+  it('produces the lines "test" and "hello boy" from stdin', async () => {
+    const result = await run(['console-producer', '--topic', 'test'], 'test\nhello boy\n');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('reads them back with --from-beginning --max-messages 2', async () => {
+    const result = await run(['console-consumer', '--topic', 'test', '--from-beginning', '--max-messages', '2']);
+    expect(result.stdout).toBe('test\nhello boy\n');
+    expect(result.stderr).toBe('Processed a total of 2 messages\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('prints keys, offsets and timestamps with --property, from a given partition and offset', async () => {
+    const before = Date.now();
+    const result = await run([
+      'console-consumer',
+      '--topic',
+      'test',
+      '--partition',
+      '0',
+      '--offset',
+      '1',
+      '--max-messages',
+      '1',
+      '--property',
+      'print.key=true',
+      '--property',
+      'print.offset=true',
+      '--property',
+      'print.timestamp=true',
+      '--property',
+      'key.separator=|',
+    ]);
+    expect(result.code).toBe(0);
+    const match = /^CreateTime:(\d+)\|Offset:1\|null\|hello boy\n$/.exec(result.stdout);
+    expect(match, result.stdout).not.toBeNull();
+    expect(Number(match?.[1])).toBeLessThanOrEqual(before);
+  });
+
+  it('alters the topic to 3 partitions', async () => {
+    const result = await run(['topics', '--alter', '--topic', 'test', '--partitions', '3']);
+    expect(result.code).toBe(0);
+    const described = JSON.parse((await run(['topics', '--describe', '--topic', 'test', '--output', 'json'])).stdout);
+    expect(described.partitions_count).toBe(3);
+    expect(described.partitions.map((p: { partition_id: number }) => p.partition_id)).toEqual([0, 1, 2]);
+  });
+
+  it('sets retention.ms=1000 with configs --alter --add-config and shows it in --describe', async () => {
+    const alter = await run([
+      'configs',
+      '--entity-type',
+      'topics',
+      '--entity-name',
+      'test',
+      '--alter',
+      '--add-config',
+      'retention.ms=1000',
+    ]);
+    expect(alter.stdout).toBe('Completed updating config for topic test.\n');
+    expect(alter.code).toBe(0);
+    const describe = await run(['configs', '--entity-type', 'topics', '--entity-name', 'test', '--describe']);
+    expect(describe.stdout).toBe(
+      'TOPIC  CONFIG        VALUE  SOURCE\ntest   retention.ms  1000   DYNAMIC_TOPIC_CONFIG\n',
+    );
+    const topic = await run(['topics', '--describe', '--topic', 'test']);
+    expect(topic.stdout).toContain('PartitionCount: 3\tReplicationFactor: 1\tConfigs: retention.ms=1000\n');
+  });
+
+  it('resets a config with --delete-config', async () => {
+    await run(['configs', '--topic', 'test', '--alter', '--add-config', 'segment.ms=600000']);
+    const reset = await run(['configs', '--topic', 'test', '--alter', '--delete-config', 'segment.ms']);
+    expect(reset.code).toBe(0);
+    const configs = JSON.parse((await run(['configs', '--topic', 'test', '--describe', '--output', 'json'])).stdout);
+    expect(configs.map((config: { name: string }) => config.name)).toEqual(['retention.ms']);
+  });
+
+  it('deletes the topic', async () => {
+    const result = await run(['topics', '--delete', '--topic', 'test']);
+    expect(result.stdout).toBe('Deleted topic test.\n');
+    expect(result.code).toBe(0);
+    expect((await run(['topics', '--list'])).stdout).toBe('TOPIC  PARTITIONS  REPLICATION-FACTOR\n');
+    const gone = await run(['topics', '--describe', '--topic', 'test']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^brook: .*not found.*\(error 40401\)\n$/);
+    expect((await run(['topics', '--delete', '--topic', 'test', '--if-exists'])).code).toBe(0);
+  });
+});
+
+describe('brook CLI: failures', () => {
+  let broker: BrokerProcess;
+
+  beforeAll(async () => {
+    broker = await BrokerProcess.start();
+  });
+
+  afterAll(async () => {
+    await broker?.stop();
+  });
+
+  it('reports each record that fails, produces the others, and exits 1', async () => {
+    const url = broker.url;
+    await brook(['topics', '--create', '--topic', 'keyed', '--bootstrap-server', url]);
+    const produce = await brook(
+      [
+        'console-producer',
+        '--topic',
+        'keyed',
+        '--broker-list',
+        url,
+        '--property',
+        'parse.key=true',
+        '--property',
+        'key.separator=:',
+      ],
+      { input: 'k1:v1\nno separator\nk3:v3\n' },
+    );
+    expect(produce.code).toBe(1);
+    expect(produce.stderr).toBe(
+      'brook: line 2 not produced: no key separator ":" found\nbrook: 1 of 3 records failed\n',
+    );
+    const consume = await brook([
+      'console-consumer',
+      '--topic',
+      'keyed',
+      '--from-beginning',
+      '--max-messages',
+      '2',
+      '--property',
+      'print.key=true',
+      '--bootstrap-server',
+      url,
+    ]);
+    expect(consume.stdout).toBe('k1\tv1\nk3\tv3\n');
+  });
+
+  it('fails with exit 1 when producing to a topic that does not exist', async () => {
+    const result = await brook(['console-producer', '--topic', 'missing', '--bootstrap-server', broker.url], {
+      input: 'x\n',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^brook: .*missing.*not found.*\(error 40401\)\n$/);
+  });
+
+  it('ends a console consumer after --timeout-ms without records', async () => {
+    await brook(['topics', '--create', '--topic', 'quiet', '--bootstrap-server', broker.url]);
+    const result = await brook([
+      'console-consumer',
+      '--topic',
+      'quiet',
+      '--timeout-ms',
+      '500',
+      '--bootstrap-server',
+      broker.url,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('Processed a total of 0 messages\n');
+  });
+
+  it('names an unreachable broker in one line and exits 3', async () => {
+    const port = await freePort();
+    const result = await brook(['topics', '--list', '--bootstrap-server', `localhost:${port}`]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(`brook: cannot reach the broker at http://localhost:${port} (connection refused)\n`);
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 2 on bad flags, with the reason', async () => {
+    const unknown = await brook(['topics', '--lst']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: unknown option '--lst'");
+    const twoActions = await brook(['topics', '--list', '--delete', '--topic', 't', '--bootstrap-server', broker.url]);
+    expect(twoActions.code).toBe(2);
+    expect(twoActions.stderr).toContain('exactly one action');
+    const zookeeper = await brook(['topics', '--list', '--zookeeper', 'localhost:2181']);
+    expect(zookeeper.code).toBe(2);
+    expect(zookeeper.stderr).toBe(
+      'brook: --zookeeper is not supported: Brook has no ZooKeeper; use --bootstrap-server <url>\n',
+    );
+  });
+});
