@@ -107,6 +107,32 @@ export class ReplicaManager {
     return attempt();
   }
 
+  /** Resolves when any of the partitions has data at or past its offset, after `waitMs`, or on abort. */
+  async waitForAny(
+    positions: ReadonlyArray<{ topic: string; partition: number; offset: number }>,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (positions.length === 0 || waitMs <= 0) return;
+    for (const { topic, partition, offset } of positions) {
+      const log = this.logs.log(topic, partition);
+      if (log !== undefined && this.highWatermark(log) > offset) return; // arrived since the caller last read
+    }
+    const done = new AbortController();
+    const onAbort = () => done.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await Promise.race(
+        positions.map(({ topic, partition, offset }) =>
+          this.waiters.wait(`${topic}-${partition}`, offset, Math.min(waitMs, this.config.readWaitMsMax), done.signal),
+        ),
+      );
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      done.abort();
+    }
+  }
+
   offsets(topic: string, partition: number): { earliest: number; latest: number } {
     const { log } = this.leaderLog(topic, partition);
     return { earliest: log.logStartOffset, latest: this.highWatermark(log) };
