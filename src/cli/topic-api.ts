@@ -22,11 +22,17 @@ export interface TopicDescription {
   partitions: PartitionDescription[];
 }
 
-export async function listTopicNames({ api, clusterId }: Connection): Promise<string[]> {
+export async function listTopicNames(
+  { api, clusterId }: Connection,
+  { excludeInternal = false } = {},
+): Promise<string[]> {
   const topics = unwrap(
     await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: clusterId } } }),
   );
-  return topics.data.map((topic) => topic.topic_name).sort();
+  return topics.data
+    .filter((topic) => !excludeInternal || !topic.is_internal)
+    .map((topic) => topic.topic_name)
+    .sort();
 }
 
 export async function topicExists({ api, clusterId }: Connection, topic: string): Promise<boolean> {

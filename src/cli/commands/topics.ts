@@ -29,6 +29,7 @@ interface TopicsOptions extends CommonOptions {
   config?: string[];
   ifNotExists?: boolean;
   ifExists?: boolean;
+  excludeInternal?: boolean;
 }
 
 export function registerTopicsCommand(program: Command, io: CliIo): void {
@@ -45,7 +46,8 @@ export function registerTopicsCommand(program: Command, io: CliIo): void {
     .option('--replication-factor <count>', 'replicas per partition (create)', integerAtLeast(1))
     .option('--config <name=value>', 'a topic config, repeatable (create, alter)', collect)
     .option('--if-not-exists', 'create: do nothing when the topic already exists')
-    .option('--if-exists', 'alter, describe, delete: do nothing when the topic does not exist');
+    .option('--if-exists', 'alter, describe, delete: do nothing when the topic does not exist')
+    .option('--exclude-internal', 'list, describe: leave out internal topics such as __consumer_offsets');
   addCommonOptions(command);
   withExamples(command, [
     'brook topics --create --topic test --partitions 1 --replication-factor 1',
@@ -98,7 +100,8 @@ async function listTopics({ api, clusterId }: Connection, options: TopicsOptions
   const topics = unwrap(
     await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: clusterId } } }),
   );
-  const rows = [...topics.data]
+  const rows = topics.data
+    .filter((topic) => options.excludeInternal !== true || !topic.is_internal)
     .sort((a, b) => a.topic_name.localeCompare(b.topic_name))
     .map((topic) => ({
       topic_name: topic.topic_name,
@@ -119,7 +122,10 @@ async function describeTopics(connection: Connection, options: TopicsOptions, io
   if (options.topic !== undefined && options.ifExists === true && !(await topicExists(connection, options.topic))) {
     return;
   }
-  const names = options.topic === undefined ? await listTopicNames(connection) : [options.topic];
+  const names =
+    options.topic === undefined
+      ? await listTopicNames(connection, { excludeInternal: options.excludeInternal === true })
+      : [options.topic];
   const descriptions: TopicDescription[] = [];
   for (const name of names) descriptions.push(await describeTopic(connection, name));
   if (options.output === 'json') {
