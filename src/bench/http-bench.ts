@@ -31,7 +31,7 @@ const MAIN_JS = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
 // ---------------------------------------------------------------------------------------------------------------
 // Child processes
 
-interface Server {
+export interface Server {
   name: string;
   child: ChildProcess;
   port: number;
@@ -79,7 +79,7 @@ async function startChild(
   }
 }
 
-async function stop(server: Server): Promise<void> {
+export async function stop(server: Server): Promise<void> {
   server.agent.destroy();
   if (server.child.exitCode !== null || server.child.signalCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
@@ -89,7 +89,7 @@ async function stop(server: Server): Promise<void> {
   clearTimeout(timer);
 }
 
-function rssBytes(pid: number | undefined): number | undefined {
+export function rssBytes(pid: number | undefined): number | undefined {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : undefined;
@@ -98,12 +98,12 @@ function rssBytes(pid: number | undefined): number | undefined {
   }
 }
 
-async function startBroker(dataDir: string): Promise<Server> {
+export async function startBroker(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   return startChild(
     'broker',
     [MAIN_JS],
-    { BROOK_PORT: String(port), BROOK_DATA_DIR: dataDir, BROOK_LOG_LEVEL: 'warn' },
+    { BROOK_PORT: String(port), BROOK_DATA_DIR: dataDir, BROOK_LOG_LEVEL: 'warn', ...env },
     port,
     '/v3/clusters',
   );
@@ -156,13 +156,13 @@ async function startBaseline(name: string, script: string, file: string): Promis
 // ---------------------------------------------------------------------------------------------------------------
 // Client
 
-interface Response {
+export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
 
-function call(
+export function call(
   server: Server,
   method: string,
   path: string,
@@ -181,7 +181,7 @@ function call(
   });
 }
 
-async function callJson(
+export async function callJson(
   server: Server,
   method: string,
   path: string,

@@ -74,8 +74,12 @@ export class ConsumerGroup {
   stateTimestampMs: number;
   private rebalanceDeadlineMs = 0;
   private initialDelayCapMs: number | null = null;
+  /** The generation of the write in flight, if any. */
   private pendingGeneration: number | null = null;
-  private pendingAssignments: Map<string, TopicPartition[]> | null = null;
+  /** The highest generation number handed out (written or in flight): numbers are never reused. */
+  private issuedGeneration = 0;
+  /** Whether a group metadata record exists (false for a simple group known only by its offsets). */
+  private hasGroupMetadata = false;
   /** What the current assignment was computed from; a change of it (new topic, more partitions) rebalances. */
   private assignedSignature: string | null = null;
 
@@ -103,7 +107,6 @@ export class ConsumerGroup {
       if (existing.memberId !== request.memberId) {
         // A static member came back under a new member id: it takes over its old slot and partitions.
         this.members.delete(existing.memberId);
-        this.pendingAssignments?.set(request.memberId, this.pendingAssignments.get(existing.memberId) ?? []);
       }
       const member: Member = {
         ...existing,
@@ -146,7 +149,6 @@ export class ConsumerGroup {
   /** Removes the member at once (a dynamic member leaving, an instance deleted or evicted). */
   leave(memberId: string): boolean {
     if (!this.members.delete(memberId)) return false;
-    this.pendingAssignments?.delete(memberId);
     this.triggerRebalance();
     return true;
   }
@@ -193,24 +195,28 @@ export class ConsumerGroup {
     }
     if (this.state !== 'PreparingRebalance' || now < this.rebalanceDeadlineMs) return { expired, write: null };
     this.initialDelayCapMs = null;
+    const next = this.nextGeneration();
     if (this.members.size === 0) {
       this.transition('Empty');
-      this.generation += 1;
-      return { expired, write: this.metadataValue(this.generation, new Map()) };
+      this.generation = next;
+      return { expired, write: this.metadataValue(next, new Map()) };
     }
     const assignments = this.computeAssignment(topics);
-    this.pendingGeneration = this.generation + 1;
-    this.pendingAssignments = assignments;
+    this.pendingGeneration = next;
     this.assignedSignature = this.signature(topics);
     this.transition('CompletingRebalance');
-    return { expired, write: this.metadataValue(this.pendingGeneration, assignments) };
+    return { expired, write: this.metadataValue(next, assignments) };
   }
 
-  /** The write of a completing generation failed: try again at the next tick. */
-  rebalanceWriteFailed(): void {
-    if (this.state !== 'CompletingRebalance') return;
+  private nextGeneration(): number {
+    this.issuedGeneration = Math.max(this.issuedGeneration, this.generation) + 1;
+    return this.issuedGeneration;
+  }
+
+  /** The write of generation `generation` failed: if it was the one awaited, rebalance again at the next tick. */
+  rebalanceWriteFailed(generation: number): void {
+    if (this.state !== 'CompletingRebalance' || this.pendingGeneration !== generation) return;
     this.pendingGeneration = null;
-    this.pendingAssignments = null;
     this.triggerRebalance();
   }
 
@@ -283,6 +289,8 @@ export class ConsumerGroup {
   private loadGeneration(value: GroupMetadataValue): void {
     const now = this.clock.monotonicMs();
     this.generation = value.generation;
+    this.issuedGeneration = Math.max(this.issuedGeneration, value.generation);
+    this.hasGroupMetadata = true;
     this.assignor = value.assignor as AssignorName;
     this.stateTimestampMs = value.stateTimestampMs;
     this.members.clear();
@@ -299,15 +307,28 @@ export class ConsumerGroup {
     this.assignedSignature = null;
   }
 
-  /** A generation this coordinator computed is now durable. */
+  /**
+   * A generation this coordinator computed is now durable. Members present in it take its assignment (a static
+   * member that came back under a new id meanwhile is matched by its instance id); members that joined while it
+   * was being written own nothing until the next one. Only the awaited generation makes the group Stable: an
+   * older one landing late never does.
+   */
   private completeGeneration(value: GroupMetadataValue): void {
     this.generation = Math.max(this.generation, value.generation);
+    this.hasGroupMetadata = true;
     this.stateTimestampMs = value.stateTimestampMs;
     if (value.members.length === 0) return; // an empty generation: the group is already Empty in memory
-    const assigned = new Map(value.members.map((member) => [member.memberId, member.assignment]));
+    const byMemberId = new Map(value.members.map((member) => [member.memberId, member.assignment]));
+    const byInstanceId = new Map(
+      value.members
+        .filter((member) => member.groupInstanceId !== null)
+        .map((member) => [member.groupInstanceId!, member.assignment]),
+    );
     for (const member of this.members.values()) {
-      const next = assigned.get(member.memberId);
-      if (next === undefined) continue; // joined while the generation was being written: waits for the next one
+      const next =
+        byMemberId.get(member.memberId) ??
+        (member.groupInstanceId === null ? undefined : byInstanceId.get(member.groupInstanceId)) ??
+        [];
       const ownedSince = new Map<string, number>();
       for (const tp of next) {
         const key = topicPartitionKey(tp.topic, tp.partition);
@@ -316,16 +337,10 @@ export class ConsumerGroup {
       member.assignment = next;
       member.ownedSince = ownedSince;
     }
-    for (const member of this.members.values()) {
-      if (!assigned.has(member.memberId)) {
-        member.assignment = [];
-        member.ownedSince = new Map();
-      }
+    if (this.state === 'CompletingRebalance' && this.pendingGeneration === value.generation) {
+      this.pendingGeneration = null;
+      this.transition('Stable');
     }
-    const wasPending = this.state === 'CompletingRebalance' && this.pendingGeneration === value.generation;
-    this.pendingGeneration = null;
-    this.pendingAssignments = null;
-    if (wasPending) this.transition('Stable');
   }
 
   /**
@@ -415,7 +430,10 @@ export class ConsumerGroup {
     const now = this.clock.nowMs();
     const expired: GroupRecord[] = [];
     for (const stored of this.offsets.values()) {
-      const since = Math.max(this.stateTimestampMs, stored.committed.commitTimestampMs);
+      // A group with metadata counts from when it became empty (KIP-211); a simple group from its last commit.
+      const since = this.hasGroupMetadata
+        ? Math.max(this.stateTimestampMs, stored.committed.commitTimestampMs)
+        : stored.committed.commitTimestampMs;
       if (now - since >= retentionMs) {
         expired.push({
           kind: 'offset',

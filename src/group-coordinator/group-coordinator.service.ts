@@ -343,7 +343,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
           }
         },
         (error: unknown) => {
-          group.rebalanceWriteFailed();
+          group.rebalanceWriteFailed(write.generation);
           this.logger.warn(`group ${group.groupId}: writing generation failed: ${(error as Error).message}`);
         },
       );

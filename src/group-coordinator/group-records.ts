@@ -152,7 +152,11 @@ function jsonValue(value: object): Buffer {
 function readJsonValue<T>(reader: Reader): T {
   const version = reader.int16();
   if (version !== BROOK_JSON_VALUE_VERSION) throw new GroupRecordFormatError(`unknown value version ${version}`);
-  return JSON.parse(reader.rest().toString('utf8')) as T;
+  try {
+    return JSON.parse(reader.rest().toString('utf8')) as T;
+  } catch (error) {
+    throw new GroupRecordFormatError(`value is not valid JSON: ${(error as Error).message}`);
+  }
 }
 
 export function encodeGroupRecord(record: GroupRecord): { key: Buffer; value: Buffer | null } {
