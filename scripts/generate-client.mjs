@@ -18,7 +18,8 @@ const HEADER =
 const outIndex = process.argv.indexOf('--out');
 const out = outIndex === -1 ? DEFAULT_OUT : resolve(process.argv[outIndex + 1] ?? '');
 
-const ast = await openapiTS(pathToFileURL(SPEC), { alphabetize: true, silent: true });
+// defaultNonNullable off: a property with a default is optional to send (fetch.min.bytes, ...), not required.
+const ast = await openapiTS(pathToFileURL(SPEC), { alphabetize: true, defaultNonNullable: false, silent: true });
 const options = (await prettier.resolveConfig(DEFAULT_OUT)) ?? {};
 const source = await prettier.format(HEADER + astToString(ast), { ...options, parser: 'typescript' });
 mkdirSync(dirname(out), { recursive: true });

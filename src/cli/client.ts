@@ -6,8 +6,9 @@ import createClient, { type Client } from 'openapi-fetch';
 import { BrokerError, CliError, InterruptedError, UnreachableError } from './errors.js';
 import type { paths } from './generated/brook-api.js';
 
-/** JSON answers only (the read route's raw-batches alternative is not used by the CLI). */
-export type BrookApi = Client<paths, 'application/json'>;
+/** JSON answers only: v3 and v2 JSON content types (the read route's raw-batches alternative is not used). */
+export type ApiMediaType = 'application/json' | `application/vnd.kafka.${string}`;
+export type BrookApi = Client<paths, ApiMediaType>;
 
 /** How long one request may take before the broker counts as unreachable (long-poll waits are added to it). */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -64,7 +65,7 @@ export async function connect(servers: readonly string[], signal?: AbortSignal):
 }
 
 export function createApi(baseUrl: string, signal?: AbortSignal): BrookApi {
-  return createClient<paths, 'application/json'>({
+  return createClient<paths, ApiMediaType>({
     baseUrl,
     fetch: (request) => fetchOrExplain(baseUrl, request, signal),
   });

@@ -1,6 +1,7 @@
 // The seed documents' session with Kafka's tools, replayed with the built `brook` CLI against a real broker
-// process: create, list and describe a topic, produce two lines, read them back from the beginning, grow the
-// topic, set retention.ms, and delete it. Plus the failure paths scripts rely on (exit codes, one-line errors).
+// process: create, list and describe a topic, produce two lines, read them back from the beginning, consume
+// them as a group and describe its lag, reset its offsets to earliest, grow the topic, set retention.ms, and
+// delete it. Plus the failure paths scripts rely on (exit codes, one-line errors).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess, freePort } from './support/broker-process.js';
 import { brook } from './support/brook-cli.js';
@@ -100,6 +101,82 @@ describe('brook CLI: the seed session', () => {
     expect(Number(match?.[1])).toBeLessThanOrEqual(before);
   });
 
+  it('consumes as a group, committing what it printed, and describes the group with its lag', async () => {
+    const consume = await run([
+      'console-consumer',
+      '--topic',
+      'test',
+      '--group',
+      'seed',
+      '--from-beginning',
+      '--max-messages',
+      '1',
+    ]);
+    expect(consume.stdout).toBe('test\n');
+    expect(consume.code).toBe(0);
+    const describe = await run(['consumer-groups', '--describe', '--group', 'seed']);
+    expect(describe.code).toBe(0);
+    expect(describe.stdout).toMatch(/^Consumer group 'seed' has no active members \(state [A-Z_]+\)\.\n\n/);
+    expect(describe.stdout).toContain(
+      'GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  CLIENT-ID\n' +
+        'seed   test   0          1               2               1    -            -\n',
+    );
+    const list = await run(['consumer-groups', '--list', '--output', 'json']);
+    expect(JSON.parse(list.stdout).map((group: { consumer_group_id: string }) => group.consumer_group_id)).toEqual([
+      'seed',
+    ]);
+  });
+
+  it('resets the group to earliest: a dry run first, then --execute', async () => {
+    const dryRun = await run([
+      'consumer-groups',
+      '--reset-offsets',
+      '--group',
+      'seed',
+      '--topic',
+      'test',
+      '--to-earliest',
+    ]);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stderr).toContain('No action will be performed as the --execute option is missing');
+    const plan = 'GROUP  TOPIC  PARTITION  CURRENT-OFFSET  NEW-OFFSET\nseed   test   0          1               0\n';
+    expect(dryRun.stdout).toBe(plan);
+    const lagAfterDryRun = JSON.parse(
+      (await run(['consumer-groups', '--describe', '--group', 'seed', '--output', 'json'])).stdout,
+    );
+    expect(lagAfterDryRun.lags[0].current_offset).toBe(1);
+
+    const execute = await run([
+      'consumer-groups',
+      '--reset-offsets',
+      '--group',
+      'seed',
+      '--topic',
+      'test',
+      '--to-earliest',
+      '--execute',
+    ]);
+    expect(execute.stdout).toBe(plan);
+    expect(execute.stderr).toBe('');
+    const lag = JSON.parse(
+      (await run(['consumer-groups', '--describe', '--group', 'seed', '--output', 'json'])).stdout,
+    );
+    expect(lag.lags.map((row: { current_offset: number; lag: number }) => [row.current_offset, row.lag])).toEqual([
+      [0, 2],
+    ]);
+    const again = await run(['console-consumer', '--topic', 'test', '--group', 'seed', '--max-messages', '2']);
+    expect(again.stdout).toBe('test\nhello boy\n');
+  });
+
+  it('deletes the group', async () => {
+    const result = await run(['consumer-groups', '--delete', '--group', 'seed']);
+    expect(result.stdout).toBe("Deletion of requested consumer groups ('seed') was successful.\n");
+    expect(result.code).toBe(0);
+    const gone = await run(['consumer-groups', '--describe', '--group', 'seed']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^brook: .*seed.*\n$/);
+  });
+
   it('alters the topic to 3 partitions', async () => {
     const result = await run(['topics', '--alter', '--topic', 'test', '--partitions', '3']);
     expect(result.code).toBe(0);
@@ -141,7 +218,9 @@ describe('brook CLI: the seed session', () => {
     const result = await run(['topics', '--delete', '--topic', 'test']);
     expect(result.stdout).toBe('Deleted topic test.\n');
     expect(result.code).toBe(0);
-    expect((await run(['topics', '--list'])).stdout).toBe('TOPIC  PARTITIONS  REPLICATION-FACTOR\n');
+    expect((await run(['topics', '--list', '--exclude-internal'])).stdout).toBe(
+      'TOPIC  PARTITIONS  REPLICATION-FACTOR\n',
+    );
     const gone = await run(['topics', '--describe', '--topic', 'test']);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/^brook: .*not found.*\(error 40401\)\n$/);

@@ -1,10 +1,24 @@
 // `brook consumer-groups`: kafka-consumer-groups.sh against the v3 consumer-group routes: --list, --describe
 // (lag per partition), --reset-offsets (Brook's `offsets:reset`, a dry run unless --execute) and --delete.
 import type { Command } from 'commander';
-import { addCommonOptions, withExamples, type CliIo, type CommonOptions } from '../command-context.js';
-import { resetRequest, type ResetFlags } from '../consumer-group-plan.js';
-import { UsageError } from '../errors.js';
+import { unwrap, type Connection } from '../client.js';
+import {
+  addCommonOptions,
+  connectFrom,
+  withExamples,
+  writeJson,
+  type CliIo,
+  type CommonOptions,
+} from '../command-context.js';
+import {
+  formatLagTable,
+  formatResetTable,
+  resetRequest,
+  type ResetFlags,
+  type ResetRequest,
+} from '../consumer-group-plan.js';
 import { collect, exactlyOneAction, integerAtLeast, required } from '../options.js';
+import { formatTable } from '../table.js';
 
 const ACTIONS = ['list', 'describe', 'resetOffsets', 'delete'] as const;
 
@@ -44,10 +58,97 @@ export function registerConsumerGroupsCommand(program: Command, io: CliIo): void
   ]);
   command.action(async (options: ConsumerGroupsOptions) => {
     const action = exactlyOneAction(options, ACTIONS);
-    if (action !== 'list')
-      required(options.group, '--group', action === 'resetOffsets' ? '--reset-offsets' : `--${action}`);
-    if (action === 'resetOffsets') resetRequest(options);
-    void io;
-    throw new UsageError('consumer groups are not in this broker build yet');
+    if (action === 'list') return listGroups(await connectFrom(options, io.signal), options, io);
+    const group = required(options.group, '--group', action === 'resetOffsets' ? '--reset-offsets' : `--${action}`);
+    if (action === 'describe') return describeGroup(await connectFrom(options, io.signal), group, options, io);
+    if (action === 'delete') return deleteGroup(await connectFrom(options, io.signal), group, options, io);
+    const { request, dryRunByDefault } = resetRequest(options);
+    const connection = await connectFrom(options, io.signal);
+    if (dryRunByDefault) {
+      io.stderr.write('WARN: No action will be performed as the --execute option is missing. Showing the plan only.\n');
+    }
+    await resetOffsets(connection, group, request, options, io);
   });
+}
+
+function groupPath({ clusterId }: Connection, group: string) {
+  return { cluster_id: clusterId, consumer_group_id: group };
+}
+
+async function listGroups(connection: Connection, options: ConsumerGroupsOptions, io: CliIo): Promise<void> {
+  const groups = unwrap(
+    await connection.api.GET('/v3/clusters/{cluster_id}/consumer-groups', {
+      params: { path: { cluster_id: connection.clusterId } },
+    }),
+  );
+  const rows = groups.data.map((group) => ({
+    consumer_group_id: group.consumer_group_id,
+    state: group.state,
+    partition_assignor: group.partition_assignor,
+  }));
+  if (options.output === 'json') return writeJson(io, rows);
+  io.stdout.write(
+    formatTable(
+      ['GROUP', 'STATE', 'ASSIGNOR'],
+      rows.map((row) => [row.consumer_group_id, row.state, row.partition_assignor]),
+    ),
+  );
+}
+
+async function describeGroup(
+  connection: Connection,
+  group: string,
+  options: ConsumerGroupsOptions,
+  io: CliIo,
+): Promise<void> {
+  const path = groupPath(connection, group);
+  const described = unwrap(
+    await connection.api.GET('/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}', { params: { path } }),
+  );
+  const lags = unwrap(
+    await connection.api.GET('/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lags', {
+      params: { path },
+    }),
+  );
+  if (options.output === 'json') {
+    return writeJson(io, { consumer_group_id: group, state: described.state, lags: lags.data });
+  }
+  if (lags.data.every((lag) => lag.consumer_id === '')) {
+    io.stdout.write(`Consumer group '${group}' has no active members (state ${described.state}).\n\n`);
+  }
+  io.stdout.write(formatLagTable(lags.data));
+}
+
+async function resetOffsets(
+  connection: Connection,
+  group: string,
+  request: ResetRequest,
+  options: ConsumerGroupsOptions,
+  io: CliIo,
+): Promise<void> {
+  const plan = unwrap(
+    await connection.api.POST('/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/offsets:reset', {
+      params: { path: groupPath(connection, group) },
+      body: request,
+    }),
+  );
+  const rows = plan.data.map((row) => ({ ...row, current_offset: row.current_offset < 0 ? null : row.current_offset }));
+  if (options.output === 'json')
+    return writeJson(io, { consumer_group_id: group, dry_run: request.dry_run, data: rows });
+  io.stdout.write(formatResetTable(group, rows));
+}
+
+async function deleteGroup(
+  connection: Connection,
+  group: string,
+  options: ConsumerGroupsOptions,
+  io: CliIo,
+): Promise<void> {
+  unwrap(
+    await connection.api.DELETE('/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}', {
+      params: { path: groupPath(connection, group) },
+    }),
+  );
+  if (options.output === 'json') writeJson(io, { deleted: group });
+  else io.stdout.write(`Deletion of requested consumer groups ('${group}') was successful.\n`);
 }

@@ -18,6 +18,314 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/consumers/{group_name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create consumer instance (v2)
+     * @description Creates a consumer instance in the group. `base_uri` is the URL of the instance (on this broker's advertised
+     *     address; any broker of the cluster serves it). An instance idle for longer than `consumer.instance.timeout.ms`
+     *     is removed. Values may be given as JSON strings, as Confluent's clients send them.
+     */
+    post: operations['v2CreateConsumer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete consumer instance (v2)
+     * @description Destroys the instance: it leaves the group (a rebalance follows) and, with `auto.commit.enable`, first
+     *     commits the offsets of the records it returned.
+     */
+    delete: operations['v2DeleteConsumer'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/assignments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get assigned partitions (v2)
+     * @description The partitions the instance reads: its manual assignment, or what the group assigned it in the current
+     *     generation (empty while a rebalance is in progress or without a subscription).
+     */
+    get: operations['v2GetAssignments'];
+    put?: never;
+    /**
+     * Assign partitions (v2)
+     * @description Manually assigns partitions to the instance (no group membership, no rebalancing), replacing any previous
+     *     manual assignment.
+     */
+    post: operations['v2AssignPartitions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/offsets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get committed offsets (v2)
+     * @description The group's stored (next-to-read) offsets for the given partitions; partitions without a committed offset
+     *     are left out. The partitions are given as `partition=topic:p` query parameters or, as in Confluent's API, as
+     *     a JSON body `{"partitions": [{"topic", "partition"}]}` (at most 1 MiB), which many HTTP clients cannot send
+     *     with GET.
+     */
+    get: operations['v2GetCommittedOffsets'];
+    put?: never;
+    /**
+     * Commit offsets (v2)
+     * @description Commits offsets for the group, with Confluent's semantics: each `offset` is that of the last processed record
+     *     and `offset + 1` is stored. An empty body (or empty `offsets`) commits, for every partition, one past the
+     *     last record returned to the client. A subscribed instance may commit only partitions it owns in the current
+     *     generation, read in that generation (40903 otherwise: poll again after the rebalance).
+     */
+    post: operations['v2CommitOffsets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/positions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Seek to offsets (v2)
+     * @description Sets the offset the next poll reads from, for partitions assigned to the instance.
+     */
+    post: operations['v2SeekToOffsets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/positions/beginning': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Seek to beginning (v2)
+     * @description Moves the positions of the given assigned partitions to their log start offsets.
+     */
+    post: operations['v2SeekToBeginning'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/positions/end': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Seek to end (v2)
+     * @description Moves the positions of the given assigned partitions to their high watermarks (new records only).
+     */
+    post: operations['v2SeekToEnd'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/records': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Consume records (v2)
+     * @description Fetches records from the assigned partitions, starting at each partition's position (the committed offset,
+     *     else per `auto.offset.reset`). Answers as soon as `fetch.min.bytes` are available, or after `timeout` with
+     *     what there is (possibly nothing). The answer's content type is the instance's embedded format:
+     *     `application/vnd.kafka.binary.v2+json` (keys, values base64) or `application/vnd.kafka.json.v2+json` (keys,
+     *     values as JSON). Unlike Confluent, every record carries `timestamp` and `headers`. Concurrent polls of one
+     *     instance are served one after the other.
+     */
+    get: operations['v2ConsumeRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/subscription': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get subscribed topics (v2)
+     * @description The subscribed topics (a pattern subscription lists the topics it currently matches); empty when none.
+     */
+    get: operations['v2GetSubscription'];
+    put?: never;
+    /**
+     * Subscribe (v2)
+     * @description Subscribes the instance to a list of topics or to a topic pattern (a regular expression matched against
+     *     whole topic names); it then joins the group and receives partitions from the group's assignor. Replaces any
+     *     previous subscription.
+     */
+    post: operations['v2Subscribe'];
+    /**
+     * Unsubscribe (v2)
+     * @description Removes the subscription (and any manual assignment); the instance leaves the group's assignment.
+     */
+    delete: operations['v2Unsubscribe'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/healthz': {
     parameters: {
       query?: never;
@@ -292,6 +600,264 @@ export interface paths {
     get: operations['getBroker'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List consumer groups
+     * @description Returns the consumer groups of the cluster (every group that is not dead), sorted by id.
+     */
+    get: operations['listConsumerGroups'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    /** Get consumer group */
+    get: operations['getConsumerGroup'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete consumer group (Brook)
+     * @description Brook's own: deletes the group and its committed offsets (as `kafka-consumer-groups --delete`). Only a group
+     *     without members and without v2 consumer instances can be deleted.
+     */
+    delete: operations['deleteConsumerGroup'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/consumers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List consumers
+     * @description Returns the current members of the group, sorted by consumer id.
+     */
+    get: operations['listConsumers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/consumers/{consumer_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+      };
+      cookie?: never;
+    };
+    /** Get consumer */
+    get: operations['getConsumer'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/consumers/{consumer_id}/assignments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List consumer assignments
+     * @description Returns the partitions assigned to the consumer in the group's current generation.
+     */
+    get: operations['listConsumerAssignments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lag-summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get consumer group lag summary
+     * @description The maximum and the total lag of the group. With no lags at all, `max_lag` and `total_lag` are 0,
+     *     `max_lag_partition_id` is -1 and the `max_lag_*` names are empty strings.
+     */
+    get: operations['getConsumerGroupLagSummary'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List consumer lags
+     * @description Returns the lag of every partition the group has committed offsets for or a member owns, sorted by topic and
+     *     partition: `log_end_offset` (the high watermark) minus `current_offset` (the committed offset, -1 when
+     *     nothing is committed yet; the lag is then counted from the log start).
+     */
+    get: operations['listConsumerLags'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lags/{topic_name}/partitions/{partition_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** Get consumer lag */
+    get: operations['getConsumerLag'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/offsets:reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reset consumer group offsets (Brook)
+     * @description Brook's own, as `kafka-consumer-groups --reset-offsets`: computes a new committed offset for each chosen
+     *     partition (every partition of the listed `topics`, or of the listed `partitions`; without `topics`, every
+     *     partition the group has committed), clamped to the log, and stores them unless `dry_run` is true, which is
+     *     the default (then only the plan is returned). The group must have no active members; with `topics` it need
+     *     not exist yet (its offsets are then created).
+     */
+    post: operations['resetConsumerGroupOffsets'];
     delete?: never;
     options?: never;
     head?: never;
@@ -724,6 +1290,151 @@ export interface components {
       /** @description The value per `format` (base64 string, JSON value or string), or null. */
       value: unknown;
     };
+    ConsumerAssignmentData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      consumer_group_id: string;
+      consumer_id: string;
+      /** @constant */
+      kind?: 'KafkaConsumerAssignment';
+      lag: components['schemas']['Relationship'];
+      partition: components['schemas']['Relationship'];
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    ConsumerAssignmentDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ConsumerAssignmentData'][];
+      /** @constant */
+      kind?: 'KafkaConsumerAssignmentList';
+    };
+    ConsumerData: components['schemas']['Resource'] & {
+      assignments: components['schemas']['Relationship'];
+      client_id: string;
+      cluster_id: string;
+      consumer_group_id: string;
+      consumer_id: string;
+      /** @description The static membership id (`group.instance.id`); null for a dynamic member. */
+      instance_id?: string | null;
+      /** @constant */
+      kind?: 'KafkaConsumer';
+    };
+    ConsumerDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ConsumerData'][];
+      /** @constant */
+      kind?: 'KafkaConsumerList';
+    };
+    ConsumerGroupData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      consumer_group_id: string;
+      consumers: components['schemas']['Relationship'];
+      coordinator: components['schemas']['Relationship'];
+      is_mixed_consumer_group: boolean;
+      /** @description True for a group that has only committed offsets and never had members. */
+      is_simple: boolean;
+      /** @constant */
+      kind?: 'KafkaConsumerGroup';
+      lag_summary: components['schemas']['Relationship'];
+      /** @description The assignor the group uses (`range`, `roundrobin` or `sticky`). */
+      partition_assignor: string;
+      state: components['schemas']['ConsumerGroupState'];
+      type: components['schemas']['ConsumerGroupType'];
+    };
+    ConsumerGroupDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ConsumerGroupData'][];
+      /** @constant */
+      kind?: 'KafkaConsumerGroupList';
+    };
+    ConsumerGroupLagSummaryData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      consumer_group_id: string;
+      /** @constant */
+      kind?: 'KafkaConsumerGroupLagSummary';
+      /** Format: int64 */
+      max_lag: number;
+      max_lag_client_id: string;
+      max_lag_consumer: components['schemas']['Relationship'];
+      /** @description The owner of the partition with the largest lag; empty when it has no owner or no lags. */
+      max_lag_consumer_id: string;
+      max_lag_instance_id?: string | null;
+      max_lag_partition: components['schemas']['Relationship'];
+      /**
+       * Format: int32
+       * @description -1 when the group has no lags.
+       */
+      max_lag_partition_id: number;
+      /** @description Empty when the group has no lags. */
+      max_lag_topic_name: string;
+      /** Format: int64 */
+      total_lag: number;
+    };
+    ConsumerGroupOffsetResetData: {
+      /**
+       * Format: int64
+       * @description The committed offset before the reset; -1 when the group has committed none.
+       */
+      current_offset: number;
+      /**
+       * Format: int64
+       * @description The committed offset after the reset (the next offset the group will read).
+       */
+      new_offset: number;
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    /**
+     * @description Confluent's states; Brook's groups are EMPTY, PREPARING_REBALANCE, COMPLETING_REBALANCE or STABLE.
+     * @enum {string}
+     */
+    ConsumerGroupState:
+      | 'UNKNOWN'
+      | 'PREPARING_REBALANCE'
+      | 'COMPLETING_REBALANCE'
+      | 'ASSIGNING'
+      | 'RECONCILING'
+      | 'STABLE'
+      | 'DEAD'
+      | 'EMPTY';
+    /**
+     * @description Confluent's group types; Brook's groups are CLASSIC.
+     * @enum {string}
+     */
+    ConsumerGroupType: 'UNKNOWN' | 'CLASSIC' | 'CONSUMER' | 'SHARE';
+    ConsumerLagData: components['schemas']['Resource'] & {
+      /** @description The owner's client id; empty when no member owns the partition. */
+      client_id: string;
+      cluster_id: string;
+      consumer_group_id: string;
+      /** @description The member that owns the partition; empty when no member does. */
+      consumer_id: string;
+      /**
+       * Format: int64
+       * @description The committed offset (the next to read); -1 when the group has committed none.
+       */
+      current_offset: number;
+      /** @description The owner's static membership id; null when it has none or there is no owner. */
+      instance_id?: string | null;
+      /** @constant */
+      kind?: 'KafkaConsumerLag';
+      /**
+       * Format: int64
+       * @description `log_end_offset` minus `current_offset` (from the log start offset when nothing is committed).
+       */
+      lag: number;
+      /**
+       * Format: int64
+       * @description The high watermark.
+       */
+      log_end_offset: number;
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    ConsumerLagDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ConsumerLagData'][];
+      /** @constant */
+      kind?: 'KafkaConsumerLagList';
+    };
     CreateTopicRequestData: {
       configs?: components['schemas']['ConfigNameValue'][];
       /**
@@ -921,6 +1632,40 @@ export interface components {
       /** @constant */
       kind?: 'KafkaReplicaList';
     };
+    ResetConsumerGroupOffsetsData: components['schemas']['Resource'] & {
+      consumer_group_id: string;
+      data: components['schemas']['ConsumerGroupOffsetResetData'][];
+      /** @description True when nothing was stored. */
+      dry_run: boolean;
+      /** @constant */
+      kind?: 'BrookConsumerGroupOffsetReset';
+    };
+    ResetConsumerGroupOffsetsRequestData: {
+      /**
+       * @description Only compute and return the new offsets; store nothing. True unless set to false.
+       * @default true
+       */
+      dry_run?: boolean;
+      /**
+       * Format: int64
+       * @description Required when `to` is `offset`.
+       */
+      offset?: number;
+      /** @description Required when `to` is `timestamp`; epoch milliseconds or an RFC 3339 date-time. */
+      timestamp?: number | string;
+      /**
+       * @description The new position: the log start offset, the high watermark, `offset` (clamped to the log), or the first record at or after `timestamp` (the high watermark when there is none).
+       * @enum {string}
+       */
+      to: 'earliest' | 'latest' | 'offset' | 'timestamp';
+      /** @description The partitions to reset: each topic's `partitions`, or all of its partitions when `partitions` is absent. When absent, every partition the group has committed an offset for. */
+      topics?:
+        | {
+            partitions?: number[] | null;
+            topic_name: string;
+          }[]
+        | null;
+    };
     Resource: {
       kind: string;
       metadata: components['schemas']['ResourceMetadata'];
@@ -981,6 +1726,11 @@ export interface components {
        */
       partitions_count: number;
     };
+    V2BinaryConsumerRecord: components['schemas']['ConsumedRecord'] & {
+      key?: string | null;
+      topic: string;
+      value?: string | null;
+    };
     V2BinaryProduceRecord: {
       key?: string | null;
       /** Format: int32 */
@@ -992,6 +1742,78 @@ export interface components {
     };
     V2BrokerList: {
       brokers: number[];
+    };
+    V2CommitOffsets: {
+      offsets?: (components['schemas']['V2TopicPartition'] & {
+        /** @description Free-form metadata stored with the offset. */
+        metadata?: string | null;
+        /**
+         * Format: int64
+         * @description The offset of the last processed record; `offset + 1` is stored.
+         */
+        offset: number;
+      })[];
+    };
+    V2CommittedOffsets: {
+      offsets: (components['schemas']['V2TopicPartition'] & {
+        /** @description The metadata stored with the offset (empty when none). */
+        metadata: string;
+        /**
+         * Format: int64
+         * @description The stored offset, the next one the group will read.
+         */
+        offset: number;
+      })[];
+    };
+    V2ConsumerInstance: {
+      /**
+       * Format: uri
+       * @description The URL of the instance; append `/subscription`, `/records`, ... to it.
+       */
+      base_uri: string;
+      instance_id: string;
+    };
+    /** @description Confluent's consumer instance config. Numbers and booleans may also be given as strings. */
+    V2CreateConsumerRequest: {
+      /**
+       * @description Commit the offsets of returned records automatically (every 5 s, on poll) and on delete.
+       * @default true
+       * @enum {boolean|string}
+       */
+      'auto.commit.enable'?: true | false | 'true' | 'false';
+      /**
+       * @description Where to start a partition without a committed offset (`smallest` and `largest` are the old names of `earliest` and `latest`); with `none`, reading such a partition fails until a position is set.
+       * @default latest
+       * @enum {string}
+       */
+      'auto.offset.reset'?: 'earliest' | 'latest' | 'none' | 'smallest' | 'largest';
+      /** @description The default `timeout` of a poll, in milliseconds; the broker's default when absent. */
+      'consumer.request.timeout.ms'?: number | string;
+      /**
+       * @description The number of key and value bytes a poll waits for (up to its timeout).
+       * @default 1
+       */
+      'fetch.min.bytes'?: number | string;
+      /**
+       * @description The embedded format of keys and values: base64 (`binary`) or JSON (`json`). The schema registry formats (avro, jsonschema, protobuf) are not supported.
+       * @default binary
+       * @enum {string}
+       */
+      format?: 'binary' | 'json';
+      /**
+       * @deprecated
+       * @description The legacy name of `name`, used when `name` is absent.
+       */
+      id?: string;
+      /** @description The instance id, unique in the group; a random `rest-consumer-<uuid>` when absent. */
+      name?: string;
+    };
+    V2JsonConsumerRecord: components['schemas']['ConsumedRecord'] & {
+      /** @description The key as a JSON value, or null. */
+      key?: unknown;
+      topic: string;
+      /** @description The value as a JSON value, or null. */
+      value?: unknown;
     };
     V2JsonProduceRecord: {
       /** @description Any JSON value, or null. */
@@ -1047,6 +1869,21 @@ export interface components {
       in_sync: boolean;
       leader: boolean;
     };
+    V2SeekOffsets: {
+      offsets: (components['schemas']['V2TopicPartition'] & {
+        /**
+         * Format: int64
+         * @description The offset the next poll reads from.
+         */
+        offset: number;
+      })[];
+    };
+    /** @description Either `topics` or `topic_pattern`. */
+    V2SubscriptionRequest: {
+      /** @description A regular expression that topic names must match entirely. */
+      topic_pattern?: string;
+      topics?: string[];
+    } & (unknown | unknown);
     V2Topic: {
       /** @description Every topic config, by name, with its effective value (null when sensitive). */
       configs: {
@@ -1056,6 +1893,17 @@ export interface components {
       partitions: components['schemas']['V2PartitionList'];
     };
     V2TopicNameList: string[];
+    V2TopicPartition: {
+      /** Format: int32 */
+      partition: number;
+      topic: string;
+    };
+    V2TopicPartitionList: {
+      partitions: components['schemas']['V2TopicPartition'][];
+    };
+    V2TopicSubscription: {
+      topics: string[];
+    };
   };
   responses: {
     /** @description Bad request; `error_code` is 400 or a five-digit code such as 40002. */
@@ -1064,6 +1912,21 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Conflict with the resource's current state; `error_code` is a 409xx code such as 40904. */
+    Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": 40904,
+         *       "message": "Consumer group orders-processor has active members; stop them first."
+         *     }
+         */
         'application/json': components['schemas']['Error'];
       };
     };
@@ -1114,6 +1977,127 @@ export interface components {
          *     }
          */
         'application/json': components['schemas']['ClusterData'];
+      };
+    };
+    /** @description The maximum and total lag of the group. */
+    GetConsumerGroupLagSummaryResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaConsumerGroupLagSummary",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/lag-summary",
+         *         "resource_name": "crn:///kafka=brook-1/consumer-group=orders-processor/lag-summary"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "consumer_group_id": "orders-processor",
+         *       "max_lag_consumer_id": "consumer-1",
+         *       "max_lag_instance_id": null,
+         *       "max_lag_client_id": "consumer-1",
+         *       "max_lag_topic_name": "orders",
+         *       "max_lag_partition_id": 1,
+         *       "max_lag": 8,
+         *       "total_lag": 11,
+         *       "max_lag_consumer": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/consumers/consumer-1"
+         *       },
+         *       "max_lag_partition": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/topics/orders/partitions/1"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ConsumerGroupLagSummaryData'];
+      };
+    };
+    /** @description The consumer group. */
+    GetConsumerGroupResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaConsumerGroup",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor",
+         *         "resource_name": "crn:///kafka=brook-1/consumer-group=orders-processor"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "consumer_group_id": "orders-processor",
+         *       "is_simple": false,
+         *       "partition_assignor": "range",
+         *       "state": "STABLE",
+         *       "type": "CLASSIC",
+         *       "is_mixed_consumer_group": false,
+         *       "coordinator": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/brokers/1"
+         *       },
+         *       "consumers": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/consumers"
+         *       },
+         *       "lag_summary": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/lag-summary"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ConsumerGroupData'];
+      };
+    };
+    /** @description The lag of the group on the partition. */
+    GetConsumerLagResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaConsumerLag",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/lags/orders/partitions/1",
+         *         "resource_name": "crn:///kafka=brook-1/consumer-group=orders-processor/lag=orders/partition=1"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "consumer_group_id": "orders-processor",
+         *       "topic_name": "orders",
+         *       "partition_id": 1,
+         *       "current_offset": 42,
+         *       "log_end_offset": 50,
+         *       "lag": 8,
+         *       "consumer_id": "consumer-1",
+         *       "instance_id": null,
+         *       "client_id": "consumer-1"
+         *     }
+         */
+        'application/json': components['schemas']['ConsumerLagData'];
+      };
+    };
+    /** @description The consumer. */
+    GetConsumerResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaConsumer",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/consumers/consumer-1",
+         *         "resource_name": "crn:///kafka=brook-1/consumer-group=orders-processor/consumer=consumer-1"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "consumer_group_id": "orders-processor",
+         *       "consumer_id": "consumer-1",
+         *       "instance_id": null,
+         *       "client_id": "consumer-1",
+         *       "assignments": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/consumers/consumer-1/assignments"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ConsumerData'];
       };
     };
     /** @description The partition. */
@@ -1182,6 +2166,42 @@ export interface components {
       };
       content: {
         'application/json': components['schemas']['ClusterDataList'];
+      };
+    };
+    /** @description The partitions assigned to the consumer. */
+    ListConsumerAssignmentsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerAssignmentDataList'];
+      };
+    };
+    /** @description The list of consumer groups. */
+    ListConsumerGroupsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerGroupDataList'];
+      };
+    };
+    /** @description The lag of each partition of the group. */
+    ListConsumerLagsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerLagDataList'];
+      };
+    };
+    /** @description The list of consumers (members) of the group. */
+    ListConsumersResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerDataList'];
       };
     };
     /** @description The earliest and latest offsets of the partition. */
@@ -1372,6 +2392,39 @@ export interface components {
         'application/vnd.brook.batches': string;
       };
     };
+    /** @description The new offset of each chosen partition; stored unless `dry_run`. */
+    ResetConsumerGroupOffsetsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "BrookConsumerGroupOffsetReset",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/offsets:reset"
+         *       },
+         *       "consumer_group_id": "orders-processor",
+         *       "dry_run": false,
+         *       "data": [
+         *         {
+         *           "topic_name": "orders",
+         *           "partition_id": 0,
+         *           "current_offset": 120,
+         *           "new_offset": 87
+         *         },
+         *         {
+         *           "topic_name": "orders",
+         *           "partition_id": 1,
+         *           "current_offset": -1,
+         *           "new_offset": 64
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['ResetConsumerGroupOffsetsData'];
+      };
+    };
     /** @description Server-side failure; `error_code` is 500, 50002 (Kafka error) or 50003 (retriable). */
     ServerError: {
       headers: {
@@ -1418,6 +2471,26 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description The partitions assigned to the instance. */
+    V2AssignmentsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2TopicPartitionList'];
+        /**
+         * @example {
+         *       "partitions": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicPartitionList'];
+      };
+    };
     /** @description Bad request; `error_code` is 400 or a five-digit code such as 40002. */
     V2BadRequest: {
       headers: {
@@ -1426,6 +2499,103 @@ export interface components {
       content: {
         'application/json': components['schemas']['Error'];
         'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The committed offsets of the requested partitions that have one. */
+    V2CommittedOffsetsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2CommittedOffsets'];
+        /**
+         * @example {
+         *       "offsets": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "offset": 42,
+         *           "metadata": ""
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2CommittedOffsets'];
+      };
+    };
+    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists) or 40903 (commit fenced). */
+    V2Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        /**
+         * @example {
+         *       "error_code": 40902,
+         *       "message": "Consumer instance with the specified name consumer-1 already exists in group orders-processor."
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The records fetched (possibly none), in the instance's embedded format. */
+    V2ConsumeRecordsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example [
+         *       {
+         *         "topic": "orders",
+         *         "partition": 0,
+         *         "offset": 41,
+         *         "timestamp": 1770318882123,
+         *         "key": "dXNlci00Mg==",
+         *         "value": "eyJhY3Rpb24iOiJsb2dpbiJ9",
+         *         "headers": [
+         *           {
+         *             "name": "trace-id",
+         *             "value": "YWJjMTIz"
+         *           }
+         *         ]
+         *       }
+         *     ]
+         */
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2BinaryConsumerRecord'][];
+        /**
+         * @example [
+         *       {
+         *         "topic": "orders",
+         *         "partition": 0,
+         *         "offset": 41,
+         *         "timestamp": 1770318882123,
+         *         "key": "user-42",
+         *         "value": {
+         *           "action": "login"
+         *         },
+         *         "headers": []
+         *       }
+         *     ]
+         */
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2JsonConsumerRecord'][];
+      };
+    };
+    /** @description The new consumer instance. */
+    V2CreateConsumerResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2ConsumerInstance'];
+        /**
+         * @example {
+         *       "instance_id": "consumer-1",
+         *       "base_uri": "http://localhost:8082/consumers/orders-processor/instances/consumer-1"
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2ConsumerInstance'];
       };
     };
     /** @description The partition. */
@@ -1529,7 +2699,7 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['V2TopicNameList'];
       };
     };
-    /** @description No acceptable representation for the `Accept` header (406). */
+    /** @description No acceptable representation for the `Accept` header (406); 40601 for a consumer instance's other embedded format. */
     V2NotAcceptable: {
       headers: {
         [name: string]: unknown;
@@ -1539,7 +2709,7 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['Error'];
       };
     };
-    /** @description Not found; `error_code` is 40401 (topic) or 40402 (partition). */
+    /** @description Not found; `error_code` is 40401 (topic), 40402 (partition), 40403 (consumer instance) or 40404 (leader not available). */
     V2NotFound: {
       headers: {
         [name: string]: unknown;
@@ -1635,6 +2805,24 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['Error'];
       };
     };
+    /** @description The subscribed topics. */
+    V2SubscriptionResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2TopicSubscription'];
+        /**
+         * @example {
+         *       "topics": [
+         *         "orders",
+         *         "payments"
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicSubscription'];
+      };
+    };
     /** @description Rate limited (42901); retry after `Retry-After` seconds. */
     V2TooManyRequests: {
       headers: {
@@ -1674,8 +2862,35 @@ export interface components {
     BrokerId: number;
     /** @description The cluster id. */
     ClusterId: string;
+    /**
+     * @description A partition whose committed offset to return, as `topic:partition` (repeat the parameter for several). When given, any request body is ignored.
+     * @example [
+     *       "orders:0",
+     *       "orders:1"
+     *     ]
+     */
+    CommittedPartition: string[];
     /** @description The config name, such as `retention.ms`. */
     ConfigName: string;
+    /**
+     * @description The consumer group id.
+     * @example orders-processor
+     */
+    ConsumerGroupId: string;
+    /** @description The consumer (group member) id. */
+    ConsumerId: string;
+    /** @description How long to wait for records, in milliseconds (bounded by the broker's maximum wait); defaults to the instance's `consumer.request.timeout.ms`. */
+    ConsumeTimeout: number;
+    /**
+     * @description The consumer group name (1 to 255 characters).
+     * @example orders-processor
+     */
+    GroupName: string;
+    /**
+     * @description The consumer instance id, as returned by `instance_id` on creation.
+     * @example consumer-1
+     */
+    InstanceName: string;
     /** @description Upper bound on the size of the answer in bytes (at least one record is returned if any exists). */
     MaxBytes: number;
     /** @description Upper bound on the number of records returned. */
@@ -1788,6 +3003,27 @@ export interface components {
         'application/json': components['schemas']['ProduceRequest'];
       };
     };
+    ResetConsumerGroupOffsetsRequest: {
+      content: {
+        /**
+         * @example {
+         *       "to": "timestamp",
+         *       "timestamp": "2026-02-05T00:00:00Z",
+         *       "topics": [
+         *         {
+         *           "topic_name": "orders",
+         *           "partitions": [
+         *             0,
+         *             1
+         *           ]
+         *         }
+         *       ],
+         *       "dry_run": false
+         *     }
+         */
+        'application/json': components['schemas']['ResetConsumerGroupOffsetsRequestData'];
+      };
+    };
     UpdatePartitionCountRequest: {
       content: {
         /**
@@ -1806,6 +3042,60 @@ export interface components {
          *     }
          */
         'application/json': components['schemas']['UpdateConfigRequestData'];
+      };
+    };
+    /** @description The offsets to commit; an empty or absent body commits what was returned to the client. */
+    V2CommitOffsetsRequest: {
+      content: {
+        'application/json': components['schemas']['V2CommitOffsets'];
+        /**
+         * @example {
+         *       "offsets": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "offset": 41,
+         *           "metadata": "processed by worker 3"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2CommitOffsets'];
+      };
+    };
+    /** @description The instance's configuration; every field is optional (an empty or absent body takes the defaults). */
+    V2CreateConsumerRequest: {
+      content: {
+        'application/json': components['schemas']['V2CreateConsumerRequest'];
+        /**
+         * @example {
+         *       "name": "consumer-1",
+         *       "format": "json",
+         *       "auto.offset.reset": "earliest",
+         *       "auto.commit.enable": "false"
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2CreateConsumerRequest'];
+      };
+    };
+    V2PartitionsRequest: {
+      content: {
+        'application/json': components['schemas']['V2TopicPartitionList'];
+        /**
+         * @example {
+         *       "partitions": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0
+         *         },
+         *         {
+         *           "topic": "orders",
+         *           "partition": 1
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicPartitionList'];
       };
     };
     V2ProduceRequest: {
@@ -1845,6 +3135,29 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['V2BinaryProduceRequest'];
       };
     };
+    V2SeekRequest: {
+      content: {
+        'application/json': components['schemas']['V2SeekOffsets'];
+        /**
+         * @example {
+         *       "offsets": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "offset": 20
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2SeekOffsets'];
+      };
+    };
+    V2SubscriptionRequest: {
+      content: {
+        'application/json': components['schemas']['V2SubscriptionRequest'];
+        'application/vnd.kafka.v2+json': components['schemas']['V2SubscriptionRequest'];
+      };
+    };
   };
   headers: {
     /** @description Seconds to wait before retrying. */
@@ -1867,6 +3180,499 @@ export interface operations {
       406: components['responses']['V2NotAcceptable'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
+    };
+  };
+  v2CreateConsumer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['V2CreateConsumerRequest'];
+    responses: {
+      200: components['responses']['V2CreateConsumerResponse'];
+      /** @description Malformed JSON (400). */
+      400: components['responses']['V2BadRequest'];
+      406: components['responses']['V2NotAcceptable'];
+      /** @description 40902 a consumer instance with this name already exists in the group. */
+      409: components['responses']['V2Conflict'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42204 invalid consumer config: a body that is not an object, an invalid `name` or group name, a `format` other than binary or json (avro, jsonschema and protobuf need a schema registry), or an invalid `auto.offset.reset`, `auto.commit.enable`, `fetch.min.bytes` or `consumer.request.timeout.ms`. */
+      422: components['responses']['V2UnprocessableEntity'];
+      /** @description 42901 this broker already serves its maximum number of consumer instances; retry later. */
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2DeleteConsumer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The instance was deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2GetAssignments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2AssignmentsResponse'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2AssignPartitions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2PartitionsRequest'];
+    responses: {
+      /** @description The assignment was stored. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object or `partitions` is not an array. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      /** @description 40901 subscription conflict (the instance is subscribed). */
+      409: components['responses']['V2Conflict'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2GetCommittedOffsets: {
+    parameters: {
+      query?: {
+        /**
+         * @description A partition whose committed offset to return, as `topic:partition` (repeat the parameter for several). When given, any request body is ignored.
+         * @example [
+         *       "orders:0",
+         *       "orders:1"
+         *     ]
+         */
+        partition?: components['parameters']['CommittedPartition'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /** @description Confluent's form; ignored when `partition` query parameters are given. */
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['V2TopicPartitionList'];
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicPartitionList'];
+      };
+    };
+    responses: {
+      200: components['responses']['V2CommittedOffsetsResponse'];
+      /** @description A `partition` parameter not of the form `topic:partition`, or a body that is not valid JSON (400); 40002 the body is not an object or `partitions` is not an array. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2CommitOffsets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['V2CommitOffsetsRequest'];
+    responses: {
+      /** @description The offsets were committed (empty body). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object or `offsets` is not an array. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      /** @description 40903 commit fenced: the instance is no longer a member, no longer owns the partition, or read its records in an older generation; or (manual assignment) the group has active members. */
+      409: components['responses']['V2Conflict'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (a malformed topic, partition, offset or metadata). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2SeekToOffsets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2SeekRequest'];
+    responses: {
+      /** @description The positions were set. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object, `offsets` is not an array, or a partition is not assigned to the instance. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (a malformed topic, partition or offset). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2SeekToBeginning: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2PartitionsRequest'];
+    responses: {
+      /** @description The positions were set. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40404 leader not available. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2SeekToEnd: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2PartitionsRequest'];
+    responses: {
+      /** @description The positions were set. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40404 leader not available. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2ConsumeRecords: {
+    parameters: {
+      query?: {
+        /** @description Upper bound on the size of the answer in bytes (at least one record is returned if any exists). */
+        max_bytes?: components['parameters']['MaxBytes'];
+        /** @description How long to wait for records, in milliseconds (bounded by the broker's maximum wait); defaults to the instance's `consumer.request.timeout.ms`. */
+        timeout?: components['parameters']['ConsumeTimeout'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2ConsumeRecordsResponse'];
+      /** @description `timeout` or `max_bytes` is not a valid integer (400); 40002 a partition has no committed offset and `auto.offset.reset` is none. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40404 leader not available. */
+      404: components['responses']['V2NotFound'];
+      /** @description 40601 the `Accept` header asks for the other embedded format than the instance was created with. */
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2GetSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2SubscriptionResponse'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2Subscribe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2SubscriptionRequest'];
+    responses: {
+      /** @description The subscription was stored. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not a JSON object. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      /** @description 40901 subscription conflict: both `topics` and `topic_pattern` given, or the instance has a manual assignment. */
+      409: components['responses']['V2Conflict'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload: neither a non-empty `topics` array of topic names nor `topic_pattern`, more than 10000 topics, or a `topic_pattern` that is not a valid regular expression. */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2Unsubscribe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The instance is unsubscribed. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
     };
   };
   checkLiveness: {
@@ -2223,6 +4029,276 @@ export interface operations {
       406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+    };
+  };
+  listConsumerGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListConsumerGroupsResponse'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getConsumerGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerGroupResponse'];
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  deleteConsumerGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group was deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      /** @description 40904 the group still has members or consumer instances. */
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listConsumers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListConsumersResponse'];
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getConsumer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerResponse'];
+      /** @description Unknown cluster, consumer group or consumer (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  listConsumerAssignments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListConsumerAssignmentsResponse'];
+      /** @description Unknown cluster, consumer group or consumer (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getConsumerGroupLagSummary: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerGroupLagSummaryResponse'];
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  listConsumerLags: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListConsumerLagsResponse'];
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getConsumerLag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerLagResponse'];
+      /** @description `partition_id` is not a non-negative integer (400). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster or consumer group, or the group has no lag for this partition (neither a committed offset nor an owner) (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  resetConsumerGroupOffsets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['ResetConsumerGroupOffsetsRequest'];
+    responses: {
+      200: components['responses']['ResetConsumerGroupOffsetsResponse'];
+      /** @description Malformed JSON or a `timestamp` that is neither epoch milliseconds nor RFC 3339 (400); 40002 invalid request (body not an object, unknown `to`, `offset` missing or negative for `to: offset`, `timestamp` missing for `to: timestamp`, malformed `topics`, `dry_run` not a boolean). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster, or unknown consumer group without `topics` (404); 40401 topic not found; 40402 partition not found; 40404 leader not available. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      /** @description 40904 the group has active members; stop them first. */
+      409: components['responses']['Conflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listTopics: {
