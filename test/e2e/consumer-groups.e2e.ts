@@ -251,6 +251,55 @@ describe('consumer groups', () => {
     await consumer.delete();
   });
 
+  it('serialises concurrent polls of one instance: no record is returned twice', async () => {
+    await createTopic(url, cid, 'concurrent', 1);
+    await produceValues(
+      url,
+      'concurrent',
+      Array.from({ length: 50 }, (_, i) => `c${i}`),
+      0,
+    );
+    const consumer = await V2Consumer.create(url, 'concurrent-group', 'one', {
+      'auto.offset.reset': 'earliest',
+      'auto.commit.enable': 'false',
+    });
+    await consumer.call('POST', '/assignments', { partitions: [{ topic: 'concurrent', partition: 0 }] });
+    const polls = await Promise.all(Array.from({ length: 5 }, () => consumer.poll(300, 100)));
+    const offsets = polls.flat().map((r) => r.offset);
+    expect(new Set(offsets).size).toBe(offsets.length);
+    expect(offsets.length).toBeGreaterThan(5);
+    await consumer.delete();
+  });
+
+  it('subscribes by topic_pattern, and auto-commits what was returned when the instance is deleted', async () => {
+    await createTopic(url, cid, 'metrics.eu', 1);
+    await createTopic(url, cid, 'metrics.us', 1);
+    await produceValues(url, 'metrics.eu', ['eu'], 0);
+    await produceValues(url, 'metrics.us', ['us'], 0);
+    const consumer = await V2Consumer.create(url, 'pattern-group', 'p', {
+      'auto.offset.reset': 'earliest',
+      'auto.commit.enable': 'true',
+    });
+    const subscribed = await consumer.call('POST', '/subscription', { topic_pattern: 'metrics\\..*' });
+    expect(subscribed.status, subscribed.text).toBe(204);
+    expect((await consumer.call('GET', '/subscription')).body).toEqual({ topics: ['metrics.eu', 'metrics.us'] });
+    await waitForAssignment(consumer, (p) => p.length === 2);
+    const values: string[] = [];
+    const deadline = Date.now() + 10_000;
+    while (values.length < 2 && Date.now() < deadline) values.push(...(await consumer.poll(200)).map(text));
+    expect(values.sort()).toEqual(['eu', 'us']);
+    await consumer.delete();
+    const lags = await call(url, 'GET', `/v3/clusters/${cid}/consumer-groups/pattern-group/lags`, {
+      spec: `${G}/lags`,
+    });
+    expect(
+      lags.body.data.map((l: { topic_name: string; current_offset: number }) => [l.topic_name, l.current_offset]),
+    ).toEqual([
+      ['metrics.eu', 1],
+      ['metrics.us', 1],
+    ]);
+  });
+
   it("answers Confluent's error codes for bad consumer requests", async () => {
     const consumer = await V2Consumer.create(url, 'errors-group', 'dup');
     expectError(
