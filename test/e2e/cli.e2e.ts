@@ -2,9 +2,10 @@
 // process: create, list and describe a topic, produce two lines, read them back from the beginning, consume
 // them as a group and describe its lag, reset its offsets to earliest, grow the topic, set retention.ms, and
 // delete it. Plus the failure paths scripts rely on (exit codes, one-line errors).
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess, freePort } from './support/broker-process.js';
-import { brook } from './support/brook-cli.js';
+import { BROOK_CLI, brook } from './support/brook-cli.js';
 
 describe('brook CLI: the seed session', () => {
   let broker: BrokerProcess;
@@ -273,6 +274,58 @@ describe('brook CLI: failures', () => {
       url,
     ]);
     expect(consume.stdout).toBe('k1\tv1\nk3\tv3\n');
+  });
+
+  it('commits what a group consumer printed when stopped with Ctrl-C, and exits 0', async () => {
+    const url = broker.url;
+    await brook(['topics', '--create', '--topic', 'interrupted', '--bootstrap-server', url]);
+    await brook(['console-producer', '--topic', 'interrupted', '--bootstrap-server', url], {
+      input: 'one\ntwo\nthree\n',
+    });
+    const child = spawn(
+      process.execPath,
+      [
+        BROOK_CLI,
+        'console-consumer',
+        '--topic',
+        'interrupted',
+        '--group',
+        'ctrl-c',
+        '--from-beginning',
+        '--bootstrap-server',
+        url,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout === 'one\ntwo\nthree\n') resolve();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('Processed a total of 3 messages\n');
+    const described = await brook([
+      'consumer-groups',
+      '--describe',
+      '--group',
+      'ctrl-c',
+      '--output',
+      'json',
+      '--bootstrap-server',
+      url,
+    ]);
+    expect(
+      JSON.parse(described.stdout).lags.map((row: { current_offset: number; lag: number }) => [
+        row.current_offset,
+        row.lag,
+      ]),
+    ).toEqual([[3, 0]]);
   });
 
   it('fails with exit 1 when producing to a topic that does not exist', async () => {
