@@ -35,7 +35,7 @@ export function registerConsumerGroupsCommand(program: Command, io: CliIo): void
     .command('consumer-groups')
     .description('list, describe (with lag), reset offsets of and delete consumer groups (kafka-consumer-groups)')
     .option('--list', 'list the consumer groups')
-    .option('--describe', "a group's committed offset, log-end offset and lag per partition, and its members")
+    .option('--describe', "a group's state, and per partition its committed offset, log-end offset, lag and owner")
     .option('--reset-offsets', "move a group's committed offsets (the group must have no members)")
     .option('--delete', 'delete a consumer group (it must have no members)')
     .option('--group <id>', 'the consumer group')
@@ -113,9 +113,8 @@ async function describeGroup(
   if (options.output === 'json') {
     return writeJson(io, { consumer_group_id: group, state: described.state, lags: lags.data });
   }
-  if (lags.data.every((lag) => lag.consumer_id === '')) {
-    io.stdout.write(`Consumer group '${group}' has no active members (state ${described.state}).\n\n`);
-  }
+  if (described.state === 'EMPTY') io.stdout.write(`Consumer group '${group}' has no active members.\n\n`);
+  else io.stdout.write(`Consumer group '${group}' is ${described.state}.\n\n`);
   io.stdout.write(formatLagTable(lags.data));
 }
 
