@@ -1,12 +1,15 @@
 // Where the console consumer's records come from. Without a group: Brook's stateless read route, every
 // partition (or one) read concurrently with long polls; the first answer with records ends the round and the
 // other polls are aborted (a read has no side effect, and a position only advances on an answer that is used).
+// Partitions added to the topic meanwhile are found every PARTITION_REFRESH_MS and read from their start.
 // With a group: a v2 consumer instance (group-source.ts).
 import { unwrap, type Connection } from './client.js';
 import { InterruptedError } from './errors.js';
 import type { components } from './generated/brook-api.js';
 import type { ConsumedRecord } from './record-printer.js';
 
+/** How often a consumer of every partition looks for partitions added to the topic (read from their start). */
+export const PARTITION_REFRESH_MS = 5_000;
 /** How long one read waits on the broker for new records. */
 export const POLL_WAIT_MS = 1_000;
 /** Bytes one read may return. */
@@ -45,17 +48,26 @@ function base64OrNull(value: unknown): Buffer | null {
 
 export class PartitionReader implements RecordSource {
   private readonly positions: Map<number, StartPosition>;
+  private refreshedAt = Date.now();
 
+  /** `listPartitions`, when given, is called every PARTITION_REFRESH_MS to pick up partitions added since. */
   constructor(
     private readonly connection: Connection,
     private readonly topic: string,
     partitions: readonly number[],
     start: StartPosition,
+    private readonly listPartitions: (() => Promise<number[]>) | null,
   ) {
     this.positions = new Map(partitions.map((partition) => [partition, start]));
   }
 
   async poll(signal: AbortSignal): Promise<ConsumedRecord[]> {
+    if (this.listPartitions !== null && Date.now() - this.refreshedAt >= PARTITION_REFRESH_MS) {
+      this.refreshedAt = Date.now();
+      for (const partition of await this.listPartitions()) {
+        if (!this.positions.has(partition)) this.positions.set(partition, { from: 'earliest' });
+      }
+    }
     const round = new AbortController();
     const stop = (): void => round.abort();
     signal.addEventListener('abort', stop, { once: true });

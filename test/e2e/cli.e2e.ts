@@ -328,6 +328,42 @@ describe('brook CLI: failures', () => {
     ).toEqual([[3, 0]]);
   });
 
+  it('reads partitions added while a console consumer runs', async () => {
+    const url = broker.url;
+    await brook(['topics', '--create', '--topic', 'growing', '--bootstrap-server', url]);
+    await brook(['console-producer', '--topic', 'growing', '--bootstrap-server', url], { input: 'first\n' });
+    const child = spawn(
+      process.execPath,
+      [BROOK_CLI, 'console-consumer', '--topic', 'growing', '--from-beginning', '--max-messages', '2'].concat([
+        '--property',
+        'print.partition=true',
+        '--bootstrap-server',
+        url,
+      ]),
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout === 'Partition:0\tfirst\n') resolve();
+      }),
+    );
+    expect(
+      (await brook(['topics', '--alter', '--topic', 'growing', '--partitions', '2', '--bootstrap-server', url])).code,
+    ).toBe(0);
+    const cluster = await broker.clusterId();
+    const produced = await fetch(`${url}/v3/clusters/${cluster}/topics/growing/records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ partition_id: 1, value: { type: 'STRING', data: 'second' } }),
+    });
+    expect(produced.status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(stdout).toBe('Partition:0\tfirst\nPartition:1\tsecond\n');
+  });
+
   it('fails with exit 1 when producing to a topic that does not exist', async () => {
     const result = await brook(['console-producer', '--topic', 'missing', '--bootstrap-server', broker.url], {
       input: 'x\n',

@@ -116,25 +116,25 @@ async function timestampType({ api, clusterId }: Connection, topic: string): Pro
 async function partitionReader(connection: Connection, options: ConsumerOptions): Promise<PartitionReader> {
   const { api, clusterId } = connection;
   const path = { cluster_id: clusterId, topic_name: options.topic };
-  let partitions: number[];
-  if (options.partition === undefined) {
+  const listPartitions = async (): Promise<number[]> => {
     const listed = unwrap(
       await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions', { params: { path } }),
     );
-    partitions = listed.data.map((partition) => partition.partition_id).sort((a, b) => a - b);
-  } else {
-    unwrap(
-      await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}', {
-        params: { path: { ...path, partition_id: options.partition } },
-      }),
-    );
-    partitions = [options.partition];
-  }
+    return listed.data.map((partition) => partition.partition_id).sort((a, b) => a - b);
+  };
   const start: StartPosition =
     typeof options.offset === 'number'
       ? { offset: options.offset }
       : { from: options.offset ?? (options.fromBeginning === true ? 'earliest' : 'latest') };
-  return new PartitionReader(connection, options.topic, partitions, start);
+  if (options.partition === undefined) {
+    return new PartitionReader(connection, options.topic, await listPartitions(), start, listPartitions);
+  }
+  unwrap(
+    await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}', {
+      params: { path: { ...path, partition_id: options.partition } },
+    }),
+  );
+  return new PartitionReader(connection, options.topic, [options.partition], start, null);
 }
 
 /** Prints records until --max-messages, --timeout-ms or Ctrl-C; closes the source in every case. */
