@@ -364,6 +364,35 @@ describe('brook CLI: failures', () => {
     expect(stdout).toBe('Partition:0\tfirst\nPartition:1\tsecond\n');
   });
 
+  it('carries headers from parse.headers in the producer to print.headers in the consumer', async () => {
+    const url = broker.url;
+    await brook(['topics', '--create', '--topic', 'headed', '--bootstrap-server', url]);
+    const produce = await brook(
+      [
+        'console-producer',
+        '--topic',
+        'headed',
+        '--property',
+        'parse.headers=true',
+        '--property',
+        'parse.key=true',
+      ].concat(['--bootstrap-server', url]),
+      { input: 'trace:abc,flag\tk1\tv1\n\tk2\tv2\n' },
+    );
+    expect(produce.stderr).toBe('');
+    const consume = await brook(
+      ['console-consumer', '--topic', 'headed', '--from-beginning', '--max-messages', '2'].concat([
+        '--property',
+        'print.headers=true',
+        '--property',
+        'print.key=true',
+        '--bootstrap-server',
+        url,
+      ]),
+    );
+    expect(consume.stdout).toBe('trace:abc,flag:null\tk1\tv1\nNO_HEADERS\tk2\tv2\n');
+  });
+
   it('fails with exit 1 when producing to a topic that does not exist', async () => {
     const result = await brook(['console-producer', '--topic', 'missing', '--bootstrap-server', broker.url], {
       input: 'x\n',

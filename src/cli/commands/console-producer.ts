@@ -18,7 +18,15 @@ const BATCH_BYTES_MAX = 4 * 1024 * 1024;
 const LINGER_MS_DEFAULT = 5;
 const PROGRESS_INTERVAL_MS = 250;
 
-const PROPERTIES = ['parse.key', 'key.separator', 'null.marker'] as const;
+const PROPERTIES = [
+  'parse.key',
+  'key.separator',
+  'parse.headers',
+  'headers.delimiter',
+  'headers.separator',
+  'headers.key.separator',
+  'null.marker',
+] as const;
 
 interface ProducerOptions extends CommonOptions {
   topic: string;
@@ -53,6 +61,7 @@ export function registerConsoleProducerCommand(program: Command, io: CliIo): voi
     'brook console-producer --topic test                 # then type lines; Ctrl-D ends',
     "printf 'test\\nhello boy\\n' | brook console-producer --topic test",
     "printf 'k1:v1\\n' | brook console-producer --topic test --property parse.key=true --property key.separator=:",
+    "printf 'trace:abc\\tk1\\tv1\\n' | brook console-producer --topic test --property parse.headers=true --property parse.key=true",
     'brook console-producer --broker-list localhost:8082 --topic test < records.txt',
   ]);
   command.action(async (options: ProducerOptions) => {
@@ -92,8 +101,16 @@ export function lineFormat(properties: readonly string[]): LineFormat {
   return {
     parseKey: booleanProperty(parsed, 'parse.key', DEFAULT_LINE_FORMAT.parseKey),
     keySeparator: parsed.get('key.separator') ?? DEFAULT_LINE_FORMAT.keySeparator,
+    parseHeaders: booleanProperty(parsed, 'parse.headers', DEFAULT_LINE_FORMAT.parseHeaders),
+    headersDelimiter: parsed.get('headers.delimiter') ?? DEFAULT_LINE_FORMAT.headersDelimiter,
+    headersSeparator: parsed.get('headers.separator') ?? DEFAULT_LINE_FORMAT.headersSeparator,
+    headersKeySeparator: parsed.get('headers.key.separator') ?? DEFAULT_LINE_FORMAT.headersKeySeparator,
     nullMarker: parsed.get('null.marker') ?? DEFAULT_LINE_FORMAT.nullMarker,
   };
+}
+
+function base64Header(header: { name: string; value: string | null }): { name: string; value: string | null } {
+  return { name: header.name, value: header.value === null ? null : Buffer.from(header.value).toString('base64') };
 }
 
 function acks(value: string): '0' | '1' | 'all' {
@@ -126,6 +143,7 @@ class LineProducer {
       }
       entries.push({
         id: String(line.number),
+        ...(parsed.record.headers.length === 0 ? {} : { headers: parsed.record.headers.map(base64Header) }),
         ...(parsed.record.key === null ? {} : { key: { type: 'STRING' as const, data: parsed.record.key } }),
         ...(parsed.record.value === null ? {} : { value: { type: 'STRING' as const, data: parsed.record.value } }),
       });
