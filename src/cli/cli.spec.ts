@@ -1,5 +1,6 @@
 // The program's parsing and exit codes, run in-process with captured streams (no broker needed: every case
 // here fails before a request, or targets a port nothing listens on).
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +79,25 @@ describe('brook', () => {
     expect(result.code).toBe(EXIT.unreachable);
     expect(result.stderr).toBe(`brook: cannot reach the broker at http://127.0.0.1:${port} (connection refused)\n`);
     expect(result.stdout).toBe('');
+  });
+
+  it('says so when the server is not a Brook broker (exit 3)', async () => {
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html>hello</html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const result = await brook('topics', '--list', '--bootstrap-server', `127.0.0.1:${port}`);
+      expect(result.stderr).toBe(
+        `brook: the server at http://127.0.0.1:${port} is not a Brook broker (it answered HTTP 200 with 'text/html', not JSON)\n`,
+      );
+      expect(result.code).toBe(EXIT.unreachable);
+    } finally {
+      server.close();
+    }
   });
 
   it('tries the next bootstrap server when one is unreachable', async () => {

@@ -1,7 +1,7 @@
 // The CLI's only way to the broker: openapi-fetch over the types generated from openapi.yaml
 // (generated/brook-api.ts). `connect` finds the first `--bootstrap-server` that answers and the cluster id;
-// every failure to reach a broker becomes an UnreachableError naming the URL, every error the broker answers a
-// BrokerError carrying its `error_code` and message.
+// every failure to reach a broker (including a server that does not answer JSON, so is no Brook broker) becomes
+// an UnreachableError naming the URL, every error the broker answers a BrokerError with its `error_code`.
 import createClient, { type Client } from 'openapi-fetch';
 import { BrokerError, CliError, InterruptedError, UnreachableError } from './errors.js';
 import type { paths } from './generated/brook-api.js';
@@ -74,8 +74,9 @@ export function createApi(baseUrl: string, signal?: AbortSignal): BrookApi {
 async function fetchOrExplain(baseUrl: string, request: Request, signal: AbortSignal | undefined): Promise<Response> {
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS + waitMsOf(request));
   const signals = [request.signal, timeout, ...(signal === undefined ? [] : [signal])];
+  let response: Response;
   try {
-    return await fetch(request, { signal: AbortSignal.any(signals) });
+    response = await fetch(request, { signal: AbortSignal.any(signals) });
   } catch (error) {
     if (signal?.aborted === true || request.signal.aborted) throw new InterruptedError();
     if (timeout.aborted) {
@@ -83,6 +84,15 @@ async function fetchOrExplain(baseUrl: string, request: Request, signal: AbortSi
     }
     throw new UnreachableError(`cannot reach the broker at ${baseUrl} (${networkReason(error)})`);
   }
+  const type = response.headers.get('content-type') ?? '';
+  const empty = response.status === 204 || response.headers.get('content-length') === '0';
+  if (!empty && !/json/i.test(type)) {
+    await response.body?.cancel();
+    throw new UnreachableError(
+      `the server at ${baseUrl} is not a Brook broker (it answered HTTP ${response.status} with '${type}', not JSON)`,
+    );
+  }
+  return response;
 }
 
 function waitMsOf(request: Request): number {
