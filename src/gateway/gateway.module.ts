@@ -5,7 +5,9 @@ import { ReplicationModule } from '../replication/replication.module.js';
 import { TopicModule } from '../topic/topic.module.js';
 import { AdminService } from './admin.service.js';
 import { ConsumerGroupsService } from './consumer-groups.service.js';
+import { ClusterSecretGuard } from './cluster-secret.guard.js';
 import { HealthController } from './health.controller.js';
+import { InternalController } from './internal.controller.js';
 import { ProduceService } from './produce.service.js';
 import { Urls } from './urls.js';
 import { V2ConsumerController } from './v2-consumer.controller.js';
@@ -25,7 +27,8 @@ import { V3ReadController } from './v3-read.controller.js';
     V3ConsumerGroupsController,
     V2Controller,
     V2ConsumerController,
+    InternalController,
   ],
-  providers: [AdminService, ProduceService, ConsumerGroupsService, Urls],
+  providers: [AdminService, ProduceService, ConsumerGroupsService, Urls, ClusterSecretGuard],
 })
 export class GatewayModule {}

@@ -1,5 +1,6 @@
 // Spawns a real broker from dist/ on a free port and a temp data dir, for end-to-end tests: wait until /healthz
-// answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir.
+// answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir, or pause
+// it (SIGSTOP / SIGCONT). `env` adds or overrides settings (BROOK_REDIS_URL, BROOK_BROKER_ID...).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -104,6 +105,11 @@ export class BrokerProcess {
     } finally {
       this.child = null;
     }
+  }
+
+  /** Sends a signal without waiting for an exit: SIGSTOP and SIGCONT pause and resume the broker. */
+  signal(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
   }
 
   async restart(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
