@@ -417,6 +417,43 @@ describe('brook CLI: failures', () => {
     expect(result.stderr).toBe('Processed a total of 0 messages\n');
   });
 
+  it('takes the broker from BROOK_URL, and tries each --bootstrap-server in turn', async () => {
+    const fromEnv = await brook(['topics', '--list', '--output', 'json'], {
+      env: { BROOK_URL: `127.0.0.1:${broker.port}` },
+    });
+    expect(fromEnv.code).toBe(0);
+    expect(Array.isArray(JSON.parse(fromEnv.stdout))).toBe(true);
+    const down = await freePort();
+    const fallback = await brook(['topics', '--list', '--bootstrap-server', `127.0.0.1:${down},${broker.url}`]);
+    expect(fallback.stderr).toBe('');
+    expect(fallback.code).toBe(0);
+  });
+
+  it('sends a typed line at once, without waiting for more, and exits 130 on Ctrl-C', async () => {
+    const url = broker.url;
+    await brook(['topics', '--create', '--topic', 'typed', '--bootstrap-server', url]);
+    const child = spawn(
+      process.execPath,
+      [BROOK_CLI, 'console-producer', '--topic', 'typed', '--bootstrap-server', url],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin.write('typed line\n');
+    const cluster = await broker.clusterId();
+    const deadline = Date.now() + 10_000;
+    let latest = 0;
+    while (latest === 0 && Date.now() < deadline) {
+      const response = await fetch(`${url}/v3/clusters/${cluster}/topics/typed/partitions/0/offset`);
+      latest = ((await response.json()) as { latest_offset: number }).latest_offset;
+      if (latest === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(latest).toBe(1);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+  });
+
   it('names an unreachable broker in one line and exits 3', async () => {
     const port = await freePort();
     const result = await brook(['topics', '--list', '--bootstrap-server', `localhost:${port}`]);

@@ -1,5 +1,6 @@
 // Runs the BUILT `brook` CLI (dist/cli/brook.js) as a subprocess, as a user would, and collects its exit code,
-// stdout and stderr. BROOK_URL is removed from the environment so that each call names its broker.
+// stdout and stderr. BROOK_URL is removed from the environment unless a test sets it, so that each call names
+// its broker.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -15,11 +16,14 @@ export interface CliResult {
 export interface CliOptions {
   input?: string;
   timeoutMs?: number;
+  /** Extra environment, such as BROOK_URL. */
+  env?: Record<string, string>;
 }
 
 export function brook(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   const env = { ...process.env };
   delete env.BROOK_URL;
+  Object.assign(env, options.env);
   const child = spawn(process.execPath, [BROOK_CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
