@@ -1,6 +1,7 @@
 // The `brook` program: its commands, its help and the mapping of every failure to an exit code. One file per
-// command under commands/; the replication commands (`cluster`, `reassign-partitions`, `leader-election`)
-// register here too once the cluster routes exist.
+// command under commands/, registered below; the replication commands (`cluster`, `reassign-partitions`,
+// `leader-election`, other issues) belong there too, each as commands/<name>.ts, once their routes are in
+// openapi.yaml.
 import { Command, CommanderError } from 'commander';
 import { registerConfigsCommand } from './commands/configs.js';
 import { registerConsoleConsumerCommand } from './commands/console-consumer.js';

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { unwrap, type Connection } from '../client.js';
 import { addCommonOptions, connectFrom, withExamples, type CliIo, type CommonOptions } from '../command-context.js';
-import { BrokerError, CliError, EXIT, UsageError } from '../errors.js';
+import { BrokerError, CliError, EXIT, InterruptedError, UsageError } from '../errors.js';
 import { batchLines, type BatchLimits, type NumberedLine } from '../line-batcher.js';
 import { booleanProperty, collect, integerAtLeast, parseProperties } from '../options.js';
 import { parseLine, DEFAULT_LINE_FORMAT, type LineFormat } from '../producer-lines.js';
@@ -92,7 +92,7 @@ export function registerConsoleProducerCommand(program: Command, io: CliIo): voi
         EXIT.brokerError,
       );
     }
-    if (io.signal.aborted) throw new CliError('interrupted', EXIT.interrupted);
+    if (io.signal.aborted) throw new InterruptedError();
   });
 }
 
