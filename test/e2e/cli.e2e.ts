@@ -7,12 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess, freePort } from './support/broker-process.js';
 import { BROOK_CLI, brook } from './support/brook-cli.js';
 
+/** New groups assign at once instead of waiting 3 s for more members (the tests' consumers are alone). */
+const FAST_GROUPS = { BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '0' };
+
 describe('brook CLI: the seed session', () => {
   let broker: BrokerProcess;
   let server: string;
 
   beforeAll(async () => {
-    broker = await BrokerProcess.start();
+    broker = await BrokerProcess.start({ env: FAST_GROUPS });
     server = `127.0.0.1:${broker.port}`; // host:port without a scheme, as Kafka's tools take it
   });
 
@@ -233,7 +236,7 @@ describe('brook CLI: failures', () => {
   let broker: BrokerProcess;
 
   beforeAll(async () => {
-    broker = await BrokerProcess.start();
+    broker = await BrokerProcess.start({ env: FAST_GROUPS });
   });
 
   afterAll(async () => {
