@@ -44,6 +44,15 @@ export async function topicExists({ api, clusterId }: Connection, topic: string)
   return true;
 }
 
+/** Throws the broker's own error (40401 topic not found) when the topic does not exist. */
+export async function requireTopic({ api, clusterId }: Connection, topic: string): Promise<void> {
+  unwrap(
+    await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}', {
+      params: { path: { cluster_id: clusterId, topic_name: topic } },
+    }),
+  );
+}
+
 export async function listTopicConfigs({ api, clusterId }: Connection, topic: string): Promise<TopicConfig[]> {
   const configs = unwrap(
     await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/configs', {

@@ -404,6 +404,21 @@ describe('brook CLI: failures', () => {
     expect(result.stderr).toMatch(/^brook: .*missing.*not found.*\(error 40401\)\n$/);
   });
 
+  it('fails with exit 1 when consuming a topic that does not exist, with or without a group', async () => {
+    for (const group of [[], ['--group', 'lost']]) {
+      const result = await brook([
+        'console-consumer',
+        '--topic',
+        'missing',
+        ...group,
+        '--bootstrap-server',
+        broker.url,
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('brook: Topic missing not found. (error 40401)\n');
+    }
+  });
+
   it('ends a console consumer after --timeout-ms without records', async () => {
     await brook(['topics', '--create', '--topic', 'quiet', '--bootstrap-server', broker.url]);
     const result = await brook([

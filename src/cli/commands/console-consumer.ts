@@ -12,6 +12,7 @@ import { openGroupSource } from '../group-source.js';
 import { booleanProperty, collect, integerAtLeast, parseProperties } from '../options.js';
 import { DEFAULT_PRINT_OPTIONS, formatRecord, type PrintOptions } from '../record-printer.js';
 import { PartitionReader, type RecordSource, type StartPosition } from '../record-source.js';
+import { requireTopic } from '../topic-api.js';
 
 const PROPERTIES = [
   'print.key',
@@ -58,6 +59,7 @@ export function registerConsoleConsumerCommand(program: Command, io: CliIo): voi
     const print = printOptions(options.property ?? []);
     validate(options);
     const connection = await connectFrom(options, undefined);
+    await requireTopic(connection, options.topic);
     if (print.printTimestamp) print.timestampType = await timestampType(connection, options.topic);
     const source =
       options.group === undefined
