@@ -32,6 +32,9 @@ const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
 /** How long a broker has to take a metadata push; a broker that does not will reconcile from the store. */
 const PUSH_TIMEOUT_MS = 2_000;
 
+/** How often whenReady looks again. */
+const READY_POLL_MS = 20;
+
 @Injectable()
 export class ClusterController implements OnModuleDestroy {
   private readonly logger = new Logger(ClusterController.name);
@@ -59,6 +62,15 @@ export class ClusterController implements OnModuleDestroy {
   /** True once this controller has made the store's metadata complete (restored, when it had to). */
   get ready(): boolean {
     return this.epoch >= 0 && this.restored;
+  }
+
+  /** Resolves with `ready` once it holds or `timeoutMs` has passed (a controller elected moments ago is loading). */
+  async whenReady(timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    while (!this.ready && this.election.isController() && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+    }
+    return this.ready;
   }
 
   onModuleDestroy(): void {

@@ -48,6 +48,9 @@ export type ControllerCommand =
   | { op: 'alter-configs'; topic: string; changes: ConfigChange[] }
   | { op: 'delete-topic'; topic: string };
 
+/** How long a command waits for a just-elected controller to finish loading before answering 503. */
+export const CONTROLLER_READY_WAIT_MS = 5_000;
+
 @Injectable()
 export class ControllerService {
   constructor(
@@ -97,7 +100,7 @@ export class ControllerService {
   /** Runs a command as the controller (the internal route calls this); refuses when not the controller. */
   async execute(command: ControllerCommand): Promise<unknown> {
     const epoch = this.election.assertController();
-    if (!this.cluster.ready)
+    if (!(await this.cluster.whenReady(CONTROLLER_READY_WAIT_MS)))
       throw errors.brokerNotAvailable('The controller is still loading the cluster state; retry.');
     try {
       const result = await this.executeAsController(command, epoch);

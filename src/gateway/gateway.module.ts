@@ -6,6 +6,7 @@ import { TopicModule } from '../topic/topic.module.js';
 import { AdminService } from './admin.service.js';
 import { ConsumerGroupsService } from './consumer-groups.service.js';
 import { ClusterSecretGuard } from './cluster-secret.guard.js';
+import { GroupForwarding } from './group-forwarding.js';
 import { HealthController } from './health.controller.js';
 import { InternalController } from './internal.controller.js';
 import { ProduceService } from './produce.service.js';
@@ -29,6 +30,6 @@ import { V3ReadController } from './v3-read.controller.js';
     V2ConsumerController,
     InternalController,
   ],
-  providers: [AdminService, ProduceService, ConsumerGroupsService, Urls, ClusterSecretGuard],
+  providers: [AdminService, ProduceService, ConsumerGroupsService, GroupForwarding, Urls, ClusterSecretGuard],
 })
 export class GatewayModule {}

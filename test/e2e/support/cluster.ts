@@ -22,12 +22,14 @@ export class TestCluster {
     readonly redis: RedisServerProcess,
     readonly brokers: BrokerProcess[],
     readonly secret: string,
+    private readonly extraEnv: Record<string, string>,
   ) {}
 
-  static async start(brokerCount: number): Promise<TestCluster> {
+  /** Starts redis-server and `brokerCount` brokers; `extraEnv` is added to every broker's environment. */
+  static async start(brokerCount: number, extraEnv: Record<string, string> = {}): Promise<TestCluster> {
     const redis = await RedisServerProcess.start();
     const secret = randomBytes(24).toString('hex');
-    const cluster = new TestCluster(redis, [], secret);
+    const cluster = new TestCluster(redis, [], secret, extraEnv);
     try {
       for (let id = 1; id <= brokerCount; id++) cluster.brokers.push(await cluster.startBroker(id));
     } catch (error) {
@@ -44,6 +46,7 @@ export class TestCluster {
       BROOK_BROKER_ID: String(brokerId),
       BROOK_BROKER_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
       BROOK_BROKER_HEARTBEAT_INTERVAL_MS: String(HEARTBEAT_INTERVAL_MS),
+      ...this.extraEnv,
     };
   }
 
