@@ -3,27 +3,18 @@
 // them as a group and describe its lag, reset its offsets to earliest, grow the topic, set retention.ms, and
 // delete it. Plus the failure paths scripts rely on (exit codes, one-line errors).
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrokerProcess, freePort } from './support/broker-process.js';
+import { describe, expect, it } from 'vitest';
+import { brokerForSuite, freePort } from './support/broker-process.js';
 import { BROOK_CLI, brook } from './support/brook-cli.js';
 
 /** New groups assign at once instead of waiting 3 s for more members (the tests' consumers are alone). */
 const FAST_GROUPS = { BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '0' };
 
 describe('brook CLI: the seed session', () => {
-  let broker: BrokerProcess;
-  let server: string;
-
-  beforeAll(async () => {
-    broker = await BrokerProcess.start({ env: FAST_GROUPS });
-    server = `127.0.0.1:${broker.port}`; // host:port without a scheme, as Kafka's tools take it
-  });
-
-  afterAll(async () => {
-    await broker?.stop();
-  });
-
-  const run = (args: string[], input?: string) => brook([...args, '--bootstrap-server', server], { input });
+  const suite = brokerForSuite({ env: FAST_GROUPS });
+  // host:port without a scheme, as Kafka's tools take it
+  const run = (args: string[], input?: string) =>
+    brook([...args, '--bootstrap-server', `127.0.0.1:${suite.broker.port}`], { input });
 
   it('creates topic test with 1 partition and replication factor 1', async () => {
     const result = await run([
@@ -233,18 +224,10 @@ describe('brook CLI: the seed session', () => {
 });
 
 describe('brook CLI: failures', () => {
-  let broker: BrokerProcess;
-
-  beforeAll(async () => {
-    broker = await BrokerProcess.start({ env: FAST_GROUPS });
-  });
-
-  afterAll(async () => {
-    await broker?.stop();
-  });
+  const suite = brokerForSuite({ env: FAST_GROUPS });
 
   it('reports each record that fails, produces the others, and exits 1', async () => {
-    const url = broker.url;
+    const url = suite.url;
     await brook(['topics', '--create', '--topic', 'keyed', '--bootstrap-server', url]);
     const produce = await brook(
       [
@@ -280,7 +263,7 @@ describe('brook CLI: failures', () => {
   });
 
   it('commits what a group consumer printed when stopped with Ctrl-C, and exits 0', async () => {
-    const url = broker.url;
+    const url = suite.url;
     await brook(['topics', '--create', '--topic', 'interrupted', '--bootstrap-server', url]);
     await brook(['console-producer', '--topic', 'interrupted', '--bootstrap-server', url], {
       input: 'one\ntwo\nthree\n',
@@ -332,7 +315,7 @@ describe('brook CLI: failures', () => {
   });
 
   it('reads partitions added while a console consumer runs', async () => {
-    const url = broker.url;
+    const url = suite.url;
     await brook(['topics', '--create', '--topic', 'growing', '--bootstrap-server', url]);
     await brook(['console-producer', '--topic', 'growing', '--bootstrap-server', url], { input: 'first\n' });
     const child = spawn(
@@ -356,7 +339,7 @@ describe('brook CLI: failures', () => {
     expect(
       (await brook(['topics', '--alter', '--topic', 'growing', '--partitions', '2', '--bootstrap-server', url])).code,
     ).toBe(0);
-    const cluster = await broker.clusterId();
+    const cluster = suite.clusterId;
     const produced = await fetch(`${url}/v3/clusters/${cluster}/topics/growing/records`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -368,7 +351,7 @@ describe('brook CLI: failures', () => {
   });
 
   it('carries headers from parse.headers in the producer to print.headers in the consumer', async () => {
-    const url = broker.url;
+    const url = suite.url;
     await brook(['topics', '--create', '--topic', 'headed', '--bootstrap-server', url]);
     const produce = await brook(
       [
@@ -397,7 +380,7 @@ describe('brook CLI: failures', () => {
   });
 
   it('fails with exit 1 when producing to a topic that does not exist', async () => {
-    const result = await brook(['console-producer', '--topic', 'missing', '--bootstrap-server', broker.url], {
+    const result = await brook(['console-producer', '--topic', 'missing', '--bootstrap-server', suite.url], {
       input: 'x\n',
     });
     expect(result.code).toBe(1);
@@ -406,21 +389,14 @@ describe('brook CLI: failures', () => {
 
   it('fails with exit 1 when consuming a topic that does not exist, with or without a group', async () => {
     for (const group of [[], ['--group', 'lost']]) {
-      const result = await brook([
-        'console-consumer',
-        '--topic',
-        'missing',
-        ...group,
-        '--bootstrap-server',
-        broker.url,
-      ]);
+      const result = await brook(['console-consumer', '--topic', 'missing', ...group, '--bootstrap-server', suite.url]);
       expect(result.code).toBe(1);
       expect(result.stderr).toBe('brook: Topic missing not found. (error 40401)\n');
     }
   });
 
   it('ends a console consumer after --timeout-ms without records', async () => {
-    await brook(['topics', '--create', '--topic', 'quiet', '--bootstrap-server', broker.url]);
+    await brook(['topics', '--create', '--topic', 'quiet', '--bootstrap-server', suite.url]);
     const result = await brook([
       'console-consumer',
       '--topic',
@@ -428,7 +404,7 @@ describe('brook CLI: failures', () => {
       '--timeout-ms',
       '500',
       '--bootstrap-server',
-      broker.url,
+      suite.url,
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
@@ -437,18 +413,18 @@ describe('brook CLI: failures', () => {
 
   it('takes the broker from BROOK_URL, and tries each --bootstrap-server in turn', async () => {
     const fromEnv = await brook(['topics', '--list', '--output', 'json'], {
-      env: { BROOK_URL: `127.0.0.1:${broker.port}` },
+      env: { BROOK_URL: `127.0.0.1:${suite.broker.port}` },
     });
     expect(fromEnv.code).toBe(0);
     expect(Array.isArray(JSON.parse(fromEnv.stdout))).toBe(true);
     const down = await freePort();
-    const fallback = await brook(['topics', '--list', '--bootstrap-server', `127.0.0.1:${down},${broker.url}`]);
+    const fallback = await brook(['topics', '--list', '--bootstrap-server', `127.0.0.1:${down},${suite.url}`]);
     expect(fallback.stderr).toBe('');
     expect(fallback.code).toBe(0);
   });
 
   it('sends a typed line at once, without waiting for more, and exits 130 on Ctrl-C', async () => {
-    const url = broker.url;
+    const url = suite.url;
     await brook(['topics', '--create', '--topic', 'typed', '--bootstrap-server', url]);
     const child = spawn(
       process.execPath,
@@ -459,7 +435,7 @@ describe('brook CLI: failures', () => {
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.stdin.write('typed line\n');
-    const cluster = await broker.clusterId();
+    const cluster = suite.clusterId;
     const deadline = Date.now() + 10_000;
     let latest = 0;
     while (latest === 0 && Date.now() < deadline) {
@@ -484,7 +460,7 @@ describe('brook CLI: failures', () => {
     const unknown = await brook(['topics', '--lst']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("error: unknown option '--lst'");
-    const twoActions = await brook(['topics', '--list', '--delete', '--topic', 't', '--bootstrap-server', broker.url]);
+    const twoActions = await brook(['topics', '--list', '--delete', '--topic', 't', '--bootstrap-server', suite.url]);
     expect(twoActions.code).toBe(2);
     expect(twoActions.stderr).toContain('exactly one action');
     const zookeeper = await brook(['topics', '--list', '--zookeeper', 'localhost:2181']);
