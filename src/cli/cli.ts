@@ -1,8 +1,8 @@
 // The `brook` program: its commands, its help and the mapping of every failure to an exit code. One file per
-// command under commands/, registered below; the replication commands (`cluster`, `reassign-partitions`,
-// `leader-election`, other issues) belong there too, each as commands/<name>.ts, once their routes are in
-// openapi.yaml.
+// command under commands/, registered below; the replication commands (`reassign-partitions`,
+// `leader-election`, issue 7) belong there too, each as commands/<name>.ts, once their routes are in openapi.yaml.
 import { Command, CommanderError } from 'commander';
+import { registerClusterCommand } from './commands/cluster.js';
 import { registerConfigsCommand } from './commands/configs.js';
 import { registerConsoleConsumerCommand } from './commands/console-consumer.js';
 import { registerConsoleProducerCommand } from './commands/console-producer.js';
@@ -38,6 +38,7 @@ ${EXIT_CODES_HELP}
   registerConsoleProducerCommand(program, io);
   registerConsoleConsumerCommand(program, io);
   registerConsumerGroupsCommand(program, io);
+  registerClusterCommand(program, io);
   return program;
 }
 

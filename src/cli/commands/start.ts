@@ -32,14 +32,15 @@ README's Configuration table.`,
     'BROOK_LOG_LEVEL=debug brook start --log-retention-check-interval-ms 1000',
   ]);
   command.action(async (_options: unknown, self: Command) => {
-    const code = await runBroker(self.args, io);
+    const code = await runInForeground(MAIN, self.args, io);
     if (code !== 0) throw new CliError(`the broker exited with code ${code}`, code);
   });
 }
 
-function runBroker(args: readonly string[], io: CliIo): Promise<number> {
+/** Runs a script of this build as a child process with the terminal; Ctrl-C stops it; resolves its exit code. */
+export function runInForeground(script: string, args: readonly string[], io: CliIo): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [script, ...args], { stdio: 'inherit' });
     const stop = (): void => {
       child.kill('SIGTERM');
     };
