@@ -120,7 +120,7 @@ export class RedisServerProcess {
     throw new Error(`redis-server on port ${this.port} did not start:\n${output}`);
   }
 
-  /** Sends a signal; for SIGKILL and SIGTERM waits until the process has exited. */
+  /** Sends a signal; for SIGKILL and SIGTERM waits until the process has exited (SIGSTOP/SIGCONT pause it). */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child;
     if (child === null || this.exited === null) return;
