@@ -49,6 +49,8 @@ export type ControllerCommand =
 
 @Injectable()
 export class ControllerService {
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly store: CoordinationStore,
     private readonly election: ControllerElection,
@@ -93,8 +95,18 @@ export class ControllerService {
     return result.result;
   }
 
-  /** Runs a command as the controller (the internal route calls this); refuses when not the controller. */
-  async execute(command: ControllerCommand): Promise<unknown> {
+  /**
+   * Runs a command as the controller (the internal route calls this); refuses when not the controller. Commands
+   * run one at a time, in arrival order, like Kafka's controller event queue: each one's checks (does the topic
+   * exist?) see the effects of the ones before it.
+   */
+  execute(command: ControllerCommand): Promise<unknown> {
+    const run = this.queue.then(() => this.executeNow(command));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async executeNow(command: ControllerCommand): Promise<unknown> {
     const epoch = this.election.assertController();
     if (!this.cluster.ready)
       throw errors.brokerNotAvailable('The controller is still loading the cluster state; retry.');
