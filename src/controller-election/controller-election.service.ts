@@ -148,14 +148,16 @@ export class ControllerElection implements OnModuleDestroy {
     for (const listener of this.resignedListeners) listener(epoch);
   }
 
+  /** The controller's broker id, null when none is elected; 503 while the store cannot be read. */
   async controllerId(): Promise<number | null> {
-    const lease = await this.store.get(CONTROLLER_KEY);
+    const lease = await this.store.get(CONTROLLER_KEY).catch(storeUnavailable);
     if (lease === null) return null;
     return (JSON.parse(lease.value) as ControllerLeaseValue).brokerId;
   }
 
+  /** The registered brokers by id; 503 while the store cannot be read. */
   async liveBrokers(): Promise<BrokerRegistration[]> {
-    const entries = await this.store.list(BROKERS_PREFIX);
+    const entries = await this.store.list(BROKERS_PREFIX).catch(storeUnavailable);
     return entries
       .map((entry) => JSON.parse(entry.value) as BrokerRegistration)
       .sort((a, b) => a.brokerId - b.brokerId);
@@ -341,6 +343,10 @@ export class ControllerElection implements OnModuleDestroy {
     await writeFileAtomic(join(this.config.dataDir, BROKER_META_FILE), text);
     this.savedMeta = text;
   }
+}
+
+function storeUnavailable(error: unknown): never {
+  throw errors.brokerNotAvailable(`The coordination store is not reachable: ${(error as Error).message}`);
 }
 
 function sleep(ms: number): Promise<void> {

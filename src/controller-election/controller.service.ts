@@ -78,9 +78,7 @@ export class ControllerService {
   /** Runs a command here if this broker is the controller, else on the controller; reloads metadata after. */
   private async submit(command: ControllerCommand): Promise<unknown> {
     if (this.election.isController()) return this.execute(command);
-    const controllerId = await this.election.controllerId().catch((error: unknown) => {
-      throw errors.brokerNotAvailable(`The coordination store is not reachable: ${(error as Error).message}`);
-    });
+    const controllerId = await this.election.controllerId();
     const url = controllerId === null ? null : await this.peers.brokerUrl(controllerId);
     if (url === null) throw errors.brokerNotAvailable('No controller is elected right now; retry.');
     let response: Response;

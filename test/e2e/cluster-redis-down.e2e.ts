@@ -57,6 +57,11 @@ describe('a cluster whose Redis stops answering', () => {
       });
       expect(refused.status, refused.text).toBe(503);
       expect(refused.body.error_code).toBe(50302);
+      const brokers = await call(cluster.brokers[1].url, 'GET', '/brokers');
+      expect(brokers.status).toBe(503);
+      const described = await call(cluster.brokers[1].url, 'GET', `/v3/clusters/${clusterId}`);
+      expect(described.status).toBe(200);
+      expect(described.body.controller).toBeNull();
     } finally {
       await cluster.redis.kill('SIGCONT');
     }
