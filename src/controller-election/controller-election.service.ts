@@ -116,10 +116,8 @@ export class ControllerElection implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.controllerEpoch >= 0) {
-      this.resign('shutting down');
-      await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
-    }
+    if (this.controllerEpoch >= 0) this.resign('shutting down');
+    await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
     if (this.registeredValue !== '')
       await this.store.releaseLease(brokerKey(this.config.brokerId), this.registeredValue).catch(() => false);
   }
@@ -146,6 +144,8 @@ export class ControllerElection implements OnModuleDestroy {
     this.leaseValidUntilMs = -Infinity;
     this.logger.warn(`broker ${this.config.brokerId} resigns as controller (epoch ${epoch}): ${reason}`);
     for (const listener of this.resignedListeners) listener(epoch);
+    // If the key is still ours, free it for the next candidate now rather than after its TTL (token-checked).
+    void this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
   }
 
   /** The controller's broker id, null when none is elected; 503 while the store cannot be read. */
