@@ -14,13 +14,13 @@
 // - When the store has lost the cluster's keys (no metadata incarnation), a broker that has been in the cluster
 //   before waits one session timeout before it stands, so that every broker has re-registered and published its
 //   highest epoch and its metadata.
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file.js';
 import { errors } from '../common/brook-error.js';
-import { systemClock } from '../common/clock.js';
+import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -73,6 +73,7 @@ export class ControllerElection implements OnModuleDestroy {
   constructor(
     private readonly store: CoordinationStore,
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     const lease: ControllerLeaseValue = { brokerId: config.brokerId, token: randomBytes(16).toString('hex') };
     this.leaseValue = JSON.stringify(lease);
@@ -123,7 +124,7 @@ export class ControllerElection implements OnModuleDestroy {
   }
 
   isController(): boolean {
-    return this.controllerEpoch >= 0 && systemClock.monotonicMs() < this.leaseValidUntilMs;
+    return this.controllerEpoch >= 0 && this.clock.monotonicMs() < this.leaseValidUntilMs;
   }
 
   /** The epoch to stamp on a controller write; refuses when this broker may no longer hold the lease. */
@@ -184,10 +185,10 @@ export class ControllerElection implements OnModuleDestroy {
 
   /** Waits up to one session timeout for a registration of this id to lapse (our own, before a kill -9). */
   private async registerAtStart(): Promise<void> {
-    const deadline = systemClock.monotonicMs() + this.sessionTimeoutMs + this.config.brokerHeartbeatIntervalMs;
+    const deadline = this.clock.monotonicMs() + this.sessionTimeoutMs + this.config.brokerHeartbeatIntervalMs;
     let warned = false;
     while (!(await this.register())) {
-      if (systemClock.monotonicMs() > deadline) {
+      if (this.clock.monotonicMs() > deadline) {
         throw new Error(
           `broker id ${this.config.brokerId} is already registered by a live broker; refusing to start ` +
             '(give each broker its own BROOK_BROKER_ID)',
@@ -226,18 +227,18 @@ export class ControllerElection implements OnModuleDestroy {
     } finally {
       this.ticking = false;
     }
-    if (this.controllerEpoch >= 0 && systemClock.monotonicMs() >= this.leaseValidUntilMs) {
+    if (this.controllerEpoch >= 0 && this.clock.monotonicMs() >= this.leaseValidUntilMs) {
       this.resign('the lease may have expired (no successful renewal within the session timeout)');
     }
   }
 
   private async renewControllerLease(): Promise<void> {
     if (this.controllerEpoch < 0) return;
-    if (systemClock.monotonicMs() >= this.leaseValidUntilMs) {
+    if (this.clock.monotonicMs() >= this.leaseValidUntilMs) {
       this.resign('the lease may have expired before it could be renewed');
       return;
     }
-    const sentAt = systemClock.monotonicMs();
+    const sentAt = this.clock.monotonicMs();
     if (await this.store.renewLease(CONTROLLER_KEY, this.leaseValue, this.sessionTimeoutMs)) {
       this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
     } else {
@@ -272,7 +273,7 @@ export class ControllerElection implements OnModuleDestroy {
       this.storeEmptySinceMs = null;
       return;
     }
-    this.storeEmptySinceMs ??= systemClock.monotonicMs();
+    this.storeEmptySinceMs ??= this.clock.monotonicMs();
     await this.store.put(CLUSTER_ID_KEY, this.clusterId, { expectedVersion: 0 });
   }
 
@@ -281,11 +282,11 @@ export class ControllerElection implements OnModuleDestroy {
     if (this.storeEmptySinceMs === null && (await this.store.get(METADATA_INCARNATION_KEY)) === null) {
       // A store without the cluster's keys: a new cluster, or Redis came back empty. Only brokers that were in
       // the cluster before (and so may hold metadata to restore) wait for everybody to re-register.
-      if (this.meta.highestControllerEpochSeen > 0) this.storeEmptySinceMs = systemClock.monotonicMs();
+      if (this.meta.highestControllerEpochSeen > 0) this.storeEmptySinceMs = this.clock.monotonicMs();
     }
-    if (this.storeEmptySinceMs !== null && systemClock.monotonicMs() - this.storeEmptySinceMs < this.sessionTimeoutMs)
+    if (this.storeEmptySinceMs !== null && this.clock.monotonicMs() - this.storeEmptySinceMs < this.sessionTimeoutMs)
       return;
-    const sentAt = systemClock.monotonicMs();
+    const sentAt = this.clock.monotonicMs();
     if (!(await this.store.acquireLease(CONTROLLER_KEY, this.leaseValue, this.sessionTimeoutMs))) return;
     let epoch: number;
     try {
