@@ -3,7 +3,7 @@
 // changes nothing. When Redis answers again (its TTLs may have run out meanwhile) the cluster re-forms by itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
-import { SESSION_TIMEOUT_MS, TestCluster, waitUntil } from './support/cluster.js';
+import { postRetrying503, SESSION_TIMEOUT_MS, TestCluster, waitUntil } from './support/cluster.js';
 
 let cluster: TestCluster;
 let clusterId: string;
@@ -22,8 +22,10 @@ describe('a cluster whose Redis stops answering', () => {
   it('keeps serving known partitions, refuses admin with 503, and re-forms when Redis is back', async () => {
     const topics = `/v3/clusters/${clusterId}/topics`;
     await waitUntil('a controller', async () => (await cluster.controllers()).length === 1, SESSION_TIMEOUT_MS * 2);
-    const created = await call(cluster.brokers[0].url, 'POST', topics, {
-      body: { topic_name: 'steady', partitions_count: 3, replication_factor: 1 },
+    const created = await postRetrying503(cluster.brokers[0].url, topics, {
+      topic_name: 'steady',
+      partitions_count: 3,
+      replication_factor: 1,
     });
     expect(created.status, created.text).toBe(201);
     const leaders = (await call(cluster.brokers[0].url, 'GET', '/topics/steady/partitions')).body.map(
