@@ -279,13 +279,7 @@ export class ControllerElection implements OnModuleDestroy {
 
   private async standIfAllowed(): Promise<void> {
     if (this.stopped) return;
-    if (this.storeEmptySinceMs === null && (await this.store.get(METADATA_INCARNATION_KEY)) === null) {
-      // A store without the cluster's keys: a new cluster, or Redis came back empty. Only brokers that were in
-      // the cluster before (and so may hold metadata to restore) wait for everybody to re-register.
-      if (this.meta.highestControllerEpochSeen > 0) this.storeEmptySinceMs = this.clock.monotonicMs();
-    }
-    if (this.storeEmptySinceMs !== null && this.clock.monotonicMs() - this.storeEmptySinceMs < this.sessionTimeoutMs)
-      return;
+    if (await this.mustWaitForRegistrations()) return;
     const sentAt = this.clock.monotonicMs();
     if (!(await this.store.acquireLease(CONTROLLER_KEY, this.leaseValue, this.sessionTimeoutMs))) return;
     let epoch: number;
@@ -301,6 +295,20 @@ export class ControllerElection implements OnModuleDestroy {
     await this.saveMeta();
     this.logger.log(`broker ${this.config.brokerId} is controller with epoch ${epoch}`);
     for (const listener of this.electedListeners) listener(epoch);
+  }
+
+  /**
+   * A store without the cluster's keys: a new cluster, or Redis came back empty. Brokers that were in the cluster
+   * before (and so may hold metadata to restore) wait one session timeout for everybody to re-register. One broker
+   * on the embedded store has nobody to wait for.
+   */
+  private async mustWaitForRegistrations(): Promise<boolean> {
+    if (this.config.redisUrl === null) return false;
+    if (this.storeEmptySinceMs === null && (await this.store.get(METADATA_INCARNATION_KEY)) === null) {
+      if (this.meta.highestControllerEpochSeen > 0) this.storeEmptySinceMs = this.clock.monotonicMs();
+    }
+    if (this.storeEmptySinceMs === null) return false;
+    return this.clock.monotonicMs() - this.storeEmptySinceMs < this.sessionTimeoutMs;
   }
 
   /** H of the epoch rule: the highest epoch in this data dir, in any registration, or in any partition state. */
