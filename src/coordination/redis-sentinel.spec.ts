@@ -12,13 +12,29 @@ let master: RedisServerProcess;
 let replica: RedisServerProcess;
 let sentinel: RedisServerProcess;
 
+/** Waits until the master reports its replica in sync, so that the Sentinel finds it and WAIT can succeed. */
+async function replicaOnline(masterPort: number, timeoutMs = 30_000): Promise<void> {
+  const client = new Redis({ port: masterPort, lazyConnect: true });
+  await client.connect();
+  try {
+    const deadline = performance.now() + timeoutMs;
+    while (!/slave0:.*state=online/.test(await client.info('replication'))) {
+      if (performance.now() > deadline) throw new Error('the replica did not come online');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    client.disconnect();
+  }
+}
+
 beforeAll(async () => {
   master = await RedisServerProcess.start();
   replica = await RedisServerProcess.start({ replicaOfPort: master.port });
+  await replicaOnline(master.port);
   sentinel = await RedisServerProcess.start({
     sentinel: { masterName: MASTER_NAME, masterPort: master.port, downAfterMs: 1_000 },
   });
-});
+}, 60_000);
 
 afterAll(async () => {
   await sentinel?.stop();
@@ -35,7 +51,7 @@ describe('RedisCoordinationStore through Redis Sentinel', () => {
       expect(await store.raiseCounterAbove('epoch', 4)).toBe(5);
       const direct = new Redis({ port: master.port, lazyConnect: true });
       await direct.connect();
-      expect(await direct.call('WAIT', '1', '5000')).toBe(1);
+      expect(await direct.call('WAIT', '1', '20000')).toBe(1);
       direct.disconnect();
 
       await master.kill('SIGKILL');
