@@ -1,7 +1,8 @@
 // What the controller does while it holds the lease (Kafka's KafkaController event loop, reduced to this issue):
 //   1. on election, if the store has no metadata incarnation (a new cluster, or Redis came back empty), gather the
 //      metadata snapshots of every live broker and itself, restore the topics from them (metadata-restore.ts),
-//      then write a new incarnation, upon which the brokers apply the store again;
+//      then write a new incarnation, upon which the brokers apply the store again; then finish the admin commands
+//      a previous controller left half-done (admin-plans.ts), and tell every broker, with the new epoch;
 //   2. on every change of the broker registrations, and every heartbeat in case a hint was lost, move partition
 //      leadership off brokers that left and back to brokers that returned (partition-leadership.ts).
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
@@ -22,6 +23,7 @@ import {
 } from '../coordination/cluster-keys.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
+import { resumePlans } from './admin-plans.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
@@ -118,8 +120,12 @@ export class ClusterController implements OnModuleDestroy {
     try {
       if (!this.restored) {
         await this.restoreIfNeeded(epoch);
+        const resumed = await resumePlans(this.store, epochFence(epoch));
+        for (const description of resumed) this.logger.warn(`resumed an unfinished admin command: ${description}`);
         if (this.epoch !== epoch) return;
         this.restored = true;
+        await this.metadata.reload();
+        await this.pushMetadata(epoch);
       }
       await this.moveLeaders(epoch);
     } catch (error) {
@@ -149,8 +155,6 @@ export class ClusterController implements OnModuleDestroy {
     }
     await this.store.put(METADATA_INCARNATION_KEY, randomUUID(), { fence, expectedVersion: 0 });
     if (restored > 0) this.logger.warn(`restored ${restored} topic(s) from the brokers' metadata snapshots`);
-    await this.metadata.reload();
-    await this.pushMetadata(epoch);
   }
 
   /**

@@ -118,6 +118,14 @@ export class MetadataCache implements OnModuleDestroy {
       this.store.list(PARTITION_STATE_PREFIX),
       this.store.list(TOPIC_CONFIGS_PREFIX),
     ]);
+    // The store serves commands in order, so if the incarnation is unchanged after the lists, the store did not
+    // lose its data while they ran: an emptied store is never taken for a cluster without topics (whose logs
+    // the log manager would delete).
+    const after = (await this.store.get(METADATA_INCARNATION_KEY))?.value ?? null;
+    if (after !== incarnation) {
+      this.reloadAgain = true;
+      return;
+    }
     const topics = new Map<string, TopicMetadata>();
     for (const entry of assignments) {
       const assignment = JSON.parse(entry.value) as TopicAssignment;
