@@ -7,6 +7,7 @@
 // brokerDefaultsFromEnv in topic/topic-config.ts.
 import { resolve } from 'node:path';
 import { brokerDefaultsFromEnv } from '../topic/topic-config.js';
+import type { WsLimits } from '../gateway/ws/ws-limits.js';
 
 export class ConfigError extends Error {}
 
@@ -37,6 +38,8 @@ export interface BrokerConfig {
   maxOpenFiles: number;
   /** Topic-config defaults set at broker level (Kafka's log.* settings). */
   topicConfigDefaults: Record<string, string>;
+  /** Bounds of the WebSocket gateway (GET /v3/ws) and of SSE streams; see gateway/ws/ws-limits.ts. */
+  ws: WsLimits;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -94,6 +97,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const ws = wsLimitsFromEnv(env);
   return {
     port,
     host,
@@ -114,5 +118,30 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     produceBatchEntriesMax: integer(env, 'BROOK_PRODUCE_BATCH_ENTRIES_MAX', 10_000, 1, 1_000_000),
     maxOpenFiles: integer(env, 'BROOK_MAX_OPEN_FILES', 1024, 8),
     topicConfigDefaults,
+    ws,
   };
+}
+
+function wsLimitsFromEnv(env: Env): WsLimits {
+  const limits: WsLimits = {
+    frameBytesMax: integer(env, 'BROOK_WS_FRAME_BYTES_MAX', 1_048_576, 1024, 64 * 1024 * 1024),
+    socketsMax: integer(env, 'BROOK_WS_SOCKETS_MAX', 10_000, 1, 1_000_000),
+    subscriptionsMax: integer(env, 'BROOK_WS_SUBSCRIPTIONS_MAX', 16, 1, 1024),
+    assignPartitionsMax: integer(env, 'BROOK_WS_ASSIGN_PARTITIONS_MAX', 1024, 1, 100_000),
+    creditsMax: integer(env, 'BROOK_WS_CREDITS_MAX', 10_000, 1, 1_000_000),
+    produceInFlightMax: integer(env, 'BROOK_WS_PRODUCE_IN_FLIGHT_MAX', 64, 1, 10_000),
+    bufferedBytesPause: integer(env, 'BROOK_WS_BUFFERED_BYTES_PAUSE', 1_048_576, 1024, 2 ** 31 - 1),
+    bufferedBytesMax: integer(env, 'BROOK_WS_BUFFERED_BYTES_MAX', 8 * 1_048_576, 2048, 2 ** 31 - 1),
+    slowConsumerTimeoutMs: integer(env, 'BROOK_WS_SLOW_CONSUMER_TIMEOUT_MS', 30_000, 100),
+    pingIntervalMs: integer(env, 'BROOK_WS_PING_INTERVAL_MS', 15_000, 100),
+    fetchBytesMax: integer(env, 'BROOK_WS_FETCH_BYTES_MAX', 256 * 1024, 1024, 64 * 1024 * 1024),
+    sseStreamsMax: integer(env, 'BROOK_SSE_STREAMS_MAX', 1_000, 1, 1_000_000),
+    sseHeartbeatMs: integer(env, 'BROOK_SSE_HEARTBEAT_MS', 15_000, 100),
+  };
+  if (limits.bufferedBytesMax <= limits.bufferedBytesPause) {
+    throw new ConfigError(
+      `BROOK_WS_BUFFERED_BYTES_MAX=${limits.bufferedBytesMax} is invalid: it must exceed BROOK_WS_BUFFERED_BYTES_PAUSE (${limits.bufferedBytesPause})`,
+    );
+  }
+  return limits;
 }
