@@ -10,10 +10,11 @@ import { V2Controller } from './v2.controller.js';
 import { V3AdminController } from './v3-admin.controller.js';
 import { V3ProduceController } from './v3-produce.controller.js';
 import { V3ReadController } from './v3-read.controller.js';
+import { WsGateway } from './ws/ws.gateway.js';
 
 @Module({
   imports: [TopicModule, ControllerElectionModule, ReplicationModule],
   controllers: [HealthController, V3AdminController, V3ProduceController, V3ReadController, V2Controller],
-  providers: [AdminService, ProduceService, Urls],
+  providers: [AdminService, ProduceService, Urls, WsGateway],
 })
 export class GatewayModule {}

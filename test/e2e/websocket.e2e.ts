@@ -1,0 +1,349 @@
+// GET /v3/ws end to end with a plain `ws` client against a broker process: produce and subscribe, per-partition
+// order, credit-based flow control, bad frames, and (on a broker with small limits) the socket bound, ping/pong
+// liveness, and a client that stops reading being paused and closed with 4001 while the broker's RSS stays bounded.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrokerProcess } from './support/broker-process.js';
+import { call } from './support/http.js';
+import { WsClient } from './support/ws-client.js';
+
+let broker: BrokerProcess;
+
+beforeAll(async () => {
+  broker = await BrokerProcess.start();
+});
+afterAll(async () => {
+  await broker?.stop();
+});
+
+async function createTopic(target: BrokerProcess, name: string, partitions: number): Promise<void> {
+  const cid = await target.clusterId();
+  const response = await call(target.url, 'POST', `/v3/clusters/${cid}/topics`, {
+    body: { topic_name: name, partitions_count: partitions },
+  });
+  expect(response.status, response.text).toBe(201);
+}
+
+function rssBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (match === null) throw new Error(`no VmRSS for ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('WebSocket produce and subscribe', () => {
+  it('acks produced records in order and pushes them to a subscriber', async () => {
+    await createTopic(broker, 'ws-round', 2);
+    const client = await WsClient.connect(broker.url);
+    const subscribed = await client.request({
+      op: 'subscribe',
+      id: 's',
+      assign: [
+        { topic: 'ws-round', partition: 0 },
+        { topic: 'ws-round', partition: 1 },
+      ],
+      from: 'latest',
+    });
+    expect(subscribed).toEqual({
+      op: 'subscribed',
+      id: 's',
+      partitions: [
+        { topic: 'ws-round', partition: 0, offset: 0 },
+        { topic: 'ws-round', partition: 1, offset: 0 },
+      ],
+    });
+    const ack = await client.request({
+      op: 'produce',
+      id: 'p1',
+      topic: 'ws-round',
+      records: [
+        { value: 'a', partition: 0 },
+        { key: 'k', value: 'b', partition: 1, headers: [{ name: 'h', value: Buffer.from('x').toString('base64') }] },
+        { value: 'c', partition: 0 },
+      ],
+    });
+    expect(ack).toEqual({
+      op: 'ack',
+      id: 'p1',
+      offsets: [
+        { partition: 0, offset: 0 },
+        { partition: 1, offset: 0 },
+        { partition: 0, offset: 1 },
+      ],
+    });
+    const records = await client.waitForRecords('s', 3);
+    expect(records.length).toBe(3);
+    const byPosition = Object.fromEntries(records.map((record) => [`${record.partition}:${record.offset}`, record]));
+    expect(byPosition['1:0']).toEqual({
+      topic: 'ws-round',
+      partition: 1,
+      offset: 0,
+      timestamp: expect.any(Number),
+      key: 'k',
+      value: 'b',
+      headers: [{ name: 'h', value: Buffer.from('x').toString('base64') }],
+    });
+    expect([byPosition['0:0'].value, byPosition['0:1'].value]).toEqual(['a', 'c']);
+
+    const json = await client.request({
+      op: 'produce',
+      id: 'p2',
+      topic: 'ws-round',
+      format: 'json',
+      records: [{ value: { n: 1 }, partition: 0 }],
+    });
+    expect(json.offsets).toEqual([{ partition: 0, offset: 2 }]);
+    const binary = await client.request({
+      op: 'subscribe',
+      id: 'b',
+      assign: [{ topic: 'ws-round', partition: 0, offset: 2 }],
+      format: 'json',
+    });
+    expect(binary.op).toBe('subscribed');
+    const [jsonRecord] = await client.waitForRecords('b', 1);
+    expect(jsonRecord.value).toEqual({ n: 1 });
+    client.close();
+  });
+
+  it('delivers each partition in offset order, every record exactly once', async () => {
+    await createTopic(broker, 'ws-order', 3);
+    const producer = await WsClient.connect(broker.url);
+    const consumer = await WsClient.connect(broker.url);
+    const total = 3000;
+    let sent = 0;
+    const acks: Promise<unknown>[] = [];
+    for (let frame = 0; sent < total; frame++) {
+      const records = Array.from({ length: 100 }, (_, i) => ({ value: String(sent + i), partition: (sent + i) % 3 }));
+      sent += records.length;
+      acks.push(producer.request({ op: 'produce', id: `f${frame}`, topic: 'ws-order', records, acks: 1 }));
+      if (frame === 10) {
+        // Subscribe while producing: part of the stream is catch-up, the rest arrives live.
+        await consumer.request({
+          op: 'subscribe',
+          id: 'all',
+          assign: [0, 1, 2].map((partition) => ({ topic: 'ws-order', partition })),
+          from: 'earliest',
+          credits: 10_000,
+        });
+      }
+    }
+    for (const ack of await Promise.all(acks)) expect((ack as { op: string }).op).toBe('ack');
+    const records = await consumer.waitForRecords('all', total, 20_000);
+    expect(records.length).toBe(total);
+    for (const partition of [0, 1, 2]) {
+      const mine = records.filter((record) => record.partition === partition);
+      expect(mine.map((record) => record.offset)).toEqual(mine.map((_, i) => i));
+      expect(mine.map((record) => Number(record.value))).toEqual(mine.map((_, i) => i * 3 + partition));
+    }
+    producer.close();
+    consumer.close();
+  });
+
+  it('never has more records in flight than the credits granted', async () => {
+    await createTopic(broker, 'ws-credits', 2);
+    const client = await WsClient.connect(broker.url);
+    const records = Array.from({ length: 200 }, (_, i) => ({ value: `v${i}`, partition: i % 2 }));
+    expect((await client.request({ op: 'produce', id: 'p', topic: 'ws-credits', records })).op).toBe('ack');
+    await client.request({
+      op: 'subscribe',
+      id: 'c',
+      assign: [0, 1].map((partition) => ({ topic: 'ws-credits', partition })),
+      from: 'earliest',
+      credits: 7,
+    });
+    let granted = 7;
+    await client.waitForRecords('c', 7);
+    await sleep(300);
+    expect(client.records('c').length).toBe(7);
+    for (const n of [1, 13, 50]) {
+      client.send({ op: 'credit', id: 'c', n });
+      granted += n;
+      await client.waitForRecords('c', granted);
+      await sleep(200);
+      expect(client.records('c').length).toBe(granted);
+    }
+    client.send({ op: 'credit', id: 'c', n: 9_990 });
+    await client.waitForRecords('c', 200);
+    // 9,861 credits are left; 500 more would pass BROOK_WS_CREDITS_MAX (10,000) and are refused whole.
+    const refused = await client.request({ op: 'credit', id: 'c', n: 500 });
+    expect(refused).toMatchObject({ op: 'error', id: 'c', error_code: 40002, message: expect.stringMatching(/10000/) });
+    client.send({ op: 'unsubscribe', id: 'c' });
+    const unknown = await client.request({ op: 'credit', id: 'c', n: 1 });
+    expect(unknown).toMatchObject({
+      op: 'error',
+      error_code: 40002,
+      message: expect.stringMatching(/No subscription/),
+    });
+    expect(client.records('c').length).toBe(200);
+    client.close();
+  });
+
+  it('answers bad frames with error frames and keeps the socket and the broker up', async () => {
+    await createTopic(broker, 'ws-bad', 1);
+    const client = await WsClient.connect(broker.url);
+    const expectError = async (frame: unknown, code: number, message: RegExp) => {
+      const from = client.frames.length;
+      client.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+      const reply = await client.next((f) => f.op === 'error', 5_000, from);
+      expect(reply, JSON.stringify(frame)).toMatchObject({ error_code: code, message: expect.stringMatching(message) });
+      return reply;
+    };
+    await expectError('{"op":', 40002, /not valid JSON/);
+    await expectError('"hello"', 40002, /JSON object/);
+    expect((await expectError({ op: 'jump', id: 'j' }, 40002, /Unknown op/)).id).toBe('j');
+    await expectError({ op: 'produce', id: 1, topic: 'nope', records: [{ value: 'x' }] }, 40401, /nope/);
+    await expectError({ op: 'produce', id: 2, topic: 'ws-bad', records: [{ value: 'x', partition: 5 }] }, 40402, /5/);
+    await expectError({ op: 'produce', id: 3, topic: 'ws-bad', records: [{ value: 42 }] }, 42206, /string/);
+    await expectError({ op: 'subscribe', id: 4, assign: [{ topic: 'nope', partition: 0 }] }, 40401, /nope/);
+    await expectError({ op: 'subscribe', id: 5, assign: [{ topic: 'ws-bad', partition: 3 }] }, 40402, /3/);
+    await expectError(
+      { op: 'subscribe', id: 6, assign: [{ topic: 'ws-bad', partition: 0, offset: 99 }] },
+      40002,
+      /out of range/,
+    );
+    await expectError({ op: 'subscribe', id: 7, assign: [{ topic: 'ws-bad', partition: -1 }] }, 40002, /partition/);
+    await expectError({ op: 'subscribe', id: 8, topics: ['ws-bad'], group: 'g' }, 40002, /not available yet/);
+    await expectError({ op: 'commit', id: 9, offsets: [{ topic: 'ws-bad', partition: 0, offset: 1 }] }, 40002, /group/);
+    await expectError({ op: 'unsubscribe', id: 'none' }, 40002, /No subscription/);
+    await expectError(
+      { op: 'produce', id: 10, topic: 'ws-bad', records: [{ value: 'x' }], acks: 'some' },
+      40002,
+      /acks/,
+    );
+    const from = client.frames.length;
+    client.socket.send(Buffer.from([1, 2, 3]), { binary: true });
+    expect(await client.next((f) => f.op === 'error', 5_000, from)).toMatchObject({ message: /Binary frames/ });
+    const ok = await client.request({ op: 'produce', id: 'ok', topic: 'ws-bad', records: [{ value: 'still here' }] });
+    expect(ok).toEqual({ op: 'ack', id: 'ok', offsets: [{ partition: 0, offset: 0 }] });
+
+    const big = await WsClient.connect(broker.url);
+    big.send({ op: 'produce', id: 'big', topic: 'ws-bad', records: [{ value: 'x'.repeat(1_100_000) }] });
+    expect(await big.waitClosed()).toBe(1009);
+    const health = await fetch(`${broker.url}/healthz`);
+    expect(health.status).toBe(200);
+    client.close();
+  });
+
+  it('refuses a plain GET of /v3/ws and upgrades on other paths', async () => {
+    const response = await fetch(`${broker.url}/v3/ws`);
+    expect(response.status).toBe(404);
+    await expect(
+      new Promise((resolve, reject) => {
+        import('ws').then(({ default: WebSocket }) => {
+          const socket = new WebSocket(`${broker.url.replace('http', 'ws')}/v3/other`);
+          socket.once('open', () => resolve('open'));
+          socket.once('error', reject);
+        }, reject);
+      }),
+    ).rejects.toThrow(/404/);
+  });
+});
+
+describe('WebSocket limits', () => {
+  let limited: BrokerProcess;
+  const SOCKETS_MAX = 1000;
+
+  beforeAll(async () => {
+    limited = await BrokerProcess.start({
+      env: {
+        BROOK_WS_SOCKETS_MAX: String(SOCKETS_MAX),
+        BROOK_WS_PING_INTERVAL_MS: '300',
+        BROOK_WS_BUFFERED_BYTES_PAUSE: String(256 * 1024),
+        BROOK_WS_BUFFERED_BYTES_MAX: String(1024 * 1024),
+        BROOK_WS_SLOW_CONSUMER_TIMEOUT_MS: '2000',
+      },
+    });
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it('holds 1,000 idle sockets, answers on them, and closes one more with 1008', async () => {
+    await createTopic(limited, 'ws-idle', 1);
+    const rssBefore = rssBytes(limited.child!.pid!);
+    const clients: WsClient[] = [];
+    for (let i = 0; i < SOCKETS_MAX; i += 100) {
+      clients.push(...(await Promise.all(Array.from({ length: 100 }, () => WsClient.connect(limited.url)))));
+    }
+    expect(clients.length).toBe(SOCKETS_MAX);
+    const extra = await WsClient.connect(limited.url);
+    expect(await extra.waitClosed()).toBe(1008);
+    // Several ping rounds: idle but live sockets (the client answers pings) stay open.
+    await sleep(1_500);
+    expect(clients.filter((client) => client.closeCode !== null)).toEqual([]);
+    const ack = await clients[SOCKETS_MAX - 1].request({
+      op: 'produce',
+      id: 1,
+      topic: 'ws-idle',
+      records: [{ value: 'x' }],
+    });
+    expect(ack.op).toBe('ack');
+    const rssGrowth = rssBytes(limited.child!.pid!) - rssBefore;
+    console.log(`1,000 idle sockets: broker RSS grew by ${(rssGrowth / 1024 / 1024).toFixed(1)} MiB`);
+    expect(rssGrowth).toBeLessThan(200 * 1024 * 1024);
+    await Promise.all(
+      clients.map((client) => {
+        client.close();
+        return client.waitClosed();
+      }),
+    );
+  });
+
+  it('drops a socket that does not answer pings', async () => {
+    const silent = await WsClient.connect(limited.url, { autoPong: false });
+    const started = Date.now();
+    const code = await silent.waitClosed();
+    expect(code).toBe(1006);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('pauses a subscriber that stops reading, then closes it with 4001, with broker memory bounded', async () => {
+    await createTopic(limited, 'ws-slow', 1);
+    const producer = await WsClient.connect(limited.url);
+    const value = 'v'.repeat(8 * 1024);
+    const frames = 100;
+    const producedFrom = Date.now();
+    for (let i = 0; i < frames; i++) {
+      const ack = await producer.request({
+        op: 'produce',
+        id: i,
+        topic: 'ws-slow',
+        records: Array.from({ length: 100 }, () => ({ value })),
+        acks: 1,
+      });
+      expect(ack.op).toBe('ack');
+    }
+    producer.close();
+    console.log(`slow reader: produced 80 MB in ${Date.now() - producedFrom} ms`);
+    // 10,000 records of 8 KiB are on disk and the subscriber grants credits for all of them (80 MB) but reads
+    // nothing: the broker may queue only up to the pause mark.
+    const pid = limited.child!.pid!;
+    const rssBefore = rssBytes(pid);
+    const slow = await WsClient.connect(limited.url);
+    slow.send({
+      op: 'subscribe',
+      id: 's',
+      assign: [{ topic: 'ws-slow', partition: 0 }],
+      from: 'earliest',
+      credits: 10_000,
+    });
+    slow.socket.pause();
+    let rssMax = rssBefore;
+    for (let waited = 0; waited < 4_000; waited += 100) {
+      await sleep(100);
+      rssMax = Math.max(rssMax, rssBytes(pid));
+    }
+    slow.socket.resume();
+    const resumedAt = Date.now();
+    expect(await slow.waitClosed()).toBe(4001);
+    expect(Date.now() - resumedAt).toBeLessThan(5_000);
+    const received = slow.records('s').length;
+    console.log(
+      `slow reader: received ${received} of 10000 credited records before 4001; broker RSS grew by at most ${((rssMax - rssBefore) / 1024 / 1024).toFixed(1)} MiB`,
+    );
+    expect(received).toBeLessThan(5_000);
+    expect(rssMax - rssBefore).toBeLessThan(24 * 1024 * 1024);
+    expect((await fetch(`${limited.url}/healthz`)).status).toBe(200);
+  });
+});
