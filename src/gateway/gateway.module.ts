@@ -5,6 +5,7 @@ import { TopicModule } from '../topic/topic.module.js';
 import { AdminService } from './admin.service.js';
 import { HealthController } from './health.controller.js';
 import { ProduceService } from './produce.service.js';
+import { RecordsStreamController } from './sse/records-stream.controller.js';
 import { Urls } from './urls.js';
 import { V2Controller } from './v2.controller.js';
 import { V3AdminController } from './v3-admin.controller.js';
@@ -14,7 +15,7 @@ import { WsGateway } from './ws/ws.gateway.js';
 
 @Module({
   imports: [TopicModule, ControllerElectionModule, ReplicationModule],
-  controllers: [HealthController, V3AdminController, V3ProduceController, V3ReadController, V2Controller],
+  controllers: [HealthController, V3AdminController, V3ProduceController, V3ReadController, V2Controller, RecordsStreamController],
   providers: [AdminService, ProduceService, Urls, WsGateway],
 })
 export class GatewayModule {}
