@@ -15,7 +15,14 @@ import { WsGateway } from './ws/ws.gateway.js';
 
 @Module({
   imports: [TopicModule, ControllerElectionModule, ReplicationModule],
-  controllers: [HealthController, V3AdminController, V3ProduceController, V3ReadController, V2Controller, RecordsStreamController],
+  controllers: [
+    HealthController,
+    V3AdminController,
+    V3ProduceController,
+    V3ReadController,
+    V2Controller,
+    RecordsStreamController,
+  ],
   providers: [AdminService, ProduceService, Urls, WsGateway],
 })
 export class GatewayModule {}
