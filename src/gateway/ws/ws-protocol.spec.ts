@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorFrame, parseClientFrame, type ParsedFrame } from './ws-protocol.js';
+import { CLIENT_OPS, errorFrame, parseClientFrame, type ParsedFrame } from './ws-protocol.js';
 
 const limits = { produceRecordsMax: 3, creditsMax: 100, defaultCredits: 50, assignPartitionsMax: 2 };
 const parse = (frame: unknown): ParsedFrame =>
@@ -9,6 +9,11 @@ function failure(frame: unknown): { id?: unknown; code: number; message: string 
   const result = parse(frame);
   if (result.ok) throw new Error(`expected an error for ${JSON.stringify(frame)}`);
   return { id: result.id, code: result.error.errorCode, message: result.error.message };
+}
+
+function failureOrFrame(frame: unknown): string {
+  const result = parse(frame);
+  return result.ok ? `ok ${result.frame.op}` : result.error.message;
 }
 
 describe('parseClientFrame', () => {
@@ -117,6 +122,12 @@ describe('parseClientFrame', () => {
     expect(
       failure({ op: 'subscribe', id: 's', assign: [{ topic: 't', partition: 0 }], format: 'xml' }).message,
     ).toMatch(/format/);
+  });
+
+  it('accepts exactly the ops of CLIENT_OPS', () => {
+    for (const op of CLIENT_OPS) expect(failureOrFrame({ op, id: 1 })).not.toMatch(/Unknown op/);
+    for (const op of ['ack', 'records', 'Produce', 'subscribe '])
+      expect(failureOrFrame({ op, id: 1 })).toMatch(/Unknown op/);
   });
 
   it('renders error frames with five-digit codes', () => {
