@@ -31,14 +31,14 @@ const MAIN_JS = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
 // ---------------------------------------------------------------------------------------------------------------
 // Child processes
 
-interface Server {
+export interface Server {
   name: string;
   child: ChildProcess;
   port: number;
   agent: Agent;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -79,7 +79,7 @@ async function startChild(
   }
 }
 
-async function stop(server: Server): Promise<void> {
+export async function stop(server: Server): Promise<void> {
   server.agent.destroy();
   if (server.child.exitCode !== null || server.child.signalCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
@@ -89,7 +89,7 @@ async function stop(server: Server): Promise<void> {
   clearTimeout(timer);
 }
 
-function rssBytes(pid: number | undefined): number | undefined {
+export function rssBytes(pid: number | undefined): number | undefined {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) * 1024 : undefined;
@@ -98,7 +98,7 @@ function rssBytes(pid: number | undefined): number | undefined {
   }
 }
 
-async function startBroker(dataDir: string): Promise<Server> {
+export async function startBroker(dataDir: string): Promise<Server> {
   const port = await freePort();
   return startChild(
     'broker',
@@ -194,7 +194,7 @@ async function callJson(
   return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
 }
 
-async function createTopic(broker: Server): Promise<string> {
+export async function createTopic(broker: Server): Promise<string> {
   const clusters = (await callJson(broker, 'GET', '/v3/clusters')).data as Array<{ cluster_id: string }>;
   const clusterId = clusters[0].cluster_id;
   await callJson(broker, 'POST', `/v3/clusters/${clusterId}/topics`, { topic_name: TOPIC, partitions_count: 1 });

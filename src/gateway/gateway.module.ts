@@ -11,6 +11,9 @@ import { V2Controller } from './v2.controller.js';
 import { V3AdminController } from './v3-admin.controller.js';
 import { V3ProduceController } from './v3-produce.controller.js';
 import { V3ReadController } from './v3-read.controller.js';
+import { SharedReads } from './ws/partition-stream.js';
+import { RecordJsonCache } from './ws/record-json-cache.js';
+import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { WsGateway } from './ws/ws.gateway.js';
 
 @Module({
@@ -23,6 +26,17 @@ import { WsGateway } from './ws/ws.gateway.js';
     V2Controller,
     RecordsStreamController,
   ],
-  providers: [AdminService, ProduceService, Urls, WsGateway],
+  providers: [
+    AdminService,
+    ProduceService,
+    Urls,
+    WsGateway,
+    { provide: RecordJsonCache, useFactory: () => new RecordJsonCache() },
+    {
+      provide: SharedReads,
+      useFactory: (replicas: ReplicaManager) => new SharedReads(replicas),
+      inject: [ReplicaManager],
+    },
+  ],
 })
 export class GatewayModule {}

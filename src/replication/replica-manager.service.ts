@@ -107,6 +107,19 @@ export class ReplicaManager {
     return attempt();
   }
 
+  /** Resolves once the partition's high watermark passes `offset`, after `waitMs`, or when the signal aborts. */
+  async waitForRecords(
+    topic: string,
+    partition: number,
+    offset: number,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const { log } = this.leaderLog(topic, partition);
+    if (offset < this.highWatermark(log)) return;
+    await this.waiters.wait(`${topic}-${partition}`, offset, Math.min(waitMs, this.config.readWaitMsMax), signal);
+  }
+
   offsets(topic: string, partition: number): { earliest: number; latest: number } {
     const { log } = this.leaderLog(topic, partition);
     return { earliest: log.logStartOffset, latest: this.highWatermark(log) };

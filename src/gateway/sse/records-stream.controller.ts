@@ -12,8 +12,9 @@ import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { AdminService } from '../admin.service.js';
-import type { ApiRecord, ReadFormat } from '../record-format.js';
-import { streamPartition, type StreamSink } from '../ws/partition-stream.js';
+import type { ReadFormat } from '../record-format.js';
+import { SharedReads, streamPartition, type StreamSink } from '../ws/partition-stream.js';
+import { RecordJsonCache, type EncodedRun } from '../ws/record-json-cache.js';
 import { RECORDS_PER_FRAME_MAX } from '../ws/ws-limits.js';
 import { errorEvent, HEARTBEAT_EVENT, parseLastEventId, recordEvents } from './sse-format.js';
 
@@ -34,8 +35,8 @@ class ResponseSink implements StreamSink {
     await once(this.response, 'drain', { signal }).catch(() => undefined);
   }
 
-  deliver(_topic: string, _partition: number, records: ApiRecord[]): void {
-    this.response.write(recordEvents(records));
+  deliver(_topic: string, partition: number, run: EncodedRun): void {
+    this.response.write(recordEvents(partition, run.records));
   }
 
   fail(topic: string, partition: number, error: BrookError): void {
@@ -53,6 +54,8 @@ export class RecordsStreamController {
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly admin: AdminService,
     private readonly replicas: ReplicaManager,
+    private readonly cache: RecordJsonCache,
+    private readonly reads: SharedReads,
   ) {}
 
   @Get('records::stream')
@@ -119,6 +122,8 @@ export class RecordsStreamController {
         ...start,
         format,
         fetchBytes: this.config.ws.fetchBytesMax,
+        cache: this.cache,
+        reads: this.reads,
         signal: abort.signal,
       });
     }

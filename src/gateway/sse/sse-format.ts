@@ -5,12 +5,12 @@
 // list of positions (`0:41,1:17,2:9`), which clients that track positions themselves send; a partition not named
 // starts where `from` says.
 import { errors } from '../../common/brook-error.js';
-import type { ApiRecord } from '../record-format.js';
+import type { EncodedRecord } from '../ws/record-json-cache.js';
 
 /** The events of records of one partition, concatenated; each ends with a blank line. */
-export function recordEvents(records: ApiRecord[]): string {
+export function recordEvents(partition: number, records: EncodedRecord[]): string {
   let text = '';
-  for (const record of records) text += `id: ${record.partition}:${record.offset}\ndata: ${JSON.stringify(record)}\n\n`;
+  for (const record of records) text += `id: ${partition}:${record.offset}\ndata: ${record.json}\n\n`;
   return text;
 }
 

@@ -9,9 +9,9 @@ import { BrookError, errors } from '../../common/brook-error.js';
 import type { Clock } from '../../common/clock.js';
 import { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { ProduceService } from '../produce.service.js';
-import type { ApiRecord } from '../record-format.js';
 import { CreditWindow, SendPressure } from './flow-control.js';
-import { streamPartition, type StreamSink } from './partition-stream.js';
+import { streamPartition, type SharedReads, type StreamSink } from './partition-stream.js';
+import type { EncodedRun, RecordJsonCache } from './record-json-cache.js';
 import { CLOSE_CODES, DEFAULT_CREDITS, type WsLimits } from './ws-limits.js';
 import {
   errorFrame,
@@ -26,6 +26,8 @@ import {
   type UnsubscribeFrame,
 } from './ws-protocol.js';
 
+const RECORDS_FRAME_END = Buffer.from(']}');
+
 export const GROUPS_UNAVAILABLE = 'Consumer groups over WebSocket are not available yet on this broker';
 
 export interface SessionDeps {
@@ -34,17 +36,22 @@ export interface SessionDeps {
   limits: WsLimits;
   produceRecordsMax: number;
   clock: Clock;
+  cache: RecordJsonCache;
+  reads: SharedReads;
 }
 
 class Subscription implements StreamSink {
   readonly abort = new AbortController();
   private readonly wakers = new Set<() => void>();
+  private readonly framePrefix: Buffer;
 
   constructor(
     readonly id: FrameId,
     readonly credits: CreditWindow,
     private readonly session: WsSession,
-  ) {}
+  ) {
+    this.framePrefix = Buffer.from(`{"op":"records","id":${JSON.stringify(id)},"records":[`);
+  }
 
   room(): number {
     return this.session.flowing ? this.credits.available : 0;
@@ -67,10 +74,11 @@ class Subscription implements StreamSink {
     for (const wake of [...this.wakers]) wake();
   }
 
-  deliver(_topic: string, _partition: number, records: ApiRecord[]): void {
-    const taken = this.credits.take(records.length);
-    if (taken !== records.length) throw new Error(`delivered ${records.length} records with ${taken} credits`);
-    this.session.send(JSON.stringify({ op: 'records', id: this.id, records }));
+  deliver(_topic: string, _partition: number, run: EncodedRun): void {
+    const count = run.records.length;
+    const taken = this.credits.take(count);
+    if (taken !== count) throw new Error(`delivered ${count} records with ${taken} credits`);
+    this.session.sendRecords(this.framePrefix, run.joinedJson);
   }
 
   fail(topic: string, partition: number, error: BrookError): void {
@@ -121,6 +129,18 @@ export class WsSession {
   send(text: string): void {
     if (!this.open) return;
     this.socket.send(text, () => this.observePressure());
+    this.observePressure();
+  }
+
+  /**
+   * A `records` frame as one text message in three fragments: the subscription's prefix, the records' JSON (one
+   * Buffer shared by every subscriber of the same run, not copied) and the closing brackets.
+   */
+  sendRecords(prefix: Buffer, joinedJson: Buffer): void {
+    if (!this.open) return;
+    this.socket.send(prefix, { binary: false, fin: false });
+    this.socket.send(joinedJson, { binary: false, fin: false });
+    this.socket.send(RECORDS_FRAME_END, { binary: false, fin: true }, () => this.observePressure());
     this.observePressure();
   }
 
@@ -270,6 +290,8 @@ export class WsSession {
         ...start,
         format: frame.format,
         fetchBytes: this.deps.limits.fetchBytesMax,
+        cache: this.deps.cache,
+        reads: this.deps.reads,
         signal: subscription.abort.signal,
       });
     }

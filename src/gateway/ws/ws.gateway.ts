@@ -13,6 +13,8 @@ import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { ProduceService } from '../produce.service.js';
+import { SharedReads } from './partition-stream.js';
+import { RecordJsonCache } from './record-json-cache.js';
 import { CLOSE_CODES } from './ws-limits.js';
 import { WsSession } from './ws-session.js';
 
@@ -33,6 +35,8 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly adapterHost: HttpAdapterHost,
     private readonly replicas: ReplicaManager,
     private readonly producer: ProduceService,
+    private readonly cache: RecordJsonCache,
+    private readonly reads: SharedReads,
   ) {}
 
   get openSockets(): number {
@@ -84,6 +88,8 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       limits: this.config.ws,
       produceRecordsMax: this.config.produceBatchEntriesMax,
       clock: systemClock,
+      cache: this.cache,
+      reads: this.reads,
     });
     this.sessions.set(socket, session);
     socket.once('close', () => this.sessions.delete(socket));
