@@ -26,6 +26,7 @@ const SUBSCRIBER_COUNTS = [1, 10, 100];
 const WARMUP_SECONDS = 1;
 const DRAIN_MS = 1_000;
 const CREDITS = 10_000;
+const RECORDS_PER_FRAME_MAX = 500;
 const TOPIC = 'bench';
 const VALUE_MARK = Buffer.from('"value":"');
 
@@ -50,7 +51,7 @@ interface Side {
   url: string;
   /** Opens a subscriber whose every received frame goes to `onFrame`; resolves once it is subscribed. */
   subscribe(onFrame: (data: Buffer, socket: WebSocket) => void): Promise<WebSocket>;
-  /** Opens the producer; `send(values)` sends one frame of records. */
+  /** Opens the producer; `send(values)` sends one frame of records (it throws once the socket has closed). */
   producer(): Promise<{ send(values: string[]): void; close(): void }>;
 }
 
@@ -97,7 +98,8 @@ async function startBaseline(): Promise<Side> {
       let id = 0;
       return {
         send: (values) =>
-          socket.send(
+          sendOpen(
+            socket,
             JSON.stringify({ op: 'produce', id: id++, topic: TOPIC, records: values.map((value) => ({ value })) }),
           ),
         close: () => socket.close(),
@@ -159,6 +161,12 @@ async function startBrook(dataDir: string): Promise<Side> {
   };
 }
 
+function sendOpen(socket: WebSocket, text: string): void {
+  if (socket.readyState !== WebSocket.OPEN)
+    throw new Error(`the producer's socket closed (state ${socket.readyState})`);
+  socket.send(text);
+}
+
 /** The send times (ms) of the records in a frame: each value starts with "<ms>|". */
 function sendTimes(data: Buffer, into: (sentMs: number) => void): number {
   let count = 0;
@@ -194,6 +202,7 @@ async function runOnce(side: Side, subscribers: number, rate: number, seconds: n
           delivered++;
         });
         if (brook && count > 0) socket.send(`{"op":"credit","id":"s","n":${count}}`);
+        if (count === 0 && data.includes('"op":"error"')) throw new Error(`subscriber got ${data.toString()}`);
       }),
     );
   }
@@ -202,11 +211,13 @@ async function runOnce(side: Side, subscribers: number, rate: number, seconds: n
     const started = performance.now();
     let sent = 0;
     while (performance.now() - started < runSeconds * 1000) {
-      const due = Math.floor(((performance.now() - started) / 1000) * rate) - sent;
-      if (due > 0) {
+      // A tick that came late sends what is due in several frames, each within the broker's frame size bound.
+      for (let due = Math.floor(((performance.now() - started) / 1000) * rate) - sent; due > 0;) {
         const now = performance.now();
-        producer.send(Array.from({ length: due }, () => value(now)));
-        sent += due;
+        const count = Math.min(due, RECORDS_PER_FRAME_MAX);
+        producer.send(Array.from({ length: count }, () => value(now)));
+        sent += count;
+        due -= count;
       }
       await new Promise((resolve) => setTimeout(resolve, TICK_MS));
     }
@@ -234,7 +245,11 @@ async function runOnce(side: Side, subscribers: number, rate: number, seconds: n
   };
 }
 
-export async function runW5(seconds: number, rate: number): Promise<Measurement[]> {
+export async function runW5(
+  seconds: number,
+  rate: number,
+  subscriberCounts: number[] = SUBSCRIBER_COUNTS,
+): Promise<Measurement[]> {
   const dir = await mkdtemp(join(tmpdir(), 'brook-bench-w5-'));
   const sides: Side[] = [];
   const results: Measurement[] = [];
@@ -248,7 +263,7 @@ export async function runW5(seconds: number, rate: number): Promise<Measurement[
         `${seconds} s per run after ${WARMUP_SECONDS} s warm-up; rec/s and MB/s are deliveries summed over subscribers; ` +
         'latency from produce (send) to delivery (receipt) per record',
     );
-    for (const subscribers of SUBSCRIBER_COUNTS) {
+    for (const subscribers of subscriberCounts) {
       const base = await runOnce(baseline, subscribers, rate, seconds);
       const mine = await runOnce(brook, subscribers, rate, seconds);
       console.log(formatMeasurement(base));
