@@ -6,6 +6,7 @@ import type { BrokerConfig } from './config/broker-config.js';
 import { ControllerElectionModule } from './controller-election/controller-election.module.js';
 import { CoordinationModule } from './coordination/coordination.module.js';
 import { GatewayModule } from './gateway/gateway.module.js';
+import { GroupCoordinatorModule } from './group-coordinator/group-coordinator.module.js';
 import { PartitionLogModule } from './partition-log/partition-log.module.js';
 import { ReplicationModule } from './replication/replication.module.js';
 import { TopicModule } from './topic/topic.module.js';
@@ -34,6 +35,7 @@ export class AppModule {
         ControllerElectionModule,
         PartitionLogModule,
         ReplicationModule,
+        GroupCoordinatorModule,
         GatewayModule,
       ],
       providers: [BrokerLifecycle],

@@ -1,8 +1,10 @@
 // Start-up and shutdown order of one broker: register and elect, load metadata, open the hosted logs, start
-// the periodic work; on shutdown close every log (flush, clean-shutdown marker) after requests have finished.
+// the periodic work, replay the consumer groups; on shutdown close every log (flush, clean-shutdown marker) after requests have finished.
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { CoordinationStore } from './coordination/coordination-store.js';
+import { ConsumerInstances } from './group-coordinator/consumer-instances.service.js';
+import { GroupCoordinator } from './group-coordinator/group-coordinator.service.js';
 import { LogManager } from './partition-log/log-manager.service.js';
 import { MetadataCache } from './topic/metadata-cache.service.js';
 
@@ -15,6 +17,8 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly metadata: MetadataCache,
     private readonly logs: LogManager,
     private readonly store: CoordinationStore,
+    private readonly groups: GroupCoordinator,
+    private readonly instances: ConsumerInstances,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -23,6 +27,8 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     await this.metadata.start();
     await this.logs.removeStrayLogs(this.metadata.allTopics());
     this.logs.startScheduler();
+    await this.groups.start();
+    this.instances.start();
     this.logger.log(`cluster ${this.election.clusterId}: ${this.metadata.allTopics().size} topic(s) loaded`);
   }
 

@@ -10,6 +10,7 @@ import { AppModule } from './app.module.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ErrorFilter } from './gateway/error.filter.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
+import { registerV2AcceptCheck } from './gateway/v2-accept.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     bodyParser: false,
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
+  registerV2AcceptCheck(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ErrorFilter());
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs).

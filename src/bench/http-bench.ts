@@ -98,12 +98,12 @@ export function rssBytes(pid: number | undefined): number | undefined {
   }
 }
 
-export async function startBroker(dataDir: string): Promise<Server> {
+export async function startBroker(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   return startChild(
     'broker',
     [MAIN_JS],
-    { BROOK_PORT: String(port), BROOK_DATA_DIR: dataDir, BROOK_LOG_LEVEL: 'warn' },
+    { BROOK_PORT: String(port), BROOK_DATA_DIR: dataDir, BROOK_LOG_LEVEL: 'warn', ...env },
     port,
     '/v3/clusters',
   );
@@ -156,13 +156,13 @@ async function startBaseline(name: string, script: string, file: string): Promis
 // ---------------------------------------------------------------------------------------------------------------
 // Client
 
-interface Response {
+export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
 
-function call(
+export function call(
   server: Server,
   method: string,
   path: string,
@@ -181,7 +181,7 @@ function call(
   });
 }
 
-async function callJson(
+export async function callJson(
   server: Server,
   method: string,
   path: string,

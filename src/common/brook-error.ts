@@ -34,4 +34,21 @@ export const errors = {
   kafkaError: (message: string) => new BrookError(500, 50002, message),
   retriable: (message: string) => new BrookError(503, 50003, message),
   brokerNotAvailable: (message: string) => new BrookError(503, 50302, message),
+  consumerInstanceNotFound: (group: string, instance: string) =>
+    new BrookError(404, 40403, `Consumer instance ${instance} of group ${group} not found.`),
+  consumerInstanceExists: (group: string, instance: string) =>
+    new BrookError(
+      409,
+      40902,
+      `Consumer instance with the specified name ${instance} already exists in group ${group}.`,
+    ),
+  consumerFormatMismatch: (message: string) => new BrookError(406, 40601, message),
+  invalidConsumerConfig: (message: string) => new BrookError(422, 42204, message),
+  subscriptionConflict: (message: string) => new BrookError(409, 40901, message),
+  /** A commit or seek from a member that no longer owns the partition, or owned it only in an older generation. */
+  fencedMember: (message: string) => new BrookError(409, 40903, message),
+  groupNotEmpty: (group: string) =>
+    new BrookError(409, 40904, `Consumer group ${group} has active members; stop them first.`),
+  groupNotFound: (group: string) => new BrookError(404, 404, `Consumer group ${group} cannot be found.`),
+  tooManyRequests: (message: string, retryAfterSeconds = 1) => new BrookError(429, 42901, message, retryAfterSeconds),
 };

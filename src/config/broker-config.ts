@@ -6,10 +6,12 @@
 // default as BROOK_ + upper snake case; topic-config defaults (BROOK_LOG_RETENTION_MS...) are read by
 // brokerDefaultsFromEnv in topic/topic-config.ts.
 import { resolve } from 'node:path';
-import { brokerDefaultsFromEnv } from '../topic/topic-config.js';
+import { boolean, choice, ConfigError, integer, url, type Env } from './env-values.js';
 import type { WsLimits } from '../gateway/ws/ws-limits.js';
 
-export class ConfigError extends Error {}
+export { ConfigError };
+import { brokerDefaultsFromEnv } from '../topic/topic-config.js';
+import { loadGroupConfig, type GroupConfig } from './group-config.js';
 
 export interface BrokerConfig {
   port: number;
@@ -38,47 +40,10 @@ export interface BrokerConfig {
   maxOpenFiles: number;
   /** Topic-config defaults set at broker level (Kafka's log.* settings). */
   topicConfigDefaults: Record<string, string>;
+  /** Consumer groups, the offsets topic and REST consumer instances. */
+  groups: GroupConfig;
   /** Bounds of the WebSocket gateway (GET /v3/ws) and of SSE streams; see gateway/ws/ws-limits.ts. */
   ws: WsLimits;
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw.trim());
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name}=${raw} is invalid: expected an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const normalized = raw.trim().toLowerCase();
-  if (normalized === 'true') return true;
-  if (normalized === 'false') return false;
-  throw new ConfigError(`${name}=${raw} is invalid: expected true or false`);
-}
-
-function choice<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!allowed.includes(raw as T))
-    throw new ConfigError(`${name}=${raw} is invalid: expected one of ${allowed.join(', ')}`);
-  return raw as T;
-}
-
-function url(env: Env, name: string): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return null;
-  try {
-    return new URL(raw).toString();
-  } catch {
-    throw new ConfigError(`${name}=${raw} is invalid: expected a URL`);
-  }
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -118,6 +83,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     produceBatchEntriesMax: integer(env, 'BROOK_PRODUCE_BATCH_ENTRIES_MAX', 10_000, 1, 1_000_000),
     maxOpenFiles: integer(env, 'BROOK_MAX_OPEN_FILES', 1024, 8),
     topicConfigDefaults,
+    groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
     ws,
   };
 }

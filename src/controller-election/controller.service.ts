@@ -9,7 +9,7 @@ import { CoordinationStore } from '../coordination/coordination-store.js';
 import { partitionStateKey, topicConfigKey, topicKey } from '../coordination/cluster-keys.js';
 import type { PartitionState, TopicAssignment } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
-import { findCollidingTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
+import { findCollidingTopic, isInternalTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
 import { validateTopicConfigs } from '../topic/topic-config.js';
 import { ControllerElection } from './controller-election.service.js';
 import { assignReplicas } from './replica-placement.js';
@@ -23,6 +23,8 @@ export interface CreateTopicRequest {
   replicationFactor: number;
   configs: Array<{ name: string; value: string | null }>;
   validateOnly?: boolean;
+  /** Set only by the broker itself when it creates an internal topic such as __consumer_offsets. */
+  internal?: boolean;
 }
 
 @Injectable()
@@ -36,6 +38,7 @@ export class ControllerService {
   async createTopic(request: CreateTopicRequest): Promise<TopicAssignment> {
     const nameError = validateTopicName(request.name);
     if (nameError !== null) throw errors.invalidRequest(nameError);
+    if (isInternalTopic(request.name) && request.internal !== true) throw internalTopicError(request.name);
     checkPartitionCount(request.partitions);
     const configs = validateTopicConfigs(request.configs);
     if (!configs.ok) throw errors.invalidConfig(configs.message);
@@ -64,6 +67,7 @@ export class ControllerService {
 
   async addPartitions(topic: string, partitionsCount: number): Promise<TopicAssignment> {
     const current = this.requireTopic(topic);
+    if (isInternalTopic(topic)) throw internalTopicError(topic);
     checkPartitionCount(partitionsCount);
     const existing = current.assignment.replicas.length;
     if (partitionsCount < existing) {
@@ -114,6 +118,7 @@ export class ControllerService {
 
   async deleteTopic(topic: string): Promise<void> {
     const current = this.requireTopic(topic);
+    if (isInternalTopic(topic)) throw internalTopicError(topic);
     this.election.assertController();
     await this.store.delete(topicKey(topic));
     for (let partition = 0; partition < current.assignment.replicas.length; partition++) {
@@ -146,4 +151,8 @@ function checkPartitionCount(partitions: number): void {
   if (!Number.isInteger(partitions) || partitions < 1 || partitions > PARTITIONS_PER_TOPIC_MAX) {
     throw new BrookError(400, 40002, `Number of partitions must be an integer from 1 to ${PARTITIONS_PER_TOPIC_MAX}.`);
   }
+}
+
+function internalTopicError(topic: string): BrookError {
+  return errors.invalidRequest(`Topic ${topic} is internal to the broker; it cannot be created, altered or deleted.`);
 }

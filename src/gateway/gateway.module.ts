@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
 import { ControllerElectionModule } from '../controller-election/controller-election.module.js';
+import { GroupCoordinatorModule } from '../group-coordinator/group-coordinator.module.js';
 import { ReplicationModule } from '../replication/replication.module.js';
 import { TopicModule } from '../topic/topic.module.js';
 import { AdminService } from './admin.service.js';
+import { ConsumerGroupsService } from './consumer-groups.service.js';
 import { HealthController } from './health.controller.js';
 import { ProduceService } from './produce.service.js';
 import { RecordsStreamController } from './sse/records-stream.controller.js';
 import { Urls } from './urls.js';
+import { V2ConsumerController } from './v2-consumer.controller.js';
 import { V2Controller } from './v2.controller.js';
 import { V3AdminController } from './v3-admin.controller.js';
+import { V3ConsumerGroupsController } from './v3-consumer-groups.controller.js';
 import { V3ProduceController } from './v3-produce.controller.js';
 import { V3ReadController } from './v3-read.controller.js';
 import { SharedReads } from './ws/partition-stream.js';
@@ -17,18 +21,21 @@ import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { WsGateway } from './ws/ws.gateway.js';
 
 @Module({
-  imports: [TopicModule, ControllerElectionModule, ReplicationModule],
+  imports: [TopicModule, ControllerElectionModule, ReplicationModule, GroupCoordinatorModule],
   controllers: [
     HealthController,
     V3AdminController,
     V3ProduceController,
     V3ReadController,
+    V3ConsumerGroupsController,
     V2Controller,
+    V2ConsumerController,
     RecordsStreamController,
   ],
   providers: [
     AdminService,
     ProduceService,
+    ConsumerGroupsService,
     Urls,
     WsGateway,
     { provide: RecordJsonCache, useFactory: () => new RecordJsonCache() },

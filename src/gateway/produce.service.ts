@@ -12,6 +12,7 @@ import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { partitionForKey, StickyPartitioner } from '../topic/partitioner.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
+import { isInternalTopic } from '../topic/topic-name.js';
 
 export interface ProduceInput extends RecordInput {
   partition?: number | null;
@@ -54,6 +55,9 @@ export class ProduceService {
       metadata = this.metadata.topic(topic);
     }
     if (metadata === undefined) throw errors.topicNotFound(topic);
+    if (isInternalTopic(topic)) {
+      throw errors.invalidRequest(`Topic ${topic} is internal to the broker; clients may read it but not write it.`);
+    }
     // Resolved once per metadata snapshot (a reload replaces the object), not on every produce request.
     let compacted = this.compactedByMetadata.get(metadata);
     if (compacted === undefined) {

@@ -1,6 +1,7 @@
 // v3 produce: one record per request (or, sent chunked, a stream of concatenated records answered by a stream of
 // delivery reports in order), and `records:batch` (207 with successes and failures). Record fields follow
 // Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data}, timestamp.
+import { once } from 'node:events';
 import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BrookError, errors } from '../common/brook-error.js';
@@ -115,8 +116,11 @@ export class V3ProduceController {
     const splitter = new JsonObjectSplitter(this.config.socketRequestMaxBytes);
     try {
       for await (const chunk of body.stream) {
-        for (const text of splitter.push(chunk as Buffer))
-          response.write(JSON.stringify(await this.streamedReport(clusterId, topic, acks, text)));
+        for (const text of splitter.push(chunk as Buffer)) {
+          const report = JSON.stringify(await this.streamedReport(clusterId, topic, acks, text));
+          // A client that sends records but does not read its reports is not read from either: memory stays bounded.
+          if (!response.write(report)) await once(response, 'drain');
+        }
       }
       splitter.end();
     } catch (error) {

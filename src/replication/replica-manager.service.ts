@@ -107,17 +107,30 @@ export class ReplicaManager {
     return attempt();
   }
 
-  /** Resolves once the partition's high watermark passes `offset`, after `waitMs`, or when the signal aborts. */
-  async waitForRecords(
-    topic: string,
-    partition: number,
-    offset: number,
+  /** Resolves when any of the partitions has data at or past its offset, after `waitMs`, or on abort. */
+  async waitForAny(
+    positions: ReadonlyArray<{ topic: string; partition: number; offset: number }>,
     waitMs: number,
     signal?: AbortSignal,
   ): Promise<void> {
-    const { log } = this.leaderLog(topic, partition);
-    if (offset < this.highWatermark(log)) return;
-    await this.waiters.wait(`${topic}-${partition}`, offset, Math.min(waitMs, this.config.readWaitMsMax), signal);
+    if (positions.length === 0 || waitMs <= 0) return;
+    for (const { topic, partition, offset } of positions) {
+      const log = this.logs.log(topic, partition);
+      if (log !== undefined && this.highWatermark(log) > offset) return; // arrived since the caller last read
+    }
+    const done = new AbortController();
+    const onAbort = () => done.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await Promise.race(
+        positions.map(({ topic, partition, offset }) =>
+          this.waiters.wait(`${topic}-${partition}`, offset, Math.min(waitMs, this.config.readWaitMsMax), done.signal),
+        ),
+      );
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      done.abort();
+    }
   }
 
   offsets(topic: string, partition: number): { earliest: number; latest: number } {

@@ -121,6 +121,22 @@ describe('malformed requests', () => {
     );
   });
 
+  it('a v2 request whose Accept admits no v2 answer is 406', async () => {
+    expectError(await call(url, 'GET', '/topics', { accept: 'text/html', spec: '/topics' }), 406, 406);
+    expectError(
+      await call(url, 'POST', '/topics/bad', {
+        body: { records: [{ value: 'eA==' }] },
+        contentType: 'application/vnd.kafka.binary.v2+json',
+        accept: 'application/vnd.kafka.avro.v2+json',
+        spec: '/topics/{topic_name}',
+      }),
+      406,
+      406,
+    );
+    const ok = await call(url, 'GET', '/topics', { accept: 'application/vnd.kafka.v2+json', spec: '/topics' });
+    expect(ok.status).toBe(200);
+  });
+
   it('a body over socket.request.max.bytes is 413', async () => {
     const smallCid = await small.clusterId();
     expect(

@@ -77,7 +77,7 @@ export async function streamPartition(
         // to read (the broker's waiter bound reached, a compaction gap below the high watermark) must not spin.
         emptyReads++;
         const startedMs = performance.now();
-        await replicas.waitForRecords(topic, partition, offset, STREAM_WAIT_MS, signal);
+        await replicas.waitForAny([{ topic, partition, offset }], STREAM_WAIT_MS, signal);
         if (emptyReads > 1 && performance.now() - startedMs < EMPTY_READ_BACKOFF_MS)
           await sleep(EMPTY_READ_BACKOFF_MS, undefined, { signal }).catch(() => undefined);
         continue;

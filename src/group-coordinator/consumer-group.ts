@@ -1,0 +1,494 @@
+// One consumer group as a pure state machine (no I/O; time from an injected Clock): members with session
+// deadlines, the rebalance that the coordinator runs on their behalf (server-side assignment), generations, the
+// committed offsets, and the REST consumer instances kept with the group. The coordinator service persists what
+// the handlers return and replays stored records into the same object, so a restart rebuilds it by replay.
+//
+// Invariants: in one generation a partition has at most one owner (the assignment of a generation is one
+// function of the members); a commit is accepted only from a member that owns the partition and has owned it
+// continuously since the generation its records were fetched in; a simple (memberless) commit only while the
+// group has no members.
+import type { Clock } from '../common/clock.js';
+import { errors } from '../common/brook-error.js';
+import type { AssignorMember, AssignorName, TopicPartition } from './assignors/assignor.js';
+import { assignorFor } from './assignors/assignors.js';
+import { assertTransition, type GroupState } from './group-state.js';
+import {
+  topicPartitionKey,
+  type CommittedOffset,
+  type GroupMetadataValue,
+  type GroupRecord,
+  type InstanceValue,
+  type MemberKind,
+  type PersistedMember,
+  type Subscription,
+} from './group-records.js';
+
+export interface GroupSettings {
+  initialRebalanceDelayMs: number;
+  defaultAssignor: AssignorName;
+  maxSize: number;
+}
+
+export interface JoinRequest {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  kind: MemberKind;
+  subscription: Subscription;
+  sessionTimeoutMs: number;
+  rebalanceTimeoutMs: number;
+}
+
+export interface Member extends PersistedMember {
+  /** Monotonic time after which the member is considered gone. */
+  deadlineMs: number;
+  /** Generation since which the member has owned each partition of its assignment, by topicPartitionKey. */
+  ownedSince: Map<string, number>;
+}
+
+export interface StoredOffset {
+  topic: string;
+  partition: number;
+  committed: CommittedOffset;
+}
+
+export interface MemberAssignment {
+  generation: number;
+  partitions: readonly TopicPartition[];
+  ownedSince: ReadonlyMap<string, number>;
+}
+
+export type ReplayMode = 'load' | 'live';
+
+/** Partition counts of every (non-internal) topic of the cluster. */
+export type TopicCounts = ReadonlyMap<string, number>;
+
+export class ConsumerGroup {
+  state: GroupState = 'Empty';
+  generation = 0;
+  assignor: AssignorName;
+  readonly members = new Map<string, Member>();
+  readonly offsets = new Map<string, StoredOffset>();
+  readonly instances = new Map<string, InstanceValue>();
+  /** Wall-clock time the group entered its state (offset retention of an empty group counts from it). */
+  stateTimestampMs: number;
+  private rebalanceDeadlineMs = 0;
+  private initialDelayCapMs: number | null = null;
+  /** The generation of the write in flight, if any. */
+  private pendingGeneration: number | null = null;
+  /** The highest generation number handed out (written or in flight): numbers are never reused. */
+  private issuedGeneration = 0;
+  /** Whether a group metadata record exists (false for a simple group known only by its offsets). */
+  private hasGroupMetadata = false;
+  /** What the current assignment was computed from; a change of it (new topic, more partitions) rebalances. */
+  private assignedSignature: string | null = null;
+
+  constructor(
+    readonly groupId: string,
+    private readonly settings: GroupSettings,
+    private readonly clock: Clock,
+  ) {
+    this.assignor = settings.defaultAssignor;
+    this.stateTimestampMs = clock.nowMs();
+  }
+
+  // ---- membership (in memory; a generation is persisted when it completes) ----
+
+  /** Adds or updates a member; returns whether this started or extended a rebalance. */
+  join(request: JoinRequest): { rebalance: boolean } {
+    const now = this.clock.monotonicMs();
+    const staticMember =
+      request.groupInstanceId === null
+        ? undefined
+        : [...this.members.values()].find((member) => member.groupInstanceId === request.groupInstanceId);
+    const existing = this.members.get(request.memberId) ?? staticMember;
+    if (existing !== undefined) {
+      const subscriptionChanged = !sameSubscription(existing.subscription, request.subscription);
+      if (existing.memberId !== request.memberId) {
+        // A static member came back under a new member id: it takes over its old slot and partitions.
+        this.members.delete(existing.memberId);
+      }
+      const member: Member = {
+        ...existing,
+        memberId: request.memberId,
+        clientId: request.clientId,
+        kind: request.kind,
+        subscription: request.subscription,
+        sessionTimeoutMs: request.sessionTimeoutMs,
+        rebalanceTimeoutMs: request.rebalanceTimeoutMs,
+        deadlineMs: now + request.sessionTimeoutMs,
+      };
+      this.members.set(member.memberId, member);
+      if (!subscriptionChanged) return { rebalance: false };
+      this.triggerRebalance();
+      return { rebalance: true };
+    }
+    if (this.members.size >= this.settings.maxSize) {
+      throw errors.invalidRequest(
+        `Consumer group ${this.groupId} already has the maximum of ${this.settings.maxSize} members.`,
+      );
+    }
+    this.members.set(request.memberId, {
+      ...request,
+      assignment: [],
+      ownedSince: new Map(),
+      deadlineMs: now + request.sessionTimeoutMs,
+    });
+    this.triggerRebalance();
+    return { rebalance: true };
+  }
+
+  /** Extends the member's session; false for an unknown member. */
+  heartbeat(memberId: string): boolean {
+    const member = this.members.get(memberId);
+    if (member === undefined) return false;
+    member.deadlineMs = this.clock.monotonicMs() + member.sessionTimeoutMs;
+    return true;
+  }
+
+  /** Removes the member at once (a dynamic member leaving, an instance deleted or evicted). */
+  leave(memberId: string): boolean {
+    if (!this.members.delete(memberId)) return false;
+    this.triggerRebalance();
+    return true;
+  }
+
+  private triggerRebalance(): void {
+    const now = this.clock.monotonicMs();
+    switch (this.state) {
+      case 'Empty': {
+        this.transition('PreparingRebalance');
+        const maxRebalanceTimeout = Math.max(0, ...[...this.members.values()].map((m) => m.rebalanceTimeoutMs));
+        this.initialDelayCapMs = now + Math.max(this.settings.initialRebalanceDelayMs, maxRebalanceTimeout);
+        this.rebalanceDeadlineMs = now + this.settings.initialRebalanceDelayMs;
+        return;
+      }
+      case 'PreparingRebalance':
+        // Kafka's delayed initial join: every join during the initial delay extends it, up to the cap.
+        if (this.initialDelayCapMs !== null) {
+          this.rebalanceDeadlineMs = Math.min(now + this.settings.initialRebalanceDelayMs, this.initialDelayCapMs);
+        }
+        return;
+      case 'CompletingRebalance':
+      case 'Stable':
+        this.transition('PreparingRebalance');
+        this.initialDelayCapMs = null;
+        this.rebalanceDeadlineMs = now;
+        return;
+      case 'Dead':
+        return;
+    }
+  }
+
+  /**
+   * Advances time: expires members whose session lapsed and, when a rebalance is due, computes the next
+   * generation's assignment. Returns the members that expired and the group record to persist, if any.
+   */
+  tick(topics: TopicCounts): { expired: Member[]; write: GroupMetadataValue | null } {
+    const now = this.clock.monotonicMs();
+    const expired = [...this.members.values()].filter((member) => member.deadlineMs < now);
+    for (const member of expired) this.leave(member.memberId);
+    if (this.state === 'Stable' && this.assignedSignature !== null) {
+      if (this.assignedSignature !== this.signature(topics)) this.triggerRebalance();
+    } else if (this.state === 'Stable') {
+      this.assignedSignature = this.signature(topics);
+    }
+    if (this.state !== 'PreparingRebalance' || now < this.rebalanceDeadlineMs) return { expired, write: null };
+    this.initialDelayCapMs = null;
+    const next = this.nextGeneration();
+    if (this.members.size === 0) {
+      this.transition('Empty');
+      this.generation = next;
+      return { expired, write: this.metadataValue(next, new Map()) };
+    }
+    const assignments = this.computeAssignment(topics);
+    this.pendingGeneration = next;
+    this.assignedSignature = this.signature(topics);
+    this.transition('CompletingRebalance');
+    return { expired, write: this.metadataValue(next, assignments) };
+  }
+
+  private nextGeneration(): number {
+    this.issuedGeneration = Math.max(this.issuedGeneration, this.generation) + 1;
+    return this.issuedGeneration;
+  }
+
+  /** The write of generation `generation` failed: if it was the one awaited, rebalance again at the next tick. */
+  rebalanceWriteFailed(generation: number): void {
+    if (this.state !== 'CompletingRebalance' || this.pendingGeneration !== generation) return;
+    this.pendingGeneration = null;
+    this.triggerRebalance();
+  }
+
+  private computeAssignment(topics: TopicCounts): Map<string, TopicPartition[]> {
+    const members: AssignorMember[] = [...this.members.values()].map((member) => ({
+      memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId,
+      topics: subscribedTopics(member.subscription, topics),
+      owned: member.assignment,
+    }));
+    return assignorFor(this.assignor).assign(members, topics);
+  }
+
+  private signature(topics: TopicCounts): string {
+    const subscribed = new Set<string>();
+    for (const member of this.members.values()) {
+      for (const topic of subscribedTopics(member.subscription, topics)) subscribed.add(topic);
+    }
+    return [...subscribed]
+      .sort()
+      .map((topic) => `${topic}:${topics.get(topic)}`)
+      .join(',');
+  }
+
+  private metadataValue(generation: number, assignments: Map<string, TopicPartition[]>): GroupMetadataValue {
+    return {
+      generation,
+      assignor: this.assignor,
+      stateTimestampMs: this.clock.nowMs(),
+      members: [...this.members.values()].map((member) => ({
+        memberId: member.memberId,
+        groupInstanceId: member.groupInstanceId,
+        clientId: member.clientId,
+        kind: member.kind,
+        subscription: member.subscription,
+        sessionTimeoutMs: member.sessionTimeoutMs,
+        rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+        assignment: assignments.get(member.memberId) ?? [],
+      })),
+    };
+  }
+
+  // ---- replay: the only way stored records change the group ----
+
+  replay(record: GroupRecord, mode: ReplayMode): void {
+    switch (record.kind) {
+      case 'offset': {
+        const key = topicPartitionKey(record.topic, record.partition);
+        if (record.value === null) this.offsets.delete(key);
+        else this.offsets.set(key, { topic: record.topic, partition: record.partition, committed: record.value });
+        return;
+      }
+      case 'instance':
+        if (record.value === null) this.instances.delete(record.instance);
+        else this.instances.set(record.instance, record.value);
+        return;
+      case 'group':
+        if (record.value === null) {
+          this.transition('Dead');
+          this.members.clear();
+          return;
+        }
+        if (mode === 'load') this.loadGeneration(record.value);
+        else this.completeGeneration(record.value);
+        return;
+    }
+  }
+
+  /** Start-up replay: the stored generation is the group (members get a fresh session to come back). */
+  private loadGeneration(value: GroupMetadataValue): void {
+    const now = this.clock.monotonicMs();
+    this.generation = value.generation;
+    this.issuedGeneration = Math.max(this.issuedGeneration, value.generation);
+    this.hasGroupMetadata = true;
+    this.assignor = value.assignor as AssignorName;
+    this.stateTimestampMs = value.stateTimestampMs;
+    this.members.clear();
+    for (const persisted of value.members) {
+      this.members.set(persisted.memberId, {
+        ...persisted,
+        deadlineMs: now + persisted.sessionTimeoutMs,
+        ownedSince: new Map(
+          persisted.assignment.map((tp) => [topicPartitionKey(tp.topic, tp.partition), value.generation]),
+        ),
+      });
+    }
+    this.state = this.members.size > 0 ? 'Stable' : 'Empty';
+    this.assignedSignature = null;
+  }
+
+  /**
+   * A generation this coordinator computed is now durable. Members present in it take its assignment (a static
+   * member that came back under a new id meanwhile is matched by its instance id); members that joined while it
+   * was being written own nothing until the next one. Only the awaited generation makes the group Stable: an
+   * older one landing late never does.
+   */
+  private completeGeneration(value: GroupMetadataValue): void {
+    this.generation = Math.max(this.generation, value.generation);
+    this.hasGroupMetadata = true;
+    this.stateTimestampMs = value.stateTimestampMs;
+    if (value.members.length === 0) return; // an empty generation: the group is already Empty in memory
+    const byMemberId = new Map(value.members.map((member) => [member.memberId, member.assignment]));
+    const byInstanceId = new Map(
+      value.members
+        .filter((member) => member.groupInstanceId !== null)
+        .map((member) => [member.groupInstanceId!, member.assignment]),
+    );
+    for (const member of this.members.values()) {
+      const next =
+        byMemberId.get(member.memberId) ??
+        (member.groupInstanceId === null ? undefined : byInstanceId.get(member.groupInstanceId)) ??
+        [];
+      const ownedSince = new Map<string, number>();
+      for (const tp of next) {
+        const key = topicPartitionKey(tp.topic, tp.partition);
+        ownedSince.set(key, member.ownedSince.get(key) ?? value.generation);
+      }
+      member.assignment = next;
+      member.ownedSince = ownedSince;
+    }
+    if (this.state === 'CompletingRebalance' && this.pendingGeneration === value.generation) {
+      this.pendingGeneration = null;
+      this.transition('Stable');
+    }
+  }
+
+  /**
+   * Brings members in line with the stored REST instances after a load: an instance with a subscription is a
+   * member; a REST member whose instance is gone is not. Returns whether membership changed.
+   */
+  reconcileInstances(instanceSessionTimeoutMs: number): boolean {
+    let changed = false;
+    for (const [name, instance] of this.instances) {
+      if (instance.subscription === null) continue;
+      if (this.members.has(name) && sameSubscription(this.members.get(name)!.subscription, instance.subscription))
+        continue;
+      this.join({
+        memberId: name,
+        groupInstanceId: null,
+        clientId: name,
+        kind: 'rest',
+        subscription: instance.subscription,
+        sessionTimeoutMs: instanceSessionTimeoutMs,
+        rebalanceTimeoutMs: instanceSessionTimeoutMs,
+      });
+      changed = true;
+    }
+    for (const member of [...this.members.values()]) {
+      if (member.kind === 'rest' && this.instances.get(member.memberId)?.subscription == null) {
+        this.leave(member.memberId);
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  // ---- queries and checks ----
+
+  assignmentOf(memberId: string): MemberAssignment | null {
+    const member = this.members.get(memberId);
+    if (member === undefined) return null;
+    return { generation: this.generation, partitions: member.assignment, ownedSince: member.ownedSince };
+  }
+
+  /**
+   * Throws unless the commit may be stored. `memberId` null is a simple consumer (manual assignment), allowed
+   * only while the group has no members. `fetchedInGeneration` maps partitions to the generation in which the
+   * committing member read them (undefined: the current one).
+   */
+  validateCommit(
+    memberId: string | null,
+    partitions: readonly TopicPartition[],
+    fetchedInGeneration?: ReadonlyMap<string, number>,
+  ): void {
+    if (memberId === null) {
+      if (this.members.size > 0) {
+        throw errors.fencedMember(
+          `Consumer group ${this.groupId} has active members; only its members may commit offsets.`,
+        );
+      }
+      return;
+    }
+    const member = this.members.get(memberId);
+    if (member === undefined) {
+      throw errors.fencedMember(`Member ${memberId} is not a member of consumer group ${this.groupId}.`);
+    }
+    for (const { topic, partition } of partitions) {
+      const key = topicPartitionKey(topic, partition);
+      const since = member.ownedSince.get(key);
+      if (since === undefined) {
+        throw errors.fencedMember(
+          `Partition ${topic}-${partition} is not assigned to ${memberId} in generation ${this.generation} of group ${this.groupId}; it was rebalanced away.`,
+        );
+      }
+      const fetched = fetchedInGeneration?.get(key);
+      if (fetched !== undefined && fetched < since) {
+        throw errors.fencedMember(
+          `The records of ${topic}-${partition} were fetched in generation ${fetched}, before the partition was reassigned; poll again.`,
+        );
+      }
+    }
+  }
+
+  committed(topic: string, partition: number): CommittedOffset | undefined {
+    return this.offsets.get(topicPartitionKey(topic, partition))?.committed;
+  }
+
+  /** Records removing the offsets of a group that has been empty longer than the retention (Kafka's KIP-211). */
+  expiredOffsets(retentionMs: number): GroupRecord[] {
+    if (this.members.size > 0 || this.state !== 'Empty') return [];
+    const now = this.clock.nowMs();
+    const expired: GroupRecord[] = [];
+    for (const stored of this.offsets.values()) {
+      // A group with metadata counts from when it became empty (KIP-211); a simple group from its last commit.
+      const since = this.hasGroupMetadata
+        ? Math.max(this.stateTimestampMs, stored.committed.commitTimestampMs)
+        : stored.committed.commitTimestampMs;
+      if (now - since >= retentionMs) {
+        expired.push({
+          kind: 'offset',
+          group: this.groupId,
+          topic: stored.topic,
+          partition: stored.partition,
+          value: null,
+        });
+      }
+    }
+    return expired;
+  }
+
+  /** True once nothing is left: no members, offsets or instances (the coordinator then forgets the group). */
+  isEmptyOfState(): boolean {
+    return this.members.size === 0 && this.offsets.size === 0 && this.instances.size === 0;
+  }
+
+  /** Tombstones for everything of an empty group (delete). */
+  deletionRecords(): GroupRecord[] {
+    if (this.members.size > 0 || this.instances.size > 0) throw errors.groupNotEmpty(this.groupId);
+    return [
+      ...[...this.offsets.values()].map((stored): GroupRecord => ({
+        kind: 'offset',
+        group: this.groupId,
+        topic: stored.topic,
+        partition: stored.partition,
+        value: null,
+      })),
+      ...[...this.instances.keys()].map((instance): GroupRecord => ({
+        kind: 'instance',
+        group: this.groupId,
+        instance,
+        value: null,
+      })),
+      { kind: 'group', group: this.groupId, value: null },
+    ];
+  }
+
+  private transition(to: GroupState): void {
+    assertTransition(this.groupId, this.state, to);
+    this.state = to;
+    this.stateTimestampMs = this.clock.nowMs();
+  }
+}
+
+export function subscribedTopics(subscription: Subscription, topics: TopicCounts): string[] {
+  if ('topics' in subscription) return [...subscription.topics];
+  const pattern = new RegExp(`^(?:${subscription.pattern})$`);
+  return [...topics.keys()].filter((topic) => pattern.test(topic));
+}
+
+function sameSubscription(a: Subscription, b: Subscription): boolean {
+  if ('pattern' in a || 'pattern' in b) return 'pattern' in a && 'pattern' in b && a.pattern === b.pattern;
+  return (
+    a.topics.length === b.topics.length && [...a.topics].sort().join('\u0000') === [...b.topics].sort().join('\u0000')
+  );
+}

@@ -1,0 +1,403 @@
+// The group coordinator (Kafka's GroupCoordinator over __consumer_offsets): it owns the groups whose offsets
+// partition this broker leads. Handlers validate against the in-memory group, write records to the partition,
+// and replay them into the group once durable (handle -> records -> append -> replay); start-up replays each
+// led partition from its start. Rebalances run on the coordinator's tick: expired members leave, due
+// generations are computed by the group's assignor and written before they take effect.
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BrookError, errors } from '../common/brook-error.js';
+import { systemClock, type Clock } from '../common/clock.js';
+import { BROKER_CONFIG } from '../config/broker-config.provider.js';
+import type { BrokerConfig } from '../config/broker-config.js';
+import { ControllerService } from '../controller-election/controller.service.js';
+import { batchesIn, decodeRecords, encodeBatch } from '../partition-log/record-batch.js';
+import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { GROUP_METADATA_TOPIC_NAME, isInternalTopic } from '../topic/topic-name.js';
+import type { TopicPartition } from './assignors/assignor.js';
+import { ConsumerGroup, type JoinRequest, type MemberAssignment, type TopicCounts } from './consumer-group.js';
+import {
+  decodeGroupRecord,
+  encodeGroupRecord,
+  GroupRecordFormatError,
+  offsetsPartitionFor,
+  type GroupRecord,
+  type InstanceValue,
+} from './group-records.js';
+
+/** How often groups are ticked (member expiry, due rebalances). */
+export const GROUP_TICK_INTERVAL_MS = 100;
+/** Bytes read per step when replaying an offsets partition at start-up. */
+const LOAD_READ_BYTES = 4 * 1024 * 1024;
+/** REST members' coordinator session: the instance layer evicts idle instances well before this. */
+export const REST_MEMBER_SESSION_FACTOR = 2;
+
+export interface OffsetToCommit {
+  topic: string;
+  partition: number;
+  /** The next offset to read (Kafka's committed offset). */
+  offset: number;
+  metadata?: string;
+}
+
+export type MemberListener = (assignment: MemberAssignment | null) => void;
+
+@Injectable()
+export class GroupCoordinator implements OnApplicationShutdown {
+  private readonly logger = new Logger('GroupCoordinator');
+  private readonly groups = new Map<string, ConsumerGroup>();
+  private readonly writeChains = new Map<number, Promise<unknown>>();
+  private readonly memberListeners = new Map<string, MemberListener>();
+  private readonly clock: Clock = systemClock;
+  private ensuringTopic: Promise<void> | null = null;
+  private ticker: NodeJS.Timeout | null = null;
+  private lastRetentionCheckMs = 0;
+  private loaded = false;
+
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    private readonly metadata: MetadataCache,
+    private readonly controller: ControllerService,
+    private readonly replicas: ReplicaManager,
+  ) {}
+
+  /** Replays the offsets partitions this broker leads, then starts ticking. */
+  async start(): Promise<void> {
+    if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) !== undefined) await this.loadAll();
+    this.loaded = true;
+    this.lastRetentionCheckMs = this.clock.monotonicMs();
+    this.ticker = setInterval(() => this.tick(), GROUP_TICK_INTERVAL_MS);
+    this.ticker.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.ticker !== null) clearInterval(this.ticker);
+  }
+
+  // ---- lookups ----
+
+  group(groupId: string): ConsumerGroup | undefined {
+    return this.groups.get(groupId);
+  }
+
+  allGroups(): ConsumerGroup[] {
+    return [...this.groups.values()];
+  }
+
+  instance(groupId: string, name: string): InstanceValue | undefined {
+    return this.groups.get(groupId)?.instances.get(name);
+  }
+
+  instanceCount(): number {
+    let count = 0;
+    for (const group of this.groups.values()) count += group.instances.size;
+    return count;
+  }
+
+  topicCounts(): TopicCounts {
+    const counts = new Map<string, number>();
+    for (const [name, topic] of this.metadata.allTopics()) {
+      if (!isInternalTopic(name)) counts.set(name, topic.assignment.replicas.length);
+    }
+    return counts;
+  }
+
+  // ---- REST instances ----
+
+  async putInstance(groupId: string, name: string, value: InstanceValue): Promise<void> {
+    await this.append(groupId, [{ kind: 'instance', group: groupId, instance: name, value }]);
+    const group = this.groupOrCreate(groupId);
+    if (value.subscription !== null) {
+      group.join({
+        memberId: name,
+        groupInstanceId: null,
+        clientId: name,
+        kind: 'rest',
+        subscription: value.subscription,
+        sessionTimeoutMs: this.config.groups.consumerInstanceTimeoutMs * REST_MEMBER_SESSION_FACTOR,
+        rebalanceTimeoutMs: this.config.groups.consumerInstanceTimeoutMs,
+      });
+    } else {
+      group.leave(name);
+    }
+  }
+
+  async deleteInstance(groupId: string, name: string): Promise<void> {
+    await this.append(groupId, [{ kind: 'instance', group: groupId, instance: name, value: null }]);
+    this.groups.get(groupId)?.leave(name);
+  }
+
+  // ---- members (WebSocket subscriptions and REST instances) ----
+
+  async join(groupId: string, request: JoinRequest): Promise<void> {
+    await this.ensureOffsetsTopic();
+    this.groupOrCreate(groupId).join(request);
+  }
+
+  heartbeat(groupId: string, memberId: string): boolean {
+    return this.groups.get(groupId)?.heartbeat(memberId) ?? false;
+  }
+
+  leave(groupId: string, memberId: string): void {
+    this.groups.get(groupId)?.leave(memberId);
+    this.memberListeners.delete(listenerKey(groupId, memberId));
+  }
+
+  assignment(groupId: string, memberId: string): MemberAssignment | null {
+    return this.groups.get(groupId)?.assignmentOf(memberId) ?? null;
+  }
+
+  /** Called with the member's assignment after every generation it is part of, and with null when it is gone. */
+  watchMember(groupId: string, memberId: string, listener: MemberListener): () => void {
+    const key = listenerKey(groupId, memberId);
+    this.memberListeners.set(key, listener);
+    return () => {
+      if (this.memberListeners.get(key) === listener) this.memberListeners.delete(key);
+    };
+  }
+
+  // ---- offsets ----
+
+  async commit(
+    groupId: string,
+    memberId: string | null,
+    offsets: readonly OffsetToCommit[],
+    fetchedInGeneration?: ReadonlyMap<string, number>,
+  ): Promise<void> {
+    if (offsets.length === 0) return;
+    for (const { topic, partition, offset } of offsets) {
+      const metadata = this.metadata.topic(topic);
+      if (metadata === undefined) throw errors.topicNotFound(topic);
+      if (!Number.isInteger(partition) || partition < 0 || partition >= metadata.assignment.replicas.length) {
+        throw errors.partitionNotFound(partition);
+      }
+      if (!Number.isSafeInteger(offset) || offset < 0) {
+        throw errors.invalidPayload(`The offset to commit for ${topic}-${partition} must be a non-negative integer.`);
+      }
+    }
+    await this.ensureOffsetsTopic();
+    const group = this.groupOrCreate(groupId);
+    group.validateCommit(memberId, offsets, fetchedInGeneration);
+    const now = this.clock.nowMs();
+    await this.append(
+      groupId,
+      offsets.map(({ topic, partition, offset, metadata }): GroupRecord => ({
+        kind: 'offset',
+        group: groupId,
+        topic,
+        partition,
+        value: { offset, leaderEpoch: -1, metadata: metadata ?? '', commitTimestampMs: now },
+      })),
+    );
+  }
+
+  committed(groupId: string, topic: string, partition: number): number | null {
+    return this.groups.get(groupId)?.committed(topic, partition)?.offset ?? null;
+  }
+
+  /** Writes offsets chosen by an operator; only while the group has no members (as kafka-consumer-groups). */
+  async resetOffsets(groupId: string, offsets: readonly OffsetToCommit[]): Promise<void> {
+    const group = this.groups.get(groupId);
+    if (group !== undefined && group.members.size > 0) throw errors.groupNotEmpty(groupId);
+    await this.commit(groupId, null, offsets);
+  }
+
+  async deleteGroup(groupId: string): Promise<void> {
+    const group = this.groups.get(groupId);
+    if (group === undefined) throw errors.groupNotFound(groupId);
+    await this.append(groupId, group.deletionRecords());
+    this.groups.delete(groupId);
+  }
+
+  // ---- the offsets topic ----
+
+  async ensureOffsetsTopic(): Promise<void> {
+    if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) !== undefined) return;
+    this.ensuringTopic ??= this.controller
+      .createTopic({
+        name: GROUP_METADATA_TOPIC_NAME,
+        partitions: this.config.groups.offsetsTopicNumPartitions,
+        replicationFactor: this.config.groups.offsetsTopicReplicationFactor,
+        configs: [
+          { name: 'cleanup.policy', value: 'compact' },
+          { name: 'segment.bytes', value: String(this.config.groups.offsetsTopicSegmentBytes) },
+        ],
+        internal: true,
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (!(error instanceof BrookError && error.errorCode === 40002)) throw error;
+        },
+      )
+      .finally(() => (this.ensuringTopic = null));
+    await this.ensuringTopic;
+    if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) === undefined) {
+      throw errors.retriable('The offsets topic is being created; retry.');
+    }
+  }
+
+  private offsetsPartition(groupId: string): number {
+    const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
+    if (topic === undefined) throw errors.retriable('The offsets topic does not exist yet; retry.');
+    return offsetsPartitionFor(groupId, topic.assignment.replicas.length);
+  }
+
+  private groupOrCreate(groupId: string): ConsumerGroup {
+    let group = this.groups.get(groupId);
+    if (group === undefined || group.state === 'Dead') {
+      group = new ConsumerGroup(groupId, this.groupSettings(), this.clock);
+      this.groups.set(groupId, group);
+    }
+    return group;
+  }
+
+  private groupSettings() {
+    return {
+      initialRebalanceDelayMs: this.config.groups.initialRebalanceDelayMs,
+      defaultAssignor: this.config.groups.defaultAssignor,
+      maxSize: this.config.groups.maxSize,
+    };
+  }
+
+  /**
+   * Appends the records of one group to its offsets partition (one batch, in order with every other write to
+   * that partition) and replays them once written.
+   */
+  private async append(groupId: string, records: GroupRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.ensureOffsetsTopic();
+    const partition = this.offsetsPartition(groupId);
+    const timestamp = this.clock.nowMs();
+    const batch = encodeBatch(records.map((record) => ({ ...encodeGroupRecord(record), timestamp })));
+    const previous = this.writeChains.get(partition) ?? Promise.resolve();
+    const write = previous
+      .catch(() => undefined)
+      .then(() => this.replicas.produce(GROUP_METADATA_TOPIC_NAME, partition, batch, 'all'));
+    this.writeChains.set(partition, write);
+    try {
+      await write;
+    } finally {
+      if (this.writeChains.get(partition) === write) this.writeChains.delete(partition);
+    }
+    const group = this.groupOrCreate(groupId);
+    for (const record of records) group.replay(record, 'live');
+    if (group.state === 'Dead') this.groups.delete(groupId);
+  }
+
+  private async loadAll(): Promise<void> {
+    const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME)!;
+    let records = 0;
+    for (let partition = 0; partition < topic.assignment.replicas.length; partition++) {
+      if (topic.states[partition]?.leader !== this.config.brokerId) continue;
+      records += await this.loadPartition(partition);
+    }
+    const instanceSessionMs = this.config.groups.consumerInstanceTimeoutMs * REST_MEMBER_SESSION_FACTOR;
+    for (const [groupId, group] of this.groups) {
+      if (group.state === 'Dead' || group.isEmptyOfState()) this.groups.delete(groupId);
+      else group.reconcileInstances(instanceSessionMs);
+    }
+    this.logger.log(`loaded ${this.groups.size} group(s) from ${records} record(s) of ${GROUP_METADATA_TOPIC_NAME}`);
+  }
+
+  private async loadPartition(partition: number): Promise<number> {
+    const { earliest, latest } = this.replicas.offsets(GROUP_METADATA_TOPIC_NAME, partition);
+    let offset = earliest;
+    let count = 0;
+    while (offset < latest) {
+      const read = await this.replicas.read(GROUP_METADATA_TOPIC_NAME, partition, offset, {
+        maxBytes: LOAD_READ_BYTES,
+        waitMs: 0,
+      });
+      if (read.batches.length === 0) break;
+      for (const { header, position } of batchesIn(read.batches)) {
+        for (const record of decodeRecords(read.batches.subarray(position, position + header.sizeBytes))) {
+          if (record.offset < offset || record.key === null) continue;
+          try {
+            const decoded = decodeGroupRecord(record.key, record.value);
+            this.groupOrCreate(decoded.group).replay(decoded, 'load');
+            count++;
+          } catch (error) {
+            if (!(error instanceof GroupRecordFormatError)) throw error;
+            this.logger.warn(`skipping ${GROUP_METADATA_TOPIC_NAME}-${partition}@${record.offset}: ${error.message}`);
+          }
+        }
+      }
+      offset = read.nextOffset ?? latest;
+    }
+    return count;
+  }
+
+  // ---- time ----
+
+  private tick(): void {
+    if (!this.loaded) return;
+    const topics = this.topicCounts();
+    for (const group of [...this.groups.values()]) {
+      const { expired, write } = group.tick(topics);
+      for (const member of expired) this.notify(group.groupId, member.memberId, null);
+      if (write === null) continue;
+      this.append(group.groupId, [{ kind: 'group', group: group.groupId, value: write }]).then(
+        () => {
+          for (const member of group.members.values()) {
+            this.notify(group.groupId, member.memberId, group.assignmentOf(member.memberId));
+          }
+        },
+        (error: unknown) => {
+          group.rebalanceWriteFailed(write.generation);
+          this.logger.warn(`group ${group.groupId}: writing generation failed: ${(error as Error).message}`);
+        },
+      );
+    }
+    const now = this.clock.monotonicMs();
+    if (now - this.lastRetentionCheckMs >= this.config.groups.offsetsRetentionCheckIntervalMs) {
+      this.lastRetentionCheckMs = now;
+      void this.expireOffsets(topics);
+    }
+  }
+
+  /** Offset retention: offsets of groups empty past offsets.retention.minutes, and of deleted topics, go. */
+  private async expireOffsets(topics: TopicCounts): Promise<void> {
+    for (const group of [...this.groups.values()]) {
+      const expired = group.expiredOffsets(this.config.groups.offsetsRetentionMs);
+      for (const stored of group.offsets.values()) {
+        const count = topics.get(stored.topic);
+        if ((count === undefined || stored.partition >= count) && !expired.some((r) => matches(r, stored))) {
+          expired.push({
+            kind: 'offset',
+            group: group.groupId,
+            topic: stored.topic,
+            partition: stored.partition,
+            value: null,
+          });
+        }
+      }
+      try {
+        await this.append(group.groupId, expired);
+        if (group.isEmptyOfState() && group.state === 'Empty') {
+          await this.append(group.groupId, [{ kind: 'group', group: group.groupId, value: null }]);
+        }
+      } catch (error) {
+        this.logger.warn(`group ${group.groupId}: offset expiry failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private notify(groupId: string, memberId: string, assignment: MemberAssignment | null): void {
+    const listener = this.memberListeners.get(listenerKey(groupId, memberId));
+    if (listener === undefined) return;
+    if (assignment === null) this.memberListeners.delete(listenerKey(groupId, memberId));
+    try {
+      listener(assignment);
+    } catch (error) {
+      this.logger.warn(`member listener failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+function listenerKey(groupId: string, memberId: string): string {
+  return `${groupId}\u0000${memberId}`;
+}
+
+function matches(record: GroupRecord, stored: TopicPartition): boolean {
+  return record.kind === 'offset' && record.topic === stored.topic && record.partition === stored.partition;
+}

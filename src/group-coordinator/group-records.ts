@@ -1,0 +1,250 @@
+// The records of the internal topic __consumer_offsets: what the group coordinator writes and replays.
+//
+// Keys start with an int16 version that says what the record is (Kafka's convention; STRING = int16 length +
+// UTF-8 bytes, integers big-endian):
+//   0 or 1  offset commit     key: version, group STRING, topic STRING, partition int32          (Kafka's layout)
+//                             value v3: version int16 = 3, offset int64, leader_epoch int32, metadata STRING,
+//                             commit_timestamp int64                                             (Kafka's layout)
+//   2       group metadata    key: version, group STRING                                          (Kafka's layout)
+//                             value: version int16 = 100, then UTF-8 JSON of GroupMetadataValue   (Brook's own:
+//                             members, generation and the server-side assignment; written once per generation)
+//   100     consumer instance key: version, group STRING, instance STRING                         (Brook's own)
+//                             value: version int16 = 100, then UTF-8 JSON of InstanceValue
+// A null value is a tombstone: the topic is compacted, so the latest value per key is the state.
+import type { TopicPartition } from './assignors/assignor.js';
+
+export const OFFSET_COMMIT_KEY_VERSION = 1;
+export const GROUP_METADATA_KEY_VERSION = 2;
+export const INSTANCE_KEY_VERSION = 100;
+export const OFFSET_COMMIT_VALUE_VERSION = 3;
+export const BROOK_JSON_VALUE_VERSION = 100;
+
+export type Subscription = { readonly topics: readonly string[] } | { readonly pattern: string };
+export type MemberKind = 'rest' | 'ws';
+
+export interface CommittedOffset {
+  offset: number;
+  leaderEpoch: number;
+  metadata: string;
+  commitTimestampMs: number;
+}
+
+export interface PersistedMember {
+  memberId: string;
+  groupInstanceId: string | null;
+  clientId: string;
+  kind: MemberKind;
+  subscription: Subscription;
+  sessionTimeoutMs: number;
+  rebalanceTimeoutMs: number;
+  assignment: TopicPartition[];
+}
+
+export interface GroupMetadataValue {
+  generation: number;
+  assignor: string;
+  /** Wall-clock time the group entered its current state (offset retention counts from when it became empty). */
+  stateTimestampMs: number;
+  members: PersistedMember[];
+}
+
+/** A REST Proxy v2 consumer instance: kept with its group so any coordinator can serve it after a restart. */
+export interface InstanceValue {
+  format: 'binary' | 'json';
+  autoOffsetReset: 'earliest' | 'latest' | 'none';
+  autoCommitEnable: boolean;
+  fetchMinBytes: number;
+  requestTimeoutMs: number;
+  subscription: Subscription | null;
+  assignment: TopicPartition[] | null;
+  createdAtMs: number;
+}
+
+export type GroupRecord =
+  | { kind: 'offset'; group: string; topic: string; partition: number; value: CommittedOffset | null }
+  | { kind: 'group'; group: string; value: GroupMetadataValue | null }
+  | { kind: 'instance'; group: string; instance: string; value: InstanceValue | null };
+
+export class GroupRecordFormatError extends Error {}
+
+class Writer {
+  private readonly parts: Buffer[] = [];
+  int16(value: number): this {
+    const buffer = Buffer.allocUnsafe(2);
+    buffer.writeInt16BE(value);
+    this.parts.push(buffer);
+    return this;
+  }
+  int32(value: number): this {
+    const buffer = Buffer.allocUnsafe(4);
+    buffer.writeInt32BE(value);
+    this.parts.push(buffer);
+    return this;
+  }
+  int64(value: number): this {
+    const buffer = Buffer.allocUnsafe(8);
+    buffer.writeBigInt64BE(BigInt(value));
+    this.parts.push(buffer);
+    return this;
+  }
+  string(value: string): this {
+    const bytes = Buffer.from(value, 'utf8');
+    if (bytes.length > 0x7fff) throw new GroupRecordFormatError(`string of ${bytes.length} bytes is too long`);
+    this.int16(bytes.length);
+    this.parts.push(bytes);
+    return this;
+  }
+  raw(bytes: Buffer): this {
+    this.parts.push(bytes);
+    return this;
+  }
+  done(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+}
+
+class Reader {
+  private position = 0;
+  constructor(private readonly buffer: Buffer) {}
+  private need(bytes: number): void {
+    if (this.position + bytes > this.buffer.length) throw new GroupRecordFormatError('record is truncated');
+  }
+  int16(): number {
+    this.need(2);
+    const value = this.buffer.readInt16BE(this.position);
+    this.position += 2;
+    return value;
+  }
+  int32(): number {
+    this.need(4);
+    const value = this.buffer.readInt32BE(this.position);
+    this.position += 4;
+    return value;
+  }
+  int64(): number {
+    this.need(8);
+    const value = Number(this.buffer.readBigInt64BE(this.position));
+    this.position += 8;
+    return value;
+  }
+  string(): string {
+    const length = this.int16();
+    if (length < 0) throw new GroupRecordFormatError('null string where a string is required');
+    this.need(length);
+    const value = this.buffer.toString('utf8', this.position, this.position + length);
+    this.position += length;
+    return value;
+  }
+  rest(): Buffer {
+    const value = this.buffer.subarray(this.position);
+    this.position = this.buffer.length;
+    return value;
+  }
+}
+
+function jsonValue(value: object): Buffer {
+  return new Writer()
+    .int16(BROOK_JSON_VALUE_VERSION)
+    .raw(Buffer.from(JSON.stringify(value), 'utf8'))
+    .done();
+}
+
+function readJsonValue<T>(reader: Reader): T {
+  const version = reader.int16();
+  if (version !== BROOK_JSON_VALUE_VERSION) throw new GroupRecordFormatError(`unknown value version ${version}`);
+  try {
+    return JSON.parse(reader.rest().toString('utf8')) as T;
+  } catch (error) {
+    throw new GroupRecordFormatError(`value is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function encodeGroupRecord(record: GroupRecord): { key: Buffer; value: Buffer | null } {
+  switch (record.kind) {
+    case 'offset': {
+      const key = new Writer()
+        .int16(OFFSET_COMMIT_KEY_VERSION)
+        .string(record.group)
+        .string(record.topic)
+        .int32(record.partition)
+        .done();
+      if (record.value === null) return { key, value: null };
+      const value = new Writer()
+        .int16(OFFSET_COMMIT_VALUE_VERSION)
+        .int64(record.value.offset)
+        .int32(record.value.leaderEpoch)
+        .string(record.value.metadata)
+        .int64(record.value.commitTimestampMs)
+        .done();
+      return { key, value };
+    }
+    case 'group': {
+      const key = new Writer().int16(GROUP_METADATA_KEY_VERSION).string(record.group).done();
+      return { key, value: record.value === null ? null : jsonValue(record.value) };
+    }
+    case 'instance': {
+      const key = new Writer().int16(INSTANCE_KEY_VERSION).string(record.group).string(record.instance).done();
+      return { key, value: record.value === null ? null : jsonValue(record.value) };
+    }
+  }
+}
+
+/** Decodes one stored record; throws GroupRecordFormatError on bytes that are not a record of this topic. */
+export function decodeGroupRecord(key: Buffer, value: Buffer | null): GroupRecord {
+  const keyReader = new Reader(key);
+  const keyVersion = keyReader.int16();
+  switch (keyVersion) {
+    case 0:
+    case OFFSET_COMMIT_KEY_VERSION: {
+      const group = keyReader.string();
+      const topic = keyReader.string();
+      const partition = keyReader.int32();
+      if (value === null) return { kind: 'offset', group, topic, partition, value: null };
+      const reader = new Reader(value);
+      const valueVersion = reader.int16();
+      if (valueVersion !== OFFSET_COMMIT_VALUE_VERSION) {
+        throw new GroupRecordFormatError(`unsupported offset commit value version ${valueVersion}`);
+      }
+      const offset = reader.int64();
+      const leaderEpoch = reader.int32();
+      const metadata = reader.string();
+      const commitTimestampMs = reader.int64();
+      return { kind: 'offset', group, topic, partition, value: { offset, leaderEpoch, metadata, commitTimestampMs } };
+    }
+    case GROUP_METADATA_KEY_VERSION: {
+      const group = keyReader.string();
+      return {
+        kind: 'group',
+        group,
+        value: value === null ? null : readJsonValue<GroupMetadataValue>(new Reader(value)),
+      };
+    }
+    case INSTANCE_KEY_VERSION: {
+      const group = keyReader.string();
+      const instance = keyReader.string();
+      return {
+        kind: 'instance',
+        group,
+        instance,
+        value: value === null ? null : readJsonValue<InstanceValue>(new Reader(value)),
+      };
+    }
+    default:
+      throw new GroupRecordFormatError(`unknown key version ${keyVersion}`);
+  }
+}
+
+/**
+ * Kafka's choice of the __consumer_offsets partition for a group: Utils.abs(groupId.hashCode()) % partitions,
+ * with Java's String.hashCode over UTF-16 code units, so a group maps to the same partition as in Kafka.
+ */
+export function offsetsPartitionFor(groupId: string, partitions: number): number {
+  let hash = 0;
+  for (let i = 0; i < groupId.length; i++) hash = (Math.imul(hash, 31) + groupId.charCodeAt(i)) | 0;
+  const abs = hash === -2147483648 ? 0 : Math.abs(hash);
+  return abs % partitions;
+}
+
+export function topicPartitionKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
+}
