@@ -100,6 +100,7 @@ function wsLimitsFromEnv(env: Env): WsLimits {
     bufferedBytesMax: integer(env, 'BROOK_WS_BUFFERED_BYTES_MAX', 8 * 1_048_576, 2048, 2 ** 31 - 1),
     slowConsumerTimeoutMs: integer(env, 'BROOK_WS_SLOW_CONSUMER_TIMEOUT_MS', 30_000, 100),
     pingIntervalMs: integer(env, 'BROOK_WS_PING_INTERVAL_MS', 15_000, 100),
+    groupSessionTimeoutMs: integer(env, 'BROOK_WS_GROUP_SESSION_TIMEOUT_MS', 45_000, 100),
     fetchBytesMax: integer(env, 'BROOK_WS_FETCH_BYTES_MAX', 256 * 1024, 1024, 64 * 1024 * 1024),
     sseStreamsMax: integer(env, 'BROOK_SSE_STREAMS_MAX', 1_000, 1, 1_000_000),
     sseHeartbeatMs: integer(env, 'BROOK_SSE_HEARTBEAT_MS', 15_000, 100),
@@ -107,6 +108,11 @@ function wsLimitsFromEnv(env: Env): WsLimits {
   if (limits.bufferedBytesMax <= limits.bufferedBytesPause) {
     throw new ConfigError(
       `BROOK_WS_BUFFERED_BYTES_MAX=${limits.bufferedBytesMax} is invalid: it must exceed BROOK_WS_BUFFERED_BYTES_PAUSE (${limits.bufferedBytesPause})`,
+    );
+  }
+  if (limits.groupSessionTimeoutMs <= limits.pingIntervalMs) {
+    throw new ConfigError(
+      `BROOK_WS_GROUP_SESSION_TIMEOUT_MS=${limits.groupSessionTimeoutMs} is invalid: it must exceed BROOK_WS_PING_INTERVAL_MS (${limits.pingIntervalMs}), since pongs are the heartbeats`,
     );
   }
   return limits;

@@ -10,7 +10,7 @@ import { WsClient } from './support/ws-client.js';
 let broker: BrokerProcess;
 
 beforeAll(async () => {
-  broker = await BrokerProcess.start();
+  broker = await BrokerProcess.start({ env: { BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '100' } });
 });
 afterAll(async () => {
   await broker?.stop();
@@ -203,7 +203,8 @@ describe('WebSocket produce and subscribe', () => {
       /out of range/,
     );
     await expectError({ op: 'subscribe', id: 7, assign: [{ topic: 'ws-bad', partition: -1 }] }, 40002, /partition/);
-    await expectError({ op: 'subscribe', id: 8, topics: ['ws-bad'], group: 'g' }, 40002, /not available yet/);
+    await expectError({ op: 'subscribe', id: 8, topics: ['nope'], group: 'g' }, 40401, /nope/);
+    await expectError({ op: 'subscribe', id: 81, topics: ['ws-bad'] }, 40002, /needs a group/);
     await expectError({ op: 'commit', id: 9, offsets: [{ topic: 'ws-bad', partition: 0, offset: 1 }] }, 40002, /group/);
     await expectError({ op: 'unsubscribe', id: 'none' }, 40002, /No subscription/);
     await expectError(
@@ -237,6 +238,120 @@ describe('WebSocket produce and subscribe', () => {
         }, reject);
       }),
     ).rejects.toThrow(/404/);
+  });
+});
+
+describe('WebSocket consumer groups', () => {
+  const assignedFrames = (client: WsClient, id: string) =>
+    client.frames.filter((frame) => frame.op === 'assigned' && frame.id === id);
+  const lastAssigned = (client: WsClient, id: string) => assignedFrames(client, id).at(-1);
+  const keys = (partitions: Array<{ topic: string; partition: number }>) =>
+    partitions.map(({ topic, partition }) => `${topic}-${partition}`).sort();
+
+  async function produceTo(client: WsClient, topic: string, partitions: number, perPartition: number, tag: string) {
+    const records = Array.from({ length: partitions * perPartition }, (_, i) => ({
+      value: `${tag}${i}`,
+      partition: i % partitions,
+    }));
+    const ack = await client.request({ op: 'produce', id: `${tag}-produce`, topic, records });
+    expect(ack.op).toBe('ack');
+    return records;
+  }
+
+  it('splits a topic between two members and hands the partitions of a closed member to the other', async () => {
+    await createTopic(broker, 'ws-group', 4);
+    const producer = await WsClient.connect(broker.url);
+    const a = await WsClient.connect(broker.url);
+    const subscribe = {
+      op: 'subscribe',
+      id: 'g',
+      topics: ['ws-group'],
+      group: 'split',
+      from: 'earliest',
+      credits: 1000,
+    };
+    expect((await a.request(subscribe)).op).toBe('subscribed');
+    await a.next((frame) => frame.op === 'assigned' && frame.partitions.length === 4);
+
+    const b = await WsClient.connect(broker.url);
+    expect((await b.request(subscribe)).op).toBe('subscribed');
+    const bAssigned = await b.next((frame) => frame.op === 'assigned' && frame.partitions.length > 0, 10_000);
+    const aAssigned = await a.next((frame) => frame.op === 'assigned' && frame.generation === bAssigned.generation);
+    // One generation: every partition has exactly one owner.
+    expect([...keys(aAssigned.partitions), ...keys(bAssigned.partitions)].sort()).toEqual([
+      'ws-group-0',
+      'ws-group-1',
+      'ws-group-2',
+      'ws-group-3',
+    ]);
+    expect(aAssigned.partitions.length).toBe(2);
+    const revoked = a.frames.find((frame) => frame.op === 'revoked');
+    expect(keys(revoked!.partitions)).toEqual(keys(bAssigned.partitions));
+    expect(a.frames.indexOf(revoked!)).toBeLessThan(a.frames.indexOf(aAssigned));
+
+    const first = await produceTo(producer, 'ws-group', 4, 5, 'x');
+    await Promise.all([a.waitForRecords('g', 10), b.waitForRecords('g', 10)]);
+    await sleep(200);
+    const owner = (client: WsClient) => new Set(keys(lastAssigned(client, 'g')!.partitions));
+    for (const [client, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const records = client.records('g');
+      expect(records.length).toBe(10);
+      for (const record of records) expect(owner(client).has(`ws-group-${record.partition}`)).toBe(true);
+      for (const record of records) expect(owner(other).has(`ws-group-${record.partition}`)).toBe(false);
+    }
+    expect(a.records('g').length + b.records('g').length).toBe(first.length);
+
+    b.close();
+    await a.next(
+      (frame) => frame.op === 'assigned' && frame.partitions.length === 4 && frame.generation > bAssigned.generation,
+      10_000,
+    );
+    await produceTo(producer, 'ws-group', 4, 2, 'y');
+    // Nothing was committed, so the partitions a took over start from `from` (earliest) again: b's 10 records come
+    // once more (at least once), then the 8 new ones: 10 + 10 + 8 in all.
+    const records = await a.waitForRecords('g', 28);
+    await sleep(200);
+    expect(a.records('g').length).toBe(28);
+    expect(records.filter((record) => String(record.value).startsWith('y')).length).toBe(8);
+    for (const client of [a, producer]) client.close();
+  });
+
+  it('resumes after the committed offset when a member reconnects, and fences commits of partitions it does not own', async () => {
+    await createTopic(broker, 'ws-commit', 1);
+    await createTopic(broker, 'ws-commit-other', 1);
+    const producer = await WsClient.connect(broker.url);
+    await produceTo(producer, 'ws-commit', 1, 10, 'c');
+    const subscribe = { op: 'subscribe', id: 'm', topics: ['ws-commit'], group: 'resume', from: 'earliest' };
+    const first = await WsClient.connect(broker.url);
+    await first.request(subscribe);
+    await first.next((frame) => frame.op === 'assigned' && frame.partitions.length === 1, 10_000);
+    const records = await first.waitForRecords('m', 10);
+    expect(records.map((record) => record.offset)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const committed = await first.request({
+      op: 'commit',
+      id: 'm',
+      offsets: [{ topic: 'ws-commit', partition: 0, offset: 6 }],
+    });
+    expect(committed).toEqual({ op: 'committed', id: 'm' });
+    const fenced = await first.request({
+      op: 'commit',
+      id: 'm',
+      offsets: [{ topic: 'ws-commit-other', partition: 0, offset: 1 }],
+    });
+    expect(fenced, JSON.stringify(fenced)).toMatchObject({ op: 'error', id: 'm', error_code: 40903 });
+    first.close();
+    await first.waitClosed();
+
+    const second = await WsClient.connect(broker.url);
+    await second.request(subscribe);
+    await second.next((frame) => frame.op === 'assigned' && frame.partitions.length === 1, 10_000);
+    const resumed = await second.waitForRecords('m', 4);
+    expect(resumed.map((record) => record.offset)).toEqual([6, 7, 8, 9]);
+    expect(resumed.map((record) => record.value)).toEqual(['c6', 'c7', 'c8', 'c9']);
+    for (const client of [second, producer]) client.close();
   });
 });
 

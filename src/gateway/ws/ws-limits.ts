@@ -24,6 +24,8 @@ export interface WsLimits {
   slowConsumerTimeoutMs: number;
   /** BROOK_WS_PING_INTERVAL_MS: ping period; a socket that has not answered the previous ping is dropped. */
   pingIntervalMs: number;
+  /** BROOK_WS_GROUP_SESSION_TIMEOUT_MS: session of a group subscription (heartbeated by pongs), Kafka's 45 s. */
+  groupSessionTimeoutMs: number;
   /** BROOK_WS_FETCH_BYTES_MAX: bytes of stored batches read per partition fetch (WebSocket and SSE). */
   fetchBytesMax: number;
   /** BROOK_SSE_STREAMS_MAX: open SSE streams per broker (429 with 42901 beyond). */

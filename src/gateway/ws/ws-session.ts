@@ -10,8 +10,11 @@ import type { Clock } from '../../common/clock.js';
 import { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { ProduceService } from '../produce.service.js';
 import { CreditWindow, SendPressure } from './flow-control.js';
-import { streamPartition, type SharedReads, type StreamSink } from './partition-stream.js';
-import type { EncodedRun, RecordJsonCache } from './record-json-cache.js';
+import { GroupMember, type MemberOwner } from './group-member.js';
+import type { WsGroupPort } from './group-port.js';
+import type { SharedReads } from './partition-stream.js';
+import type { RecordJsonCache } from './record-json-cache.js';
+import { startOffsetFor, Subscription, type SubscriptionOwner } from './subscription.js';
 import { CLOSE_CODES, DEFAULT_CREDITS, type WsLimits } from './ws-limits.js';
 import {
   errorFrame,
@@ -28,8 +31,6 @@ import {
 
 const RECORDS_FRAME_END = Buffer.from(']}');
 
-export const GROUPS_UNAVAILABLE = 'Consumer groups over WebSocket are not available yet on this broker';
-
 export interface SessionDeps {
   replicas: ReplicaManager;
   producer: ProduceService;
@@ -38,65 +39,23 @@ export interface SessionDeps {
   clock: Clock;
   cache: RecordJsonCache;
   reads: SharedReads;
+  groups: WsGroupPort;
+  topicExists: (topic: string) => boolean;
 }
 
-class Subscription implements StreamSink {
-  readonly abort = new AbortController();
-  private readonly wakers = new Set<() => void>();
-  private readonly framePrefix: Buffer;
-
-  constructor(
-    readonly id: FrameId,
-    readonly credits: CreditWindow,
-    private readonly session: WsSession,
-  ) {
-    this.framePrefix = Buffer.from(`{"op":"records","id":${JSON.stringify(id)},"records":[`);
-  }
-
-  room(): number {
-    return this.session.flowing ? this.credits.available : 0;
-  }
-
-  waitForRoom(signal: AbortSignal): Promise<void> {
-    if (this.room() > 0 || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const wake = () => {
-        this.wakers.delete(wake);
-        signal.removeEventListener('abort', wake);
-        resolve();
-      };
-      this.wakers.add(wake);
-      signal.addEventListener('abort', wake, { once: true });
-    });
-  }
-
-  wake(): void {
-    for (const wake of [...this.wakers]) wake();
-  }
-
-  deliver(_topic: string, _partition: number, run: EncodedRun): void {
-    const count = run.records.length;
-    const taken = this.credits.take(count);
-    if (taken !== count) throw new Error(`delivered ${count} records with ${taken} credits`);
-    this.session.sendRecords(this.framePrefix, run.joinedJson);
-  }
-
-  fail(topic: string, partition: number, error: BrookError): void {
-    this.session.sendError(
-      new BrookError(error.status, error.errorCode, `Stream of ${topic}-${partition} stopped: ${error.message}`),
-      this.id,
-    );
-  }
+interface Entry {
+  subscription: Subscription;
+  member: GroupMember | null;
 }
 
-export class WsSession {
+export class WsSession implements SubscriptionOwner, MemberOwner {
   /** False once this session closed the socket or saw it close. */
   private open = true;
   private produceInFlight = 0;
   private readingPaused = false;
   /** Set on every pong; cleared at every ping. */
   alive = true;
-  private readonly subscriptions = new Map<FrameId, Subscription>();
+  private readonly subscriptions = new Map<FrameId, Entry>();
   readonly pressure: SendPressure;
 
   constructor(
@@ -112,7 +71,7 @@ export class WsSession {
       deps.clock,
     );
     socket.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
-    socket.on('pong', () => (this.alive = true));
+    socket.on('pong', () => this.onPong());
     socket.on('close', () => this.closed());
     socket.on('error', () => this.closed());
   }
@@ -166,7 +125,7 @@ export class WsSession {
     const state = this.pressure.observe(this.socket.bufferedAmount);
     if (state === 'closed') this.closeSlow();
     else this.updateReading();
-    if (state === 'flowing') for (const subscription of this.subscriptions.values()) subscription.wake();
+    if (state === 'flowing') for (const { subscription } of this.subscriptions.values()) subscription.wake();
   }
 
   private closeSlow(): void {
@@ -184,8 +143,25 @@ export class WsSession {
   private closed(): void {
     if (!this.open) return;
     this.open = false;
-    for (const subscription of this.subscriptions.values()) subscription.abort.abort();
-    this.subscriptions.clear();
+    for (const id of [...this.subscriptions.keys()]) this.end(id);
+  }
+
+  /** A group member is gone: forget its subscription. */
+  ended(id: FrameId): void {
+    this.subscriptions.delete(id);
+  }
+
+  private end(id: FrameId): void {
+    const entry = this.subscriptions.get(id);
+    if (entry === undefined) return;
+    this.subscriptions.delete(id);
+    entry.subscription.close();
+    entry.member?.close();
+  }
+
+  private onPong(): void {
+    this.alive = true;
+    for (const { member } of this.subscriptions.values()) member?.heartbeat();
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {
@@ -223,7 +199,7 @@ export class WsSession {
         this.unsubscribe(frame);
         return;
       case 'commit':
-        this.commit(frame);
+        void this.commit(frame);
         return;
     }
   }
@@ -269,56 +245,77 @@ export class WsSession {
       );
       return;
     }
-    if (frame.assign === null) {
-      this.sendError(errors.invalidRequest(`${GROUPS_UNAVAILABLE}; subscribe with assign.`), frame.id);
-      return;
-    }
-    const subscription = new Subscription(frame.id, new CreditWindow(frame.credits, this.deps.limits.creditsMax), this);
-    this.subscriptions.set(frame.id, subscription);
-    let starts: Array<PartitionStart & { offset: number }>;
-    try {
-      starts = await Promise.all(frame.assign.map((start) => this.startOffset(start, frame)));
-    } catch (error) {
-      if (this.subscriptions.get(frame.id) === subscription) this.subscriptions.delete(frame.id);
-      this.sendError(asBrookError(error), frame.id);
-      return;
-    }
-    if (subscription.abort.signal.aborted) return;
-    this.send(JSON.stringify({ op: 'subscribed', id: frame.id, partitions: starts }));
-    for (const start of starts) {
-      void streamPartition(this.deps.replicas, subscription, {
-        ...start,
-        format: frame.format,
-        fetchBytes: this.deps.limits.fetchBytesMax,
+    const subscription = new Subscription(
+      frame.id,
+      new CreditWindow(frame.credits, this.deps.limits.creditsMax),
+      frame.format,
+      this,
+      {
+        replicas: this.deps.replicas,
         cache: this.deps.cache,
         reads: this.deps.reads,
-        signal: subscription.abort.signal,
-      });
+        fetchBytes: this.deps.limits.fetchBytesMax,
+      },
+    );
+    const entry: Entry = { subscription, member: null };
+    this.subscriptions.set(frame.id, entry);
+    try {
+      if (frame.assign !== null) await this.startAssigned(frame, frame.assign, subscription);
+      else await this.joinGroup(frame, entry);
+    } catch (error) {
+      if (this.subscriptions.get(frame.id) === entry) this.end(frame.id);
+      this.sendError(asBrookError(error), frame.id);
     }
   }
 
-  private async startOffset(
-    start: PartitionStart,
-    frame: SubscribeFrame,
-  ): Promise<PartitionStart & { offset: number }> {
-    const { topic, partition } = start;
-    const { earliest, latest } = this.deps.replicas.offsets(topic, partition);
-    if (start.offset !== null) {
-      if (start.offset < earliest || start.offset > latest) {
-        throw errors.invalidRequest(
-          `Offset ${start.offset} of ${topic}-${partition} is out of range [${earliest}, ${latest}].`,
-        );
-      }
-      return { topic, partition, offset: start.offset };
+  private async startAssigned(frame: SubscribeFrame, assign: PartitionStart[], subscription: Subscription) {
+    const starts = await Promise.all(
+      assign.map(async ({ topic, partition, offset }) => {
+        if (offset === null) {
+          return {
+            topic,
+            partition,
+            offset: await startOffsetFor(this.deps.replicas, topic, partition, frame.from, frame.timestampMs),
+          };
+        }
+        const { earliest, latest } = this.deps.replicas.offsets(topic, partition);
+        if (offset < earliest || offset > latest) {
+          throw errors.invalidRequest(
+            `Offset ${offset} of ${topic}-${partition} is out of range [${earliest}, ${latest}].`,
+          );
+        }
+        return { topic, partition, offset };
+      }),
+    );
+    if (subscription.closed) return;
+    this.send(JSON.stringify({ op: 'subscribed', id: frame.id, partitions: starts }));
+    for (const { topic, partition, offset } of starts) subscription.startPartition(topic, partition, offset);
+  }
+
+  private async joinGroup(frame: SubscribeFrame, entry: Entry): Promise<void> {
+    const topics = frame.topics!;
+    for (const topic of topics) {
+      if (!this.deps.topicExists(topic)) throw errors.topicNotFound(topic);
     }
-    if (frame.from === 'earliest') return { topic, partition, offset: earliest };
-    if (frame.from === 'latest') return { topic, partition, offset: latest };
-    const offset = await this.deps.replicas.offsetForTimestamp(topic, partition, frame.timestampMs!);
-    return { topic, partition, offset };
+    const member = new GroupMember(
+      { ...frame, group: frame.group!, topics },
+      entry.subscription,
+      this.deps.groups,
+      this.deps.replicas,
+      this,
+      this.deps.limits.groupSessionTimeoutMs,
+    );
+    entry.member = member;
+    await member.join();
+    if (entry.subscription.closed) {
+      member.close();
+      return;
+    }
+    this.send(JSON.stringify({ op: 'subscribed', id: frame.id, partitions: [] }));
   }
 
   private credit(frame: CreditFrame): void {
-    const subscription = this.subscriptions.get(frame.id);
+    const subscription = this.subscriptions.get(frame.id)?.subscription;
     if (subscription === undefined) {
       this.sendError(errors.invalidRequest(`No subscription ${frame.id} on this socket.`), frame.id);
       return;
@@ -336,17 +333,28 @@ export class WsSession {
   }
 
   private unsubscribe(frame: UnsubscribeFrame): void {
-    const subscription = this.subscriptions.get(frame.id);
-    if (subscription === undefined) {
+    if (!this.subscriptions.has(frame.id)) {
       this.sendError(errors.invalidRequest(`No subscription ${frame.id} on this socket.`), frame.id);
       return;
     }
-    subscription.abort.abort();
-    this.subscriptions.delete(frame.id);
+    this.end(frame.id);
   }
 
-  private commit(frame: CommitFrame): void {
-    this.sendError(errors.invalidRequest(`${GROUPS_UNAVAILABLE}; commit needs a group.`), frame.id);
+  private async commit(frame: CommitFrame): Promise<void> {
+    const member = this.subscriptions.get(frame.id)?.member;
+    if (member === undefined || member === null) {
+      this.sendError(
+        errors.invalidRequest(`No group subscription ${frame.id} on this socket; commit names a group subscription.`),
+        frame.id,
+      );
+      return;
+    }
+    try {
+      await member.commit(frame);
+      this.send(JSON.stringify({ op: 'committed', id: frame.id }));
+    } catch (error) {
+      this.sendError(asBrookError(error), frame.id);
+    }
   }
 }
 

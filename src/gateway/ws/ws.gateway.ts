@@ -13,6 +13,9 @@ import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { ProduceService } from '../produce.service.js';
+import { GroupCoordinator } from '../../group-coordinator/group-coordinator.service.js';
+import { MetadataCache } from '../../topic/metadata-cache.service.js';
+import { CoordinatorGroupPort, type WsGroupPort } from './group-port.js';
 import { SharedReads } from './partition-stream.js';
 import { RecordJsonCache } from './record-json-cache.js';
 import { CLOSE_CODES } from './ws-limits.js';
@@ -29,6 +32,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   private server: WebSocketServer | null = null;
   private httpServer: Server | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly groups: WsGroupPort;
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -37,7 +41,11 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly producer: ProduceService,
     private readonly cache: RecordJsonCache,
     private readonly reads: SharedReads,
-  ) {}
+    private readonly metadata: MetadataCache,
+    coordinator: GroupCoordinator,
+  ) {
+    this.groups = new CoordinatorGroupPort(coordinator);
+  }
 
   get openSockets(): number {
     return this.sessions.size;
@@ -90,6 +98,8 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       clock: systemClock,
       cache: this.cache,
       reads: this.reads,
+      groups: this.groups,
+      topicExists: (topic) => this.metadata.topic(topic) !== undefined,
     });
     this.sessions.set(socket, session);
     socket.once('close', () => this.sessions.delete(socket));
