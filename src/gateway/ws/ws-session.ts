@@ -1,5 +1,6 @@
 // One WebSocket connection to /v3/ws: dispatches the client's frames (ws-protocol.ts) and owns the socket's
-// subscriptions. Every record sent is paid for by a credit (CreditWindow per subscription) and nothing is read
+// subscriptions (subscription.ts), explicit (`assign`) or as group members (group-member.ts, heartbeated by the
+// socket's pongs). Every record sent is paid for by a credit (CreditWindow per subscription) and nothing is read
 // from the log while the socket's send queue is past its pause mark (SendPressure per socket); a socket paused
 // too long, or with too much queued, is closed with 4001. Produce frames of one socket are appended concurrently
 // up to BROOK_WS_PRODUCE_IN_FLIGHT_MAX; beyond that, and while the socket is paused, its frames are not read.
