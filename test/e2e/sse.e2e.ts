@@ -2,7 +2,10 @@
 // with `partition:offset` ids, heartbeats, resume with Last-Event-ID, and errors before the stream starts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
+import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { call, expectError } from './support/http.js';
+import { WsClient } from './support/ws-client.js';
 
 const C = '/v3/clusters/{cluster_id}';
 const STREAM = `${C}/topics/{topic_name}/records:stream`;
@@ -146,6 +149,57 @@ describe('SSE records:stream', () => {
     });
     const events = recordsOf(await readEvents(response, (seen) => recordsOf(seen).length >= 2));
     expect(events.map((event) => event.id).sort()).toEqual(['0:2', '1:1']);
+  });
+
+  it('stops reading the log for a client that does not read, keeping broker memory bounded', async () => {
+    await createTopic('sse-slow', 1);
+    const producer = await WsClient.connect(broker.url);
+    const value = 'v'.repeat(8 * 1024);
+    for (let i = 0; i < 50; i++) {
+      const ack = await producer.request({
+        op: 'produce',
+        id: i,
+        topic: 'sse-slow',
+        acks: 1,
+        records: Array.from({ length: 100 }, () => ({ value })),
+      });
+      expect(ack.op).toBe('ack');
+    }
+    producer.close();
+    // 40 MB of records are there; the client reads nothing for 3 s, then everything.
+    const pid = broker.child!.pid!;
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+    const rssBefore = rss();
+    let rssMax = rssBefore;
+    let received = 0;
+    let buffered = '';
+    const done = new Promise<void>((resolve, reject) => {
+      const req = request(streamUrl('sse-slow', 'from=earliest&format=string'), (res) => {
+        res.pause();
+        setTimeout(() => res.resume(), 3_000);
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffered += chunk;
+          const events = buffered.split('\n\n');
+          buffered = events.pop()!;
+          received += events.filter((event) => event.startsWith('id: ')).length;
+          if (received >= 5_000) {
+            req.destroy();
+            resolve();
+          }
+        });
+      });
+      req.on('error', (error) => (received >= 5_000 ? resolve() : reject(error)));
+      req.end();
+    });
+    for (let waited = 0; waited < 3_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      rssMax = Math.max(rssMax, rss());
+    }
+    await done;
+    console.log(`slow SSE reader: broker RSS grew by at most ${((rssMax - rssBefore) / 1024 / 1024).toFixed(1)} MiB`);
+    expect(received).toBe(5_000);
+    expect(rssMax - rssBefore).toBeLessThan(24 * 1024 * 1024);
   });
 
   it('answers bad requests with JSON errors before the stream starts', async () => {
