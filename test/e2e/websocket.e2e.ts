@@ -353,6 +353,37 @@ describe('WebSocket consumer groups', () => {
     expect(resumed.map((record) => record.value)).toEqual(['c6', 'c7', 'c8', 'c9']);
     for (const client of [second, producer]) client.close();
   });
+
+  it('keeps the partitions of a static member over a reconnect, without a rebalance', async () => {
+    await createTopic(broker, 'ws-static', 2);
+    const subscribe = { op: 'subscribe', id: 's', topics: ['ws-static'], group: 'static', from: 'earliest' };
+    const a = await WsClient.connect(broker.url);
+    await a.request({ ...subscribe, group_instance_id: 'worker-a' });
+    const b = await WsClient.connect(broker.url);
+    await b.request(subscribe);
+    const bAssigned = await b.next((frame) => frame.op === 'assigned' && frame.partitions.length === 1, 10_000);
+    const aAssigned = await a.next((frame) => frame.op === 'assigned' && frame.generation === bAssigned.generation);
+    expect(aAssigned.partitions.length).toBe(1);
+    const rebalanceFramesOfB = () =>
+      b.frames.filter((frame) => frame.op === 'assigned' || frame.op === 'revoked').length;
+    const framesBefore = rebalanceFramesOfB();
+    a.close();
+    await a.waitClosed();
+
+    const again = await WsClient.connect(broker.url);
+    await again.request({ ...subscribe, group_instance_id: 'worker-a' });
+    const back = await again.next((frame) => frame.op === 'assigned');
+    expect(back).toEqual(aAssigned);
+    await sleep(500);
+    // No new generation: b was told nothing new.
+    expect(rebalanceFramesOfB()).toBe(framesBefore);
+    const producer = await WsClient.connect(broker.url);
+    const partition = aAssigned.partitions[0].partition;
+    await producer.request({ op: 'produce', id: 'p', topic: 'ws-static', records: [{ value: 'mine', partition }] });
+    const [record] = await again.waitForRecords('s', 1);
+    expect(record).toMatchObject({ partition, value: 'mine' });
+    for (const client of [again, b, producer]) client.close();
+  });
 });
 
 describe('WebSocket limits', () => {

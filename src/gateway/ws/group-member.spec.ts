@@ -19,6 +19,10 @@ class FakePort implements WsGroupPort {
     this.listener = listener;
     return () => (this.listener = null);
   }
+  current: GroupAssignment | null = null;
+  assignment() {
+    return this.current;
+  }
   heartbeat() {
     return this.alive;
   }
@@ -115,6 +119,14 @@ describe('GroupMember', () => {
     fixed.member.close();
     expect(fixed.port.left).toEqual([]);
     expect(fixed.port.listener).toBeNull();
+  });
+
+  it('takes the partitions a static member kept at once when it rejoins without a rebalance', async () => {
+    const { port, events, member } = setUp('instance-1');
+    port.current = { generation: 4, partitions: [{ topic: 't', partition: 3 }] };
+    await member.join();
+    await flush();
+    expect(events).toEqual(['assigned', 'start t-3@2 g4']);
   });
 
   it('ends the subscription with 40903 when the coordinator forgot the member', async () => {

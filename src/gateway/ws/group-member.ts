@@ -51,6 +51,10 @@ export class GroupMember {
       this.stop();
       throw error;
     }
+    // A static member that came back with the same subscription keeps its partitions without a rebalance, so no
+    // new generation will announce them: take them now.
+    const current = this.port.assignment(this.group, this.memberId);
+    if (current !== null && current.partitions.length > 0) void this.assign(current);
   }
 
   heartbeat(): void {

@@ -17,6 +17,8 @@ export interface WsGroupPort {
   ): Promise<void>;
   /** Calls `listener` after every generation the member is part of, and with null once it is gone. */
   watch(group: string, memberId: string, listener: (assignment: GroupAssignment | null) => void): () => void;
+  /** The member's partitions in the current generation (a static member that rejoined keeps its own). */
+  assignment(group: string, memberId: string): GroupAssignment | null;
   /** Extends the member's session; false when the coordinator no longer knows it. */
   heartbeat(group: string, memberId: string): boolean;
   leave(group: string, memberId: string): void;
@@ -52,6 +54,11 @@ export class CoordinatorGroupPort implements WsGroupPort {
     return this.coordinator.watchMember(group, memberId, (assignment) =>
       listener(assignment === null ? null : { generation: assignment.generation, partitions: assignment.partitions }),
     );
+  }
+
+  assignment(group: string, memberId: string): GroupAssignment | null {
+    const assignment = this.coordinator.assignment(group, memberId);
+    return assignment === null ? null : { generation: assignment.generation, partitions: assignment.partitions };
   }
 
   heartbeat(group: string, memberId: string): boolean {
