@@ -394,10 +394,12 @@ describe('WebSocket limits', () => {
     limited = await BrokerProcess.start({
       env: {
         BROOK_WS_SOCKETS_MAX: String(SOCKETS_MAX),
-        BROOK_WS_PING_INTERVAL_MS: '300',
+        // Long enough for a busy test process (1,000 clients in it) to answer pings in time.
+        BROOK_WS_PING_INTERVAL_MS: '1000',
         BROOK_WS_BUFFERED_BYTES_PAUSE: String(256 * 1024),
         BROOK_WS_BUFFERED_BYTES_MAX: String(1024 * 1024),
         BROOK_WS_SLOW_CONSUMER_TIMEOUT_MS: '2000',
+        BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '100',
       },
     });
   });
@@ -414,9 +416,9 @@ describe('WebSocket limits', () => {
     }
     expect(clients.length).toBe(SOCKETS_MAX);
     const extra = await WsClient.connect(limited.url);
-    expect(await extra.waitClosed()).toBe(1008);
+    expect(await extra.waitClosed(10_000)).toBe(1008);
     // Several ping rounds: idle but live sockets (the client answers pings) stay open.
-    await sleep(1_500);
+    await sleep(3_500);
     expect(clients.filter((client) => client.closeCode !== null)).toEqual([]);
     const ack = await clients[SOCKETS_MAX - 1].request({
       op: 'produce',
@@ -441,7 +443,21 @@ describe('WebSocket limits', () => {
     const started = Date.now();
     const code = await silent.waitClosed();
     expect(code).toBe(1006);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Dropped at the second ping after it missed the first: within two intervals.
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('drops a group member that stops answering pings, and its partitions move to the other member', async () => {
+    await createTopic(limited, 'ws-silent', 2);
+    const subscribe = { op: 'subscribe', id: 'g', topics: ['ws-silent'], group: 'silent', from: 'earliest' };
+    const live = await WsClient.connect(limited.url);
+    await live.request(subscribe);
+    const silent = await WsClient.connect(limited.url, { autoPong: false });
+    await silent.request(subscribe);
+    await silent.next((frame) => frame.op === 'assigned' && frame.partitions.length === 1, 10_000);
+    expect(await silent.waitClosed()).toBe(1006);
+    await live.next((frame) => frame.op === 'assigned' && frame.partitions.length === 2, 10_000);
+    live.close();
   });
 
   it('pauses a subscriber that stops reading, then closes it with 4001, with broker memory bounded', async () => {

@@ -131,6 +131,10 @@ describe('GroupMember', () => {
 
   it('ends the subscription with 40903 when the coordinator forgot the member', async () => {
     const { port, events, member } = setUp();
+    port.alive = false;
+    member.heartbeat(); // before the join completed: not a verdict
+    expect(events).toEqual([]);
+    port.alive = true;
     await member.join();
     port.alive = false;
     member.heartbeat();

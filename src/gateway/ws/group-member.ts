@@ -24,6 +24,8 @@ export class GroupMember {
   private owned = new Map<string, TopicPartition>();
   private stopWatching: (() => void) | null = null;
   private left = false;
+  /** Heartbeats count only once the coordinator has the member (joining can wait for the offsets topic). */
+  private joined = false;
 
   constructor(
     private readonly frame: SubscribeFrame & { group: string; topics: string[] },
@@ -51,6 +53,7 @@ export class GroupMember {
       this.stop();
       throw error;
     }
+    this.joined = true;
     // A static member that came back with the same subscription keeps its partitions without a rebalance, so no
     // new generation will announce them: take them now.
     const current = this.port.assignment(this.group, this.memberId);
@@ -58,7 +61,7 @@ export class GroupMember {
   }
 
   heartbeat(): void {
-    if (this.left) return;
+    if (this.left || !this.joined) return;
     if (!this.port.heartbeat(this.group, this.memberId)) this.gone('its session expired');
   }
 

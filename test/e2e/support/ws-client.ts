@@ -86,8 +86,15 @@ export class WsClient {
     return this.records(id);
   }
 
-  waitClosed(): Promise<number> {
-    return this.closed;
+  /** The close code, once the socket has closed; fails after `timeoutMs`. */
+  waitClosed(timeoutMs = 30_000): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`socket still open after ${timeoutMs} ms`)), timeoutMs);
+      void this.closed.then((code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
   }
 
   close(): void {
