@@ -1,6 +1,7 @@
 // The broker application: one NestJS module per part of DESIGN.md §1, wired around the validated config.
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrokerLifecycle } from './broker-lifecycle.service.js';
+import { ClusterModule } from './cluster/cluster.module.js';
 import { BROKER_CONFIG } from './config/broker-config.provider.js';
 import type { BrokerConfig } from './config/broker-config.js';
 import { ControllerElectionModule } from './controller-election/controller-election.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         CoordinationModule,
+        ClusterModule,
         TopicModule,
         ControllerElectionModule,
         PartitionLogModule,

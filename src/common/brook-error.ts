@@ -51,4 +51,7 @@ export const errors = {
     new BrookError(409, 40904, `Consumer group ${group} has active members; stop them first.`),
   groupNotFound: (group: string) => new BrookError(404, 404, `Consumer group ${group} cannot be found.`),
   tooManyRequests: (message: string, retryAfterSeconds = 1) => new BrookError(429, 42901, message, retryAfterSeconds),
+  /** Internal routes only: a controller request stamped with an epoch older than one this broker has seen. */
+  staleControllerEpoch: (epoch: number, highest: number) =>
+    new BrookError(409, 409, `Stale controller epoch ${epoch}: this broker has seen epoch ${highest}.`),
 };

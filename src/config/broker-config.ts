@@ -2,23 +2,36 @@
 // with defaults in one place. A bad value stops the broker with a message naming the setting.
 //
 // Brook's own settings: BROOK_PORT, BROOK_HOST, BROOK_DATA_DIR, BROOK_BROKER_ID, BROOK_REDIS_URL,
-// BROOK_ADVERTISED_URL, BROOK_LOG_LEVEL, plus Brook's bounds below. Settings Kafka also has keep Kafka's name and
+// BROOK_ADVERTISED_URL, BROOK_LOG_LEVEL, BROOK_CLUSTER_SECRET (mandatory with BROOK_REDIS_URL), plus Brook's
+// bounds below. Cluster timings are named as Kafka's KRaft ones: BROOK_BROKER_SESSION_TIMEOUT_MS,
+// BROOK_BROKER_HEARTBEAT_INTERVAL_MS. Settings Kafka also has keep Kafka's name and
 // default as BROOK_ + upper snake case; topic-config defaults (BROOK_LOG_RETENTION_MS...) are read by
 // brokerDefaultsFromEnv in topic/topic-config.ts.
 import { resolve } from 'node:path';
+import { parseRedisUrl, RedisUrlError } from '../coordination/redis-url.js';
+import { brokerDefaultsFromEnv } from '../topic/topic-config.js';
 import { boolean, choice, ConfigError, integer, url, type Env } from './env-values.js';
+import { loadGroupConfig, type GroupConfig } from './group-config.js';
 import type { WsLimits } from '../gateway/ws/ws-limits.js';
 
 export { ConfigError };
-import { brokerDefaultsFromEnv } from '../topic/topic-config.js';
-import { loadGroupConfig, type GroupConfig } from './group-config.js';
+
+/** The shortest cluster secret accepted: brokers trust any request that carries it. */
+export const CLUSTER_SECRET_LENGTH_MIN = 16;
 
 export interface BrokerConfig {
   port: number;
   host: string;
   dataDir: string;
   brokerId: number;
+  /** Unset: one broker on the embedded store. Set: cluster mode (redis-url.ts has the syntax). */
   redisUrl: string | null;
+  /** Shared by the brokers of a cluster; guards the internal routes. Null only without redisUrl. */
+  clusterSecret: string | null;
+  /** Kafka's broker.session.timeout.ms: a registration and the controller lease expire after it. */
+  brokerSessionTimeoutMs: number;
+  /** Kafka's broker.heartbeat.interval.ms: how often registration and lease are renewed. */
+  brokerHeartbeatIntervalMs: number;
   advertisedUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Kafka's num.partitions: partitions of a topic created without a count. */
@@ -50,10 +63,31 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
   const port = integer(env, 'BROOK_PORT', 8082, 0, 65535);
   const host = env.BROOK_HOST?.trim() || '127.0.0.1';
   const advertised = url(env, 'BROOK_ADVERTISED_URL');
-  const redisUrl = url(env, 'BROOK_REDIS_URL');
-  if (redisUrl !== null && !/^(redis|rediss|redis-sentinel):/.test(redisUrl)) {
+  const redisUrl = env.BROOK_REDIS_URL?.trim() || null;
+  if (redisUrl !== null) {
+    try {
+      parseRedisUrl(redisUrl);
+    } catch (error) {
+      if (!(error instanceof RedisUrlError)) throw error;
+      throw new ConfigError(`BROOK_REDIS_URL is invalid: ${error.message}`);
+    }
+  }
+  const clusterSecret = env.BROOK_CLUSTER_SECRET?.trim() || null;
+  if (redisUrl !== null && clusterSecret === null) {
     throw new ConfigError(
-      `BROOK_REDIS_URL=${env.BROOK_REDIS_URL} is invalid: expected redis://, rediss:// or redis-sentinel://`,
+      'BROOK_CLUSTER_SECRET is required with BROOK_REDIS_URL (cluster mode): brokers use it to call each other; ' +
+        `give every broker of the cluster the same random string of at least ${CLUSTER_SECRET_LENGTH_MIN} characters`,
+    );
+  }
+  if (clusterSecret !== null && clusterSecret.length < CLUSTER_SECRET_LENGTH_MIN) {
+    throw new ConfigError(`BROOK_CLUSTER_SECRET is too short: use at least ${CLUSTER_SECRET_LENGTH_MIN} characters`);
+  }
+  const brokerSessionTimeoutMs = integer(env, 'BROOK_BROKER_SESSION_TIMEOUT_MS', 9_000, 100, 3_600_000);
+  const brokerHeartbeatIntervalMs = integer(env, 'BROOK_BROKER_HEARTBEAT_INTERVAL_MS', 2_000, 10, 3_600_000);
+  if (brokerHeartbeatIntervalMs * 2 > brokerSessionTimeoutMs) {
+    throw new ConfigError(
+      `BROOK_BROKER_HEARTBEAT_INTERVAL_MS=${brokerHeartbeatIntervalMs} must be at most half of ` +
+        `BROOK_BROKER_SESSION_TIMEOUT_MS=${brokerSessionTimeoutMs}, or a registration lapses between heartbeats`,
     );
   }
   let topicConfigDefaults: Record<string, string>;
@@ -69,6 +103,9 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     dataDir: resolve(env.BROOK_DATA_DIR?.trim() || './data'),
     brokerId: integer(env, 'BROOK_BROKER_ID', 0, 0, 2 ** 31 - 1),
     redisUrl,
+    clusterSecret,
+    brokerSessionTimeoutMs,
+    brokerHeartbeatIntervalMs,
     advertisedUrl: (advertised ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
     logLevel: choice(env, 'BROOK_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     numPartitions: integer(env, 'BROOK_NUM_PARTITIONS', 1, 1, 100_000),

@@ -1,8 +1,19 @@
 // Who is controller, and the broker's own registration (Kafka's /controller and /brokers/ids/N, through the
-// coordination store). The lease is held with a random token and renewed by heartbeat; the controller epoch is
-// raised atomically to max(counter, highest epoch this broker has seen) + 1, and the highest epoch seen is kept in
-// the data dir, so a store that lost its data cannot hand out an old epoch again. The holder stops acting as soon
-// as its lease may have lapsed: validity = TTL minus the time since the renewal request was sent (monotonic clock).
+// coordination store).
+//
+// - Registration: a TTL key renewed every heartbeat, value = BrokerRegistration (also the lease token). A broker
+//   whose id is held by a live registration waits one session timeout for it to lapse (its own previous life
+//   after a kill -9), then refuses to start. The broker epoch comes from a counter raised above the last one this
+//   broker had, so it never goes backwards even when the store lost it.
+// - Controller: the lease is taken with SET NX PX and a random token and renewed every heartbeat. The epoch is
+//   raised atomically (one Lua script) to max(counter, H) + 1, H being the highest epoch in this broker's data dir,
+//   in any registration, or in any partition state: a store that lost data cannot hand out an old epoch again.
+//   Every broker keeps the highest epoch it has seen in its data dir and publishes it in its registration.
+// - Validity: the holder acts only until sentAt + TTL, sentAt being when the request that took or renewed the lease
+//   was sent (monotonic clock). Past that, or when a renewal fails or a fenced write is refused, it resigns.
+// - When the store has lost the cluster's keys (no metadata incarnation), a broker that has been in the cluster
+//   before waits one session timeout before it stands, so that every broker has re-registered and published its
+//   highest epoch and its metadata.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -14,44 +25,75 @@ import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
 import {
+  BROKER_EPOCH_KEY,
   BROKERS_PREFIX,
   brokerKey,
   CLUSTER_ID_KEY,
   CONTROLLER_EPOCH_KEY,
   CONTROLLER_KEY,
-  BROKER_EPOCH_KEY,
+  METADATA_INCARNATION_KEY,
+  PARTITION_STATE_PREFIX,
 } from '../coordination/cluster-keys.js';
-import type { BrokerRegistration } from '../topic/cluster-metadata.js';
+import type { BrokerRegistration, PartitionState } from '../topic/cluster-metadata.js';
 
-export const BROKER_SESSION_TIMEOUT_MS_DEFAULT = 9_000;
-export const BROKER_HEARTBEAT_INTERVAL_MS_DEFAULT = 2_000;
 const BROKER_META_FILE = 'broker-meta.json';
 
 interface BrokerMeta {
   brokerId: number;
   clusterId: string | null;
   highestControllerEpochSeen: number;
+  lastBrokerEpoch?: number;
 }
+
+interface ControllerLeaseValue {
+  brokerId: number;
+  token: string;
+}
+
+export type ElectionListener = (epoch: number) => void;
 
 @Injectable()
 export class ControllerElection implements OnModuleDestroy {
   private readonly logger = new Logger(ControllerElection.name);
-  private readonly token = randomBytes(16).toString('hex');
+  private readonly leaseValue: string;
   private controllerEpoch = -1;
   private leaseValidUntilMs = -Infinity;
   private heartbeat: NodeJS.Timeout | null = null;
+  private ticking = false;
   private registeredValue = '';
+  private storeEmptySinceMs: number | null = null;
   private meta: BrokerMeta = { brokerId: -1, clusterId: null, highestControllerEpochSeen: 0 };
+  private readonly electedListeners: ElectionListener[] = [];
+  private readonly resignedListeners: ElectionListener[] = [];
+  private stopped = false;
+  private savedMeta = '';
   brokerEpoch = -1;
   clusterId = '';
 
   constructor(
     private readonly store: CoordinationStore,
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
-  ) {}
+  ) {
+    const lease: ControllerLeaseValue = { brokerId: config.brokerId, token: randomBytes(16).toString('hex') };
+    this.leaseValue = JSON.stringify(lease);
+  }
 
   get sessionTimeoutMs(): number {
-    return BROKER_SESSION_TIMEOUT_MS_DEFAULT;
+    return this.config.brokerSessionTimeoutMs;
+  }
+
+  get highestControllerEpochSeen(): number {
+    return this.meta.highestControllerEpochSeen;
+  }
+
+  /** Called with the new epoch when this broker becomes controller. */
+  onElected(listener: ElectionListener): void {
+    this.electedListeners.push(listener);
+  }
+
+  /** Called with the old epoch when this broker stops being controller. */
+  onResigned(listener: ElectionListener): void {
+    this.resignedListeners.push(listener);
   }
 
   /** Registers this broker, learns or creates the cluster id, and tries to become controller. */
@@ -63,18 +105,23 @@ export class ControllerElection implements OnModuleDestroy {
         `data dir ${this.config.dataDir} belongs to cluster ${this.meta.clusterId}, but the coordination store holds cluster ${this.clusterId}`,
       );
     }
-    this.brokerEpoch = await this.store.increment(BROKER_EPOCH_KEY);
-    await this.register();
-    await this.tryBecomeController();
+    this.meta.clusterId = this.clusterId;
+    await this.registerAtStart();
     await this.saveMeta();
-    this.heartbeat = setInterval(() => void this.tick(), BROKER_HEARTBEAT_INTERVAL_MS_DEFAULT);
+    await this.standIfAllowed();
+    this.heartbeat = setInterval(() => void this.tick(), this.config.brokerHeartbeatIntervalMs);
     this.heartbeat.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.isController()) await this.store.releaseLease(CONTROLLER_KEY, this.token).catch(() => false);
-    await this.store.releaseLease(brokerKey(this.config.brokerId), this.registeredValue).catch(() => false);
+    if (this.controllerEpoch >= 0) {
+      this.resign('shutting down');
+      await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
+    }
+    if (this.registeredValue !== '')
+      await this.store.releaseLease(brokerKey(this.config.brokerId), this.registeredValue).catch(() => false);
   }
 
   isController(): boolean {
@@ -91,10 +138,20 @@ export class ControllerElection implements OnModuleDestroy {
     return this.controllerEpoch;
   }
 
+  /** Stops acting as controller at once (a fenced write was refused, or the lease may have lapsed). */
+  resign(reason: string): void {
+    const epoch = this.controllerEpoch;
+    if (epoch < 0) return;
+    this.controllerEpoch = -1;
+    this.leaseValidUntilMs = -Infinity;
+    this.logger.warn(`broker ${this.config.brokerId} resigns as controller (epoch ${epoch}): ${reason}`);
+    for (const listener of this.resignedListeners) listener(epoch);
+  }
+
   async controllerId(): Promise<number | null> {
     const lease = await this.store.get(CONTROLLER_KEY);
     if (lease === null) return null;
-    return (JSON.parse(lease.value) as { brokerId: number }).brokerId;
+    return (JSON.parse(lease.value) as ControllerLeaseValue).brokerId;
   }
 
   async liveBrokers(): Promise<BrokerRegistration[]> {
@@ -108,6 +165,11 @@ export class ControllerElection implements OnModuleDestroy {
     return (await this.liveBrokers()).map((broker) => broker.brokerId);
   }
 
+  /** Remembers an epoch seen elsewhere (a partition state, a peer's answer); persisted at the next heartbeat. */
+  observeControllerEpoch(epoch: number): void {
+    if (epoch > this.meta.highestControllerEpochSeen) this.meta.highestControllerEpochSeen = epoch;
+  }
+
   private registrationValue(): string {
     const registration: BrokerRegistration = {
       brokerId: this.config.brokerId,
@@ -118,52 +180,134 @@ export class ControllerElection implements OnModuleDestroy {
     return JSON.stringify(registration);
   }
 
-  private async register(): Promise<void> {
-    this.registeredValue = this.registrationValue();
-    const acquired = await this.store.acquireLease(
-      brokerKey(this.config.brokerId),
-      this.registeredValue,
-      this.sessionTimeoutMs,
-    );
-    if (!acquired) {
-      throw new Error(`broker id ${this.config.brokerId} is already registered by a live broker; refusing to start`);
+  /** Waits up to one session timeout for a registration of this id to lapse (our own, before a kill -9). */
+  private async registerAtStart(): Promise<void> {
+    const deadline = systemClock.monotonicMs() + this.sessionTimeoutMs + this.config.brokerHeartbeatIntervalMs;
+    let warned = false;
+    while (!(await this.register())) {
+      if (systemClock.monotonicMs() > deadline) {
+        throw new Error(
+          `broker id ${this.config.brokerId} is already registered by a live broker; refusing to start ` +
+            '(give each broker its own BROOK_BROKER_ID)',
+        );
+      }
+      if (!warned) {
+        this.logger.warn(`broker id ${this.config.brokerId} is registered; waiting for that registration to lapse`);
+        warned = true;
+      }
+      await sleep(Math.min(this.config.brokerHeartbeatIntervalMs, 500));
     }
   }
 
-  private async tryBecomeController(): Promise<void> {
-    const sentAt = systemClock.monotonicMs();
-    const value = JSON.stringify({ brokerId: this.config.brokerId, token: this.token });
-    if (!(await this.store.acquireLease(CONTROLLER_KEY, value, this.sessionTimeoutMs))) return;
-    this.controllerEpoch = await this.store.raiseCounterAbove(
-      CONTROLLER_EPOCH_KEY,
-      this.meta.highestControllerEpochSeen,
-    );
-    this.meta.highestControllerEpochSeen = this.controllerEpoch;
-    this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
-    this.logger.log(`broker ${this.config.brokerId} is controller with epoch ${this.controllerEpoch}`);
+  /** Takes the registration key with a new broker epoch; false when a live registration holds it. */
+  private async register(): Promise<boolean> {
+    if ((await this.store.get(brokerKey(this.config.brokerId))) !== null) return false;
+    this.brokerEpoch = await this.store.raiseCounterAbove(BROKER_EPOCH_KEY, this.meta.lastBrokerEpoch ?? 0);
+    this.meta.lastBrokerEpoch = this.brokerEpoch;
+    const value = this.registrationValue();
+    if (!(await this.store.acquireLease(brokerKey(this.config.brokerId), value, this.sessionTimeoutMs))) return false;
+    this.registeredValue = value;
+    return true;
   }
 
   private async tick(): Promise<void> {
+    if (this.ticking || this.stopped) return;
+    this.ticking = true;
     try {
-      if (!(await this.store.renewLease(brokerKey(this.config.brokerId), this.registeredValue, this.sessionTimeoutMs)))
-        await this.register();
-      if (this.controllerEpoch >= 0) {
-        const sentAt = systemClock.monotonicMs();
-        const value = JSON.stringify({ brokerId: this.config.brokerId, token: this.token });
-        if (await this.store.renewLease(CONTROLLER_KEY, value, this.sessionTimeoutMs)) {
-          this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
-        } else {
-          this.logger.warn(`lost the controller lease (epoch ${this.controllerEpoch}); resigning`);
-          this.controllerEpoch = -1;
-        }
-      }
-      if (this.controllerEpoch < 0) {
-        await this.tryBecomeController();
-        await this.saveMeta();
-      }
+      await this.renewControllerLease();
+      await this.renewRegistration();
+      await this.noticeEmptyStore();
+      if (this.controllerEpoch < 0) await this.standIfAllowed();
+      await this.saveMeta();
     } catch (error) {
       this.logger.error(`heartbeat failed: ${(error as Error).message}`);
+    } finally {
+      this.ticking = false;
     }
+    if (this.controllerEpoch >= 0 && systemClock.monotonicMs() >= this.leaseValidUntilMs) {
+      this.resign('the lease may have expired (no successful renewal within the session timeout)');
+    }
+  }
+
+  private async renewControllerLease(): Promise<void> {
+    if (this.controllerEpoch < 0) return;
+    if (systemClock.monotonicMs() >= this.leaseValidUntilMs) {
+      this.resign('the lease may have expired before it could be renewed');
+      return;
+    }
+    const sentAt = systemClock.monotonicMs();
+    if (await this.store.renewLease(CONTROLLER_KEY, this.leaseValue, this.sessionTimeoutMs)) {
+      this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
+    } else {
+      this.resign('the controller lease is gone or held by another broker');
+    }
+  }
+
+  /** Renews the registration, publishing a higher epoch seen; registers again when the key was lost. */
+  private async renewRegistration(): Promise<void> {
+    const key = brokerKey(this.config.brokerId);
+    const counter = await this.store.readCounter(CONTROLLER_EPOCH_KEY);
+    this.observeControllerEpoch(counter);
+    if (!(await this.store.renewLease(key, this.registeredValue, this.sessionTimeoutMs))) {
+      this.logger.warn(`registration of broker ${this.config.brokerId} was lost; registering again`);
+      if (!(await this.register())) this.logger.error(`broker id ${this.config.brokerId} is taken by another broker`);
+      return;
+    }
+    const wanted = this.registrationValue();
+    if (wanted === this.registeredValue) return;
+    const current = await this.store.get(key);
+    if (current === null || current.value !== this.registeredValue) return;
+    const written = await this.store.put(key, wanted, {
+      ttlMs: this.sessionTimeoutMs,
+      expectedVersion: current.version,
+    });
+    if (written.ok) this.registeredValue = wanted;
+  }
+
+  /** Tracks how long the store has been without the cluster's keys; puts the cluster id back at once. */
+  private async noticeEmptyStore(): Promise<void> {
+    if ((await this.store.get(METADATA_INCARNATION_KEY)) !== null) {
+      this.storeEmptySinceMs = null;
+      return;
+    }
+    this.storeEmptySinceMs ??= systemClock.monotonicMs();
+    await this.store.put(CLUSTER_ID_KEY, this.clusterId, { expectedVersion: 0 });
+  }
+
+  private async standIfAllowed(): Promise<void> {
+    if (this.stopped) return;
+    if (this.storeEmptySinceMs === null && (await this.store.get(METADATA_INCARNATION_KEY)) === null) {
+      // A store without the cluster's keys: a new cluster, or Redis came back empty. Only brokers that were in
+      // the cluster before (and so may hold metadata to restore) wait for everybody to re-register.
+      if (this.meta.highestControllerEpochSeen > 0) this.storeEmptySinceMs = systemClock.monotonicMs();
+    }
+    if (this.storeEmptySinceMs !== null && systemClock.monotonicMs() - this.storeEmptySinceMs < this.sessionTimeoutMs)
+      return;
+    const sentAt = systemClock.monotonicMs();
+    if (!(await this.store.acquireLease(CONTROLLER_KEY, this.leaseValue, this.sessionTimeoutMs))) return;
+    let epoch: number;
+    try {
+      epoch = await this.store.raiseCounterAbove(CONTROLLER_EPOCH_KEY, await this.highestKnownEpoch());
+    } catch (error) {
+      await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
+      throw error;
+    }
+    this.controllerEpoch = epoch;
+    this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
+    this.observeControllerEpoch(epoch);
+    await this.saveMeta();
+    this.logger.log(`broker ${this.config.brokerId} is controller with epoch ${epoch}`);
+    for (const listener of this.electedListeners) listener(epoch);
+  }
+
+  /** H of the epoch rule: the highest epoch in this data dir, in any registration, or in any partition state. */
+  private async highestKnownEpoch(): Promise<number> {
+    let highest = this.meta.highestControllerEpochSeen;
+    for (const broker of await this.liveBrokers()) highest = Math.max(highest, broker.highestControllerEpochSeen);
+    for (const entry of await this.store.list(PARTITION_STATE_PREFIX)) {
+      highest = Math.max(highest, (JSON.parse(entry.value) as PartitionState).controllerEpoch);
+    }
+    return highest;
   }
 
   private async ensureClusterId(): Promise<string> {
@@ -192,7 +336,13 @@ export class ControllerElection implements OnModuleDestroy {
   }
 
   private async saveMeta(): Promise<void> {
-    this.meta.clusterId = this.clusterId;
-    await writeFileAtomic(join(this.config.dataDir, BROKER_META_FILE), JSON.stringify(this.meta));
+    const text = JSON.stringify(this.meta);
+    if (text === this.savedMeta) return;
+    await writeFileAtomic(join(this.config.dataDir, BROKER_META_FILE), text);
+    this.savedMeta = text;
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

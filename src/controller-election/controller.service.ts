@@ -1,17 +1,25 @@
 // The controller's admin operations (Kafka's KafkaController topic paths): create a topic (placement, assignment,
-// initial partition states, configs), add partitions, change configs, delete a topic. Every write is
-// compare-and-set in the coordination store and stamped with the controller epoch, so the same code runs when the
-// store is Redis and several brokers compete.
+// initial partition states, configs), add partitions, change configs, delete a topic. Every write is fenced by the
+// controller epoch in the coordination store (and compare-and-set where it replaces a value), so a deposed
+// controller's late write changes nothing; a refused write makes this broker resign.
+//
+// Any broker takes these requests: on a broker that is not the controller, they are forwarded to the controller's
+// internal route (internal.controller.ts) and the answer is awaited; then the local metadata is reloaded so that
+// the caller reads its own write.
 import { Injectable } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
+import { PeerClient, PeerUnreachableError } from '../cluster/peer-client.js';
 import { BrookError, errors } from '../common/brook-error.js';
+import { CoordinationFencedError } from '../coordination/coordination-errors.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
 import { partitionStateKey, topicConfigKey, topicKey } from '../coordination/cluster-keys.js';
 import type { PartitionState, TopicAssignment } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { findCollidingTopic, isInternalTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
 import { validateTopicConfigs } from '../topic/topic-config.js';
+import { ClusterController } from './cluster-controller.service.js';
 import { ControllerElection } from './controller-election.service.js';
+import { epochFence } from './epoch-fence.js';
 import { assignReplicas } from './replica-placement.js';
 
 /** Kafka has no hard cap; Brook bounds partitions per topic so one request cannot create millions of folders. */
@@ -27,15 +35,104 @@ export interface CreateTopicRequest {
   internal?: boolean;
 }
 
+export interface ConfigChange {
+  name: string;
+  value: string | null;
+  operation: 'SET' | 'DELETE';
+}
+
+/** The operations a broker forwards to the controller, as they travel on the internal route. */
+export type ControllerCommand =
+  | { op: 'create-topic'; request: CreateTopicRequest }
+  | { op: 'add-partitions'; topic: string; partitionsCount: number }
+  | { op: 'alter-configs'; topic: string; changes: ConfigChange[] }
+  | { op: 'delete-topic'; topic: string };
+
+/** How long a command waits for a just-elected controller to finish loading before answering 503. */
+export const CONTROLLER_READY_WAIT_MS = 5_000;
+
 @Injectable()
 export class ControllerService {
   constructor(
     private readonly store: CoordinationStore,
     private readonly election: ControllerElection,
     private readonly metadata: MetadataCache,
+    private readonly peers: PeerClient,
+    private readonly cluster: ClusterController,
   ) {}
 
   async createTopic(request: CreateTopicRequest): Promise<TopicAssignment> {
+    return (await this.submit({ op: 'create-topic', request })) as TopicAssignment;
+  }
+
+  async addPartitions(topic: string, partitionsCount: number): Promise<TopicAssignment> {
+    return (await this.submit({ op: 'add-partitions', topic, partitionsCount })) as TopicAssignment;
+  }
+
+  async alterConfigs(topic: string, changes: ConfigChange[]): Promise<void> {
+    await this.submit({ op: 'alter-configs', topic, changes });
+  }
+
+  async deleteTopic(topic: string): Promise<void> {
+    await this.submit({ op: 'delete-topic', topic });
+  }
+
+  /** Runs a command here if this broker is the controller, else on the controller; reloads metadata after. */
+  private async submit(command: ControllerCommand): Promise<unknown> {
+    if (this.election.isController()) return this.execute(command);
+    const controllerId = await this.election.controllerId().catch((error: unknown) => {
+      throw errors.brokerNotAvailable(`The coordination store is not reachable: ${(error as Error).message}`);
+    });
+    const url = controllerId === null ? null : await this.peers.brokerUrl(controllerId);
+    if (url === null) throw errors.brokerNotAvailable('No controller is elected right now; retry.');
+    let response: Response;
+    try {
+      response = await this.peers.call(url, { method: 'POST', path: '/controller/commands', json: command });
+    } catch (error) {
+      if (error instanceof PeerUnreachableError) throw errors.brokerNotAvailable(`The controller: ${error.message}`);
+      throw error;
+    }
+    const result = (await response.json()) as { result: unknown };
+    await this.metadata.reload();
+    return result.result;
+  }
+
+  /** Runs a command as the controller (the internal route calls this); refuses when not the controller. */
+  async execute(command: ControllerCommand): Promise<unknown> {
+    const epoch = this.election.assertController();
+    if (!(await this.cluster.whenReady(CONTROLLER_READY_WAIT_MS)))
+      throw errors.brokerNotAvailable('The controller is still loading the cluster state; retry.');
+    try {
+      const result = await this.executeAsController(command, epoch);
+      if (!(command.op === 'create-topic' && command.request.validateOnly)) await this.cluster.pushMetadata(epoch);
+      return result;
+    } catch (error) {
+      if (error instanceof BrookError) throw error;
+      if (error instanceof CoordinationFencedError) {
+        this.election.resign(`a write was fenced: ${error.message}`);
+        throw errors.brokerNotAvailable('This broker is no longer the controller; retry.');
+      }
+      // The store failed (Redis unreachable, a command timed out): every command can be retried as a whole.
+      throw errors.brokerNotAvailable(`The controller could not write to the coordination store: ${String(error)}`);
+    }
+  }
+
+  private executeAsController(command: ControllerCommand, epoch: number): Promise<unknown> {
+    switch (command.op) {
+      case 'create-topic':
+        return this.createTopicAsController(command.request, epoch);
+      case 'add-partitions':
+        return this.addPartitionsAsController(command.topic, command.partitionsCount, epoch);
+      case 'alter-configs':
+        return this.alterConfigsAsController(command.topic, command.changes, epoch);
+      case 'delete-topic':
+        return this.deleteTopicAsController(command.topic, epoch);
+      default:
+        throw errors.invalidRequest('Unknown controller command.');
+    }
+  }
+
+  private async createTopicAsController(request: CreateTopicRequest, epoch: number): Promise<TopicAssignment> {
     const nameError = validateTopicName(request.name);
     if (nameError !== null) throw errors.invalidRequest(nameError);
     if (isInternalTopic(request.name) && request.internal !== true) throw internalTopicError(request.name);
@@ -55,17 +152,24 @@ export class ControllerService {
     });
     const assignment: TopicAssignment = { topicId: randomUUID(), name: request.name, replicas };
     if (request.validateOnly) return assignment;
-    const epoch = this.election.assertController();
+    const fence = epochFence(epoch);
     // Configs and partition states first, the assignment last: a topic is visible only once it is complete.
-    await this.store.put(topicConfigKey(request.name), JSON.stringify(configs.configs));
+    await this.store.put(topicConfigKey(request.name), JSON.stringify(configs.configs), { fence });
     await this.writeInitialStates(request.name, replicas, 0, epoch);
-    const created = await this.store.put(topicKey(request.name), JSON.stringify(assignment), { expectedVersion: 0 });
+    const created = await this.store.put(topicKey(request.name), JSON.stringify(assignment), {
+      expectedVersion: 0,
+      fence,
+    });
     if (!created.ok) throw errors.topicExists(request.name);
     await this.metadata.reload();
     return assignment;
   }
 
-  async addPartitions(topic: string, partitionsCount: number): Promise<TopicAssignment> {
+  private async addPartitionsAsController(
+    topic: string,
+    partitionsCount: number,
+    epoch: number,
+  ): Promise<TopicAssignment> {
     const current = this.requireTopic(topic);
     if (isInternalTopic(topic)) throw internalTopicError(topic);
     checkPartitionCount(partitionsCount);
@@ -87,21 +191,20 @@ export class ControllerService {
       replicaShift: randomInt(brokers.length),
       firstPartitionId: existing,
     });
-    const epoch = this.election.assertController();
     const assignment: TopicAssignment = { ...current.assignment, replicas: [...current.assignment.replicas, ...added] };
     await this.writeInitialStates(topic, added, existing, epoch);
     const version = (await this.store.get(topicKey(topic)))?.version ?? 0;
-    const written = await this.store.put(topicKey(topic), JSON.stringify(assignment), { expectedVersion: version });
+    const written = await this.store.put(topicKey(topic), JSON.stringify(assignment), {
+      expectedVersion: version,
+      fence: epochFence(epoch),
+    });
     if (!written.ok) throw errors.retriable(`Topic ${topic} changed concurrently; retry.`);
     await this.metadata.reload();
     return assignment;
   }
 
   /** Applies SET/DELETE changes to a topic's overrides; the result is validated as a whole before it is stored. */
-  async alterConfigs(
-    topic: string,
-    changes: Array<{ name: string; value: string | null; operation: 'SET' | 'DELETE' }>,
-  ): Promise<void> {
+  private async alterConfigsAsController(topic: string, changes: ConfigChange[], epoch: number): Promise<null> {
     const current = this.requireTopic(topic);
     const next: Record<string, string> = { ...current.configs };
     for (const change of changes) {
@@ -111,21 +214,22 @@ export class ControllerService {
     }
     const validated = validateTopicConfigs(Object.entries(next).map(([name, value]) => ({ name, value })));
     if (!validated.ok) throw errors.invalidConfig(validated.message);
-    this.election.assertController();
-    await this.store.put(topicConfigKey(topic), JSON.stringify(validated.configs));
+    await this.store.put(topicConfigKey(topic), JSON.stringify(validated.configs), { fence: epochFence(epoch) });
     await this.metadata.reload();
+    return null;
   }
 
-  async deleteTopic(topic: string): Promise<void> {
+  private async deleteTopicAsController(topic: string, epoch: number): Promise<null> {
     const current = this.requireTopic(topic);
     if (isInternalTopic(topic)) throw internalTopicError(topic);
-    this.election.assertController();
-    await this.store.delete(topicKey(topic));
+    const fence = epochFence(epoch);
+    await this.store.delete(topicKey(topic), { fence });
     for (let partition = 0; partition < current.assignment.replicas.length; partition++) {
-      await this.store.delete(partitionStateKey(topic, partition));
+      await this.store.delete(partitionStateKey(topic, partition), { fence });
     }
-    await this.store.delete(topicConfigKey(topic));
+    await this.store.delete(topicConfigKey(topic), { fence });
     await this.metadata.reload();
+    return null;
   }
 
   private async writeInitialStates(
@@ -134,9 +238,13 @@ export class ControllerService {
     firstPartition: number,
     controllerEpoch: number,
   ): Promise<void> {
+    // Followers do not replicate yet (a later issue), so only the leader is in sync: a follower's empty log must
+    // never be elected over the leader's.
     for (let i = 0; i < replicas.length; i++) {
-      const state: PartitionState = { leader: replicas[i][0], leaderEpoch: 0, isr: [...replicas[i]], controllerEpoch };
-      await this.store.put(partitionStateKey(topic, firstPartition + i), JSON.stringify(state));
+      const state: PartitionState = { leader: replicas[i][0], leaderEpoch: 0, isr: [replicas[i][0]], controllerEpoch };
+      await this.store.put(partitionStateKey(topic, firstPartition + i), JSON.stringify(state), {
+        fence: epochFence(controllerEpoch),
+      });
     }
   }
 

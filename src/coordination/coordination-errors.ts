@@ -37,3 +37,15 @@ export class CoordinationStoreFailedError extends Error {
     super(`coordination store stopped after a failed write: ${String(cause)}`, { cause });
   }
 }
+
+/** A fenced write refused because the fence counter moved on: the writer's epoch is stale. */
+export class CoordinationFencedError extends Error {
+  override readonly name = 'CoordinationFencedError';
+  constructor(
+    readonly counterKey: string,
+    readonly expected: number,
+    readonly current: number,
+  ) {
+    super(`write fenced: ${counterKey} is ${current}, not ${expected}`);
+  }
+}

@@ -57,3 +57,9 @@ export function assertCounterValue(value: number, what: string): void {
     );
   }
 }
+
+export function assertFence(fence: { counterKey: string; value: number } | undefined): void {
+  if (fence === undefined) return;
+  assertKey(fence.counterKey, 'fence.counterKey');
+  assertCounterValue(fence.value, 'fence.value');
+}

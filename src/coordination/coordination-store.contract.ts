@@ -1,11 +1,15 @@
-// The CoordinationStore port's contract as vitest tests, run by each adapter's spec (embedded now, a real
-// redis-server later). makeStore must hand out an empty store; advanceMs, when given, moves the store's clock
+// The CoordinationStore port's contract as vitest tests, run by each adapter's spec (embedded-store.spec.ts, and
+// redis-store.spec.ts against a real redis-server). makeStore must hand out an empty store; advanceMs, when given, moves the store's clock
 // (otherwise TTL tests wait in real time with short TTLs); reopen, when given, closes the store and opens a new
 // one over the same data; cleanup closes whatever is open and removes the data.
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { CoordinationLimitError, CoordinationStoreClosedError } from './coordination-errors.js';
+import {
+  CoordinationFencedError,
+  CoordinationLimitError,
+  CoordinationStoreClosedError,
+} from './coordination-errors.js';
 import { COORDINATION_KEY_BYTES_MAX, COORDINATION_VALUE_BYTES_MAX } from './coordination-limits.js';
 import type { CoordinationStore, WatchEvent } from './coordination-store.js';
 
@@ -124,6 +128,38 @@ export function describeCoordinationStoreContract(
         expect(await store.get('k')).toEqual({ value: 'b', version: 2 });
         expect(await store.delete('k', { expectedVersion: 2 })).toBe(true);
         expect(await store.get('k')).toBeNull();
+      });
+    });
+
+    describe('fenced writes', () => {
+      it('writes and deletes only while the fence counter holds the given value', async () => {
+        const epoch = await store.increment('epoch');
+        const fence = { counterKey: 'epoch', value: epoch };
+        expect(await store.put('k', 'a', { fence })).toEqual({ ok: true, version: 1 });
+        expect(await store.put('k', 'b', { fence, expectedVersion: 1 })).toEqual({ ok: true, version: 2 });
+        await store.raiseCounterAbove('epoch', epoch);
+        await expect(store.put('k', 'c', { fence })).rejects.toThrow(CoordinationFencedError);
+        await expect(store.put('new', 'c', { fence, expectedVersion: 0 })).rejects.toThrow(CoordinationFencedError);
+        await expect(store.delete('k', { fence })).rejects.toThrow(CoordinationFencedError);
+        expect(await store.get('k')).toEqual({ value: 'b', version: 2 });
+        expect(await store.get('new')).toBeNull();
+        const current = { counterKey: 'epoch', value: epoch + 1 };
+        expect(await store.delete('k', { fence: current })).toBe(true);
+      });
+
+      it('lets no fenced write through once a concurrent raise has moved the counter', async () => {
+        const fence = { counterKey: 'epoch', value: 0 };
+        const [raised, ...writes] = await Promise.allSettled([
+          store.raiseCounterAbove('epoch', 0),
+          ...Array.from({ length: 5 }, (_, i) => store.put(`k${i}`, 'v', { fence })),
+        ]);
+        expect(raised.status).toBe('fulfilled');
+        for (const write of writes) {
+          if (write.status === 'rejected') expect(write.reason).toBeInstanceOf(CoordinationFencedError);
+        }
+        const written = (await store.list('k')).length;
+        expect(written).toBe(writes.filter((write) => write.status === 'fulfilled').length);
+        await expect(store.put('late', 'v', { fence })).rejects.toThrow(CoordinationFencedError);
       });
     });
 

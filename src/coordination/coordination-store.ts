@@ -17,6 +17,9 @@
 // Conditional writes (compare-and-set on version, like ZooKeeper's versioned setData):
 //   expectedVersion undefined -> unconditional; 0 -> only if absent; N > 0 -> only if the current version is N.
 //
+// Fenced writes (put and delete with `fence`) also require a counter to hold an exact value, in the same atomic
+// step: the controller's writes carry its epoch, so a deposed controller's late write changes nothing.
+//
 // Leases are value keys whose value is the holder's token:
 //   acquireLease = create with TTL only if absent (SET NX PX). An existing key, even with the same token, refuses:
 //                  the holder extends with renewLease.
@@ -50,16 +53,28 @@ export interface KeyedVersionedValue extends VersionedValue {
   key: string;
 }
 
+/**
+ * A fenced write happens only while counterKey still holds value (the writer's epoch); otherwise nothing is
+ * written and the call rejects with CoordinationFencedError. The check and the write are one atomic step.
+ */
+export interface Fence {
+  counterKey: string;
+  value: number;
+}
+
 export interface PutOptions {
   /** Time to live in milliseconds (positive integer). Absent: the key is persistent. */
   ttlMs?: number;
   /** 0: only if absent; N: only if the current version is N; absent: unconditional. */
   expectedVersion?: number;
+  /** Checked before expectedVersion. */
+  fence?: Fence;
 }
 
 export interface DeleteOptions {
   /** N: only if the current version is N (0 never deletes anything); absent: unconditional. */
   expectedVersion?: number;
+  fence?: Fence;
 }
 
 export type PutResult = { ok: true; version: number } | { ok: false; currentVersion: number };

@@ -13,10 +13,15 @@ import { dirname } from 'node:path';
 
 import { type Clock, systemClock } from '../common/clock.js';
 import { CoalescingWriter } from './coalescing-writer.js';
-import { CoordinationStoreClosedError, CoordinationStoreFailedError } from './coordination-errors.js';
+import {
+  CoordinationFencedError,
+  CoordinationStoreClosedError,
+  CoordinationStoreFailedError,
+} from './coordination-errors.js';
 import {
   assertCounterValue,
   assertExpectedVersion,
+  assertFence,
   assertKey,
   assertPrefix,
   assertTtlMs,
@@ -26,6 +31,7 @@ import {
   compareCoordinationKeys,
   CoordinationStore,
   type DeleteOptions,
+  type Fence,
   type KeyedVersionedValue,
   type PutOptions,
   type PutResult,
@@ -102,6 +108,9 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
     assertValue(value);
     if (options.ttlMs !== undefined) assertTtlMs(options.ttlMs);
     if (options.expectedVersion !== undefined) assertExpectedVersion(options.expectedVersion);
+    assertFence(options.fence);
+    const fenced = this.fenceError(options.fence);
+    if (fenced !== null) return this.settle(null, false).then(() => Promise.reject(fenced));
     const current = this.live(key);
     const currentVersion = current?.version ?? 0;
     if (options.expectedVersion !== undefined && options.expectedVersion !== currentVersion) {
@@ -118,6 +127,9 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
     this.assertUsable();
     assertKey(key);
     if (options.expectedVersion !== undefined) assertExpectedVersion(options.expectedVersion);
+    assertFence(options.fence);
+    const fenced = this.fenceError(options.fence);
+    if (fenced !== null) return this.settle(null, false).then(() => Promise.reject(fenced));
     const current = this.live(key);
     if (!current || (options.expectedVersion !== undefined && options.expectedVersion !== current.version)) {
       return this.settle(false, false);
@@ -208,6 +220,13 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
     assertCounterValue(value, `counter ${counterKey}`);
     this.counters.set(counterKey, value);
     return this.settle(value, true);
+  }
+
+  /** The error for a fenced write whose counter moved on; checked in the same synchronous step as the write. */
+  private fenceError(fence: Fence | undefined): CoordinationFencedError | null {
+    if (fence === undefined) return null;
+    const current = this.counters.get(fence.counterKey) ?? 0;
+    return current === fence.value ? null : new CoordinationFencedError(fence.counterKey, fence.value, current);
   }
 
   /** Waits until this call's effect (persist) and everything before it is on disk, then tells watchers. */

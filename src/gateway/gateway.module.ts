@@ -5,7 +5,10 @@ import { ReplicationModule } from '../replication/replication.module.js';
 import { TopicModule } from '../topic/topic.module.js';
 import { AdminService } from './admin.service.js';
 import { ConsumerGroupsService } from './consumer-groups.service.js';
+import { ClusterSecretGuard } from './cluster-secret.guard.js';
+import { GroupForwarding } from './group-forwarding.js';
 import { HealthController } from './health.controller.js';
+import { InternalController } from './internal.controller.js';
 import { ProduceService } from './produce.service.js';
 import { RecordsStreamController } from './sse/records-stream.controller.js';
 import { Urls } from './urls.js';
@@ -30,13 +33,16 @@ import { WsGateway } from './ws/ws.gateway.js';
     V3ConsumerGroupsController,
     V2Controller,
     V2ConsumerController,
+    InternalController,
     RecordsStreamController,
   ],
   providers: [
     AdminService,
     ProduceService,
     ConsumerGroupsService,
+    GroupForwarding,
     Urls,
+    ClusterSecretGuard,
     WsGateway,
     { provide: RecordJsonCache, useFactory: () => new RecordJsonCache() },
     {

@@ -4,6 +4,7 @@
 // Content-Length) is a stream of concatenated records, parsed by the route as it arrives.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import { BATCHES_MEDIA_TYPE, INTERNAL_PREFIX } from '../cluster/peer-client.js';
 import { BrookError } from '../common/brook-error.js';
 
 export const JSON_MEDIA_TYPES = /^application\/(?:vnd\.kafka(?:\.(?:json|binary))?\.v2\+)?json$/;
@@ -18,6 +19,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
   app.removeAllContentTypeParsers();
+  registerBatchBodyParser(app, bodyLimitBytes);
   app.addContentTypeParser(
     JSON_MEDIA_TYPES,
     { bodyLimit: bodyLimitBytes },
@@ -55,6 +57,21 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
           done(error as Error, undefined);
         }
       });
+    },
+  );
+}
+
+/** Raw record batches, accepted on the internal broker-to-broker routes only. */
+function registerBatchBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.addContentTypeParser(
+    BATCHES_MEDIA_TYPE,
+    { parseAs: 'buffer', bodyLimit: bodyLimitBytes },
+    (request: FastifyRequest, body: Buffer, done) => {
+      if (!request.url.startsWith(`${INTERNAL_PREFIX}/`)) {
+        done(new BrookError(415, 415, `${BATCHES_MEDIA_TYPE} is accepted by internal routes only.`), undefined);
+        return;
+      }
+      done(null, body);
     },
   );
 }

@@ -7,7 +7,8 @@ import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerService } from '../controller-election/controller.service.js';
 import { encodeBatch, type RecordInput } from '../partition-log/record-batch.js';
-import { ReplicaManager, type Acks } from '../replication/replica-manager.service.js';
+import { PartitionRouter } from '../replication/partition-router.service.js';
+import type { Acks } from '../replication/replica-manager.service.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { partitionForKey, StickyPartitioner } from '../topic/partitioner.js';
@@ -30,7 +31,7 @@ export class ProduceService {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly metadata: MetadataCache,
-    private readonly replicas: ReplicaManager,
+    private readonly replicas: PartitionRouter,
     private readonly controller: ControllerService,
   ) {}
 

@@ -4,7 +4,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { errors } from '../common/brook-error.js';
 import { ControllerElection } from '../controller-election/controller-election.service.js';
-import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { PartitionRouter } from '../replication/partition-router.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { AdminService } from './admin.service.js';
 import { asArray, asObject } from './json-shape.js';
@@ -19,7 +19,7 @@ export class V2Controller {
   constructor(
     private readonly admin: AdminService,
     private readonly metadata: MetadataCache,
-    private readonly replicas: ReplicaManager,
+    private readonly replicas: PartitionRouter,
     private readonly election: ControllerElection,
     private readonly producer: ProduceService,
   ) {}
@@ -47,10 +47,10 @@ export class V2Controller {
   }
 
   @Get('topics/:topic_name/partitions/:partition_id/offsets')
-  offsets(@Param('topic_name') topic: string, @Param('partition_id') partitionText: string) {
+  async offsets(@Param('topic_name') topic: string, @Param('partition_id') partitionText: string) {
     const partition = integerParam(partitionText, 'partition_id');
     this.admin.partitionOrThrow(topic, partition);
-    const offsets = this.replicas.offsets(topic, partition);
+    const offsets = await this.replicas.offsets(topic, partition);
     return { beginning_offset: offsets.earliest, end_offset: offsets.latest };
   }
 

@@ -6,7 +6,7 @@ import { Inject } from '@nestjs/common';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerService } from '../controller-election/controller.service.js';
-import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { PartitionRouter } from '../replication/partition-router.service.js';
 import { AdminService } from './admin.service.js';
 import { integerParam } from './params.js';
 import { asArray, asObject, optionalBoolean, optionalInteger, requiredString, type Json } from './json-shape.js';
@@ -17,7 +17,7 @@ export class V3AdminController {
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly admin: AdminService,
     private readonly controller: ControllerService,
-    private readonly replicas: ReplicaManager,
+    private readonly replicas: PartitionRouter,
   ) {}
 
   @Get()
@@ -190,7 +190,7 @@ export class V3AdminController {
   }
 
   @Get(':cluster_id/topics/:topic_name/partitions/:partition_id/offset')
-  offset(
+  async offset(
     @Param('cluster_id') clusterId: string,
     @Param('topic_name') topic: string,
     @Param('partition_id') partitionId: string,
@@ -202,6 +202,6 @@ export class V3AdminController {
     }
     const partition = integerParam(partitionId, 'partition_id');
     this.admin.partitionOrThrow(topic, partition);
-    return this.admin.partitionOffsets(topic, partition, this.replicas.offsets(topic, partition));
+    return this.admin.partitionOffsets(topic, partition, await this.replicas.offsets(topic, partition));
   }
 }

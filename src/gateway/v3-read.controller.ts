@@ -7,7 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
-import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { PartitionRouter } from '../replication/partition-router.service.js';
 import { AdminService } from './admin.service.js';
 import { integerParam, timestampParam } from './params.js';
 import { recordsFromBatches, type ReadFormat } from './record-format.js';
@@ -22,7 +22,7 @@ export class V3ReadController {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly admin: AdminService,
-    private readonly replicas: ReplicaManager,
+    private readonly replicas: PartitionRouter,
   ) {}
 
   @Get('records')
@@ -77,7 +77,7 @@ export class V3ReadController {
     if (query.offset !== undefined) return integerParam(query.offset, 'offset');
     if (query.timestamp !== undefined)
       return this.replicas.offsetForTimestamp(topic, partition, timestampParam(query.timestamp, 'timestamp'));
-    const offsets = this.replicas.offsets(topic, partition);
+    const offsets = await this.replicas.offsets(topic, partition);
     const from = query.from ?? 'earliest';
     if (from === 'earliest') return offsets.earliest;
     if (from === 'latest') return offsets.latest;

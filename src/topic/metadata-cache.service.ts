@@ -1,10 +1,22 @@
 // Every broker's view of the cluster metadata (Kafka's MetadataCache), loaded from the coordination store.
 // Store notifications are hints that trigger a reload; a periodic reconcile makes a lost hint only a delay.
-// Listeners (the log manager, the replica manager) are told after each reload that changed something.
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+// Listeners (the log manager, the replica manager) are told after each reload.
+//
+// What was applied is kept in the data dir (metadata-snapshot.ts). When the store has lost its data (the metadata
+// incarnation this broker applied is gone), the broker keeps serving what it applied last, and deletes no log,
+// until a controller has restored the store and written a new incarnation.
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { BROKER_CONFIG } from '../config/broker-config.provider.js';
+import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
-import { PARTITION_STATE_PREFIX, TOPICS_PREFIX, TOPIC_CONFIGS_PREFIX } from '../coordination/cluster-keys.js';
+import {
+  METADATA_INCARNATION_KEY,
+  PARTITION_STATE_PREFIX,
+  TOPICS_PREFIX,
+  TOPIC_CONFIGS_PREFIX,
+} from '../coordination/cluster-keys.js';
 import type { PartitionState, TopicAssignment, TopicMetadata } from './cluster-metadata.js';
+import { type MetadataSnapshot, readSnapshot, serializeSnapshot, writeSnapshot } from './metadata-snapshot.js';
 
 export const METADATA_RECONCILE_INTERVAL_MS = 5_000;
 
@@ -19,11 +31,23 @@ export class MetadataCache implements OnModuleDestroy {
   private reconcileTimer: NodeJS.Timeout | null = null;
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
+  private appliedIncarnation: string | null = null;
+  private savedSnapshot = '';
+  private holding = false;
   loaded = false;
 
-  constructor(private readonly store: CoordinationStore) {}
+  constructor(
+    private readonly store: CoordinationStore,
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+  ) {}
 
   async start(): Promise<void> {
+    const saved = await readSnapshot(this.config.dataDir);
+    if (saved !== null) {
+      this.topics = new Map(saved.topics.map((topic) => [topic.assignment.name, topic]));
+      this.appliedIncarnation = saved.incarnation;
+      this.savedSnapshot = serializeSnapshot(saved);
+    }
     for (const prefix of [TOPICS_PREFIX, PARTITION_STATE_PREFIX, TOPIC_CONFIGS_PREFIX]) {
       this.unwatch.push(this.store.watch(prefix, () => void this.reload()));
     }
@@ -49,6 +73,11 @@ export class MetadataCache implements OnModuleDestroy {
     return this.topics;
   }
 
+  /** What this broker applied last (also in its data dir), for a controller restoring the store. */
+  snapshot(): MetadataSnapshot {
+    return { incarnation: this.appliedIncarnation, topics: completeTopics(this.topics) };
+  }
+
   /** Reloads from the store; concurrent calls coalesce into at most one more reload. */
   reload(): Promise<void> {
     if (this.reloading) {
@@ -71,6 +100,19 @@ export class MetadataCache implements OnModuleDestroy {
   }
 
   private async loadOnce(): Promise<void> {
+    const incarnation = (await this.store.get(METADATA_INCARNATION_KEY))?.value ?? null;
+    if (incarnation === null && this.appliedIncarnation !== null) {
+      if (!this.holding) {
+        this.logger.warn('the coordination store lost the cluster metadata; keeping the last applied until restored');
+      }
+      this.holding = true;
+      if (!this.loaded) {
+        this.loaded = true;
+        for (const listener of this.listeners) await listener(this.topics);
+      }
+      return;
+    }
+    this.holding = false;
     const [assignments, states, configs] = await Promise.all([
       this.store.list(TOPICS_PREFIX),
       this.store.list(PARTITION_STATE_PREFIX),
@@ -93,9 +135,28 @@ export class MetadataCache implements OnModuleDestroy {
       if (metadata !== undefined) metadata.configs = JSON.parse(entry.value) as Record<string, string>;
     }
     this.topics = topics;
+    this.appliedIncarnation = incarnation;
     this.loaded = true;
     for (const listener of this.listeners) await listener(topics);
+    await this.persist();
   }
+
+  private async persist(): Promise<void> {
+    const snapshot = this.snapshot();
+    const text = serializeSnapshot(snapshot);
+    if (text === this.savedSnapshot) return;
+    await writeSnapshot(this.config.dataDir, snapshot);
+    this.savedSnapshot = text;
+  }
+}
+
+/** Topics whose every partition has a state: what a snapshot may hold. */
+function completeTopics(topics: ReadonlyMap<string, TopicMetadata>): TopicMetadata[] {
+  return [...topics.values()].filter(
+    (topic) =>
+      topic.states.length === topic.assignment.replicas.length &&
+      topic.assignment.replicas.every((_, partition) => topic.states[partition] !== undefined),
+  );
 }
 
 function splitStateKey(key: string): [string, number] {

@@ -1,5 +1,7 @@
 // The routes Brook serves are exactly the routes openapi.yaml describes (both ways), read from Nest's
-// "Mapped {/path, METHOD} route" start-up lines; and the spec itself is served as YAML and JSON.
+// "Mapped {/path, METHOD} route" start-up lines; and the spec itself is served as YAML and JSON. The
+// broker-to-broker routes under /internal/ are not part of the public contract (they need the cluster secret) and
+// are left out of both sides.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -21,6 +23,7 @@ function servedOperations(log: string): string[] {
   // eslint-disable-next-line no-control-regex
   const plain = log.replace(/\x1b\[[0-9;]*m/g, '');
   for (const match of plain.matchAll(/Mapped \{(\S+), (\w+)\} route/g)) {
+    if (match[1].startsWith('/internal/')) continue;
     const path = match[1]
       .split('::')
       .map((part) => part.replace(/:(\w+)/g, '{$1}'))

@@ -1,11 +1,13 @@
 // Spawns a real broker from dist/ on a free port and a temp data dir, for end-to-end tests: wait until /healthz
-// answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir.
+// answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir, or pause
+// it (SIGSTOP / SIGCONT). `env` adds or overrides settings (BROOK_REDIS_URL, BROOK_BROKER_ID...).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../../../dist/main.js', import.meta.url));
 
@@ -106,6 +108,11 @@ export class BrokerProcess {
     }
   }
 
+  /** Sends a signal without waiting for an exit: SIGSTOP and SIGCONT pause and resume the broker. */
+  signal(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
+  }
+
   async restart(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     await this.kill(signal);
     await this.spawn();
@@ -124,4 +131,24 @@ export class BrokerProcess {
     const body = (await response.json()) as { data: Array<{ cluster_id: string }> };
     return body.data[0].cluster_id;
   }
+}
+
+/** A broker started before a suite's tests and removed after them; its fields are read inside the tests. */
+export interface SuiteBroker {
+  readonly broker: BrokerProcess;
+  readonly url: string;
+  readonly clusterId: string;
+}
+
+export function brokerForSuite(options: BrokerOptions = {}): SuiteBroker {
+  const suite = { broker: null as unknown as BrokerProcess, url: '', clusterId: '' };
+  beforeAll(async () => {
+    suite.broker = await BrokerProcess.start(options);
+    suite.url = suite.broker.url;
+    suite.clusterId = await suite.broker.clusterId();
+  });
+  afterAll(async () => {
+    await suite.broker?.stop();
+  });
+  return suite;
 }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+
+import { ConfigError, loadBrokerConfig } from './broker-config.js';
+
+const SECRET = 'a-cluster-secret-of-enough-length';
+
+describe('cluster settings', () => {
+  it('defaults to one broker without a secret, and to Kafka KRaft timings', () => {
+    const config = loadBrokerConfig({});
+    expect(config.redisUrl).toBeNull();
+    expect(config.clusterSecret).toBeNull();
+    expect(config.brokerSessionTimeoutMs).toBe(9_000);
+    expect(config.brokerHeartbeatIntervalMs).toBe(2_000);
+  });
+
+  it('refuses cluster mode without a cluster secret, naming the setting', () => {
+    expect(() => loadBrokerConfig({ BROOK_REDIS_URL: 'redis://localhost:6379' })).toThrow(
+      /BROOK_CLUSTER_SECRET is required with BROOK_REDIS_URL/,
+    );
+    expect(() => loadBrokerConfig({ BROOK_REDIS_URL: 'redis://localhost', BROOK_CLUSTER_SECRET: 'short' })).toThrow(
+      /BROOK_CLUSTER_SECRET is too short/,
+    );
+  });
+
+  it('accepts plain and Sentinel URLs, and refuses others', () => {
+    for (const url of ['redis://localhost:6379/1', 'redis+sentinel://s1:26379,s2:26379/mymaster']) {
+      expect(loadBrokerConfig({ BROOK_REDIS_URL: url, BROOK_CLUSTER_SECRET: SECRET }).redisUrl).toBe(url);
+    }
+    expect(() => loadBrokerConfig({ BROOK_REDIS_URL: 'http://x', BROOK_CLUSTER_SECRET: SECRET })).toThrow(ConfigError);
+  });
+
+  it('refuses a heartbeat longer than half the session timeout', () => {
+    expect(() =>
+      loadBrokerConfig({ BROOK_BROKER_SESSION_TIMEOUT_MS: '3000', BROOK_BROKER_HEARTBEAT_INTERVAL_MS: '2000' }),
+    ).toThrow(/BROOK_BROKER_HEARTBEAT_INTERVAL_MS=2000 must be at most half/);
+  });
+});

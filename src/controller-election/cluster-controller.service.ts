@@ -1,0 +1,222 @@
+// What the controller does while it holds the lease (Kafka's KafkaController event loop, reduced to this issue):
+//   1. on election, if the store has no metadata incarnation (a new cluster, or Redis came back empty), gather the
+//      metadata snapshots of every live broker and itself, restore the topics from them (metadata-restore.ts),
+//      then write a new incarnation, upon which the brokers apply the store again;
+//   2. on every change of the broker registrations, and every heartbeat in case a hint was lost, move partition
+//      leadership off brokers that left and back to brokers that returned (partition-leadership.ts).
+// Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { PeerClient } from '../cluster/peer-client.js';
+import { BrookError } from '../common/brook-error.js';
+import { BROKER_CONFIG } from '../config/broker-config.provider.js';
+import type { BrokerConfig } from '../config/broker-config.js';
+import { CoordinationFencedError } from '../coordination/coordination-errors.js';
+import { CoordinationStore } from '../coordination/coordination-store.js';
+import {
+  BROKERS_PREFIX,
+  METADATA_INCARNATION_KEY,
+  partitionStateKey,
+  topicConfigKey,
+  topicKey,
+} from '../coordination/cluster-keys.js';
+import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
+import { ControllerElection } from './controller-election.service.js';
+import { epochFence } from './epoch-fence.js';
+import { mergeSnapshots } from './metadata-restore.js';
+import { decideLeaderChanges } from './partition-leadership.js';
+
+/** How long a broker has to hand over its metadata snapshot during a restore. */
+const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
+/** How long a broker has to take a metadata push; a broker that does not will reconcile from the store. */
+const PUSH_TIMEOUT_MS = 2_000;
+
+/** How often whenReady looks again. */
+const READY_POLL_MS = 20;
+
+@Injectable()
+export class ClusterController implements OnModuleDestroy {
+  private readonly logger = new Logger(ClusterController.name);
+  private epoch = -1;
+  private restored = false;
+  private stopWatch: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private runAgain = false;
+
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    private readonly store: CoordinationStore,
+    private readonly election: ControllerElection,
+    private readonly metadata: MetadataCache,
+    private readonly peers: PeerClient,
+  ) {
+    election.onElected((epoch) => this.begin(epoch));
+    election.onResigned(() => this.end());
+    metadata.onChange(() => {
+      if (this.epoch >= 0 && !this.restored) this.schedule();
+    });
+  }
+
+  /** True once this controller has made the store's metadata complete (restored, when it had to). */
+  get ready(): boolean {
+    return this.epoch >= 0 && this.restored;
+  }
+
+  /** Resolves with `ready` once it holds or `timeoutMs` has passed (a controller elected moments ago is loading). */
+  async whenReady(timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    while (!this.ready && this.election.isController() && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+    }
+    return this.ready;
+  }
+
+  onModuleDestroy(): void {
+    this.end();
+  }
+
+  private begin(epoch: number): void {
+    this.end();
+    this.epoch = epoch;
+    this.restored = false;
+    this.stopWatch = this.store.watch(BROKERS_PREFIX, () => this.schedule());
+    this.timer = setInterval(() => this.schedule(), this.config.brokerHeartbeatIntervalMs);
+    this.timer.unref();
+    this.schedule();
+  }
+
+  private end(): void {
+    this.epoch = -1;
+    this.restored = false;
+    this.stopWatch?.();
+    this.stopWatch = null;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Runs one pass now, or once more after the running one. */
+  private schedule(): void {
+    if (this.running) {
+      this.runAgain = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.runAgain = false;
+        await this.pass();
+      } while (this.runAgain && this.epoch >= 0);
+    })().finally(() => {
+      this.running = null;
+    });
+  }
+
+  private async pass(): Promise<void> {
+    const epoch = this.epoch;
+    if (epoch < 0 || !this.election.isController() || !this.metadata.loaded) return;
+    try {
+      if (!this.restored) {
+        await this.restoreIfNeeded(epoch);
+        if (this.epoch !== epoch) return;
+        this.restored = true;
+      }
+      await this.moveLeaders(epoch);
+    } catch (error) {
+      if (error instanceof CoordinationFencedError) {
+        this.election.resign(`a write was fenced: ${error.message}`);
+        return;
+      }
+      this.logger.error(`controller pass failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async restoreIfNeeded(epoch: number): Promise<void> {
+    if ((await this.store.get(METADATA_INCARNATION_KEY)) !== null) return;
+    const snapshots = [this.metadata.snapshot(), ...(await this.peerSnapshots())];
+    const fence = epochFence(epoch);
+    const topics = mergeSnapshots(snapshots, epoch);
+    let restored = 0;
+    for (const topic of topics) {
+      const name = topic.assignment.name;
+      if ((await this.store.get(topicKey(name))) !== null) continue;
+      await this.store.put(topicConfigKey(name), JSON.stringify(topic.configs), { fence });
+      for (let partition = 0; partition < topic.states.length; partition++) {
+        await this.store.put(partitionStateKey(name, partition), JSON.stringify(topic.states[partition]), { fence });
+      }
+      await this.store.put(topicKey(name), JSON.stringify(topic.assignment), { fence, expectedVersion: 0 });
+      restored++;
+    }
+    await this.store.put(METADATA_INCARNATION_KEY, randomUUID(), { fence, expectedVersion: 0 });
+    if (restored > 0) this.logger.warn(`restored ${restored} topic(s) from the brokers' metadata snapshots`);
+    await this.metadata.reload();
+    await this.pushMetadata(epoch);
+  }
+
+  /**
+   * Tells every other live broker that the metadata changed, with this controller's epoch (DESIGN.md §1). A broker
+   * that has seen a higher epoch refuses it, and this controller resigns. Brokers that cannot be reached are left
+   * to the store watch and their periodic reconcile.
+   */
+  async pushMetadata(epoch: number): Promise<void> {
+    const brokers = (await this.election.liveBrokers()).filter((b) => b.brokerId !== this.config.brokerId);
+    await Promise.all(
+      brokers.map(async (broker) => {
+        try {
+          await this.peers.call(broker.url, {
+            method: 'POST',
+            path: '/metadata/updates',
+            json: { controller_epoch: epoch },
+            timeoutMs: PUSH_TIMEOUT_MS,
+          });
+        } catch (error) {
+          if (error instanceof BrookError && error.status === 409) {
+            this.election.resign(`broker ${broker.brokerId} refused epoch ${epoch}: ${error.message}`);
+          }
+        }
+      }),
+    );
+  }
+
+  private async peerSnapshots(): Promise<MetadataSnapshot[]> {
+    const snapshots: MetadataSnapshot[] = [];
+    for (const broker of await this.election.liveBrokers()) {
+      if (broker.brokerId === this.config.brokerId) continue;
+      try {
+        const response = await this.peers.call(broker.url, {
+          method: 'GET',
+          path: '/metadata-snapshot',
+          timeoutMs: SNAPSHOT_REQUEST_TIMEOUT_MS,
+        });
+        snapshots.push(parseSnapshot(await response.text()));
+      } catch (error) {
+        this.logger.warn(`no metadata snapshot from broker ${broker.brokerId}: ${(error as Error).message}`);
+      }
+    }
+    return snapshots;
+  }
+
+  private async moveLeaders(epoch: number): Promise<void> {
+    await this.metadata.reload();
+    const live = new Set(await this.election.liveBrokerIds());
+    const changes = decideLeaderChanges(this.metadata.allTopics().values(), live, epoch);
+    for (const change of changes) {
+      if (this.epoch !== epoch) return;
+      const written = await this.store.put(
+        partitionStateKey(change.topic, change.partition),
+        JSON.stringify(change.state),
+        {
+          fence: epochFence(epoch),
+          expectedVersion: change.expectedVersion,
+        },
+      );
+      if (written.ok) {
+        const where = change.state.leader < 0 ? 'offline' : `led by broker ${change.state.leader}`;
+        this.logger.log(`${change.topic}-${change.partition} is ${where} (leader epoch ${change.state.leaderEpoch})`);
+      }
+    }
+    if (changes.length === 0) return;
+    await this.metadata.reload();
+    await this.pushMetadata(epoch);
+  }
+}

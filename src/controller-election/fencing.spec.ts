@@ -1,0 +1,114 @@
+// Safety never rests on the lease alone (DESIGN.md §1): two controllers built on one real redis-server. When
+// Redis drops the controller key early (a TTL cut short, a failover), a second broker is elected while the first
+// still believes its lease valid; the first one's writes are then refused by the epoch fence, and it resigns.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { PeerClient } from '../cluster/peer-client.js';
+import { BrookError } from '../common/brook-error.js';
+import { loadBrokerConfig } from '../config/broker-config.js';
+import { CONTROLLER_EPOCH_KEY, CONTROLLER_KEY, topicKey } from '../coordination/cluster-keys.js';
+import { RedisCoordinationStore } from '../coordination/redis-store.js';
+import { RedisServerProcess } from '../local-cluster/redis-server-process.js';
+import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { ClusterController } from './cluster-controller.service.js';
+import { ControllerElection } from './controller-election.service.js';
+import { ControllerService } from './controller.service.js';
+
+let redis: RedisServerProcess;
+const dataDirs: string[] = [];
+
+beforeAll(async () => {
+  redis = await RedisServerProcess.start();
+});
+
+afterAll(async () => {
+  await redis.stop();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Broker {
+  store: RedisCoordinationStore;
+  election: ControllerElection;
+  controller: ControllerService;
+  cluster: ClusterController;
+  metadata: MetadataCache;
+  close: () => Promise<void>;
+}
+
+async function startBroker(brokerId: number): Promise<Broker> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'brook-fencing-'));
+  dataDirs.push(dataDir);
+  const config = loadBrokerConfig({
+    BROOK_DATA_DIR: dataDir,
+    BROOK_BROKER_ID: String(brokerId),
+    BROOK_REDIS_URL: redis.url,
+    BROOK_CLUSTER_SECRET: 'fencing-test-secret-0123456789',
+    BROOK_BROKER_SESSION_TIMEOUT_MS: '30000',
+    // Nothing listens there: the controller's metadata pushes to the other broker fail fast and are ignored.
+    BROOK_ADVERTISED_URL: 'http://127.0.0.1:1',
+  });
+  const store = await RedisCoordinationStore.connect(redis.url);
+  const election = new ControllerElection(store, config);
+  const metadata = new MetadataCache(store, config);
+  const peers = new PeerClient(config, store);
+  const cluster = new ClusterController(config, store, election, metadata, peers);
+  const controller = new ControllerService(store, election, metadata, peers, cluster);
+  await election.start();
+  await metadata.start();
+  return {
+    store,
+    election,
+    controller,
+    cluster,
+    metadata,
+    close: async () => {
+      cluster.onModuleDestroy();
+      metadata.onModuleDestroy();
+      await election.onModuleDestroy();
+      await store.close();
+    },
+  };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error('condition not met');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('controller fencing on Redis', () => {
+  it("refuses a deposed controller's writes by epoch, and it resigns", async () => {
+    const first = await startBroker(1);
+    const second = await startBroker(2);
+    try {
+      expect(first.election.isController()).toBe(true);
+      await until(() => first.cluster.ready);
+      const firstEpoch = first.election.currentControllerEpoch();
+      await first.controller.createTopic({ name: 'before', partitions: 1, replicationFactor: 1, configs: [] });
+
+      // Redis loses the controller key long before the first controller's lease would run out on its clock.
+      await first.store.delete(CONTROLLER_KEY);
+      await (second.election as unknown as { standIfAllowed(): Promise<void> }).standIfAllowed();
+      expect(second.election.isController()).toBe(true);
+      expect(second.election.currentControllerEpoch()).toBeGreaterThan(firstEpoch);
+      expect(await second.store.readCounter(CONTROLLER_EPOCH_KEY)).toBe(second.election.currentControllerEpoch());
+
+      // The first still believes it holds the lease: only the epoch stops it.
+      expect(first.election.isController()).toBe(true);
+      const refused = first.controller.createTopic({ name: 'stale', partitions: 1, replicationFactor: 1, configs: [] });
+      await expect(refused).rejects.toBeInstanceOf(BrookError);
+      await expect(refused).rejects.toMatchObject({ status: 503, errorCode: 50302 });
+      expect(first.election.isController()).toBe(false);
+      expect(await first.store.get(topicKey('stale'))).toBeNull();
+      expect(await first.store.get(topicKey('before'))).not.toBeNull();
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});

@@ -1,0 +1,129 @@
+// Routing to partition leaders (DESIGN.md §1, the `topic` module's "routing to partition leaders"): produce, read
+// and offset requests go to the local replica manager when this broker leads the partition, and otherwise to the
+// leader's internal routes (internal.controller.ts), record batches travelling unchanged. A partition without a
+// leader, or whose leader cannot be reached, answers 40404 leader not available: the client retries.
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  BATCHES_MEDIA_TYPE,
+  PEER_REQUEST_TIMEOUT_MS,
+  PeerClient,
+  PeerUnreachableError,
+} from '../cluster/peer-client.js';
+import { errors } from '../common/brook-error.js';
+import { BROKER_CONFIG } from '../config/broker-config.provider.js';
+import type { BrokerConfig } from '../config/broker-config.js';
+import type { AppendInfo } from '../partition-log/partition-log.js';
+import { NO_LEADER } from '../topic/cluster-metadata.js';
+import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { type Acks, type PartitionRead, ReplicaManager } from './replica-manager.service.js';
+
+export const NEXT_OFFSET_HEADER = 'x-brook-next-offset';
+export const HIGH_WATERMARK_HEADER = 'x-brook-high-watermark';
+export const LOG_START_OFFSET_HEADER = 'x-brook-log-start-offset';
+
+export interface ReadOptions {
+  maxBytes: number;
+  waitMs: number;
+  signal?: AbortSignal;
+}
+
+@Injectable()
+export class PartitionRouter {
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    private readonly metadata: MetadataCache,
+    private readonly replicas: ReplicaManager,
+    private readonly peers: PeerClient,
+  ) {}
+
+  async produce(topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> {
+    const leader = await this.leaderUrl(topic, partition);
+    if (leader === null) return this.replicas.produce(topic, partition, batch, acks);
+    const response = await this.forward(topic, partition, leader, {
+      method: 'POST',
+      path: partitionPath(topic, partition, 'records'),
+      query: { acks },
+      body: batch,
+    });
+    const info = (await response.json()) as { append: AppendInfo | null };
+    return info.append;
+  }
+
+  async read(topic: string, partition: number, offset: number, options: ReadOptions): Promise<PartitionRead> {
+    const leader = await this.leaderUrl(topic, partition);
+    if (leader === null) return this.replicas.read(topic, partition, offset, options);
+    const response = await this.forward(topic, partition, leader, {
+      method: 'GET',
+      path: partitionPath(topic, partition, 'records'),
+      query: { offset, max_bytes: options.maxBytes, wait_ms: options.waitMs },
+      timeoutMs: PEER_REQUEST_TIMEOUT_MS + options.waitMs,
+      signal: options.signal,
+    });
+    if (response.headers.get('content-type') !== BATCHES_MEDIA_TYPE) throw errors.kafkaError('Bad answer from leader.');
+    return {
+      batches: Buffer.from(await response.arrayBuffer()),
+      nextOffset: Number(response.headers.get(NEXT_OFFSET_HEADER)),
+      highWatermark: Number(response.headers.get(HIGH_WATERMARK_HEADER)),
+      logStartOffset: Number(response.headers.get(LOG_START_OFFSET_HEADER)),
+    };
+  }
+
+  async offsets(topic: string, partition: number): Promise<{ earliest: number; latest: number }> {
+    const leader = await this.leaderUrl(topic, partition);
+    if (leader === null) return this.replicas.offsets(topic, partition);
+    const response = await this.forward(topic, partition, leader, {
+      method: 'GET',
+      path: partitionPath(topic, partition, 'offsets'),
+    });
+    return (await response.json()) as { earliest: number; latest: number };
+  }
+
+  async offsetForTimestamp(topic: string, partition: number, timestampMs: number): Promise<number> {
+    const leader = await this.leaderUrl(topic, partition);
+    if (leader === null) return this.replicas.offsetForTimestamp(topic, partition, timestampMs);
+    const response = await this.forward(topic, partition, leader, {
+      method: 'GET',
+      path: partitionPath(topic, partition, 'offset-for-timestamp'),
+      query: { timestamp: timestampMs },
+    });
+    return ((await response.json()) as { offset: number }).offset;
+  }
+
+  /** Whether this broker leads the partition (or the partition is unknown, which the local path reports). */
+  isLocal(topic: string, partition: number): boolean {
+    const state = this.metadata.topic(topic)?.states[partition];
+    return state === undefined || state.leader === this.config.brokerId;
+  }
+
+  /** null when this broker leads (or the partition is unknown: the local path reports that); else the leader's URL. */
+  private async leaderUrl(topic: string, partition: number): Promise<string | null> {
+    const state = this.metadata.topic(topic)?.states[partition];
+    if (state === undefined || state.leader === this.config.brokerId) return null;
+    if (state.leader === NO_LEADER) {
+      throw errors.leaderNotAvailable(`${topic}-${partition} has no leader: its replicas' brokers are down.`);
+    }
+    const url = await this.peers.brokerUrl(state.leader);
+    if (url === null) {
+      throw errors.leaderNotAvailable(`The leader of ${topic}-${partition}, broker ${state.leader}, is not available.`);
+    }
+    return url;
+  }
+
+  private async forward(
+    topic: string,
+    partition: number,
+    leaderUrl: string,
+    request: Parameters<PeerClient['call']>[1],
+  ): Promise<Response> {
+    try {
+      return await this.peers.call(leaderUrl, request);
+    } catch (error) {
+      if (!(error instanceof PeerUnreachableError)) throw error;
+      throw errors.leaderNotAvailable(`The leader of ${topic}-${partition} is not reachable: ${error.message}`);
+    }
+  }
+}
+
+function partitionPath(topic: string, partition: number, what: string): string {
+  return `/partitions/${encodeURIComponent(topic)}/${partition}/${what}`;
+}

@@ -1,0 +1,59 @@
+// The cluster metadata a broker applied last, kept in its data dir (`<data-dir>/cluster-metadata.json`) so that a
+// coordination store that lost everything loses no topic: the controller gathers these snapshots and restores
+// the store from the newest one per partition (DESIGN.md §1).
+//
+// File format (JSON, replaced atomically): {"version": 1, "incarnation": string | null, "topics": [TopicMetadata]}
+// with TopicMetadata as in cluster-metadata.ts (assignment, states, stateVersions, configs); `incarnation` is the
+// store's metadata incarnation the snapshot was read under (null: a store that never had one).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../common/atomic-file.js';
+import type { TopicMetadata } from './cluster-metadata.js';
+
+export const METADATA_SNAPSHOT_FILE = 'cluster-metadata.json';
+const SNAPSHOT_FORMAT_VERSION = 1;
+
+export interface MetadataSnapshot {
+  incarnation: string | null;
+  topics: TopicMetadata[];
+}
+
+export function snapshotPath(dataDir: string): string {
+  return join(dataDir, METADATA_SNAPSHOT_FILE);
+}
+
+export function serializeSnapshot(snapshot: MetadataSnapshot): string {
+  return JSON.stringify({ version: SNAPSHOT_FORMAT_VERSION, ...snapshot });
+}
+
+/** Parses and checks a snapshot (from the file or a peer); throws on anything malformed. */
+export function parseSnapshot(text: string): MetadataSnapshot {
+  const parsed = JSON.parse(text) as { version?: unknown; incarnation?: unknown; topics?: unknown };
+  if (parsed.version !== SNAPSHOT_FORMAT_VERSION) throw new Error(`unknown snapshot version ${String(parsed.version)}`);
+  if (parsed.incarnation !== null && typeof parsed.incarnation !== 'string') throw new Error('bad incarnation');
+  if (!Array.isArray(parsed.topics)) throw new Error('topics must be an array');
+  for (const topic of parsed.topics as TopicMetadata[]) {
+    const replicas = topic?.assignment?.replicas;
+    if (typeof topic?.assignment?.name !== 'string' || !Array.isArray(replicas) || !Array.isArray(topic.states)) {
+      throw new Error('malformed topic entry');
+    }
+    if (topic.states.length !== replicas.length) throw new Error(`topic ${topic.assignment.name}: states missing`);
+  }
+  return { incarnation: parsed.incarnation, topics: parsed.topics as TopicMetadata[] };
+}
+
+/** The snapshot in dataDir, or null when there is none. */
+export async function readSnapshot(dataDir: string): Promise<MetadataSnapshot | null> {
+  let text: string;
+  try {
+    text = await readFile(snapshotPath(dataDir), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return parseSnapshot(text);
+}
+
+export async function writeSnapshot(dataDir: string, snapshot: MetadataSnapshot): Promise<void> {
+  await writeFileAtomic(snapshotPath(dataDir), serializeSnapshot(snapshot));
+}

@@ -1,0 +1,59 @@
+// `npm run cluster`'s engine: startLocalCluster starts redis-server and brokers that form one cluster, and stops
+// them all; started again on the same directory, the cluster keeps its topics (Redis AOF and the brokers' data).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startLocalCluster } from '../../src/local-cluster/local-cluster.js';
+import { freePort } from './support/broker-process.js';
+import { call } from './support/http.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'brook-local-cluster-'));
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function alive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('startLocalCluster', () => {
+  it('starts Redis and two brokers as one cluster, stops them, and comes back with its topics', async () => {
+    const port = await freePort();
+    const first = await startLocalCluster({ brokers: 2, port, dir });
+    let clusterId: string;
+    try {
+      expect(first.brokers.map((broker) => broker.url)).toEqual([
+        `http://127.0.0.1:${port}`,
+        `http://127.0.0.1:${port + 1}`,
+      ]);
+      expect(first.secret.length).toBeGreaterThanOrEqual(16);
+      const clusters = await call(first.brokers[1].url, 'GET', '/v3/clusters');
+      clusterId = clusters.body.data[0].cluster_id;
+      expect((await call(first.brokers[0].url, 'GET', '/brokers')).body.brokers).toEqual([1, 2]);
+      const created = await call(first.brokers[1].url, 'POST', `/v3/clusters/${clusterId}/topics`, {
+        body: { topic_name: 'kept', partitions_count: 2, replication_factor: 1 },
+      });
+      expect(created.status, created.text).toBe(201);
+    } finally {
+      await first.stop();
+    }
+    for (const broker of first.brokers) expect(alive(broker.pid)).toBe(false);
+
+    const second = await startLocalCluster({ brokers: 2, port, dir });
+    try {
+      const clusters = await call(second.brokers[0].url, 'GET', '/v3/clusters');
+      expect(clusters.body.data[0].cluster_id).toBe(clusterId);
+      expect((await call(second.brokers[0].url, 'GET', '/topics/kept')).status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+});
