@@ -229,3 +229,28 @@ describe('SSE records:stream', () => {
     expect(group.status).toBe(400);
   });
 });
+
+describe('shutdown with open streams', () => {
+  it('stops cleanly (exit 0) while an SSE stream and a WebSocket subscription are open', async () => {
+    const own = await BrokerProcess.start();
+    try {
+      const ownCid = await own.clusterId();
+      const created = await call(own.url, 'POST', `/v3/clusters/${ownCid}/topics`, {
+        body: { topic_name: 'open', partitions_count: 1 },
+      });
+      expect(created.status).toBe(201);
+      const stream = await fetch(`${own.url}/v3/clusters/${ownCid}/topics/open/records:stream`);
+      expect(stream.status).toBe(200);
+      const ws = await WsClient.connect(own.url);
+      expect((await ws.request({ op: 'subscribe', id: 's', assign: [{ topic: 'open', partition: 0 }] })).op).toBe(
+        'subscribed',
+      );
+      const exit = await own.kill('SIGTERM', 5_000);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(await ws.waitClosed(5_000)).toBe(1001);
+      await stream.body?.cancel().catch(() => undefined);
+    } finally {
+      await own.stop();
+    }
+  });
+});

@@ -3,7 +3,7 @@
 // back-pressure: nothing more is read from the log while the response cannot take more (Node's writable
 // high-water mark), so a client that stops reading holds at most one fetch per partition. Open streams per broker
 // are bounded (BROOK_SSE_STREAMS_MAX, 429 / 42901 beyond); a heartbeat comment goes out every BROOK_SSE_HEARTBEAT_MS.
-import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
@@ -47,8 +47,9 @@ class ResponseSink implements StreamSink {
 }
 
 @Controller('v3/clusters/:cluster_id/topics/:topic_name')
-export class RecordsStreamController {
-  private openStreams = 0;
+export class RecordsStreamController implements BeforeApplicationShutdown {
+  /** The open streams; ended at shutdown, since the HTTP server waits for its connections to close. */
+  private readonly responses = new Set<ServerResponse>();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -57,6 +58,10 @@ export class RecordsStreamController {
     private readonly cache: RecordJsonCache,
     private readonly reads: SharedReads,
   ) {}
+
+  beforeApplicationShutdown(): void {
+    for (const response of this.responses) response.end();
+  }
 
   @Get('records::stream')
   async stream(
@@ -88,7 +93,7 @@ export class RecordsStreamController {
       }
       starts.push({ partition, offset });
     }
-    if (this.openStreams >= this.config.ws.sseStreamsMax) {
+    if (this.responses.size >= this.config.ws.sseStreamsMax) {
       throw new BrookError(
         429,
         42901,
@@ -96,9 +101,9 @@ export class RecordsStreamController {
         STREAMS_FULL_RETRY_AFTER_SECONDS,
       );
     }
-    this.openStreams++;
     reply.hijack();
     const response = reply.raw;
+    this.responses.add(response);
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -113,7 +118,7 @@ export class RecordsStreamController {
     response.once('close', () => {
       abort.abort();
       clearInterval(heartbeat);
-      this.openStreams--;
+      this.responses.delete(response);
     });
     const sink = new ResponseSink(response, abort);
     for (const start of starts) {
