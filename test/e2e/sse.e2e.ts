@@ -230,6 +230,33 @@ describe('SSE records:stream', () => {
   });
 });
 
+describe('SSE stream bound', () => {
+  it('answers 429 (42901) with Retry-After past BROOK_SSE_STREAMS_MAX, and takes a new stream once one closed', async () => {
+    const own = await BrokerProcess.start({ env: { BROOK_SSE_STREAMS_MAX: '2' } });
+    try {
+      const ownCid = await own.clusterId();
+      await call(own.url, 'POST', `/v3/clusters/${ownCid}/topics`, {
+        body: { topic_name: 'few', partitions_count: 1 },
+      });
+      const url = `${own.url}/v3/clusters/${ownCid}/topics/few/records:stream`;
+      const first = new AbortController();
+      const open = [await fetch(url, { signal: first.signal }), await fetch(url)];
+      expect(open.map((response) => response.status)).toEqual([200, 200]);
+      const refused = await call(own.url, 'GET', `/v3/clusters/${ownCid}/topics/few/records:stream`, { spec: STREAM });
+      expectError(refused, 429, 42901, /2 SSE streams/);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      first.abort();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const again = await fetch(url);
+      expect(again.status).toBe(200);
+      await again.body?.cancel();
+      await open[1].body?.cancel();
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('shutdown with open streams', () => {
   it('stops cleanly (exit 0) while an SSE stream and a WebSocket subscription are open', async () => {
     const own = await BrokerProcess.start();

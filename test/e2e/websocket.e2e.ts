@@ -215,6 +215,18 @@ describe('WebSocket produce and subscribe', () => {
     const from = client.frames.length;
     client.socket.send(Buffer.from([1, 2, 3]), { binary: true });
     expect(await client.next((f) => f.op === 'error', 5_000, from)).toMatchObject({ message: /Binary frames/ });
+    // Subscriptions per socket (BROOK_WS_SUBSCRIPTIONS_MAX, 16) and distinct ids.
+    for (let i = 0; i < 16; i++) {
+      expect(
+        (await client.request({ op: 'subscribe', id: `sub${i}`, assign: [{ topic: 'ws-bad', partition: 0 }] })).op,
+      ).toBe('subscribed');
+    }
+    await expectError({ op: 'subscribe', id: 'sub0', assign: [{ topic: 'ws-bad', partition: 0 }] }, 40901, /already/);
+    await expectError({ op: 'subscribe', id: 'sub16', assign: [{ topic: 'ws-bad', partition: 0 }] }, 42901, /16/);
+    client.send({ op: 'unsubscribe', id: 'sub0' });
+    expect(
+      (await client.request({ op: 'subscribe', id: 'sub16', assign: [{ topic: 'ws-bad', partition: 0 }] })).op,
+    ).toBe('subscribed');
     const ok = await client.request({ op: 'produce', id: 'ok', topic: 'ws-bad', records: [{ value: 'still here' }] });
     expect(ok).toEqual({ op: 'ack', id: 'ok', offsets: [{ partition: 0, offset: 0 }] });
 
