@@ -1191,6 +1191,39 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/records:stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Stream records as Server-Sent Events (Brook)
+     * @description Every partition of the topic as a `text/event-stream`, for browsers (`EventSource`) and `curl -N`. One
+     *     event per record: `id:` is the record's position `partition:offset`, `data:` the record JSON (the record
+     *     shape of the read route, plus `topic`). Records of one partition arrive in offset order. A comment line
+     *     (`: heartbeat`) is sent at the start and every `BROOK_SSE_HEARTBEAT_MS` (15 s). On reconnect, the
+     *     `Last-Event-ID` header resumes each partition it names one past the named offset; it may list several
+     *     positions (`0:41,1:17`), and partitions it does not name start where `from` says. A partition that cannot be
+     *     streamed any more (topic deleted, offset removed by retention) ends the stream with an `event: error`
+     *     whose data is `{error_code, message}`. Nothing more is read from the log while the client is not reading.
+     *     Consumer groups over SSE (`group=`) are not available yet (400, 40002).
+     */
+    get: operations['streamRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4784,6 +4817,46 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  streamRecords: {
+    parameters: {
+      query?: {
+        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
+        format?: components['parameters']['RecordFormat'];
+        /** @description Start at the log start (`earliest`) or at the high watermark (`latest`, new records only). */
+        from?: 'earliest' | 'latest';
+      };
+      header?: {
+        /** @description The position(s) to resume after, `partition:offset[,partition:offset...]`. */
+        'Last-Event-ID'?: string;
+      };
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream; it stays open until the client closes it. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description An unknown `from` or `format`, a malformed `Last-Event-ID` (400); a position outside the partition, a `group` (40002). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition (named in `Last-Event-ID`) not found; 40404 leader not available. */
+      404: components['responses']['NotFound'];
+      /** @description 42901 too many open SSE streams on this broker (`BROOK_SSE_STREAMS_MAX`). */
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
     };
   };
 }
