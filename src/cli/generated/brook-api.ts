@@ -3213,6 +3213,7 @@ export interface operations {
       406: components['responses']['V2NotAcceptable'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
     };
   };
   v2CreateConsumer: {
@@ -4038,6 +4039,7 @@ export interface operations {
       406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getBroker: {
@@ -4062,6 +4064,7 @@ export interface operations {
       406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listConsumerGroups: {
