@@ -387,6 +387,17 @@ describe('consumer groups', () => {
     for (const lag of lags.body.data) {
       if (lag.partition_id <= 1) expect(lag.current_offset).toBe(10);
     }
+    // by timestamp: the first offset at or after it (the log end for a time after every record, 0 before them)
+    const byTime = async (timestamp: string | number) =>
+      (
+        await call(suite.url, 'POST', `${base}/offsets:reset`, {
+          body: { to: 'timestamp', timestamp, topics: [{ topic_name: 'work', partitions: [2] }], dry_run: true },
+          spec: `${G}/offsets:reset`,
+        })
+      ).body.data[0].new_offset;
+    const end = lags.body.data.find((l: { partition_id: number }) => l.partition_id === 2).log_end_offset;
+    expect(await byTime(Date.now() + 60_000)).toBe(end);
+    expect(await byTime('2020-01-01T00:00:00Z')).toBe(0);
 
     const busy = await V2Consumer.create(suite.url, 'workers', 'busy');
     await busy.subscribe(['work']);
