@@ -24,6 +24,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.metadata.setLogEpochSource(() => this.logs.latestEpochs());
     await this.election.start();
     this.metadata.onChange((topics) => this.logs.reconcile(topics));
     this.replicas.start();

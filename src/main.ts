@@ -12,6 +12,7 @@ import { ControlledShutdown } from './controller-election/controlled-shutdown.se
 import { ErrorFilter } from './gateway/error.filter.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
 import { registerV2AcceptCheck } from './gateway/v2-accept.js';
+import { GroupForwarding } from './gateway/group-forwarding.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   registerV2AcceptCheck(app.getHttpAdapter().getInstance());
+  app.get(GroupForwarding).register(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ErrorFilter());
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a

@@ -38,7 +38,7 @@ export interface Server {
   agent: Agent;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -194,7 +194,7 @@ export async function callJson(
   return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
 }
 
-async function createTopic(broker: Server): Promise<string> {
+export async function createTopic(broker: Server): Promise<string> {
   const clusters = (await callJson(broker, 'GET', '/v3/clusters')).data as Array<{ cluster_id: string }>;
   const clusterId = clusters[0].cluster_id;
   await callJson(broker, 'POST', `/v3/clusters/${clusterId}/topics`, { topic_name: TOPIC, partitions_count: 1 });

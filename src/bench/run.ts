@@ -1,14 +1,23 @@
 // `npm run bench [-- suite...]`: runs the benchmark suites, each beside its baseline in this same process tree,
 // and prints records/s, MB/s, latencies and the ratio to the baseline. BROOK_BENCH_RECORDS scales the
-// log workload, BROOK_BENCH_SECONDS the W1 produce run (default 10), BROOK_BENCH_READ_MB the W6 read (default 200),
+// log workload, BROOK_BENCH_SECONDS the W1 produce run (default 10), BROOK_BENCH_W5_SECONDS and
+// BROOK_BENCH_W5_RATE the W5 WebSocket fan-out (default 5 s per run, 10,000 records/s; BROOK_BENCH_W5_SUBSCRIBERS
+// a comma list of subscriber counts, default 1,10,100), BROOK_BENCH_READ_MB the W6 read (default 200),
 // BROOK_BENCH_GROUP_RECORDS the G1 consumer-group run (default 300,000).
 import { runGroupBench } from './group-bench.js';
 import { runW1, runW6 } from './http-bench.js';
 import { runLogBench } from './log-bench.js';
+import { runW5 } from './ws-bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   log: () => runLogBench(Number(process.env.BROOK_BENCH_RECORDS ?? 500_000)),
   w1: () => runW1(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
+  w5: () =>
+    runW5(
+      Number(process.env.BROOK_BENCH_W5_SECONDS ?? 5),
+      Number(process.env.BROOK_BENCH_W5_RATE ?? 10_000),
+      process.env.BROOK_BENCH_W5_SUBSCRIBERS?.split(',').map(Number),
+    ),
   w6: () => runW6(Number(process.env.BROOK_BENCH_READ_MB ?? 200)),
   g1: () => runGroupBench(Number(process.env.BROOK_BENCH_GROUP_RECORDS ?? 300_000)),
 };

@@ -36,6 +36,7 @@ export interface PeerRequest {
 export class PeerClient {
   private directory = new Map<number, string>();
   private directoryReadAtMs = -Infinity;
+  private refreshing: Promise<void> | null = null;
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -47,8 +48,8 @@ export class PeerClient {
    * addresses read last are used: brokers keep serving each other when Redis is down.
    */
   async brokerUrl(brokerId: number): Promise<string | null> {
-    const fresh = performance.now() - this.directoryReadAtMs < BROKER_DIRECTORY_TTL_MS;
-    if (!fresh || !this.directory.has(brokerId)) await this.readDirectory().catch(() => undefined);
+    if (!this.directory.has(brokerId)) await this.refreshDirectory();
+    else if (performance.now() - this.directoryReadAtMs >= BROKER_DIRECTORY_TTL_MS) void this.refreshDirectory();
     return this.directory.get(brokerId) ?? null;
   }
 
@@ -84,6 +85,18 @@ export class PeerClient {
     const code = typeof parsed.error_code === 'number' ? parsed.error_code : response.status;
     const message = typeof parsed.message === 'string' ? parsed.message : `peer answered ${response.status}`;
     throw new BrookError(response.status, code, message);
+  }
+
+  /** One read of the registrations at a time; a failed read keeps the addresses read last. */
+  private refreshDirectory(): Promise<void> {
+    this.refreshing ??= this.readDirectory()
+      .catch(() => {
+        this.directoryReadAtMs = performance.now();
+      })
+      .finally(() => {
+        this.refreshing = null;
+      });
+    return this.refreshing;
   }
 
   private async readDirectory(): Promise<void> {

@@ -6,6 +6,9 @@ export interface Clock {
   monotonicMs(): number;
 }
 
+/** Injection token for services that take a Clock (default: systemClock when nothing is provided). */
+export const CLOCK = Symbol('Clock');
+
 export const systemClock: Clock = {
   nowMs: () => Date.now(),
   monotonicMs: () => performance.now(),

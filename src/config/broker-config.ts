@@ -12,6 +12,7 @@ import { parseRedisUrl, RedisUrlError } from '../coordination/redis-url.js';
 import { brokerDefaultsFromEnv } from '../topic/topic-config.js';
 import { boolean, choice, ConfigError, integer, url, type Env } from './env-values.js';
 import { loadGroupConfig, type GroupConfig } from './group-config.js';
+import type { WsLimits } from '../gateway/ws/ws-limits.js';
 
 export { ConfigError };
 
@@ -74,6 +75,8 @@ export interface BrokerConfig {
   leaderImbalancePerBrokerPercentage: number;
   /** Consumer groups, the offsets topic and REST consumer instances. */
   groups: GroupConfig;
+  /** Bounds of the WebSocket gateway (GET /v3/ws) and of SSE streams; see gateway/ws/ws-limits.ts. */
+  ws: WsLimits;
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -113,6 +116,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const ws = wsLimitsFromEnv(env);
   return {
     port,
     host,
@@ -149,5 +153,36 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     controlledShutdownMaxRetries: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_MAX_RETRIES', 3, 0, 100),
     controlledShutdownRetryBackoffMs: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS', 5_000, 1, 600_000),
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
+    ws,
   };
+}
+
+function wsLimitsFromEnv(env: Env): WsLimits {
+  const limits: WsLimits = {
+    frameBytesMax: integer(env, 'BROOK_WS_FRAME_BYTES_MAX', 1_048_576, 1024, 64 * 1024 * 1024),
+    socketsMax: integer(env, 'BROOK_WS_SOCKETS_MAX', 10_000, 1, 1_000_000),
+    subscriptionsMax: integer(env, 'BROOK_WS_SUBSCRIPTIONS_MAX', 16, 1, 1024),
+    assignPartitionsMax: integer(env, 'BROOK_WS_ASSIGN_PARTITIONS_MAX', 1024, 1, 100_000),
+    creditsMax: integer(env, 'BROOK_WS_CREDITS_MAX', 10_000, 1, 1_000_000),
+    produceInFlightMax: integer(env, 'BROOK_WS_PRODUCE_IN_FLIGHT_MAX', 64, 1, 10_000),
+    bufferedBytesPause: integer(env, 'BROOK_WS_BUFFERED_BYTES_PAUSE', 1_048_576, 1024, 2 ** 31 - 1),
+    bufferedBytesMax: integer(env, 'BROOK_WS_BUFFERED_BYTES_MAX', 8 * 1_048_576, 2048, 2 ** 31 - 1),
+    slowConsumerTimeoutMs: integer(env, 'BROOK_WS_SLOW_CONSUMER_TIMEOUT_MS', 30_000, 100),
+    pingIntervalMs: integer(env, 'BROOK_WS_PING_INTERVAL_MS', 15_000, 100),
+    groupSessionTimeoutMs: integer(env, 'BROOK_WS_GROUP_SESSION_TIMEOUT_MS', 45_000, 100),
+    fetchBytesMax: integer(env, 'BROOK_WS_FETCH_BYTES_MAX', 256 * 1024, 1024, 64 * 1024 * 1024),
+    sseStreamsMax: integer(env, 'BROOK_SSE_STREAMS_MAX', 1_000, 1, 1_000_000),
+    sseHeartbeatMs: integer(env, 'BROOK_SSE_HEARTBEAT_MS', 15_000, 100),
+  };
+  if (limits.bufferedBytesMax <= limits.bufferedBytesPause) {
+    throw new ConfigError(
+      `BROOK_WS_BUFFERED_BYTES_MAX=${limits.bufferedBytesMax} is invalid: it must exceed BROOK_WS_BUFFERED_BYTES_PAUSE (${limits.bufferedBytesPause})`,
+    );
+  }
+  if (limits.groupSessionTimeoutMs <= limits.pingIntervalMs) {
+    throw new ConfigError(
+      `BROOK_WS_GROUP_SESSION_TIMEOUT_MS=${limits.groupSessionTimeoutMs} is invalid: it must exceed BROOK_WS_PING_INTERVAL_MS (${limits.pingIntervalMs}), since pongs are the heartbeats`,
+    );
+  }
+  return limits;
 }

@@ -1,7 +1,8 @@
 // What the controller does while it holds the lease (Kafka's KafkaController event loop, reduced to this issue):
 //   1. on election, if the store has no metadata incarnation (a new cluster, or Redis came back empty), gather the
 //      metadata snapshots of every live broker and itself, restore the topics from them (metadata-restore.ts),
-//      then write a new incarnation, upon which the brokers apply the store again;
+//      then write a new incarnation, upon which the brokers apply the store again; then finish the admin commands
+//      a previous controller left half-done (admin-plans.ts), and tell every broker, with the new epoch;
 //   2. on every change of the broker registrations, and every heartbeat in case a hint was lost, move partition
 //      leadership off brokers that left (to an in-sync replica, or per unclean.leader.election.enable), drop
 //      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts);
@@ -27,6 +28,7 @@ import {
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
+import { resumePlans } from './admin-plans.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
@@ -37,6 +39,9 @@ import { decidePreferredLeaders } from './preferred-leader.js';
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
 /** How long a broker has to take a metadata push; a broker that does not will reconcile from the store. */
 const PUSH_TIMEOUT_MS = 2_000;
+
+/** How often whenReady looks again. */
+const READY_POLL_MS = 20;
 
 @Injectable()
 export class ClusterController implements OnModuleDestroy {
@@ -68,6 +73,15 @@ export class ClusterController implements OnModuleDestroy {
   /** True once this controller has made the store's metadata complete (restored, when it had to). */
   get ready(): boolean {
     return this.epoch >= 0 && this.restored;
+  }
+
+  /** Resolves with `ready` once it holds or `timeoutMs` has passed (a controller elected moments ago is loading). */
+  async whenReady(timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    while (!this.ready && this.election.isController() && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+    }
+    return this.ready;
   }
 
   onModuleDestroy(): void {
@@ -115,8 +129,12 @@ export class ClusterController implements OnModuleDestroy {
     try {
       if (!this.restored) {
         await this.restoreIfNeeded(epoch);
+        const resumed = await resumePlans(this.store, epochFence(epoch));
+        for (const description of resumed) this.logger.warn(`resumed an unfinished admin command: ${description}`);
         if (this.epoch !== epoch) return;
         this.restored = true;
+        await this.metadata.reload();
+        await this.pushMetadata(epoch);
       }
       await this.moveLeaders(epoch);
     } catch (error) {
@@ -155,8 +173,6 @@ export class ClusterController implements OnModuleDestroy {
     }
     await this.store.put(METADATA_INCARNATION_KEY, randomUUID(), { fence, expectedVersion: 0 });
     if (restored > 0) this.logger.warn(`restored ${restored} topic(s) from the brokers' metadata snapshots`);
-    await this.metadata.reload();
-    await this.pushMetadata(epoch);
   }
 
   /**

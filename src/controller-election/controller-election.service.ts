@@ -14,13 +14,13 @@
 // - When the store has lost the cluster's keys (no metadata incarnation), a broker that has been in the cluster
 //   before waits one session timeout before it stands, so that every broker has re-registered and published its
 //   highest epoch and its metadata.
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file.js';
 import { errors } from '../common/brook-error.js';
-import { systemClock } from '../common/clock.js';
+import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -73,6 +73,7 @@ export class ControllerElection implements OnModuleDestroy {
   constructor(
     private readonly store: CoordinationStore,
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     const lease: ControllerLeaseValue = { brokerId: config.brokerId, token: randomBytes(16).toString('hex') };
     this.leaseValue = JSON.stringify(lease);
@@ -116,16 +117,14 @@ export class ControllerElection implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.controllerEpoch >= 0) {
-      this.resign('shutting down');
-      await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
-    }
+    if (this.controllerEpoch >= 0) this.resign('shutting down');
+    await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
     if (this.registeredValue !== '')
       await this.store.releaseLease(brokerKey(this.config.brokerId), this.registeredValue).catch(() => false);
   }
 
   isController(): boolean {
-    return this.controllerEpoch >= 0 && systemClock.monotonicMs() < this.leaseValidUntilMs;
+    return this.controllerEpoch >= 0 && this.clock.monotonicMs() < this.leaseValidUntilMs;
   }
 
   /** The epoch to stamp on a controller write; refuses when this broker may no longer hold the lease. */
@@ -146,16 +145,20 @@ export class ControllerElection implements OnModuleDestroy {
     this.leaseValidUntilMs = -Infinity;
     this.logger.warn(`broker ${this.config.brokerId} resigns as controller (epoch ${epoch}): ${reason}`);
     for (const listener of this.resignedListeners) listener(epoch);
+    // If the key is still ours, free it for the next candidate now rather than after its TTL (token-checked).
+    void this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
   }
 
+  /** The controller's broker id, null when none is elected; 503 while the store cannot be read. */
   async controllerId(): Promise<number | null> {
-    const lease = await this.store.get(CONTROLLER_KEY);
+    const lease = await this.store.get(CONTROLLER_KEY).catch(storeUnavailable);
     if (lease === null) return null;
     return (JSON.parse(lease.value) as ControllerLeaseValue).brokerId;
   }
 
+  /** The registered brokers by id; 503 while the store cannot be read. */
   async liveBrokers(): Promise<BrokerRegistration[]> {
-    const entries = await this.store.list(BROKERS_PREFIX);
+    const entries = await this.store.list(BROKERS_PREFIX).catch(storeUnavailable);
     return entries
       .map((entry) => JSON.parse(entry.value) as BrokerRegistration)
       .sort((a, b) => a.brokerId - b.brokerId);
@@ -182,10 +185,10 @@ export class ControllerElection implements OnModuleDestroy {
 
   /** Waits up to one session timeout for a registration of this id to lapse (our own, before a kill -9). */
   private async registerAtStart(): Promise<void> {
-    const deadline = systemClock.monotonicMs() + this.sessionTimeoutMs + this.config.brokerHeartbeatIntervalMs;
+    const deadline = this.clock.monotonicMs() + this.sessionTimeoutMs + this.config.brokerHeartbeatIntervalMs;
     let warned = false;
     while (!(await this.register())) {
-      if (systemClock.monotonicMs() > deadline) {
+      if (this.clock.monotonicMs() > deadline) {
         throw new Error(
           `broker id ${this.config.brokerId} is already registered by a live broker; refusing to start ` +
             '(give each broker its own BROOK_BROKER_ID)',
@@ -224,18 +227,18 @@ export class ControllerElection implements OnModuleDestroy {
     } finally {
       this.ticking = false;
     }
-    if (this.controllerEpoch >= 0 && systemClock.monotonicMs() >= this.leaseValidUntilMs) {
+    if (this.controllerEpoch >= 0 && this.clock.monotonicMs() >= this.leaseValidUntilMs) {
       this.resign('the lease may have expired (no successful renewal within the session timeout)');
     }
   }
 
   private async renewControllerLease(): Promise<void> {
     if (this.controllerEpoch < 0) return;
-    if (systemClock.monotonicMs() >= this.leaseValidUntilMs) {
+    if (this.clock.monotonicMs() >= this.leaseValidUntilMs) {
       this.resign('the lease may have expired before it could be renewed');
       return;
     }
-    const sentAt = systemClock.monotonicMs();
+    const sentAt = this.clock.monotonicMs();
     if (await this.store.renewLease(CONTROLLER_KEY, this.leaseValue, this.sessionTimeoutMs)) {
       this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
     } else {
@@ -270,20 +273,14 @@ export class ControllerElection implements OnModuleDestroy {
       this.storeEmptySinceMs = null;
       return;
     }
-    this.storeEmptySinceMs ??= systemClock.monotonicMs();
+    this.storeEmptySinceMs ??= this.clock.monotonicMs();
     await this.store.put(CLUSTER_ID_KEY, this.clusterId, { expectedVersion: 0 });
   }
 
   private async standIfAllowed(): Promise<void> {
     if (this.stopped) return;
-    if (this.storeEmptySinceMs === null && (await this.store.get(METADATA_INCARNATION_KEY)) === null) {
-      // A store without the cluster's keys: a new cluster, or Redis came back empty. Only brokers that were in
-      // the cluster before (and so may hold metadata to restore) wait for everybody to re-register.
-      if (this.meta.highestControllerEpochSeen > 0) this.storeEmptySinceMs = systemClock.monotonicMs();
-    }
-    if (this.storeEmptySinceMs !== null && systemClock.monotonicMs() - this.storeEmptySinceMs < this.sessionTimeoutMs)
-      return;
-    const sentAt = systemClock.monotonicMs();
+    if (await this.mustWaitForRegistrations()) return;
+    const sentAt = this.clock.monotonicMs();
     if (!(await this.store.acquireLease(CONTROLLER_KEY, this.leaseValue, this.sessionTimeoutMs))) return;
     let epoch: number;
     try {
@@ -298,6 +295,20 @@ export class ControllerElection implements OnModuleDestroy {
     await this.saveMeta();
     this.logger.log(`broker ${this.config.brokerId} is controller with epoch ${epoch}`);
     for (const listener of this.electedListeners) listener(epoch);
+  }
+
+  /**
+   * A store without the cluster's keys: a new cluster, or Redis came back empty. Brokers that were in the cluster
+   * before (and so may hold metadata to restore) wait one session timeout for everybody to re-register. One broker
+   * on the embedded store has nobody to wait for.
+   */
+  private async mustWaitForRegistrations(): Promise<boolean> {
+    if (this.config.redisUrl === null) return false;
+    if (this.storeEmptySinceMs === null && (await this.store.get(METADATA_INCARNATION_KEY)) === null) {
+      if (this.meta.highestControllerEpochSeen > 0) this.storeEmptySinceMs = this.clock.monotonicMs();
+    }
+    if (this.storeEmptySinceMs === null) return false;
+    return this.clock.monotonicMs() - this.storeEmptySinceMs < this.sessionTimeoutMs;
   }
 
   /** H of the epoch rule: the highest epoch in this data dir, in any registration, or in any partition state. */
@@ -341,6 +352,10 @@ export class ControllerElection implements OnModuleDestroy {
     await writeFileAtomic(join(this.config.dataDir, BROKER_META_FILE), text);
     this.savedMeta = text;
   }
+}
+
+function storeUnavailable(error: unknown): never {
+  throw errors.brokerNotAvailable(`The coordination store is not reachable: ${(error as Error).message}`);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -17,6 +17,7 @@ import type { PartitionState, TopicAssignment } from '../topic/cluster-metadata.
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { findCollidingTopic, isInternalTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
 import { validateTopicConfigs } from '../topic/topic-config.js';
+import { executePlan } from './admin-plans.js';
 import { ClusterController } from './cluster-controller.service.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';
@@ -49,8 +50,13 @@ export type ControllerCommand =
   | { op: 'delete-topic'; topic: string }
   | { op: 'controlled-shutdown'; brokerId: number; brokerEpoch: number };
 
+/** How long a command waits for a just-elected controller to finish loading before answering 503. */
+export const CONTROLLER_READY_WAIT_MS = 5_000;
+
 @Injectable()
 export class ControllerService {
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly store: CoordinationStore,
     private readonly election: ControllerElection,
@@ -83,9 +89,7 @@ export class ControllerService {
   /** Runs a command here if this broker is the controller, else on the controller; reloads metadata after. */
   private async submit(command: ControllerCommand): Promise<unknown> {
     if (this.election.isController()) return this.execute(command);
-    const controllerId = await this.election.controllerId().catch((error: unknown) => {
-      throw errors.brokerNotAvailable(`The coordination store is not reachable: ${(error as Error).message}`);
-    });
+    const controllerId = await this.election.controllerId();
     const url = controllerId === null ? null : await this.peers.brokerUrl(controllerId);
     if (url === null) throw errors.brokerNotAvailable('No controller is elected right now; retry.');
     let response: Response;
@@ -100,10 +104,20 @@ export class ControllerService {
     return result.result;
   }
 
-  /** Runs a command as the controller (the internal route calls this); refuses when not the controller. */
-  async execute(command: ControllerCommand): Promise<unknown> {
+  /**
+   * Runs a command as the controller (the internal route calls this); refuses when not the controller. Commands
+   * run one at a time, in arrival order, like Kafka's controller event queue: each one's checks (does the topic
+   * exist?) see the effects of the ones before it.
+   */
+  execute(command: ControllerCommand): Promise<unknown> {
+    const run = this.queue.then(() => this.executeNow(command));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async executeNow(command: ControllerCommand): Promise<unknown> {
     const epoch = this.election.assertController();
-    if (!this.cluster.ready)
+    if (!(await this.cluster.whenReady(CONTROLLER_READY_WAIT_MS)))
       throw errors.brokerNotAvailable('The controller is still loading the cluster state; retry.');
     try {
       const result = await this.executeAsController(command, epoch);
@@ -160,15 +174,19 @@ export class ControllerService {
     });
     const assignment: TopicAssignment = { topicId: randomUUID(), name: request.name, replicas };
     if (request.validateOnly) return assignment;
-    const fence = epochFence(epoch);
-    // Configs and partition states first, the assignment last: a topic is visible only once it is complete.
-    await this.store.put(topicConfigKey(request.name), JSON.stringify(configs.configs), { fence });
-    await this.writeInitialStates(request.name, replicas, 0, epoch);
-    const created = await this.store.put(topicKey(request.name), JSON.stringify(assignment), {
-      expectedVersion: 0,
-      fence,
-    });
-    if (!created.ok) throw errors.topicExists(request.name);
+    if ((await this.store.get(topicKey(request.name))) !== null) throw errors.topicExists(request.name);
+    await executePlan(
+      this.store,
+      {
+        description: `create topic ${request.name}`,
+        writes: [
+          { key: topicConfigKey(request.name), value: JSON.stringify(configs.configs) },
+          ...initialStates(request.name, replicas, 0, epoch),
+          { key: topicKey(request.name), value: JSON.stringify(assignment) },
+        ],
+      },
+      epochFence(epoch),
+    );
     await this.metadata.reload();
     return assignment;
   }
@@ -200,13 +218,21 @@ export class ControllerService {
       firstPartitionId: existing,
     });
     const assignment: TopicAssignment = { ...current.assignment, replicas: [...current.assignment.replicas, ...added] };
-    await this.writeInitialStates(topic, added, existing, epoch);
-    const version = (await this.store.get(topicKey(topic)))?.version ?? 0;
-    const written = await this.store.put(topicKey(topic), JSON.stringify(assignment), {
-      expectedVersion: version,
-      fence: epochFence(epoch),
-    });
-    if (!written.ok) throw errors.retriable(`Topic ${topic} changed concurrently; retry.`);
+    const stored = await this.store.get(topicKey(topic));
+    if (stored === null || (JSON.parse(stored.value) as TopicAssignment).topicId !== current.assignment.topicId) {
+      throw errors.retriable(`Topic ${topic} changed concurrently; retry.`);
+    }
+    await executePlan(
+      this.store,
+      {
+        description: `add partitions ${existing}..${partitionsCount - 1} to ${topic}`,
+        writes: [
+          ...initialStates(topic, added, existing, epoch),
+          { key: topicKey(topic), value: JSON.stringify(assignment) },
+        ],
+      },
+      epochFence(epoch),
+    );
     await this.metadata.reload();
     return assignment;
   }
@@ -230,34 +256,20 @@ export class ControllerService {
   private async deleteTopicAsController(topic: string, epoch: number): Promise<null> {
     const current = this.requireTopic(topic);
     if (isInternalTopic(topic)) throw internalTopicError(topic);
-    const fence = epochFence(epoch);
-    await this.store.delete(topicKey(topic), { fence });
-    for (let partition = 0; partition < current.assignment.replicas.length; partition++) {
-      await this.store.delete(partitionStateKey(topic, partition), { fence });
-    }
-    await this.store.delete(topicConfigKey(topic), { fence });
+    const states = current.assignment.replicas.map((_, partition) => ({
+      key: partitionStateKey(topic, partition),
+      value: null,
+    }));
+    await executePlan(
+      this.store,
+      {
+        description: `delete topic ${topic}`,
+        writes: [{ key: topicKey(topic), value: null }, ...states, { key: topicConfigKey(topic), value: null }],
+      },
+      epochFence(epoch),
+    );
     await this.metadata.reload();
     return null;
-  }
-
-  private async writeInitialStates(
-    topic: string,
-    replicas: number[][],
-    firstPartition: number,
-    controllerEpoch: number,
-  ): Promise<void> {
-    // Every replica starts empty, so all are in sync (Kafka: the initial ISR is the live assigned replicas).
-    for (let i = 0; i < replicas.length; i++) {
-      const state: PartitionState = {
-        leader: replicas[i][0],
-        leaderEpoch: 0,
-        isr: [...replicas[i]],
-        controllerEpoch,
-      };
-      await this.store.put(partitionStateKey(topic, firstPartition + i), JSON.stringify(state), {
-        fence: epochFence(controllerEpoch),
-      });
-    }
   }
 
   private requireTopic(topic: string) {
@@ -265,6 +277,22 @@ export class ControllerService {
     if (metadata === undefined) throw errors.topicNotFound(topic);
     return metadata;
   }
+}
+
+/**
+ * The first state of each new partition. Every replica starts empty, so all are in sync (Kafka: the initial ISR is
+ * the live assigned replicas); the first replica, the preferred one, leads.
+ */
+function initialStates(topic: string, replicas: number[][], firstPartition: number, controllerEpoch: number) {
+  return replicas.map((partitionReplicas, i) => {
+    const state: PartitionState = {
+      leader: partitionReplicas[0],
+      leaderEpoch: 0,
+      isr: [...partitionReplicas],
+      controllerEpoch,
+    };
+    return { key: partitionStateKey(topic, firstPartition + i), value: JSON.stringify(state) };
+  });
 }
 
 function checkPartitionCount(partitions: number): void {

@@ -106,6 +106,15 @@ describe('controller fencing on Redis', () => {
       expect(first.election.isController()).toBe(false);
       expect(await first.store.get(topicKey('stale'))).toBeNull();
       expect(await first.store.get(topicKey('before'))).not.toBeNull();
+
+      // The new controller runs concurrent commands one at a time: one creation of a name wins.
+      await until(() => second.cluster.ready);
+      const request = { name: 'contested', partitions: 2, replicationFactor: 1, configs: [] };
+      const outcomes = await Promise.allSettled([
+        second.controller.createTopic(request),
+        second.controller.createTopic(request),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
     } finally {
       await second.close();
       await first.close();

@@ -63,4 +63,16 @@ describe('mergeSnapshots', () => {
     );
     expect(merged.map((t) => t.assignment.name)).toEqual(['a', 'b']);
   });
+
+  it("takes a new leader epoch above every replica's epoch checkpoint, not only above the snapshots' states", () => {
+    // broker 1 led t-0 in epoch 6 (its checkpoint says so) but its snapshot only reached epoch 4
+    const [merged] = mergeSnapshots(
+      [
+        { incarnation: 'a', topics: [topic('t', 'id', [state(1, 4)], [2])], logEpochs: { 't-0': 6 } },
+        { incarnation: 'a', topics: [topic('t', 'id', [state(1, 3)], [1])], logEpochs: { 't-0': 3, 'u-0': 9 } },
+      ],
+      8,
+    );
+    expect(merged.states[0]).toEqual({ leader: 1, leaderEpoch: 7, isr: [1], controllerEpoch: 8 });
+  });
 });

@@ -4,8 +4,9 @@
 // - A topic name may appear with different topic ids (deleted and created again while a broker was away): the
 //   id whose partition states carry the highest controller epoch is the newest and wins.
 // - Per topic, the assignment with the most partitions wins (partitions are only ever added), with its configs.
-// - Per partition, the state with the highest (leader epoch, state version) wins; the restored state gets leader
-//   epoch + 1, so that anything stamped before the loss is older than what follows it.
+// - Per partition, the state with the highest (leader epoch, state version) wins; the restored state gets a leader
+//   epoch of max(that state's, the latest epoch in any replica's epoch checkpoint) + 1, so that anything stamped
+//   before the loss, even by a leader whose newer state never reached a snapshot, is older than what follows it.
 import type { PartitionState, TopicMetadata } from '../topic/cluster-metadata.js';
 import type { MetadataSnapshot } from '../topic/metadata-snapshot.js';
 
@@ -34,7 +35,9 @@ export function mergeSnapshots(snapshots: MetadataSnapshot[], controllerEpoch: n
         if (best === null || newer(state, version, best.state, best.version)) best = { state, version };
       }
       if (best === null) throw new Error(`no snapshot holds a state for ${widest.assignment.name}-${partition}`);
-      states.push({ ...best.state, leaderEpoch: best.state.leaderEpoch + 1, controllerEpoch });
+      const logName = `${widest.assignment.name}-${partition}`;
+      const checkpointed = Math.max(-1, ...snapshots.map((snapshot) => snapshot.logEpochs?.[logName] ?? -1));
+      states.push({ ...best.state, leaderEpoch: Math.max(best.state.leaderEpoch, checkpointed) + 1, controllerEpoch });
       stateVersions.push(0);
     });
     merged.push({ assignment: widest.assignment, states, stateVersions, configs: { ...widest.configs } });

@@ -8,6 +8,9 @@
 //   brook/topics/<topic>                  TopicAssignment (written only by the controller)
 //   brook/partition-state/<topic>/<p>     PartitionState (compare-and-set on version)
 //   brook/topic-configs/<topic>           topic config overrides {name: value}
+//   brook/admin/plans/<uuid>              a persisted admin command (controller-election/admin-plans.ts): the
+//                                         writes of a topic creation, partition addition or deletion, removed
+//                                         once applied; a new controller re-applies what is left
 //   brook/metadata-incarnation            random id written by a controller once the topic metadata in the
 //                                         store is complete (restored, when the store came back empty). Absent:
 //                                         the store lost its data and brokers keep the metadata they applied last.
@@ -16,6 +19,7 @@ export const CONTROLLER_KEY = 'brook/controller';
 export const CONTROLLER_EPOCH_KEY = 'brook/controller-epoch';
 export const BROKER_EPOCH_KEY = 'brook/broker-epoch';
 export const METADATA_INCARNATION_KEY = 'brook/metadata-incarnation';
+export const ADMIN_PLANS_PREFIX = 'brook/admin/plans/';
 export const BROKERS_PREFIX = 'brook/brokers/';
 export const TOPICS_PREFIX = 'brook/topics/';
 export const PARTITION_STATE_PREFIX = 'brook/partition-state/';

@@ -40,7 +40,8 @@ export class AdminService {
 
   async cluster() {
     const c = this.election.clusterId;
-    const controller = await this.election.controllerId();
+    // While the coordination store is unreachable the cluster is still described, without its controller.
+    const controller = await this.election.controllerId().catch(() => null);
     return {
       kind: 'KafkaCluster',
       metadata: { self: this.urls.cluster(c), resource_name: `crn:///kafka=${c}` },

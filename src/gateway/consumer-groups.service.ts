@@ -2,7 +2,9 @@
 // ConsumerLagData, ConsumerGroupLagSummaryData) built from the group coordinator's state and the logs' end
 // offsets, and Brook's operator actions: reset a group's offsets (with a dry-run plan) and delete a group.
 import { Inject, Injectable } from '@nestjs/common';
+import { PeerClient } from '../cluster/peer-client.js';
 import { errors } from '../common/brook-error.js';
+import { ControllerElection } from '../controller-election/controller-election.service.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import type { TopicPartition } from '../group-coordinator/assignors/assignor.js';
@@ -10,8 +12,12 @@ import type { ConsumerGroup } from '../group-coordinator/consumer-group.js';
 import { GroupCoordinator } from '../group-coordinator/group-coordinator.service.js';
 import { apiGroupState } from '../group-coordinator/group-state.js';
 import { topicPartitionKey } from '../group-coordinator/group-records.js';
-import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { PartitionRouter } from '../replication/partition-router.service.js';
+import { FORWARDED_HEADER } from './group-forwarding.js';
 import { listEnvelope, Urls } from './urls.js';
+
+/** How long a broker waits for another's list of groups. */
+const GROUP_LIST_TIMEOUT_MS = 5_000;
 
 export interface PartitionLag extends TopicPartition {
   currentOffset: number;
@@ -30,26 +36,51 @@ export class ConsumerGroupsService {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly coordinator: GroupCoordinator,
-    private readonly replicas: ReplicaManager,
+    private readonly router: PartitionRouter,
     private readonly urls: Urls,
+    private readonly election: ControllerElection,
+    private readonly peers: PeerClient,
   ) {}
 
   groupOrThrow(groupId: string): ConsumerGroup {
+    this.coordinator.assertCoordinator(groupId);
     const group = this.coordinator.group(groupId);
     if (group === undefined || group.state === 'Dead') throw errors.groupNotFound(groupId);
     return group;
   }
 
-  list(clusterId: string) {
-    const groups = this.coordinator
+  /**
+   * The groups this broker coordinates and, unless `localOnly` (a request forwarded by another broker), those of
+   * every other live broker, asked in parallel; a broker that does not answer in time is left out.
+   */
+  async list(clusterId: string, localOnly: boolean) {
+    const local = this.coordinator
       .allGroups()
       .filter((group) => group.state !== 'Dead')
-      .sort((a, b) => a.groupId.localeCompare(b.groupId));
-    return listEnvelope(
-      'KafkaConsumerGroupList',
-      this.urls.cluster(clusterId, 'consumer-groups'),
-      groups.map((group) => this.groupData(clusterId, group)),
-    );
+      .map((group) => this.groupData(clusterId, group));
+    const remote: Array<{ consumer_group_id: string }> = [];
+    if (this.config.redisUrl !== null && !localOnly) {
+      const others = (await this.election.liveBrokerIds()).filter((id) => id !== this.config.brokerId);
+      const answers = await Promise.all(others.map((id) => this.remoteGroups(id, clusterId)));
+      for (const answer of answers) remote.push(...answer);
+    }
+    const all = [...local, ...remote].sort((a, b) => a.consumer_group_id.localeCompare(b.consumer_group_id));
+    return listEnvelope('KafkaConsumerGroupList', this.urls.cluster(clusterId, 'consumer-groups'), all);
+  }
+
+  private async remoteGroups(brokerId: number, clusterId: string): Promise<Array<{ consumer_group_id: string }>> {
+    const url = await this.peers.brokerUrl(brokerId);
+    if (url === null) return [];
+    try {
+      const response = await fetch(new URL(`/v3/clusters/${clusterId}/consumer-groups`, url), {
+        headers: { [FORWARDED_HEADER]: String(this.config.brokerId) },
+        signal: AbortSignal.timeout(GROUP_LIST_TIMEOUT_MS),
+      });
+      if (!response.ok) return [];
+      return ((await response.json()) as { data: Array<{ consumer_group_id: string }> }).data;
+    } catch {
+      return [];
+    }
   }
 
   describe(clusterId: string, groupId: string) {
@@ -141,7 +172,7 @@ export class ConsumerGroupsService {
    * Per partition that the group has committed or that a member owns: the committed offset (-1 when none yet),
    * the log end offset (high watermark), and the lag (end minus committed; with no commit, the records there).
    */
-  partitionLags(groupId: string): PartitionLag[] {
+  async partitionLags(groupId: string): Promise<PartitionLag[]> {
     const group = this.groupOrThrow(groupId);
     const owners = new Map<string, { memberId: string; instanceId: string | null; clientId: string }>();
     const partitions = new Map<string, TopicPartition>();
@@ -162,7 +193,7 @@ export class ConsumerGroupsService {
     for (const [key, { topic, partition }] of partitions) {
       let edges: { earliest: number; latest: number };
       try {
-        edges = this.replicas.offsets(topic, partition);
+        edges = await this.router.offsets(topic, partition);
       } catch {
         continue; // topic deleted or partition not led here: no lag to report
       }
@@ -182,16 +213,16 @@ export class ConsumerGroupsService {
     return lags.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
   }
 
-  lags(clusterId: string, groupId: string) {
+  async lags(clusterId: string, groupId: string) {
     return listEnvelope(
       'KafkaConsumerLagList',
       this.urls.cluster(clusterId, 'consumer-groups', groupId, 'lags'),
-      this.partitionLags(groupId).map((lag) => this.lagData(clusterId, groupId, lag)),
+      (await this.partitionLags(groupId)).map((lag) => this.lagData(clusterId, groupId, lag)),
     );
   }
 
-  lag(clusterId: string, groupId: string, topic: string, partition: number) {
-    const lag = this.partitionLags(groupId).find((l) => l.topic === topic && l.partition === partition);
+  async lag(clusterId: string, groupId: string, topic: string, partition: number) {
+    const lag = (await this.partitionLags(groupId)).find((l) => l.topic === topic && l.partition === partition);
     if (lag === undefined) throw errors.notFound(`Group ${groupId} has no lag for ${topic}-${partition}.`);
     return this.lagData(clusterId, groupId, lag);
   }
@@ -216,8 +247,8 @@ export class ConsumerGroupsService {
     };
   }
 
-  lagSummary(clusterId: string, groupId: string) {
-    const lags = this.partitionLags(groupId);
+  async lagSummary(clusterId: string, groupId: string) {
+    const lags = await this.partitionLags(groupId);
     const max = lags.reduce<PartitionLag | null>(
       (best, lag) => (best === null || lag.lag > best.lag ? lag : best),
       null,
@@ -281,7 +312,7 @@ export class ConsumerGroupsService {
     for (const { topic, partition } of chosen.sort(
       (a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition,
     )) {
-      const { earliest, latest } = this.replicas.offsets(topic, partition);
+      const { earliest, latest } = await this.router.offsets(topic, partition);
       let next: number;
       switch (target.to) {
         case 'earliest':
@@ -294,7 +325,7 @@ export class ConsumerGroupsService {
           next = Math.min(Math.max(target.offset, earliest), latest);
           break;
         case 'timestamp':
-          next = await this.replicas.offsetForTimestamp(topic, partition, target.timestampMs);
+          next = await this.router.offsetForTimestamp(topic, partition, target.timestampMs);
           break;
       }
       plan.push({

@@ -6,9 +6,11 @@ import { TopicModule } from '../topic/topic.module.js';
 import { AdminService } from './admin.service.js';
 import { ConsumerGroupsService } from './consumer-groups.service.js';
 import { ClusterSecretGuard } from './cluster-secret.guard.js';
+import { GroupForwarding } from './group-forwarding.js';
 import { HealthController } from './health.controller.js';
 import { InternalController } from './internal.controller.js';
 import { ProduceService } from './produce.service.js';
+import { RecordsStreamController } from './sse/records-stream.controller.js';
 import { Urls } from './urls.js';
 import { V2ConsumerController } from './v2-consumer.controller.js';
 import { V2Controller } from './v2.controller.js';
@@ -16,6 +18,10 @@ import { V3AdminController } from './v3-admin.controller.js';
 import { V3ConsumerGroupsController } from './v3-consumer-groups.controller.js';
 import { V3ProduceController } from './v3-produce.controller.js';
 import { V3ReadController } from './v3-read.controller.js';
+import { SharedReads } from './ws/partition-stream.js';
+import { RecordJsonCache } from './ws/record-json-cache.js';
+import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { WsGateway } from './ws/ws.gateway.js';
 
 @Module({
   imports: [TopicModule, ControllerElectionModule, ReplicationModule, GroupCoordinatorModule],
@@ -28,7 +34,22 @@ import { V3ReadController } from './v3-read.controller.js';
     V2Controller,
     V2ConsumerController,
     InternalController,
+    RecordsStreamController,
   ],
-  providers: [AdminService, ProduceService, ConsumerGroupsService, Urls, ClusterSecretGuard],
+  providers: [
+    AdminService,
+    ProduceService,
+    ConsumerGroupsService,
+    GroupForwarding,
+    Urls,
+    ClusterSecretGuard,
+    WsGateway,
+    { provide: RecordJsonCache, useFactory: () => new RecordJsonCache() },
+    {
+      provide: SharedReads,
+      useFactory: (replicas: ReplicaManager) => new SharedReads(replicas),
+      inject: [ReplicaManager],
+    },
+  ],
 })
 export class GatewayModule {}

@@ -1,9 +1,10 @@
 // v3 consumer groups: Confluent's read routes (groups, consumers, assignments, lags, lag summary) and Brook's
 // operator additions, reset offsets (POST .../offsets:reset, dry run by default) and delete a group.
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { errors } from '../common/brook-error.js';
 import { AdminService } from './admin.service.js';
 import { ConsumerGroupsService, type ResetTarget } from './consumer-groups.service.js';
+import { FORWARDED_HEADER } from './group-forwarding.js';
 import { asArray, asObject, optionalBoolean, type JsonObject } from './json-shape.js';
 import { integerParam, timestampParam } from './params.js';
 
@@ -17,9 +18,9 @@ export class V3ConsumerGroupsController {
   ) {}
 
   @Get('v3/clusters/:cluster_id/consumer-groups')
-  list(@Param('cluster_id') clusterId: string) {
+  list(@Param('cluster_id') clusterId: string, @Headers(FORWARDED_HEADER) forwardedBy: string | undefined) {
     this.admin.checkCluster(clusterId);
-    return this.groups.list(clusterId);
+    return this.groups.list(clusterId, forwardedBy !== undefined);
   }
 
   @Get(GROUP)

@@ -18,7 +18,6 @@ import {
   type GroupMetadataValue,
   type GroupRecord,
   type InstanceValue,
-  type MemberKind,
   type PersistedMember,
   type Subscription,
 } from './group-records.js';
@@ -29,15 +28,8 @@ export interface GroupSettings {
   maxSize: number;
 }
 
-export interface JoinRequest {
-  memberId: string;
-  groupInstanceId: string | null;
-  clientId: string;
-  kind: MemberKind;
-  subscription: Subscription;
-  sessionTimeoutMs: number;
-  rebalanceTimeoutMs: number;
-}
+/** A member joining: everything that is persisted of it but its assignment, which the coordinator decides. */
+export type JoinRequest = Omit<PersistedMember, 'assignment'>;
 
 export interface Member extends PersistedMember {
   /** Monotonic time after which the member is considered gone. */

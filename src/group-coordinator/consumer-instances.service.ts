@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { batchesIn, decodeRecords } from '../partition-log/record-batch.js';
+import { PartitionRouter } from '../replication/partition-router.service.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import type { ApiRecord } from '../gateway/record-format.js';
@@ -24,6 +25,8 @@ import { parseCreateInstance } from './instance-config.js';
 export const AUTO_COMMIT_INTERVAL_MS = 5_000;
 /** How often idle instances are looked for. */
 const EVICTION_CHECK_INTERVAL_MS = 1_000;
+/** How often a waiting poll looks again at partitions led by other brokers. */
+const REMOTE_POLL_INTERVAL_MS = 100;
 /** Bytes read from one partition per step of a poll. */
 const POLL_READ_BYTES_MAX = 1024 * 1024;
 
@@ -43,6 +46,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly coordinator: GroupCoordinator,
     private readonly replicas: ReplicaManager,
+    private readonly router: PartitionRouter,
     private readonly metadata: MetadataCache,
   ) {}
 
@@ -68,6 +72,8 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
   async create(groupId: string, body: unknown): Promise<{ instance_id: string; base_uri: string }> {
     validateGroupId(groupId);
+    await this.coordinator.ensureOffsetsTopic();
+    this.coordinator.assertCoordinator(groupId);
     const { name, value } = parseCreateInstance(
       body,
       { requestTimeoutMs: this.config.groups.consumerRequestTimeoutMs },
@@ -154,7 +160,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
     await runtime.exclusive(async () => {
       this.checkAssigned(groupId, name, value, partitions);
       for (const { topic, partition } of partitions) {
-        const { earliest, latest } = this.replicas.offsets(topic, partition);
+        const { earliest, latest } = await this.router.offsets(topic, partition);
         runtime.seek(topic, partition, edge === 'beginning' ? earliest : latest);
       }
     });
@@ -190,12 +196,16 @@ export class ConsumerInstances implements OnApplicationShutdown {
         const remaining = deadline - this.clock.monotonicMs();
         const satisfied = collected.length > 0 && bytes >= value.fetchMinBytes;
         if (satisfied || remaining <= 0 || runtime.closing.signal.aborted || bytes >= maxBytes) return collected;
+        const positions = assigned.map((tp) => ({
+          ...tp,
+          offset: runtime.positions.get(topicPartitionKey(tp.topic, tp.partition))?.offset ?? 0,
+        }));
+        // Local partitions wake the poll as soon as they are appended to; with partitions led by other brokers
+        // the poll looks again every REMOTE_POLL_INTERVAL_MS.
+        const remote = positions.some(({ topic, partition }) => !this.router.isLocal(topic, partition));
         await this.replicas.waitForAny(
-          assigned.map((tp) => ({
-            ...tp,
-            offset: runtime.positions.get(topicPartitionKey(tp.topic, tp.partition))?.offset ?? 0,
-          })),
-          assigned.length === 0 ? 0 : remaining,
+          positions.filter(({ topic, partition }) => this.router.isLocal(topic, partition)),
+          assigned.length === 0 ? 0 : remote ? Math.min(remaining, REMOTE_POLL_INTERVAL_MS) : remaining,
           runtime.closing.signal,
         );
         if (assigned.length === 0) await sleep(Math.min(remaining, 100), runtime.closing.signal);
@@ -222,7 +232,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
       if (position === undefined) continue;
       let read;
       try {
-        read = await this.replicas.read(topic, partition, position.offset, {
+        read = await this.router.read(topic, partition, position.offset, {
           maxBytes: Math.min(POLL_READ_BYTES_MAX, Math.max(budgetBytes - added, 1)),
           waitMs: 0,
         });
@@ -266,7 +276,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
   ): Promise<void> {
     for (const { topic, partition } of runtime.retainAssigned(assigned)) {
       const committed = this.coordinator.committed(runtime.groupId, topic, partition);
-      const { earliest, latest } = this.replicas.offsets(topic, partition);
+      const { earliest, latest } = await this.router.offsets(topic, partition);
       const offset =
         committed !== null && committed >= earliest && committed <= latest
           ? committed
@@ -276,7 +286,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
   }
 
   private async resetPosition(value: InstanceValue | undefined, topic: string, partition: number): Promise<number> {
-    const { earliest, latest } = this.replicas.offsets(topic, partition);
+    const { earliest, latest } = await this.router.offsets(topic, partition);
     switch (value?.autoOffsetReset ?? 'latest') {
       case 'earliest':
         return earliest;
@@ -351,6 +361,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
   /** The instance (or 40403), marking it used now and keeping its group membership alive. */
   private use(groupId: string, name: string): { runtime: ConsumerInstance; value: InstanceValue } {
+    this.coordinator.assertCoordinator(groupId);
     const value = this.coordinator.instance(groupId, name);
     const key = runtimeKey(groupId, name);
     if (value === undefined) {

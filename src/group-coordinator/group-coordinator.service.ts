@@ -52,6 +52,9 @@ export class GroupCoordinator implements OnApplicationShutdown {
   private ticker: NodeJS.Timeout | null = null;
   private lastRetentionCheckMs = 0;
   private loaded = false;
+  /** Offsets partitions this broker leads and has replayed: only their groups are served and written. */
+  private readonly loadedPartitions = new Set<number>();
+  private leadershipSync: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -62,7 +65,10 @@ export class GroupCoordinator implements OnApplicationShutdown {
 
   /** Replays the offsets partitions this broker leads, then starts ticking. */
   async start(): Promise<void> {
-    if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) !== undefined) await this.loadAll();
+    await this.syncLeadership();
+    this.metadata.onChange(() => {
+      void this.syncLeadership();
+    });
     this.loaded = true;
     this.lastRetentionCheckMs = this.clock.monotonicMs();
     this.ticker = setInterval(() => this.tick(), GROUP_TICK_INTERVAL_MS);
@@ -130,6 +136,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
 
   async join(groupId: string, request: JoinRequest): Promise<void> {
     await this.ensureOffsetsTopic();
+    this.assertCoordinator(groupId);
     this.groupOrCreate(groupId).join(request);
   }
 
@@ -175,6 +182,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
       }
     }
     await this.ensureOffsetsTopic();
+    this.assertCoordinator(groupId);
     const group = this.groupOrCreate(groupId);
     group.validateCommit(memberId, offsets, fetchedInGeneration);
     const now = this.clock.nowMs();
@@ -210,8 +218,12 @@ export class GroupCoordinator implements OnApplicationShutdown {
 
   // ---- the offsets topic ----
 
+  /** Creates __consumer_offsets when it does not exist yet; returns once the partitions led here are loaded. */
   async ensureOffsetsTopic(): Promise<void> {
-    if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) !== undefined) return;
+    if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) !== undefined) {
+      await this.leadershipSync; // a load started by a metadata change (e.g. a concurrent creation) finishes first
+      return;
+    }
     this.ensuringTopic ??= this.controller
       .createTopic({
         name: GROUP_METADATA_TOPIC_NAME,
@@ -227,8 +239,13 @@ export class GroupCoordinator implements OnApplicationShutdown {
         () => undefined,
         (error: unknown) => {
           if (!(error instanceof BrookError && error.errorCode === 40002)) throw error;
+          if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) !== undefined) return; // created meanwhile
+          throw errors.retriable(
+            `The offsets topic cannot be created yet (offsets.topic.replication.factor is ${this.config.groups.offsetsTopicReplicationFactor}): ${error.message}`,
+          );
         },
       )
+      .then(() => this.syncLeadership())
       .finally(() => (this.ensuringTopic = null));
     await this.ensuringTopic;
     if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) === undefined) {
@@ -266,6 +283,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
   private async append(groupId: string, records: GroupRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.ensureOffsetsTopic();
+    this.assertCoordinator(groupId);
     const partition = this.offsetsPartition(groupId);
     const timestamp = this.clock.nowMs();
     const batch = encodeBatch(records.map((record) => ({ ...encodeGroupRecord(record), timestamp })));
@@ -284,19 +302,69 @@ export class GroupCoordinator implements OnApplicationShutdown {
     if (group.state === 'Dead') this.groups.delete(groupId);
   }
 
-  private async loadAll(): Promise<void> {
-    const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME)!;
-    let records = 0;
-    for (let partition = 0; partition < topic.assignment.replicas.length; partition++) {
-      if (topic.states[partition]?.leader !== this.config.brokerId) continue;
-      records += await this.loadPartition(partition);
+  /**
+   * Loads the groups of every offsets partition this broker has come to lead (replaying it) and forgets those of
+   * partitions it no longer leads. Serialised; called at start and on every metadata change.
+   */
+  syncLeadership(): Promise<void> {
+    this.leadershipSync = this.leadershipSync.then(
+      () => this.syncLeadershipOnce(),
+      () => this.syncLeadershipOnce(),
+    );
+    return this.leadershipSync;
+  }
+
+  private async syncLeadershipOnce(): Promise<void> {
+    const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
+    const led = new Set<number>();
+    topic?.states.forEach((state, partition) => {
+      if (state?.leader === this.config.brokerId) led.add(partition);
+    });
+    const count = topic?.assignment.replicas.length ?? 0;
+    for (const partition of [...this.loadedPartitions]) {
+      if (led.has(partition)) continue;
+      this.loadedPartitions.delete(partition);
+      for (const groupId of [...this.groups.keys()]) {
+        if (offsetsPartitionFor(groupId, count) === partition) this.groups.delete(groupId);
+      }
     }
     const instanceSessionMs = this.config.groups.consumerInstanceTimeoutMs * REST_MEMBER_SESSION_FACTOR;
-    for (const [groupId, group] of this.groups) {
-      if (group.state === 'Dead' || group.isEmptyOfState()) this.groups.delete(groupId);
-      else group.reconcileInstances(instanceSessionMs);
+    for (const partition of led) {
+      if (this.loadedPartitions.has(partition)) continue;
+      try {
+        const records = await this.loadPartition(partition);
+        for (const [groupId, group] of this.groups) {
+          if (offsetsPartitionFor(groupId, count) !== partition) continue;
+          if (group.state === 'Dead' || group.isEmptyOfState()) this.groups.delete(groupId);
+          else group.reconcileInstances(instanceSessionMs);
+        }
+        this.loadedPartitions.add(partition);
+        if (records > 0) this.logger.log(`loaded ${GROUP_METADATA_TOPIC_NAME}-${partition}: ${records} record(s)`);
+      } catch (error) {
+        this.logger.warn(`loading ${GROUP_METADATA_TOPIC_NAME}-${partition} failed: ${(error as Error).message}`);
+      }
     }
-    this.logger.log(`loaded ${this.groups.size} group(s) from ${records} record(s) of ${GROUP_METADATA_TOPIC_NAME}`);
+  }
+
+  /** The broker coordinating the group (the leader of its offsets partition), or null before the topic exists. */
+  coordinatorOf(groupId: string): number | null {
+    const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
+    if (topic === undefined) return null;
+    return topic.states[offsetsPartitionFor(groupId, topic.assignment.replicas.length)]?.leader ?? null;
+  }
+
+  /** Throws unless this broker coordinates the group and has loaded it (a retriable error otherwise). */
+  assertCoordinator(groupId: string): void {
+    const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
+    if (topic === undefined) return; // no group exists yet anywhere; creating one creates the topic first
+    const partition = offsetsPartitionFor(groupId, topic.assignment.replicas.length);
+    const leader = topic.states[partition]?.leader;
+    if (leader !== this.config.brokerId) {
+      throw errors.retriable(`Broker ${this.config.brokerId} is not the coordinator of group ${groupId}; retry.`);
+    }
+    if (!this.loadedPartitions.has(partition)) {
+      throw errors.retriable(`The coordinator of group ${groupId} is loading its state; retry.`);
+    }
   }
 
   private async loadPartition(partition: number): Promise<number> {

@@ -3,7 +3,7 @@
 // as production should run). stop() kills it and removes its directory; restart() starts it again on the same
 // port and directory (empty again without AOF: what a Redis that lost its data looks like to the brokers).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,10 @@ export interface RedisServerOptions {
   binary?: string;
   /** Where Redis keeps its files (kept by stop()); default: a new temporary directory (removed by stop()). */
   dir?: string;
+  /** Start as a replica of the Redis on this local port. */
+  replicaOfPort?: number;
+  /** Start as a Sentinel (`redis-server --sentinel`) watching the master on this local port, quorum 1. */
+  sentinel?: { masterName: string; masterPort: number; downAfterMs: number };
 }
 
 export class RedisServerProcess {
@@ -53,6 +57,18 @@ export class RedisServerProcess {
   }
 
   private async spawn(): Promise<void> {
+    const args = this.options.sentinel ? this.sentinelArgs(this.options.sentinel) : this.serverArgs();
+    this.output = '';
+    const child = spawn(this.options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout?.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-8192)));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-8192)));
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    child.once('error', (error) => (this.output += `\n${error.message}`));
+    await this.waitAccepting();
+  }
+
+  private serverArgs(): string[] {
     const args = [
       '--port',
       String(this.port),
@@ -69,14 +85,27 @@ export class RedisServerProcess {
       '--protected-mode',
       'no',
     ];
-    this.output = '';
-    const child = spawn(this.options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    child.stdout?.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-8192)));
-    child.stderr?.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-8192)));
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    child.once('error', (error) => (this.output += `\n${error.message}`));
-    await this.waitAccepting();
+    if (this.options.replicaOfPort !== undefined)
+      args.push('--replicaof', '127.0.0.1', String(this.options.replicaOfPort));
+    return args;
+  }
+
+  /** Sentinel rewrites its configuration file, so it gets one of its own in its directory. */
+  private sentinelArgs(sentinel: NonNullable<RedisServerOptions['sentinel']>): string[] {
+    const file = join(this.dir, 'sentinel.conf');
+    writeFileSync(
+      file,
+      [
+        `port ${this.port}`,
+        'bind 127.0.0.1',
+        `dir ${this.dir}`,
+        `sentinel monitor ${sentinel.masterName} 127.0.0.1 ${sentinel.masterPort} 1`,
+        `sentinel down-after-milliseconds ${sentinel.masterName} ${sentinel.downAfterMs}`,
+        `sentinel failover-timeout ${sentinel.masterName} ${sentinel.downAfterMs * 4}`,
+        '',
+      ].join('\n'),
+    );
+    return [file, '--sentinel'];
   }
 
   private async waitAccepting(): Promise<void> {
@@ -91,7 +120,7 @@ export class RedisServerProcess {
     throw new Error(`redis-server on port ${this.port} did not start:\n${output}`);
   }
 
-  /** Sends a signal; for SIGKILL and SIGTERM waits until the process has exited. */
+  /** Sends a signal; for SIGKILL and SIGTERM waits until the process has exited (SIGSTOP/SIGCONT pause it). */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child;
     if (child === null || this.exited === null) return;

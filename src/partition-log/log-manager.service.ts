@@ -104,6 +104,13 @@ export class LogManager {
     }
   }
 
+  /** The latest leader epoch in each hosted log's epoch checkpoint, by log folder name (`<topic>-<partition>`). */
+  latestEpochs(): Record<string, number> {
+    const epochs: Record<string, number> = {};
+    for (const [name, log] of this.logs) epochs[name] = log.epochs.latestEpoch();
+    return epochs;
+  }
+
   private open(name: string, topicId: string, logConfig: ReturnType<typeof toLogConfig>): Promise<PartitionLog> {
     const pending = this.opening.get(name);
     if (pending) return pending;

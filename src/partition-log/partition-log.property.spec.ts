@@ -14,6 +14,8 @@ import { encodeBatch, lastOffsetOf, type LogRecord, type RecordInput } from './r
 
 const NUM_RUNS = process.env.BROOK_SOAK === '1' ? 1000 : 100;
 const MAX_COMMANDS = 50;
+/** 100 runs take ~15 s on an idle 2-core machine; allow for a machine shared with other work. */
+const PROPERTY_TIMEOUT_MS = 240_000;
 
 // ---- the model ----
 
@@ -311,29 +313,33 @@ afterAll(async () => {
 });
 
 describe('PartitionLog against an in-memory model', () => {
-  it('agrees after every command of random sequences', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        settingsArbitrary,
-        fc.commands(commandArbitraries, { maxCommands: MAX_COMMANDS, size: 'max' }),
-        async (settings, commands) => {
-          const dir = await makeTempDir('brook-log-property-');
-          dirs.push(dir);
-          const clock = new ManualClock(T0);
-          const config = logConfig({ ...settings, retentionMs: -1, retentionBytes: -1 });
-          const pool = new FileHandlePool(8);
-          const real: Real = { dir, config, clock, pool, log: await PartitionLog.open(dir, config, { clock, pool }) };
-          const model: Model = { records: [], logStart: 0, logEnd: 0, epochs: [], epoch: 0 };
-          try {
-            await fc.asyncModelRun(() => ({ model, real }), commands);
-          } finally {
-            await real.log.close().catch(() => undefined);
-            await real.pool.closeAll();
-            await removeDir(dir);
-          }
-        },
-      ),
-      { numRuns: NUM_RUNS },
-    );
-  });
+  it(
+    'agrees after every command of random sequences',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          settingsArbitrary,
+          fc.commands(commandArbitraries, { maxCommands: MAX_COMMANDS, size: 'max' }),
+          async (settings, commands) => {
+            const dir = await makeTempDir('brook-log-property-');
+            dirs.push(dir);
+            const clock = new ManualClock(T0);
+            const config = logConfig({ ...settings, retentionMs: -1, retentionBytes: -1 });
+            const pool = new FileHandlePool(8);
+            const real: Real = { dir, config, clock, pool, log: await PartitionLog.open(dir, config, { clock, pool }) };
+            const model: Model = { records: [], logStart: 0, logEnd: 0, epochs: [], epoch: 0 };
+            try {
+              await fc.asyncModelRun(() => ({ model, real }), commands);
+            } finally {
+              await real.log.close().catch(() => undefined);
+              await real.pool.closeAll();
+              await removeDir(dir);
+            }
+          },
+        ),
+        { numRuns: NUM_RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

@@ -138,6 +138,12 @@ export class PartitionRouter {
     return ((await response.json()) as { offset: number }).offset;
   }
 
+  /** Whether this broker leads the partition (or the partition is unknown, which the local path reports). */
+  isLocal(topic: string, partition: number): boolean {
+    const state = this.metadata.topic(topic)?.states[partition];
+    return state === undefined || state.leader === this.config.brokerId;
+  }
+
   /** null when this broker leads (or the partition is unknown: the local path reports that); else the leader's URL. */
   private async leaderUrl(topic: string, partition: number): Promise<string | null> {
     const state = this.metadata.topic(topic)?.states[partition];

@@ -27,6 +27,7 @@ export class MetadataCache implements OnModuleDestroy {
   private readonly logger = new Logger(MetadataCache.name);
   private topics: ReadonlyMap<string, TopicMetadata> = new Map();
   private readonly listeners: MetadataListener[] = [];
+  private logEpochSource: (() => Record<string, number>) | null = null;
   private unwatch: Array<() => void> = [];
   private reconcileTimer: NodeJS.Timeout | null = null;
   private reloading: Promise<void> | null = null;
@@ -75,7 +76,16 @@ export class MetadataCache implements OnModuleDestroy {
 
   /** What this broker applied last (also in its data dir), for a controller restoring the store. */
   snapshot(): MetadataSnapshot {
-    return { incarnation: this.appliedIncarnation, topics: completeTopics(this.topics) };
+    return {
+      incarnation: this.appliedIncarnation,
+      topics: completeTopics(this.topics),
+      logEpochs: this.logEpochSource?.() ?? {},
+    };
+  }
+
+  /** Where snapshots read the local replicas' latest leader epochs (the log manager, wired at start-up). */
+  setLogEpochSource(source: () => Record<string, number>): void {
+    this.logEpochSource = source;
   }
 
   /** Reloads from the store; concurrent calls coalesce into at most one more reload. */
@@ -118,6 +128,14 @@ export class MetadataCache implements OnModuleDestroy {
       this.store.list(PARTITION_STATE_PREFIX),
       this.store.list(TOPIC_CONFIGS_PREFIX),
     ]);
+    // The store serves commands in order, so if the incarnation is unchanged after the lists, the store did not
+    // lose its data while they ran: an emptied store is never taken for a cluster without topics (whose logs
+    // the log manager would delete).
+    const after = (await this.store.get(METADATA_INCARNATION_KEY))?.value ?? null;
+    if (after !== incarnation) {
+      this.reloadAgain = true;
+      return;
+    }
     const topics = new Map<string, TopicMetadata>();
     for (const entry of assignments) {
       const assignment = JSON.parse(entry.value) as TopicAssignment;

@@ -2,9 +2,10 @@
 // coordination store that lost everything loses no topic: the controller gathers these snapshots and restores
 // the store from the newest one per partition (DESIGN.md §1).
 //
-// File format (JSON, replaced atomically): {"version": 1, "incarnation": string | null, "topics": [TopicMetadata]}
-// with TopicMetadata as in cluster-metadata.ts (assignment, states, stateVersions, configs); `incarnation` is the
-// store's metadata incarnation the snapshot was read under (null: a store that never had one).
+// File format (JSON, replaced atomically): {"version": 1, "incarnation": string | null, "topics": [TopicMetadata],
+// "logEpochs"?: {"<topic>-<partition>": epoch}} with TopicMetadata as in cluster-metadata.ts (assignment, states,
+// stateVersions, configs); `incarnation` is the store's metadata incarnation the snapshot was read under (null: a
+// store that never had one); `logEpochs` the latest leader epoch in each local replica's epoch checkpoint.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file.js';
@@ -16,6 +17,8 @@ const SNAPSHOT_FORMAT_VERSION = 1;
 export interface MetadataSnapshot {
   incarnation: string | null;
   topics: TopicMetadata[];
+  /** The latest leader epoch each of this broker's replicas has seen, by `<topic>-<partition>`. */
+  logEpochs?: Record<string, number>;
 }
 
 export function snapshotPath(dataDir: string): string {
@@ -28,7 +31,12 @@ export function serializeSnapshot(snapshot: MetadataSnapshot): string {
 
 /** Parses and checks a snapshot (from the file or a peer); throws on anything malformed. */
 export function parseSnapshot(text: string): MetadataSnapshot {
-  const parsed = JSON.parse(text) as { version?: unknown; incarnation?: unknown; topics?: unknown };
+  const parsed = JSON.parse(text) as {
+    version?: unknown;
+    incarnation?: unknown;
+    topics?: unknown;
+    logEpochs?: unknown;
+  };
   if (parsed.version !== SNAPSHOT_FORMAT_VERSION) throw new Error(`unknown snapshot version ${String(parsed.version)}`);
   if (parsed.incarnation !== null && typeof parsed.incarnation !== 'string') throw new Error('bad incarnation');
   if (!Array.isArray(parsed.topics)) throw new Error('topics must be an array');
@@ -39,7 +47,17 @@ export function parseSnapshot(text: string): MetadataSnapshot {
     }
     if (topic.states.length !== replicas.length) throw new Error(`topic ${topic.assignment.name}: states missing`);
   }
-  return { incarnation: parsed.incarnation, topics: parsed.topics as TopicMetadata[] };
+  const logEpochs = parsed.logEpochs;
+  if (logEpochs !== undefined) {
+    if (typeof logEpochs !== 'object' || logEpochs === null || Array.isArray(logEpochs))
+      throw new Error('bad logEpochs');
+    for (const epoch of Object.values(logEpochs)) if (!Number.isInteger(epoch)) throw new Error('bad log epoch');
+  }
+  return {
+    incarnation: parsed.incarnation,
+    topics: parsed.topics as TopicMetadata[],
+    ...(logEpochs === undefined ? {} : { logEpochs: logEpochs as Record<string, number> }),
+  };
 }
 
 /** The snapshot in dataDir, or null when there is none. */

@@ -3,7 +3,13 @@
 // never goes down), and every topic, with its partition assignment and configs, is restored and writable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
-import { HEARTBEAT_INTERVAL_MS, SESSION_TIMEOUT_MS, TestCluster, waitUntil } from './support/cluster.js';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  postRetrying503,
+  SESSION_TIMEOUT_MS,
+  TestCluster,
+  waitUntil,
+} from './support/cluster.js';
 
 let cluster: TestCluster;
 let clusterId: string;
@@ -25,13 +31,11 @@ describe('a cluster whose Redis restarts empty', () => {
       async () => ((await cluster.controllers()).length === 1 ? cluster.controllers() : null),
       SESSION_TIMEOUT_MS * 2,
     );
-    const created = await call(cluster.brokers[1].url, 'POST', topics, {
-      body: {
-        topic_name: 'survivor',
-        partitions_count: 3,
-        replication_factor: 1,
-        configs: [{ name: 'retention.ms', value: '123456789' }],
-      },
+    const created = await postRetrying503(cluster.brokers[1].url, topics, {
+      topic_name: 'survivor',
+      partitions_count: 3,
+      replication_factor: 1,
+      configs: [{ name: 'retention.ms', value: '123456789' }],
     });
     expect(created.status, created.text).toBe(201);
     for (let partition = 0; partition < 3; partition++) {
@@ -122,8 +126,10 @@ describe('a cluster whose Redis restarts empty', () => {
       ]);
     }
 
-    const created2 = await call(cluster.brokers[0].url, 'POST', topics, {
-      body: { topic_name: 'after-restart', partitions_count: 1, replication_factor: 1 },
+    const created2 = await postRetrying503(cluster.brokers[0].url, topics, {
+      topic_name: 'after-restart',
+      partitions_count: 1,
+      replication_factor: 1,
     });
     expect(created2.status, created2.text).toBe(201);
     for (const broker of cluster.brokers) {

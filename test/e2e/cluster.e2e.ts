@@ -4,10 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
 import { call } from './support/http.js';
-import { HEARTBEAT_INTERVAL_MS, SECRET_HEADER, SESSION_TIMEOUT_MS, TestCluster, waitUntil } from './support/cluster.js';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  postRetrying503,
+  SECRET_HEADER,
+  SESSION_TIMEOUT_MS,
+  TestCluster,
+  waitUntil,
+} from './support/cluster.js';
 
 /** A failover takes the lease TTL plus a heartbeat to notice, plus scheduling slack on a busy machine. */
-const FAILOVER_MS_MAX = SESSION_TIMEOUT_MS + HEARTBEAT_INTERVAL_MS * 2 + 2_000;
+const FAILOVER_MS_MAX = SESSION_TIMEOUT_MS + HEARTBEAT_INTERVAL_MS * 2 + 5_000;
 
 let cluster: TestCluster;
 let clusterId: string;
@@ -26,8 +33,10 @@ function topicsPath(): string {
 }
 
 async function createTopic(through: BrokerProcess, name: string, partitions: number): Promise<void> {
-  const created = await call(through.url, 'POST', topicsPath(), {
-    body: { topic_name: name, partitions_count: partitions, replication_factor: 1 },
+  const created = await postRetrying503(through.url, topicsPath(), {
+    topic_name: name,
+    partitions_count: partitions,
+    replication_factor: 1,
   });
   expect(created.status, created.text).toBe(201);
 }

@@ -3,8 +3,8 @@
 // policies, fencing of stale commits, lags, and the operator's reset and delete. Answers are validated against
 // openapi.yaml.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrokerProcess } from './support/broker-process.js';
+import { describe, expect, it } from 'vitest';
+import { brokerForSuite } from './support/broker-process.js';
 import { call, expectError } from './support/http.js';
 import { I, V2, V2Consumer, waitForAssignment, type V2Record } from './support/v2-consumer.js';
 
@@ -65,23 +65,14 @@ function lastOffsets(records: V2Record[]): Array<{ topic: string; partition: num
 }
 
 describe('consumer groups', () => {
-  let broker: BrokerProcess;
-  let url: string;
-  let cid: string;
-
-  beforeAll(async () => {
-    broker = await BrokerProcess.start({ env: GROUP_ENV });
-    url = broker.url;
-    cid = await broker.clusterId();
-  });
-  afterAll(async () => {
-    await broker?.stop();
-  });
+  const suite = brokerForSuite({ env: GROUP_ENV });
 
   it('three instances on six partitions get two each; deleting one hands its partitions to the others', async () => {
-    await createTopic(url, cid, 'orders', 6);
+    await createTopic(suite.url, suite.clusterId, 'orders', 6);
     const consumers = await Promise.all(
-      ['a', 'b', 'c'].map((name) => V2Consumer.create(url, 'orders-group', name, { 'auto.commit.enable': 'false' })),
+      ['a', 'b', 'c'].map((name) =>
+        V2Consumer.create(suite.url, 'orders-group', name, { 'auto.commit.enable': 'false' }),
+      ),
     );
     for (const consumer of consumers) await consumer.subscribe(['orders']);
     const assignments = await Promise.all(consumers.map((c) => waitForAssignment(c, (p) => p.length === 2)));
@@ -92,15 +83,22 @@ describe('consumer groups', () => {
       ['orders-2', 'orders-3'],
       ['orders-4', 'orders-5'],
     ]);
-    const group = await call(url, 'GET', `/v3/clusters/${cid}/consumer-groups/orders-group`, { spec: G });
+    const group = await call(suite.url, 'GET', `/v3/clusters/${suite.clusterId}/consumer-groups/orders-group`, {
+      spec: G,
+    });
     expect(group.body).toMatchObject({
       state: 'STABLE',
       partition_assignor: 'range',
       consumer_group_id: 'orders-group',
     });
-    const members = await call(url, 'GET', `/v3/clusters/${cid}/consumer-groups/orders-group/consumers`, {
-      spec: `${G}/consumers`,
-    });
+    const members = await call(
+      suite.url,
+      'GET',
+      `/v3/clusters/${suite.clusterId}/consumer-groups/orders-group/consumers`,
+      {
+        spec: `${G}/consumers`,
+      },
+    );
     expect(members.body.data.map((m: { consumer_id: string }) => m.consumer_id)).toEqual(['a', 'b', 'c']);
 
     await consumers[2].delete();
@@ -112,20 +110,28 @@ describe('consumer groups', () => {
   });
 
   it('consumes every record exactly once across the group when each instance commits after processing', async () => {
-    await createTopic(url, cid, 'work', 6);
+    await createTopic(suite.url, suite.clusterId, 'work', 6);
     const values = Array.from({ length: 600 }, (_, i) => `record-${i}`);
-    await produceValues(url, 'work', values);
+    await produceValues(suite.url, 'work', values);
     const consumers = await Promise.all(
       ['w1', 'w2', 'w3'].map((name) =>
-        V2Consumer.create(url, 'workers', name, { 'auto.commit.enable': 'false', 'auto.offset.reset': 'earliest' }),
+        V2Consumer.create(suite.url, 'workers', name, {
+          'auto.commit.enable': 'false',
+          'auto.offset.reset': 'earliest',
+        }),
       ),
     );
     for (const consumer of consumers) await consumer.subscribe(['work']);
     await Promise.all(consumers.map((c) => waitForAssignment(c, (p) => p.length === 2)));
 
-    const lagBefore = await call(url, 'GET', `/v3/clusters/${cid}/consumer-groups/workers/lag-summary`, {
-      spec: `${G}/lag-summary`,
-    });
+    const lagBefore = await call(
+      suite.url,
+      'GET',
+      `/v3/clusters/${suite.clusterId}/consumer-groups/workers/lag-summary`,
+      {
+        spec: `${G}/lag-summary`,
+      },
+    );
     expect(lagBefore.body.total_lag).toBe(600);
 
     const seen = new Map<string, number>();
@@ -143,7 +149,9 @@ describe('consumer groups', () => {
     expect(seen.size).toBe(600);
     expect([...seen.values()].every((count) => count === 1)).toBe(true);
 
-    const lags = await call(url, 'GET', `/v3/clusters/${cid}/consumer-groups/workers/lags`, { spec: `${G}/lags` });
+    const lags = await call(suite.url, 'GET', `/v3/clusters/${suite.clusterId}/consumer-groups/workers/lags`, {
+      spec: `${G}/lags`,
+    });
     expect(lags.body.data).toHaveLength(6);
     expect(lags.body.data.every((l: { lag: number }) => l.lag === 0)).toBe(true);
     const total = lags.body.data.reduce((sum: number, l: { log_end_offset: number }) => sum + l.log_end_offset, 0);
@@ -158,9 +166,9 @@ describe('consumer groups', () => {
   });
 
   it("hands a departed member's uncommitted records to the others: duplicates only inside that window", async () => {
-    const consumers = ['w1', 'w2', 'w3'].map((name) => V2Consumer.attach(url, 'workers', name, 'binary'));
+    const consumers = ['w1', 'w2', 'w3'].map((name) => V2Consumer.attach(suite.url, 'workers', name, 'binary'));
     const values = Array.from({ length: 300 }, (_, i) => `second-${i}`);
-    await produceValues(url, 'work', values);
+    await produceValues(suite.url, 'work', values);
     // w3 receives records, does not commit them, and goes away: they are the rebalance window.
     const uncommitted = new Set((await consumers[2].poll(500)).map(text));
     expect(uncommitted.size).toBeGreaterThan(0);
@@ -183,7 +191,7 @@ describe('consumer groups', () => {
   });
 
   it('rejects a commit for a partition the instance does not own (fenced), and from a deleted instance', async () => {
-    const [w1, w2] = ['w1', 'w2'].map((name) => V2Consumer.attach(url, 'workers', name, 'binary'));
+    const [w1, w2] = ['w1', 'w2'].map((name) => V2Consumer.attach(suite.url, 'workers', name, 'binary'));
     const owned = await w2.assignment();
     const [topic, partition] = [owned[0].slice(0, owned[0].lastIndexOf('-')), Number(owned[0].split('-').pop())];
     const fenced = await w1.commit([{ topic, partition, offset: 0 }]);
@@ -195,23 +203,23 @@ describe('consumer groups', () => {
   });
 
   it('auto.offset.reset earliest, latest and none behave as in Kafka', async () => {
-    await createTopic(url, cid, 'resets', 1);
-    await produceValues(url, 'resets', ['r0', 'r1', 'r2', 'r3', 'r4'], 0);
+    await createTopic(suite.url, suite.clusterId, 'resets', 1);
+    await produceValues(suite.url, 'resets', ['r0', 'r1', 'r2', 'r3', 'r4'], 0);
     const assign = async (consumer: V2Consumer) => {
       const response = await consumer.call('POST', '/assignments', { partitions: [{ topic: 'resets', partition: 0 }] });
       expect(response.status, response.text).toBe(204);
     };
-    const earliest = await V2Consumer.create(url, 'reset-earliest', 'e', { 'auto.offset.reset': 'earliest' });
+    const earliest = await V2Consumer.create(suite.url, 'reset-earliest', 'e', { 'auto.offset.reset': 'earliest' });
     await assign(earliest);
     expect((await earliest.poll(500)).map((r) => r.offset)).toEqual([0, 1, 2, 3, 4]);
 
-    const latest = await V2Consumer.create(url, 'reset-latest', 'l', { 'auto.offset.reset': 'latest' });
+    const latest = await V2Consumer.create(suite.url, 'reset-latest', 'l', { 'auto.offset.reset': 'latest' });
     await assign(latest);
     expect(await latest.poll(200)).toEqual([]);
-    await produceValues(url, 'resets', ['r5'], 0);
+    await produceValues(suite.url, 'resets', ['r5'], 0);
     expect((await latest.poll(2_000)).map((r) => [r.offset, text(r)])).toEqual([[5, 'r5']]);
 
-    const none = await V2Consumer.create(url, 'reset-none', 'n', { 'auto.offset.reset': 'none' });
+    const none = await V2Consumer.create(suite.url, 'reset-none', 'n', { 'auto.offset.reset': 'none' });
     await assign(none);
     expectError(await none.call('GET', '/records?timeout=100'), 400, 40002, /auto.offset.reset is none/);
     const seek = await none.call('POST', '/positions/beginning', { partitions: [{ topic: 'resets', partition: 0 }] });
@@ -224,9 +232,9 @@ describe('consumer groups', () => {
   });
 
   it('commits what was returned on an empty-body commit, and reads committed offsets with a GET body too', async () => {
-    await createTopic(url, cid, 'returned', 2);
-    await produceValues(url, 'returned', ['x0', 'x1', 'x2'], 0);
-    const consumer = await V2Consumer.create(url, 'returned-group', 'r', {
+    await createTopic(suite.url, suite.clusterId, 'returned', 2);
+    await produceValues(suite.url, 'returned', ['x0', 'x1', 'x2'], 0);
+    const consumer = await V2Consumer.create(suite.url, 'returned-group', 'r', {
       'auto.offset.reset': 'earliest',
       'auto.commit.enable': 'false',
     });
@@ -241,7 +249,7 @@ describe('consumer groups', () => {
     expect((await consumer.commitReturned()).status).toBe(200);
     const viaQuery = await consumer.committed([{ topic: 'returned', partition: 0 }]);
     expect(viaQuery.get('returned-0')).toBe(1);
-    const viaBody = await getWithBody(`${url}${consumer.path}/offsets`, {
+    const viaBody = await getWithBody(`${suite.url}${consumer.path}/offsets`, {
       partitions: [
         { topic: 'returned', partition: 0 },
         { topic: 'returned', partition: 1 },
@@ -252,14 +260,14 @@ describe('consumer groups', () => {
   });
 
   it('serialises concurrent polls of one instance: no record is returned twice', async () => {
-    await createTopic(url, cid, 'concurrent', 1);
+    await createTopic(suite.url, suite.clusterId, 'concurrent', 1);
     await produceValues(
-      url,
+      suite.url,
       'concurrent',
       Array.from({ length: 50 }, (_, i) => `c${i}`),
       0,
     );
-    const consumer = await V2Consumer.create(url, 'concurrent-group', 'one', {
+    const consumer = await V2Consumer.create(suite.url, 'concurrent-group', 'one', {
       'auto.offset.reset': 'earliest',
       'auto.commit.enable': 'false',
     });
@@ -272,11 +280,11 @@ describe('consumer groups', () => {
   });
 
   it('subscribes by topic_pattern, and auto-commits what was returned when the instance is deleted', async () => {
-    await createTopic(url, cid, 'metrics.eu', 1);
-    await createTopic(url, cid, 'metrics.us', 1);
-    await produceValues(url, 'metrics.eu', ['eu'], 0);
-    await produceValues(url, 'metrics.us', ['us'], 0);
-    const consumer = await V2Consumer.create(url, 'pattern-group', 'p', {
+    await createTopic(suite.url, suite.clusterId, 'metrics.eu', 1);
+    await createTopic(suite.url, suite.clusterId, 'metrics.us', 1);
+    await produceValues(suite.url, 'metrics.eu', ['eu'], 0);
+    await produceValues(suite.url, 'metrics.us', ['us'], 0);
+    const consumer = await V2Consumer.create(suite.url, 'pattern-group', 'p', {
       'auto.offset.reset': 'earliest',
       'auto.commit.enable': 'true',
     });
@@ -289,7 +297,7 @@ describe('consumer groups', () => {
     while (values.length < 2 && Date.now() < deadline) values.push(...(await consumer.poll(200)).map(text));
     expect(values.sort()).toEqual(['eu', 'us']);
     await consumer.delete();
-    const lags = await call(url, 'GET', `/v3/clusters/${cid}/consumer-groups/pattern-group/lags`, {
+    const lags = await call(suite.url, 'GET', `/v3/clusters/${suite.clusterId}/consumer-groups/pattern-group/lags`, {
       spec: `${G}/lags`,
     });
     expect(
@@ -301,9 +309,9 @@ describe('consumer groups', () => {
   });
 
   it("answers Confluent's error codes for bad consumer requests", async () => {
-    const consumer = await V2Consumer.create(url, 'errors-group', 'dup');
+    const consumer = await V2Consumer.create(suite.url, 'errors-group', 'dup');
     expectError(
-      await call(url, 'POST', '/consumers/errors-group', {
+      await call(suite.url, 'POST', '/consumers/errors-group', {
         body: { name: 'dup' },
         contentType: V2,
         spec: '/consumers/{group_name}',
@@ -312,7 +320,7 @@ describe('consumer groups', () => {
       40902,
     );
     expectError(
-      await call(url, 'POST', '/consumers/errors-group', {
+      await call(suite.url, 'POST', '/consumers/errors-group', {
         body: { name: 'bad', format: 'avro' },
         contentType: V2,
         spec: '/consumers/{group_name}',
@@ -321,7 +329,7 @@ describe('consumer groups', () => {
       42204,
     );
     expectError(
-      await call(url, 'POST', '/consumers/errors-group', {
+      await call(suite.url, 'POST', '/consumers/errors-group', {
         body: { name: 'bad', 'auto.offset.reset': 'sometimes' },
         contentType: V2,
         spec: '/consumers/{group_name}',
@@ -329,7 +337,7 @@ describe('consumer groups', () => {
       422,
       42204,
     );
-    const wrongFormat = await call(url, 'GET', `${consumer.path}/records`, {
+    const wrongFormat = await call(suite.url, 'GET', `${consumer.path}/records`, {
       accept: 'application/vnd.kafka.json.v2+json',
       spec: `${I}/records`,
     });
@@ -347,7 +355,7 @@ describe('consumer groups', () => {
       42206,
     );
     expectError(
-      await call(url, 'GET', '/consumers/errors-group/instances/nobody/records', { spec: `${I}/records` }),
+      await call(suite.url, 'GET', '/consumers/errors-group/instances/nobody/records', { spec: `${I}/records` }),
       404,
       40403,
     );
@@ -355,8 +363,8 @@ describe('consumer groups', () => {
   });
 
   it("resets a group's offsets only while it is empty (dry run first), then deletes it", async () => {
-    const base = `/v3/clusters/${cid}/consumer-groups/workers`;
-    const plan = await call(url, 'POST', `${base}/offsets:reset`, {
+    const base = `/v3/clusters/${suite.clusterId}/consumer-groups/workers`;
+    const plan = await call(suite.url, 'POST', `${base}/offsets:reset`, {
       body: { to: 'earliest', dry_run: true },
       spec: `${G}/offsets:reset`,
     });
@@ -367,60 +375,60 @@ describe('consumer groups', () => {
         (p: { new_offset: number; current_offset: number }) => p.new_offset === 0 && p.current_offset > 0,
       ),
     ).toBe(true);
-    const lagsUnchanged = await call(url, 'GET', `${base}/lag-summary`, { spec: `${G}/lag-summary` });
+    const lagsUnchanged = await call(suite.url, 'GET', `${base}/lag-summary`, { spec: `${G}/lag-summary` });
     expect(lagsUnchanged.body.total_lag).toBe(0);
 
-    const executed = await call(url, 'POST', `${base}/offsets:reset`, {
+    const executed = await call(suite.url, 'POST', `${base}/offsets:reset`, {
       body: { to: 'offset', offset: 10, topics: [{ topic_name: 'work', partitions: [0, 1] }], dry_run: false },
       spec: `${G}/offsets:reset`,
     });
     expect(executed.status, executed.text).toBe(200);
-    const lags = await call(url, 'GET', `${base}/lags`, { spec: `${G}/lags` });
+    const lags = await call(suite.url, 'GET', `${base}/lags`, { spec: `${G}/lags` });
     for (const lag of lags.body.data) {
       if (lag.partition_id <= 1) expect(lag.current_offset).toBe(10);
     }
+    // by timestamp: the first offset at or after it (the log end for a time after every record, 0 before them)
+    const byTime = async (timestamp: string | number) =>
+      (
+        await call(suite.url, 'POST', `${base}/offsets:reset`, {
+          body: { to: 'timestamp', timestamp, topics: [{ topic_name: 'work', partitions: [2] }], dry_run: true },
+          spec: `${G}/offsets:reset`,
+        })
+      ).body.data[0].new_offset;
+    const end = lags.body.data.find((l: { partition_id: number }) => l.partition_id === 2).log_end_offset;
+    expect(await byTime(Date.now() + 60_000)).toBe(end);
+    expect(await byTime('2020-01-01T00:00:00Z')).toBe(0);
 
-    const busy = await V2Consumer.create(url, 'workers', 'busy');
+    const busy = await V2Consumer.create(suite.url, 'workers', 'busy');
     await busy.subscribe(['work']);
     expectError(
-      await call(url, 'POST', `${base}/offsets:reset`, {
+      await call(suite.url, 'POST', `${base}/offsets:reset`, {
         body: { to: 'latest', dry_run: false },
         spec: `${G}/offsets:reset`,
       }),
       409,
       40904,
     );
-    expectError(await call(url, 'DELETE', base, { spec: G }), 409, 40904);
+    expectError(await call(suite.url, 'DELETE', base, { spec: G }), 409, 40904);
     await busy.delete();
-    const deleted = await call(url, 'DELETE', base, { spec: G });
+    const deleted = await call(suite.url, 'DELETE', base, { spec: G });
     expect(deleted.status, deleted.text).toBe(204);
-    expectError(await call(url, 'GET', base, { spec: G }), 404, 404);
+    expectError(await call(suite.url, 'GET', base, { spec: G }), 404, 404);
   });
 });
 
 describe('consumer groups across a kill -9', () => {
-  let broker: BrokerProcess;
-  let url: string;
-  let cid: string;
-
-  beforeAll(async () => {
-    broker = await BrokerProcess.start({ env: GROUP_ENV });
-    url = broker.url;
-    cid = await broker.clusterId();
-  });
-  afterAll(async () => {
-    await broker?.stop();
-  });
+  const suite = brokerForSuite({ env: GROUP_ENV });
 
   it('keeps committed offsets and instances; a new instance resumes from the committed offset', async () => {
-    await createTopic(url, cid, 'durable', 1);
+    await createTopic(suite.url, suite.clusterId, 'durable', 1);
     await produceValues(
-      url,
+      suite.url,
       'durable',
       Array.from({ length: 10 }, (_, i) => `d${i}`),
       0,
     );
-    const first = await V2Consumer.create(url, 'durable-group', 'first', {
+    const first = await V2Consumer.create(suite.url, 'durable-group', 'first', {
       'auto.offset.reset': 'earliest',
       'auto.commit.enable': 'false',
     });
@@ -430,12 +438,12 @@ describe('consumer groups across a kill -9', () => {
     const last = records[records.length - 1];
     expect((await first.commit([{ topic: 'durable', partition: 0, offset: last.offset }])).status).toBe(200);
 
-    await broker.restart('SIGKILL');
+    await suite.broker.restart('SIGKILL');
 
     const survived = await first.call('GET', '/assignments');
     expect(survived.status, survived.text).toBe(200);
     expect(survived.body.partitions).toEqual([{ topic: 'durable', partition: 0 }]);
-    const second = await V2Consumer.create(url, 'durable-group', 'second', { 'auto.offset.reset': 'earliest' });
+    const second = await V2Consumer.create(suite.url, 'durable-group', 'second', { 'auto.offset.reset': 'earliest' });
     await second.call('POST', '/assignments', { partitions: [{ topic: 'durable', partition: 0 }] });
     const resumed = await second.poll(1_000);
     expect(resumed[0].offset).toBe(last.offset + 1);
@@ -445,9 +453,9 @@ describe('consumer groups across a kill -9', () => {
   });
 
   it('a subscribed group is restored with its members and resumes after its commits', async () => {
-    await createTopic(url, cid, 'restored', 2);
-    await produceValues(url, 'restored', ['a', 'b', 'c', 'd']);
-    const member = await V2Consumer.create(url, 'restored-group', 'm', {
+    await createTopic(suite.url, suite.clusterId, 'restored', 2);
+    await produceValues(suite.url, 'restored', ['a', 'b', 'c', 'd']);
+    const member = await V2Consumer.create(suite.url, 'restored-group', 'm', {
       'auto.offset.reset': 'earliest',
       'auto.commit.enable': 'false',
     });
@@ -457,33 +465,24 @@ describe('consumer groups across a kill -9', () => {
     while (consumed.length < 4) consumed.push(...(await member.poll(200)));
     expect((await member.commitReturned()).status).toBe(200);
 
-    await broker.restart('SIGKILL');
+    await suite.broker.restart('SIGKILL');
 
     expect(await waitForAssignment(member, (p) => p.length === 2)).toEqual(['restored-0', 'restored-1']);
-    await produceValues(url, 'restored', ['e']);
+    await produceValues(suite.url, 'restored', ['e']);
     const after = await member.poll(2_000);
     expect(after.map(text)).toEqual(['e']);
   });
 });
 
 describe('idle consumer instances', () => {
-  let broker: BrokerProcess;
-  let url: string;
-  let cid: string;
-
-  beforeAll(async () => {
-    broker = await BrokerProcess.start({ env: { ...GROUP_ENV, BROOK_CONSUMER_INSTANCE_TIMEOUT_MS: '2000' } });
-    url = broker.url;
-    cid = await broker.clusterId();
-  });
-  afterAll(async () => {
-    await broker?.stop();
-  });
+  const suite = brokerForSuite({ env: { ...GROUP_ENV, BROOK_CONSUMER_INSTANCE_TIMEOUT_MS: '2000' } });
 
   it('evicts an instance idle past consumer.instance.timeout.ms; its partitions move and its commits are rejected', async () => {
-    await createTopic(url, cid, 'idle', 4);
+    await createTopic(suite.url, suite.clusterId, 'idle', 4);
     const [busy, idle] = await Promise.all(
-      ['busy', 'idle'].map((name) => V2Consumer.create(url, 'idle-group', name, { 'auto.commit.enable': 'false' })),
+      ['busy', 'idle'].map((name) =>
+        V2Consumer.create(suite.url, 'idle-group', name, { 'auto.commit.enable': 'false' }),
+      ),
     );
     await busy.subscribe(['idle']);
     await idle.subscribe(['idle']);

@@ -1,13 +1,17 @@
 // `npm run cluster`'s engine: startLocalCluster starts redis-server and brokers that form one cluster, and stops
 // them all; started again on the same directory, the cluster keeps its topics (Redis AOF and the brokers' data).
+// `brook cluster` runs the same in the foreground.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLocalCluster } from '../../src/local-cluster/local-cluster.js';
 import { freePort } from './support/broker-process.js';
 import { call } from './support/http.js';
 
+const BROOK = fileURLToPath(new URL('../../dist/cli/brook.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'brook-local-cluster-'));
 
 afterAll(() => {
@@ -54,6 +58,39 @@ describe('startLocalCluster', () => {
       expect((await call(second.brokers[0].url, 'GET', '/topics/kept')).status).toBe(200);
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe('brook cluster', () => {
+  it('runs the local cluster in the foreground, prints the brokers, and stops everything on Ctrl-C', async () => {
+    const port = await freePort();
+    const clusterDir = mkdtempSync(join(tmpdir(), 'brook-cli-cluster-'));
+    const child = spawn(
+      process.execPath,
+      [BROOK, 'cluster', '--brokers', '2', '--port', String(port), '--dir', clusterDir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!output.includes('Ctrl-C stops the cluster.') && Date.now() < deadline && child.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(output).toContain(`broker 1: http://127.0.0.1:${port}`);
+      expect(output).toContain(`broker 2: http://127.0.0.1:${port + 1}`);
+      expect((await call(`http://127.0.0.1:${port + 1}`, 'GET', '/brokers')).body.brokers).toEqual([1, 2]);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(clusterDir, { recursive: true, force: true });
     }
   });
 });

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../../../dist/main.js', import.meta.url));
 
@@ -130,4 +131,24 @@ export class BrokerProcess {
     const body = (await response.json()) as { data: Array<{ cluster_id: string }> };
     return body.data[0].cluster_id;
   }
+}
+
+/** A broker started before a suite's tests and removed after them; its fields are read inside the tests. */
+export interface SuiteBroker {
+  readonly broker: BrokerProcess;
+  readonly url: string;
+  readonly clusterId: string;
+}
+
+export function brokerForSuite(options: BrokerOptions = {}): SuiteBroker {
+  const suite = { broker: null as unknown as BrokerProcess, url: '', clusterId: '' };
+  beforeAll(async () => {
+    suite.broker = await BrokerProcess.start(options);
+    suite.url = suite.broker.url;
+    suite.clusterId = await suite.broker.clusterId();
+  });
+  afterAll(async () => {
+    await suite.broker?.stop();
+  });
+  return suite;
 }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { RedisServerProcess } from '../../../src/local-cluster/redis-server-process.js';
 import { BrokerProcess } from './broker-process.js';
+import { type ApiResponse, call } from './http.js';
 
 export const SESSION_TIMEOUT_MS = 3_000;
 export const HEARTBEAT_INTERVAL_MS = 500;
@@ -25,11 +26,11 @@ export class TestCluster {
     private readonly extraEnv: Record<string, string>,
   ) {}
 
-  /** `env` adds settings to every broker (replication timings...). */
-  static async start(brokerCount: number, env: Record<string, string> = {}): Promise<TestCluster> {
+  /** Starts redis-server and `brokerCount` brokers; `extraEnv` is added to every broker's environment. */
+  static async start(brokerCount: number, extraEnv: Record<string, string> = {}): Promise<TestCluster> {
     const redis = await RedisServerProcess.start();
     const secret = randomBytes(24).toString('hex');
-    const cluster = new TestCluster(redis, [], secret, env);
+    const cluster = new TestCluster(redis, [], secret, extraEnv);
     try {
       for (let id = 1; id <= brokerCount; id++) cluster.brokers.push(await cluster.startBroker(id));
     } catch (error) {
@@ -95,5 +96,23 @@ export async function waitUntil<T>(
     if (value !== null && value !== undefined && value !== false) return value;
     if (performance.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * POST a request, retrying while the answer is 503 (a controller still loading the cluster state, or none elected
+ * yet), as a client of the REST Proxy should; returns the first other answer.
+ */
+export async function postRetrying503(
+  url: string,
+  path: string,
+  body: unknown,
+  timeoutMs = 15_000,
+): Promise<ApiResponse> {
+  const deadline = performance.now() + timeoutMs;
+  while (true) {
+    const answer = await call(url, 'POST', path, { body });
+    if (answer.status !== 503 || performance.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

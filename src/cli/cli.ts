@@ -1,0 +1,59 @@
+// The `brook` program: its commands, its help and the mapping of every failure to an exit code. One file per
+// command under commands/, registered below; the replication commands (`reassign-partitions`,
+// `leader-election`, issue 7) belong there too, each as commands/<name>.ts, once their routes are in openapi.yaml.
+import { Command, CommanderError } from 'commander';
+import { registerClusterCommand } from './commands/cluster.js';
+import { registerConfigsCommand } from './commands/configs.js';
+import { registerConsoleConsumerCommand } from './commands/console-consumer.js';
+import { registerConsoleProducerCommand } from './commands/console-producer.js';
+import { registerConsumerGroupsCommand } from './commands/consumer-groups.js';
+import { registerStartCommand } from './commands/start.js';
+import { registerTopicsCommand } from './commands/topics.js';
+import type { CliIo } from './command-context.js';
+import { CliError, EXIT, EXIT_CODES_HELP } from './errors.js';
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('brook')
+    .description("Brook's command-line tools: Kafka's topics, configs, console producer and consumer, consumer groups")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText(
+      'after',
+      `
+The broker is --bootstrap-server (default http://localhost:8082, or $BROOK_URL); host:port means http://host:port.
+
+Examples:
+  brook start --port 8082 --data-dir ./data
+  brook topics --create --topic test --partitions 1 --replication-factor 1
+  echo hello | brook console-producer --topic test
+  brook console-consumer --topic test --from-beginning --max-messages 1
+
+${EXIT_CODES_HELP}
+`,
+    );
+  registerStartCommand(program, io);
+  registerTopicsCommand(program, io);
+  registerConfigsCommand(program, io);
+  registerConsoleProducerCommand(program, io);
+  registerConsoleConsumerCommand(program, io);
+  registerConsumerGroupsCommand(program, io);
+  registerClusterCommand(program, io);
+  return program;
+}
+
+/** Runs the CLI on `argv` (without node and script) and returns the exit code; never throws a CliError. */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof CliError) {
+      io.stderr.write(`brook: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,144 @@
+// `brook configs`: kafka-configs.sh for topics. --describe shows a topic's overrides (every config with --all);
+// --alter takes --add-config k=v[,k=v] and --delete-config k[,k] (reset to the default) in one atomic change.
+import type { Command } from 'commander';
+import { unwrap, type Connection } from '../client.js';
+import {
+  addCommonOptions,
+  connectFrom,
+  withExamples,
+  writeJson,
+  type CliIo,
+  type CommonOptions,
+} from '../command-context.js';
+import { UsageError } from '../errors.js';
+import {
+  collect,
+  exactlyOneAction,
+  parseConfigEntries,
+  parseConfigNames,
+  required,
+  type ConfigEntry,
+} from '../options.js';
+import { formatTable } from '../table.js';
+import { isOverride, listTopicConfigs, listTopicNames } from '../topic-api.js';
+
+const ACTIONS = ['describe', 'alter'] as const;
+
+interface ConfigsOptions extends CommonOptions {
+  describe?: boolean;
+  alter?: boolean;
+  entityType?: string;
+  entityName?: string;
+  topic?: string;
+  all?: boolean;
+  addConfig?: string[];
+  deleteConfig?: string[];
+}
+
+export function registerConfigsCommand(program: Command, io: CliIo): void {
+  const command = program
+    .command('configs')
+    .description('describe and alter topic configs (kafka-configs)')
+    .option('--describe', "show the entity's config overrides (every config with --all)")
+    .option('--alter', 'change configs with --add-config and --delete-config')
+    .option('--entity-type <type>', 'what to configure: topics (the only type Brook has for now)')
+    .option('--entity-name <name>', 'the topic (describe: all topics when omitted)')
+    .option('--topic <name>', 'shorthand for --entity-type topics --entity-name <name>')
+    .option('--all', 'describe: every config with its value and source, not only overrides')
+    .option('--add-config <k=v,...>', "configs to set: k1=v1,k2=[a,b] (Kafka's syntax), repeatable", collect)
+    .option('--delete-config <k,...>', 'configs to reset to their defaults, repeatable', collect);
+  addCommonOptions(command);
+  withExamples(command, [
+    'brook configs --entity-type topics --entity-name test --alter --add-config retention.ms=1000',
+    'brook configs --entity-type topics --entity-name test --describe',
+    'brook configs --entity-type topics --entity-name test --alter --delete-config retention.ms',
+    'brook configs --topic test --describe --all --output json',
+  ]);
+  command.action(async (options: ConfigsOptions) => {
+    const action = exactlyOneAction(options, ACTIONS);
+    const topic = entityName(options);
+    if (action === 'describe') return describeConfigs(await connectFrom(options, io.signal), topic, options, io);
+    const changes = configChanges(required(topic, '--entity-name', '--alter'), options);
+    await alterConfigs(await connectFrom(options, io.signal), changes, options, io);
+  });
+}
+
+function entityName(options: ConfigsOptions): string | undefined {
+  if (options.topic !== undefined) {
+    if (options.entityName !== undefined) throw new UsageError('give --topic or --entity-name, not both');
+    return options.topic;
+  }
+  const type = required(options.entityType, '--entity-type topics', 'configs');
+  if (type !== 'topics' && type !== 'topic') {
+    throw new UsageError(
+      `--entity-type ${type} is not supported: Brook's configs are per topic (--entity-type topics)`,
+    );
+  }
+  return options.entityName;
+}
+
+async function describeConfigs(
+  connection: Connection,
+  topic: string | undefined,
+  options: ConfigsOptions,
+  io: CliIo,
+): Promise<void> {
+  const topics = topic === undefined ? await listTopicNames(connection) : [topic];
+  const rows: Array<{ topic_name: string; name: string; value: string | null; source: string; is_default: boolean }> =
+    [];
+  for (const name of topics) {
+    for (const config of await listTopicConfigs(connection, name)) {
+      if (options.all !== true && !isOverride(config)) continue;
+      rows.push({
+        topic_name: name,
+        name: config.name,
+        value: config.is_sensitive ? null : (config.value ?? null),
+        source: config.source,
+        is_default: config.is_default,
+      });
+    }
+  }
+  if (options.output === 'json') return writeJson(io, rows);
+  io.stdout.write(
+    formatTable(
+      ['TOPIC', 'CONFIG', 'VALUE', 'SOURCE'],
+      rows.map((row) => [row.topic_name, row.name, row.value, row.source]),
+    ),
+  );
+}
+
+interface ConfigChanges {
+  topic: string;
+  set: ConfigEntry[];
+  reset: string[];
+}
+
+function configChanges(topic: string, options: ConfigsOptions): ConfigChanges {
+  const set = parseConfigEntries(options.addConfig ?? []);
+  const reset = parseConfigNames(options.deleteConfig ?? []);
+  if (set.length === 0 && reset.length === 0) throw new UsageError('--alter needs --add-config or --delete-config');
+  const both = set.find((entry) => reset.includes(entry.name));
+  if (both !== undefined) throw new UsageError(`config ${both.name} is both added and deleted`);
+  return { topic, set, reset };
+}
+
+async function alterConfigs(
+  connection: Connection,
+  { topic, set, reset }: ConfigChanges,
+  options: ConfigsOptions,
+  io: CliIo,
+): Promise<void> {
+  unwrap(
+    await connection.api.POST('/v3/clusters/{cluster_id}/topics/{topic_name}/configs:alter', {
+      params: { path: { cluster_id: connection.clusterId, topic_name: topic } },
+      body: {
+        data: [
+          ...set.map((entry) => ({ ...entry, operation: 'SET' as const })),
+          ...reset.map((name) => ({ name, operation: 'DELETE' as const })),
+        ],
+      },
+    }),
+  );
+  if (options.output === 'json') writeJson(io, { topic_name: topic, set, reset });
+  else io.stdout.write(`Completed updating config for topic ${topic}.\n`);
+}

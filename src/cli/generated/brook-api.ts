@@ -1,0 +1,4865 @@
+// Generated from openapi.yaml by `npm run generate:client` (openapi-typescript). Do not edit by hand:
+// change openapi.yaml and regenerate; a unit test fails when this file is out of date.
+export interface paths {
+  '/brokers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List broker ids (v2) */
+    get: operations['v2ListBrokers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create consumer instance (v2)
+     * @description Creates a consumer instance in the group. `base_uri` is the URL of the instance (on this broker's advertised
+     *     address; any broker of the cluster serves it). An instance idle for longer than `consumer.instance.timeout.ms`
+     *     is removed. Values may be given as JSON strings, as Confluent's clients send them.
+     */
+    post: operations['v2CreateConsumer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete consumer instance (v2)
+     * @description Destroys the instance: it leaves the group (a rebalance follows) and, with `auto.commit.enable`, first
+     *     commits the offsets of the records it returned.
+     */
+    delete: operations['v2DeleteConsumer'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/assignments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get assigned partitions (v2)
+     * @description The partitions the instance reads: its manual assignment, or what the group assigned it in the current
+     *     generation (empty while a rebalance is in progress or without a subscription).
+     */
+    get: operations['v2GetAssignments'];
+    put?: never;
+    /**
+     * Assign partitions (v2)
+     * @description Manually assigns partitions to the instance (no group membership, no rebalancing), replacing any previous
+     *     manual assignment.
+     */
+    post: operations['v2AssignPartitions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/offsets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get committed offsets (v2)
+     * @description The group's stored (next-to-read) offsets for the given partitions; partitions without a committed offset
+     *     are left out. The partitions are given as `partition=topic:p` query parameters or, as in Confluent's API, as
+     *     a JSON body `{"partitions": [{"topic", "partition"}]}` (at most 1 MiB), which many HTTP clients cannot send
+     *     with GET.
+     */
+    get: operations['v2GetCommittedOffsets'];
+    put?: never;
+    /**
+     * Commit offsets (v2)
+     * @description Commits offsets for the group, with Confluent's semantics: each `offset` is that of the last processed record
+     *     and `offset + 1` is stored. An empty body (or empty `offsets`) commits, for every partition, one past the
+     *     last record returned to the client. A subscribed instance may commit only partitions it owns in the current
+     *     generation, read in that generation (40903 otherwise: poll again after the rebalance).
+     */
+    post: operations['v2CommitOffsets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/positions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Seek to offsets (v2)
+     * @description Sets the offset the next poll reads from, for partitions assigned to the instance.
+     */
+    post: operations['v2SeekToOffsets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/positions/beginning': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Seek to beginning (v2)
+     * @description Moves the positions of the given assigned partitions to their log start offsets.
+     */
+    post: operations['v2SeekToBeginning'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/positions/end': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Seek to end (v2)
+     * @description Moves the positions of the given assigned partitions to their high watermarks (new records only).
+     */
+    post: operations['v2SeekToEnd'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/records': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Consume records (v2)
+     * @description Fetches records from the assigned partitions, starting at each partition's position (the committed offset,
+     *     else per `auto.offset.reset`). Answers as soon as `fetch.min.bytes` are available, or after `timeout` with
+     *     what there is (possibly nothing). The answer's content type is the instance's embedded format:
+     *     `application/vnd.kafka.binary.v2+json` (keys, values base64) or `application/vnd.kafka.json.v2+json` (keys,
+     *     values as JSON). Unlike Confluent, every record carries `timestamp` and `headers`. Concurrent polls of one
+     *     instance are served one after the other.
+     */
+    get: operations['v2ConsumeRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consumers/{group_name}/instances/{instance}/subscription': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get subscribed topics (v2)
+     * @description The subscribed topics (a pattern subscription lists the topics it currently matches); empty when none.
+     */
+    get: operations['v2GetSubscription'];
+    put?: never;
+    /**
+     * Subscribe (v2)
+     * @description Subscribes the instance to a list of topics or to a topic pattern (a regular expression matched against
+     *     whole topic names); it then joins the group and receives partitions from the group's assignor. Replaces any
+     *     previous subscription.
+     */
+    post: operations['v2Subscribe'];
+    /**
+     * Unsubscribe (v2)
+     * @description Removes the subscription (and any manual assignment); the instance leaves the group's assignment.
+     */
+    delete: operations['v2Unsubscribe'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/healthz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness probe
+     * @description Answers 200 as long as the process serves HTTP.
+     */
+    get: operations['checkLiveness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This OpenAPI document (JSON) */
+    get: operations['getOpenApiJson'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/openapi.yaml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This OpenAPI document (YAML) */
+    get: operations['getOpenApiYaml'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/readyz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness probe
+     * @description Ready when the coordination store is reachable and cluster metadata has been loaded.
+     */
+    get: operations['checkReadiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/topics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List topic names (v2) */
+    get: operations['v2ListTopics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/topics/{topic_name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** Get topic (v2) */
+    get: operations['v2GetTopic'];
+    put?: never;
+    /**
+     * Produce to topic (v2)
+     * @description Produces the records; each goes to its `partition`, or is partitioned by key (murmur2, as Kafka's default
+     *     partitioner) or spread when it has none. The answer is 200 with one `offsets[]` entry per record, in order;
+     *     a record that failed has `partition` and `offset` null and carries `error_code` and `error` (as Confluent).
+     *     The embedded format is binary (base64 keys and values) unless the content type is
+     *     `application/vnd.kafka.json.v2+json`.
+     */
+    post: operations['v2ProduceToTopic'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/topics/{topic_name}/partitions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** List partitions (v2) */
+    get: operations['v2ListPartitions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/topics/{topic_name}/partitions/{partition_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** Get partition (v2) */
+    get: operations['v2GetPartition'];
+    put?: never;
+    /**
+     * Produce to partition (v2)
+     * @description Produces the records to the partition in the path (a record's own `partition`, if any, is ignored). The
+     *     answer is as for producing to a topic: 200 with one `offsets[]` entry per record, in order, failures
+     *     reported in-line with `error_code` and `error`.
+     */
+    post: operations['v2ProduceToPartition'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/topics/{topic_name}/partitions/{partition_id}/offsets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get partition offsets (v2)
+     * @description `beginning_offset` is the log start offset, `end_offset` the high watermark.
+     */
+    get: operations['v2GetPartitionOffsets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List clusters
+     * @description Returns the cluster this broker belongs to (always exactly one).
+     */
+    get: operations['listClusters'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get cluster
+     * @description The `controller` relationship names the current controller broker.
+     */
+    get: operations['getCluster'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/brokers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List brokers
+     * @description Returns the live brokers of the cluster.
+     */
+    get: operations['listBrokers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/brokers/{broker_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /** Get broker */
+    get: operations['getBroker'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List consumer groups
+     * @description Returns the consumer groups of the cluster (every group that is not dead), sorted by id.
+     */
+    get: operations['listConsumerGroups'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    /** Get consumer group */
+    get: operations['getConsumerGroup'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete consumer group (Brook)
+     * @description Brook's own: deletes the group and its committed offsets (as `kafka-consumer-groups --delete`). Only a group
+     *     without members and without v2 consumer instances can be deleted.
+     */
+    delete: operations['deleteConsumerGroup'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/consumers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List consumers
+     * @description Returns the current members of the group, sorted by consumer id.
+     */
+    get: operations['listConsumers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/consumers/{consumer_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+      };
+      cookie?: never;
+    };
+    /** Get consumer */
+    get: operations['getConsumer'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/consumers/{consumer_id}/assignments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List consumer assignments
+     * @description Returns the partitions assigned to the consumer in the group's current generation.
+     */
+    get: operations['listConsumerAssignments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lag-summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get consumer group lag summary
+     * @description The maximum and the total lag of the group. With no lags at all, `max_lag` and `total_lag` are 0,
+     *     `max_lag_partition_id` is -1 and the `max_lag_*` names are empty strings.
+     */
+    get: operations['getConsumerGroupLagSummary'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List consumer lags
+     * @description Returns the lag of every partition the group has committed offsets for or a member owns, sorted by topic and
+     *     partition: `log_end_offset` (the high watermark) minus `current_offset` (the committed offset, -1 when
+     *     nothing is committed yet; the lag is then counted from the log start).
+     */
+    get: operations['listConsumerLags'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lags/{topic_name}/partitions/{partition_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** Get consumer lag */
+    get: operations['getConsumerLag'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/offsets:reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reset consumer group offsets (Brook)
+     * @description Brook's own, as `kafka-consumer-groups --reset-offsets`: computes a new committed offset for each chosen
+     *     partition (every partition of the listed `topics`, or of the listed `partitions`; without `topics`, every
+     *     partition the group has committed), clamped to the log, and stores them unless `dry_run` is true, which is
+     *     the default (then only the plan is returned). The group must have no active members; with `topics` it need
+     *     not exist yet (its offsets are then created).
+     */
+    post: operations['resetConsumerGroupOffsets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /** List topics */
+    get: operations['listTopics'];
+    put?: never;
+    /**
+     * Create topic
+     * @description Creates a topic. With `validate_only: true` nothing is created and the would-be topic is returned with 200.
+     */
+    post: operations['createTopic'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** Get topic */
+    get: operations['getTopic'];
+    put?: never;
+    post?: never;
+    /** Delete topic */
+    delete: operations['deleteTopic'];
+    options?: never;
+    head?: never;
+    /**
+     * Update partition count
+     * @description Increases the number of partitions of the topic and returns the updated topic.
+     */
+    patch: operations['updateTopicPartitionCount'];
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/configs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List topic configs
+     * @description Returns every topic-level config (Kafka's dotted names) with its effective value and source.
+     */
+    get: operations['listTopicConfigs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/configs:alter': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Batch alter topic configs
+     * @description Sets (`operation` SET or absent) or resets to default (`operation: DELETE`) several configs at once,
+     *     atomically. With `validate_only: true` the change is only validated.
+     */
+    post: operations['updateTopicConfigBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/configs/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** Get topic config */
+    get: operations['getTopicConfig'];
+    /** Update topic config */
+    put: operations['updateTopicConfig'];
+    post?: never;
+    /**
+     * Reset topic config
+     * @description Resets the config to its default value (removes the topic-level override).
+     */
+    delete: operations['deleteTopicConfig'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** List partitions */
+    get: operations['listPartitions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /** Get partition */
+    get: operations['getPartition'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/offset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List partition offsets
+     * @description Returns the earliest offset (log start) and the latest offset (high watermark: the offset the next
+     *     committed record will get) of the partition. As in Confluent's spec.
+     */
+    get: operations['listPartitionOffsets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/records': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Read records (Brook)
+     * @description Brook's stateless read of one partition, without a consumer group. The start position is one of `offset`,
+     *     `timestamp` or `from`. Answers as soon as records are available; when there are none yet, long-polls up to
+     *     `wait_ms` and then answers an empty `records` array. Only committed records (below the high watermark) are
+     *     returned. To read on, call again with `offset=next_offset`.
+     *
+     *     With `Accept: application/vnd.brook.batches` the body is instead the raw Kafka v2 record batches as stored
+     *     (no re-encoding, possibly starting before the requested offset since batches are not split); the position
+     *     is then given by the `X-Brook-Next-Offset` and `X-Brook-High-Watermark` headers.
+     */
+    get: operations['readRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/replicas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List replicas
+     * @description Returns the replicas of the partition, with leadership and in-sync state.
+     */
+    get: operations['listReplicas'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/records': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Produce records
+     * @description Produces one record and answers its delivery report (`error_code` 200 on success).
+     *
+     *     **Streaming mode.** With `Transfer-Encoding: chunked` the request body is a stream of concatenated JSON
+     *     records (each a `ProduceRequest`), and the response (status 200, also chunked, same content type) is a
+     *     stream of concatenated delivery reports (each a `ProduceResponse`), in request order, each written as soon
+     *     as that record is acknowledged. Once the response has started, a failed record is reported in-stream with
+     *     its own `error_code` (not 200) and `message`, and the stream goes on.
+     *
+     *     Errors found before any report is written (unknown topic, malformed first record, ...) are answered with
+     *     the HTTP status below and an `Error` body.
+     */
+    post: operations['produceRecord'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/records:batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Produce records batch
+     * @description Produces a batch of records, each with a client-chosen `id` unique within the batch. The 207 answer lists
+     *     a delivery report for each record that was produced (`successes`) and an error for each that was not
+     *     (`failures`), matched by `id`.
+     */
+    post: operations['produceRecordsBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/records:stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Stream records as Server-Sent Events (Brook)
+     * @description Every partition of the topic as a `text/event-stream`, for browsers (`EventSource`) and `curl -N`. One
+     *     event per record: `id:` is the record's position `partition:offset`, `data:` the record JSON (the record
+     *     shape of the read route, plus `topic`). Records of one partition arrive in offset order. A comment line
+     *     (`: heartbeat`) is sent at the start and every `BROOK_SSE_HEARTBEAT_MS` (15 s). On reconnect, the
+     *     `Last-Event-ID` header resumes each partition it names one past the named offset; it may list several
+     *     positions (`0:41,1:17`), and partitions it does not name start where `from` says. A partition that cannot be
+     *     streamed any more (topic deleted, offset removed by retention) ends the stream with an `event: error`
+     *     whose data is `{error_code, message}`. Nothing more is read from the log while the client is not reading.
+     *     Consumer groups over SSE (`group=`) are not available yet (400, 40002).
+     */
+    get: operations['streamRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    AbstractConfigData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      is_default: boolean;
+      is_read_only: boolean;
+      is_sensitive: boolean;
+      name: string;
+      source: components['schemas']['ConfigSource'];
+      synonyms: components['schemas']['ConfigSynonymData'][];
+      /** @description The effective value; null when sensitive or unset. */
+      value?: string | null;
+    };
+    AlterConfigBatchRequestData: {
+      data: {
+        name: string;
+        /**
+         * @description SET (the default) sets `value`; DELETE resets the config to its default.
+         * @enum {string|null}
+         */
+        operation?: 'SET' | 'DELETE' | null;
+        value?: string | null;
+      }[];
+      /** @description Only validate the change; alter nothing. */
+      validate_only?: boolean;
+    };
+    BrokerData: components['schemas']['Resource'] & {
+      /** Format: int32 */
+      broker_id: number;
+      cluster_id: string;
+      configs: components['schemas']['Relationship'];
+      host?: string | null;
+      /** @constant */
+      kind?: 'KafkaBroker';
+      partition_replicas: components['schemas']['Relationship'];
+      port?: number | null;
+      rack?: string | null;
+    };
+    BrokerDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['BrokerData'][];
+      /** @constant */
+      kind?: 'KafkaBrokerList';
+    };
+    ClusterData: components['schemas']['Resource'] & {
+      acls: components['schemas']['Relationship'];
+      broker_configs: components['schemas']['Relationship'];
+      brokers: components['schemas']['Relationship'];
+      cluster_id: string;
+      consumer_groups: components['schemas']['Relationship'];
+      /** @description The current controller, `.../brokers/{broker_id}`; null while none is elected. */
+      controller?: components['schemas']['Relationship'] | null;
+      /** @constant */
+      kind?: 'KafkaCluster';
+      partition_reassignments: components['schemas']['Relationship'];
+      topics: components['schemas']['Relationship'];
+    };
+    ClusterDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ClusterData'][];
+      /** @constant */
+      kind?: 'KafkaClusterList';
+    };
+    ConfigNameValue: {
+      name: string;
+      value?: string | null;
+    };
+    /** @enum {string} */
+    ConfigSource:
+      | 'DYNAMIC_CLUSTER_LINK_CONFIG'
+      | 'DYNAMIC_TOPIC_CONFIG'
+      | 'DYNAMIC_BROKER_LOGGER_CONFIG'
+      | 'DYNAMIC_BROKER_CONFIG'
+      | 'DYNAMIC_DEFAULT_BROKER_CONFIG'
+      | 'STATIC_BROKER_CONFIG'
+      | 'DEFAULT_CONFIG'
+      | 'UNKNOWN';
+    ConfigSynonymData: {
+      name: string;
+      source: components['schemas']['ConfigSource'];
+      value?: string | null;
+    };
+    /** @description A record as read; also the shape of v2 consumer records (plus `topic`), WebSocket and SSE records. */
+    ConsumedRecord: {
+      headers: components['schemas']['RecordHeader'][];
+      /** @description The key per `format` (base64 string, JSON value or string), or null. */
+      key: unknown;
+      /** Format: int64 */
+      offset: number;
+      /** Format: int32 */
+      partition: number;
+      /**
+       * Format: int64
+       * @description Epoch milliseconds.
+       */
+      timestamp: number;
+      /** @description The value per `format` (base64 string, JSON value or string), or null. */
+      value: unknown;
+    };
+    ConsumerAssignmentData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      consumer_group_id: string;
+      consumer_id: string;
+      /** @constant */
+      kind?: 'KafkaConsumerAssignment';
+      lag: components['schemas']['Relationship'];
+      partition: components['schemas']['Relationship'];
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    ConsumerAssignmentDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ConsumerAssignmentData'][];
+      /** @constant */
+      kind?: 'KafkaConsumerAssignmentList';
+    };
+    ConsumerData: components['schemas']['Resource'] & {
+      assignments: components['schemas']['Relationship'];
+      client_id: string;
+      cluster_id: string;
+      consumer_group_id: string;
+      consumer_id: string;
+      /** @description The static membership id (`group.instance.id`); null for a dynamic member. */
+      instance_id?: string | null;
+      /** @constant */
+      kind?: 'KafkaConsumer';
+    };
+    ConsumerDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ConsumerData'][];
+      /** @constant */
+      kind?: 'KafkaConsumerList';
+    };
+    ConsumerGroupData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      consumer_group_id: string;
+      consumers: components['schemas']['Relationship'];
+      coordinator: components['schemas']['Relationship'];
+      is_mixed_consumer_group: boolean;
+      /** @description True for a group that has only committed offsets and never had members. */
+      is_simple: boolean;
+      /** @constant */
+      kind?: 'KafkaConsumerGroup';
+      lag_summary: components['schemas']['Relationship'];
+      /** @description The assignor the group uses (`range`, `roundrobin` or `sticky`). */
+      partition_assignor: string;
+      state: components['schemas']['ConsumerGroupState'];
+      type: components['schemas']['ConsumerGroupType'];
+    };
+    ConsumerGroupDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ConsumerGroupData'][];
+      /** @constant */
+      kind?: 'KafkaConsumerGroupList';
+    };
+    ConsumerGroupLagSummaryData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      consumer_group_id: string;
+      /** @constant */
+      kind?: 'KafkaConsumerGroupLagSummary';
+      /** Format: int64 */
+      max_lag: number;
+      max_lag_client_id: string;
+      max_lag_consumer: components['schemas']['Relationship'];
+      /** @description The owner of the partition with the largest lag; empty when it has no owner or no lags. */
+      max_lag_consumer_id: string;
+      max_lag_instance_id?: string | null;
+      max_lag_partition: components['schemas']['Relationship'];
+      /**
+       * Format: int32
+       * @description -1 when the group has no lags.
+       */
+      max_lag_partition_id: number;
+      /** @description Empty when the group has no lags. */
+      max_lag_topic_name: string;
+      /** Format: int64 */
+      total_lag: number;
+    };
+    ConsumerGroupOffsetResetData: {
+      /**
+       * Format: int64
+       * @description The committed offset before the reset; -1 when the group has committed none.
+       */
+      current_offset: number;
+      /**
+       * Format: int64
+       * @description The committed offset after the reset (the next offset the group will read).
+       */
+      new_offset: number;
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    /**
+     * @description Confluent's states; Brook's groups are EMPTY, PREPARING_REBALANCE, COMPLETING_REBALANCE or STABLE.
+     * @enum {string}
+     */
+    ConsumerGroupState:
+      | 'UNKNOWN'
+      | 'PREPARING_REBALANCE'
+      | 'COMPLETING_REBALANCE'
+      | 'ASSIGNING'
+      | 'RECONCILING'
+      | 'STABLE'
+      | 'DEAD'
+      | 'EMPTY';
+    /**
+     * @description Confluent's group types; Brook's groups are CLASSIC.
+     * @enum {string}
+     */
+    ConsumerGroupType: 'UNKNOWN' | 'CLASSIC' | 'CONSUMER' | 'SHARE';
+    ConsumerLagData: components['schemas']['Resource'] & {
+      /** @description The owner's client id; empty when no member owns the partition. */
+      client_id: string;
+      cluster_id: string;
+      consumer_group_id: string;
+      /** @description The member that owns the partition; empty when no member does. */
+      consumer_id: string;
+      /**
+       * Format: int64
+       * @description The committed offset (the next to read); -1 when the group has committed none.
+       */
+      current_offset: number;
+      /** @description The owner's static membership id; null when it has none or there is no owner. */
+      instance_id?: string | null;
+      /** @constant */
+      kind?: 'KafkaConsumerLag';
+      /**
+       * Format: int64
+       * @description `log_end_offset` minus `current_offset` (from the log start offset when nothing is committed).
+       */
+      lag: number;
+      /**
+       * Format: int64
+       * @description The high watermark.
+       */
+      log_end_offset: number;
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    ConsumerLagDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ConsumerLagData'][];
+      /** @constant */
+      kind?: 'KafkaConsumerLagList';
+    };
+    CreateTopicRequestData: {
+      configs?: components['schemas']['ConfigNameValue'][];
+      /**
+       * Format: int32
+       * @description Defaults to the broker's `num.partitions`.
+       */
+      partitions_count?: number;
+      /**
+       * Format: int32
+       * @description Defaults to the broker's `default.replication.factor`.
+       */
+      replication_factor?: number;
+      topic_name: string;
+      /** @description Only validate the request; create nothing. */
+      validate_only?: boolean;
+    };
+    Error: {
+      /** @description The HTTP status, or a five-digit Confluent error code (HTTP status * 100 + sub-code). */
+      error_code: number;
+      message: string;
+    };
+    HealthStatus: {
+      /** @constant */
+      status: 'ok';
+    };
+    PartitionData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      /** @constant */
+      kind?: 'KafkaPartition';
+      /** @description The leader replica, `.../partitions/{partition_id}/replicas/{broker_id}` (as Confluent); null while the partition has no leader. */
+      leader?: components['schemas']['Relationship'] | null;
+      /** Format: int32 */
+      partition_id: number;
+      reassignment: components['schemas']['Relationship'];
+      replicas: components['schemas']['Relationship'];
+      topic_name: string;
+    };
+    PartitionDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['PartitionData'][];
+      /** @constant */
+      kind?: 'KafkaPartitionList';
+    };
+    PartitionWithOffsetsData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      /**
+       * Format: int64
+       * @description The log start offset.
+       */
+      earliest_offset: number;
+      /** @constant */
+      kind?: 'KafkaPartitionWithOffsets';
+      /**
+       * Format: int64
+       * @description The high watermark.
+       */
+      latest_offset: number;
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    ProduceBatchRequest: {
+      entries: components['schemas']['ProduceBatchRequestEntry'][];
+    };
+    ProduceBatchRequestEntry: components['schemas']['ProduceRequest'] & {
+      /** @description The entry id, unique within the batch. */
+      id: string;
+    };
+    ProduceBatchResponse: {
+      failures: components['schemas']['ProduceBatchResponseFailureEntry'][];
+      successes: components['schemas']['ProduceBatchResponseSuccessEntry'][];
+    };
+    ProduceBatchResponseFailureEntry: {
+      error_code: number;
+      id: string;
+      message: string;
+    };
+    ProduceBatchResponseSuccessEntry: {
+      cluster_id: string;
+      id: string;
+      key?: components['schemas']['ProduceResponseData'] | null;
+      /** Format: int64 */
+      offset: number;
+      /** Format: int32 */
+      partition_id: number;
+      /** Format: date-time */
+      timestamp: string;
+      topic_name: string;
+      value?: components['schemas']['ProduceResponseData'] | null;
+    };
+    /** @description One record. Key, value and headers are optional; a missing key or value is null. */
+    ProduceRequest: {
+      headers?: components['schemas']['ProduceRequestHeader'][];
+      key?: components['schemas']['ProduceRequestData'];
+      /**
+       * Format: int32
+       * @description The partition; when absent, partitioned by key (murmur2), or spread when there is no key.
+       */
+      partition_id?: number | null;
+      /**
+       * Format: date-time
+       * @description The record timestamp; when absent, the broker's time of append.
+       */
+      timestamp?: string | null;
+      value?: components['schemas']['ProduceRequestData'];
+    };
+    /** @description A key or value. Brook has no schema registry, so `type` is required and Confluent's schema fields (`subject`, `schema_id`, `schema_version`, `schema`, `subject_name_strategy`) are not supported. */
+    ProduceRequestData: {
+      /** @description The data, encoded as `type` says; null or absent for a null key or value. */
+      data?: unknown;
+      /**
+       * @description BINARY takes base64 `data`, JSON any JSON value, STRING a string.
+       * @enum {string}
+       */
+      type: 'BINARY' | 'JSON' | 'STRING';
+    } | null;
+    ProduceRequestHeader: {
+      name: string;
+      /** @description The header value, base64-encoded. */
+      value?: string | null;
+    };
+    /** @description A delivery report. On success `error_code` is 200 and the location fields are present; a failed record (streaming mode) has another `error_code` and a `message`. */
+    ProduceResponse: {
+      cluster_id?: string;
+      error_code: number;
+      key?: components['schemas']['ProduceResponseData'] | null;
+      message?: string;
+      /** Format: int64 */
+      offset?: number;
+      /** Format: int32 */
+      partition_id?: number;
+      /**
+       * Format: date-time
+       * @description The record timestamp (RFC 3339).
+       */
+      timestamp?: string;
+      topic_name?: string;
+      value?: components['schemas']['ProduceResponseData'] | null;
+    };
+    ProduceResponseData: {
+      /**
+       * Format: int64
+       * @description The serialized size in bytes.
+       */
+      size: number;
+      /** @enum {string} */
+      type: 'BINARY' | 'JSON' | 'STRING';
+    };
+    ReadinessStatus: {
+      checks: {
+        /** @description The coordination store (embedded or Redis) is reachable. */
+        coordination: boolean;
+        /** @description Cluster metadata has been loaded. */
+        metadata: boolean;
+      };
+      /** @enum {string} */
+      status: 'ready' | 'not_ready';
+    };
+    ReadRecordsResponse: {
+      /**
+       * Format: int64
+       * @description The partition's high watermark (one past the last committed record).
+       */
+      high_watermark: number;
+      /**
+       * Format: int64
+       * @description The offset to read from next (one past the last record returned, or the start if none).
+       */
+      next_offset: number;
+      records: components['schemas']['ConsumedRecord'][];
+    };
+    RecordHeader: {
+      name: string;
+      /** @description The header value, base64-encoded; null for a null value. */
+      value: string | null;
+    };
+    Relationship: {
+      /** @description The URL of the related resource or collection. */
+      related: string;
+    };
+    ReplicaData: components['schemas']['Resource'] & {
+      broker: components['schemas']['Relationship'];
+      /** Format: int32 */
+      broker_id: number;
+      cluster_id: string;
+      is_in_sync: boolean;
+      is_leader: boolean;
+      /** @constant */
+      kind?: 'KafkaReplica';
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    ReplicaDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ReplicaData'][];
+      /** @constant */
+      kind?: 'KafkaReplicaList';
+    };
+    ResetConsumerGroupOffsetsData: components['schemas']['Resource'] & {
+      consumer_group_id: string;
+      data: components['schemas']['ConsumerGroupOffsetResetData'][];
+      /** @description True when nothing was stored. */
+      dry_run: boolean;
+      /** @constant */
+      kind?: 'BrookConsumerGroupOffsetReset';
+    };
+    ResetConsumerGroupOffsetsRequestData: {
+      /**
+       * @description Only compute and return the new offsets; store nothing. True unless set to false.
+       * @default true
+       */
+      dry_run?: boolean;
+      /**
+       * Format: int64
+       * @description Required when `to` is `offset`.
+       */
+      offset?: number;
+      /** @description Required when `to` is `timestamp`; epoch milliseconds or an RFC 3339 date-time. */
+      timestamp?: number | string;
+      /**
+       * @description The new position: the log start offset, the high watermark, `offset` (clamped to the log), or the first record at or after `timestamp` (the high watermark when there is none).
+       * @enum {string}
+       */
+      to: 'earliest' | 'latest' | 'offset' | 'timestamp';
+      /** @description The partitions to reset: each topic's `partitions`, or all of its partitions when `partitions` is absent. When absent, every partition the group has committed an offset for. */
+      topics?:
+        | {
+            partitions?: number[] | null;
+            topic_name: string;
+          }[]
+        | null;
+    };
+    Resource: {
+      kind: string;
+      metadata: components['schemas']['ResourceMetadata'];
+    };
+    ResourceCollection: {
+      kind: string;
+      metadata: components['schemas']['ResourceCollectionMetadata'];
+    };
+    ResourceCollectionMetadata: {
+      /** @description The URL of the next page; Brook does not paginate, so always null. */
+      next?: string | null;
+      /** @description The URL of this collection. */
+      self: string;
+    };
+    ResourceMetadata: {
+      /** @description The resource's CRN, such as `crn:///kafka=brook-1/topic=orders`. */
+      resource_name?: string | null;
+      /** @description The URL of this resource. */
+      self: string;
+    };
+    TopicConfigData: components['schemas']['AbstractConfigData'] & {
+      /** @constant */
+      kind?: 'KafkaTopicConfig';
+      topic_name: string;
+    };
+    TopicConfigDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['TopicConfigData'][];
+      /** @constant */
+      kind?: 'KafkaTopicConfigList';
+    };
+    TopicData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      configs: components['schemas']['Relationship'];
+      is_internal: boolean;
+      /** @constant */
+      kind?: 'KafkaTopic';
+      partition_reassignments: components['schemas']['Relationship'];
+      partitions: components['schemas']['Relationship'];
+      /** Format: int32 */
+      partitions_count: number;
+      /** Format: int32 */
+      replication_factor: number;
+      topic_name: string;
+    };
+    TopicDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['TopicData'][];
+      /** @constant */
+      kind?: 'KafkaTopicList';
+    };
+    UpdateConfigRequestData: {
+      /** @description The new value; null resets the config to its default. */
+      value?: string | null;
+    };
+    UpdatePartitionCountRequestData: {
+      /**
+       * Format: int32
+       * @description The new number of partitions; must be larger than the current one.
+       */
+      partitions_count: number;
+    };
+    V2BinaryConsumerRecord: components['schemas']['ConsumedRecord'] & {
+      key?: string | null;
+      topic: string;
+      value?: string | null;
+    };
+    V2BinaryProduceRecord: {
+      key?: string | null;
+      /** Format: int32 */
+      partition?: number | null;
+      value: string | null;
+    };
+    V2BinaryProduceRequest: {
+      records: components['schemas']['V2BinaryProduceRecord'][];
+    };
+    V2BrokerList: {
+      brokers: number[];
+    };
+    V2CommitOffsets: {
+      offsets?: (components['schemas']['V2TopicPartition'] & {
+        /** @description Free-form metadata stored with the offset. */
+        metadata?: string | null;
+        /**
+         * Format: int64
+         * @description The offset of the last processed record; `offset + 1` is stored.
+         */
+        offset: number;
+      })[];
+    };
+    V2CommittedOffsets: {
+      offsets: (components['schemas']['V2TopicPartition'] & {
+        /** @description The metadata stored with the offset (empty when none). */
+        metadata: string;
+        /**
+         * Format: int64
+         * @description The stored offset, the next one the group will read.
+         */
+        offset: number;
+      })[];
+    };
+    V2ConsumerInstance: {
+      /**
+       * Format: uri
+       * @description The URL of the instance; append `/subscription`, `/records`, ... to it.
+       */
+      base_uri: string;
+      instance_id: string;
+    };
+    /** @description Confluent's consumer instance config. Numbers and booleans may also be given as strings. */
+    V2CreateConsumerRequest: {
+      /**
+       * @description Commit the offsets of returned records automatically (every 5 s, on poll) and on delete.
+       * @default true
+       * @enum {boolean|string}
+       */
+      'auto.commit.enable'?: true | false | 'true' | 'false';
+      /**
+       * @description Where to start a partition without a committed offset (`smallest` and `largest` are the old names of `earliest` and `latest`); with `none`, reading such a partition fails until a position is set.
+       * @default latest
+       * @enum {string}
+       */
+      'auto.offset.reset'?: 'earliest' | 'latest' | 'none' | 'smallest' | 'largest';
+      /** @description The default `timeout` of a poll, in milliseconds; the broker's default when absent. */
+      'consumer.request.timeout.ms'?: number | string;
+      /**
+       * @description The number of key and value bytes a poll waits for (up to its timeout).
+       * @default 1
+       */
+      'fetch.min.bytes'?: number | string;
+      /**
+       * @description The embedded format of keys and values: base64 (`binary`) or JSON (`json`). The schema registry formats (avro, jsonschema, protobuf) are not supported.
+       * @default binary
+       * @enum {string}
+       */
+      format?: 'binary' | 'json';
+      /**
+       * @deprecated
+       * @description The legacy name of `name`, used when `name` is absent.
+       */
+      id?: string;
+      /** @description The instance id, unique in the group; a random `rest-consumer-<uuid>` when absent. */
+      name?: string;
+    };
+    V2JsonConsumerRecord: components['schemas']['ConsumedRecord'] & {
+      /** @description The key as a JSON value, or null. */
+      key?: unknown;
+      topic: string;
+      /** @description The value as a JSON value, or null. */
+      value?: unknown;
+    };
+    V2JsonProduceRecord: {
+      /** @description Any JSON value, or null. */
+      key?: unknown;
+      /** Format: int32 */
+      partition?: number | null;
+      /** @description Any JSON value, or null. */
+      value: unknown;
+    };
+    V2JsonProduceRequest: {
+      records: components['schemas']['V2JsonProduceRecord'][];
+    };
+    V2Partition: {
+      /**
+       * Format: int32
+       * @description The leader's broker id; -1 when the partition has no leader (as Confluent).
+       */
+      leader: number;
+      /** Format: int32 */
+      partition: number;
+      replicas: components['schemas']['V2Replica'][];
+    };
+    V2PartitionList: components['schemas']['V2Partition'][];
+    V2PartitionOffset: {
+      /** @description Null on success; otherwise the error message. */
+      error: string | null;
+      /** @description Null on success; otherwise a five-digit code such as 40403, 50002 or 50003. */
+      error_code: number | null;
+      /**
+       * Format: int64
+       * @description The record's offset (-1 with `acks=0`); null if it failed.
+       */
+      offset: number | null;
+      /** Format: int32 */
+      partition: number | null;
+    };
+    V2PartitionOffsets: {
+      /** Format: int64 */
+      beginning_offset: number;
+      /** Format: int64 */
+      end_offset: number;
+    };
+    V2ProduceResponse: {
+      /** @description Always null (Brook has no schema registry). */
+      key_schema_id: number | null;
+      offsets: components['schemas']['V2PartitionOffset'][];
+      /** @description Always null (Brook has no schema registry). */
+      value_schema_id: number | null;
+    };
+    V2Replica: {
+      /** Format: int32 */
+      broker: number;
+      in_sync: boolean;
+      leader: boolean;
+    };
+    V2SeekOffsets: {
+      offsets: (components['schemas']['V2TopicPartition'] & {
+        /**
+         * Format: int64
+         * @description The offset the next poll reads from.
+         */
+        offset: number;
+      })[];
+    };
+    /** @description Either `topics` or `topic_pattern`. */
+    V2SubscriptionRequest: {
+      /** @description A regular expression that topic names must match entirely. */
+      topic_pattern?: string;
+      topics?: string[];
+    } & (unknown | unknown);
+    V2Topic: {
+      /** @description Every topic config, by name, with its effective value (null when sensitive). */
+      configs: {
+        [key: string]: string | null;
+      };
+      name: string;
+      partitions: components['schemas']['V2PartitionList'];
+    };
+    V2TopicNameList: string[];
+    V2TopicPartition: {
+      /** Format: int32 */
+      partition: number;
+      topic: string;
+    };
+    V2TopicPartitionList: {
+      partitions: components['schemas']['V2TopicPartition'][];
+    };
+    V2TopicSubscription: {
+      topics: string[];
+    };
+  };
+  responses: {
+    /** @description Bad request; `error_code` is 400 or a five-digit code such as 40002. */
+    BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Conflict with the resource's current state; `error_code` is a 409xx code such as 40904. */
+    Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": 40904,
+         *       "message": "Consumer group orders-processor has active members; stop them first."
+         *     }
+         */
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The broker. */
+    GetBrokerResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['BrokerData'];
+      };
+    };
+    /** @description The cluster. */
+    GetClusterResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaCluster",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1",
+         *         "resource_name": "crn:///kafka=brook-1"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "controller": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/brokers/1"
+         *       },
+         *       "acls": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/acls"
+         *       },
+         *       "brokers": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/brokers"
+         *       },
+         *       "broker_configs": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/broker-configs"
+         *       },
+         *       "consumer_groups": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups"
+         *       },
+         *       "topics": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/topics"
+         *       },
+         *       "partition_reassignments": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/topics/-/partitions/-/reassignment"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ClusterData'];
+      };
+    };
+    /** @description The maximum and total lag of the group. */
+    GetConsumerGroupLagSummaryResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaConsumerGroupLagSummary",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/lag-summary",
+         *         "resource_name": "crn:///kafka=brook-1/consumer-group=orders-processor/lag-summary"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "consumer_group_id": "orders-processor",
+         *       "max_lag_consumer_id": "consumer-1",
+         *       "max_lag_instance_id": null,
+         *       "max_lag_client_id": "consumer-1",
+         *       "max_lag_topic_name": "orders",
+         *       "max_lag_partition_id": 1,
+         *       "max_lag": 8,
+         *       "total_lag": 11,
+         *       "max_lag_consumer": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/consumers/consumer-1"
+         *       },
+         *       "max_lag_partition": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/topics/orders/partitions/1"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ConsumerGroupLagSummaryData'];
+      };
+    };
+    /** @description The consumer group. */
+    GetConsumerGroupResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaConsumerGroup",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor",
+         *         "resource_name": "crn:///kafka=brook-1/consumer-group=orders-processor"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "consumer_group_id": "orders-processor",
+         *       "is_simple": false,
+         *       "partition_assignor": "range",
+         *       "state": "STABLE",
+         *       "type": "CLASSIC",
+         *       "is_mixed_consumer_group": false,
+         *       "coordinator": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/brokers/1"
+         *       },
+         *       "consumers": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/consumers"
+         *       },
+         *       "lag_summary": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/lag-summary"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ConsumerGroupData'];
+      };
+    };
+    /** @description The lag of the group on the partition. */
+    GetConsumerLagResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaConsumerLag",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/lags/orders/partitions/1",
+         *         "resource_name": "crn:///kafka=brook-1/consumer-group=orders-processor/lag=orders/partition=1"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "consumer_group_id": "orders-processor",
+         *       "topic_name": "orders",
+         *       "partition_id": 1,
+         *       "current_offset": 42,
+         *       "log_end_offset": 50,
+         *       "lag": 8,
+         *       "consumer_id": "consumer-1",
+         *       "instance_id": null,
+         *       "client_id": "consumer-1"
+         *     }
+         */
+        'application/json': components['schemas']['ConsumerLagData'];
+      };
+    };
+    /** @description The consumer. */
+    GetConsumerResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaConsumer",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/consumers/consumer-1",
+         *         "resource_name": "crn:///kafka=brook-1/consumer-group=orders-processor/consumer=consumer-1"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "consumer_group_id": "orders-processor",
+         *       "consumer_id": "consumer-1",
+         *       "instance_id": null,
+         *       "client_id": "consumer-1",
+         *       "assignments": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/consumers/consumer-1/assignments"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ConsumerData'];
+      };
+    };
+    /** @description The partition. */
+    GetPartitionResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['PartitionData'];
+      };
+    };
+    /** @description The topic config. */
+    GetTopicConfigResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['TopicConfigData'];
+      };
+    };
+    /** @description The topic. */
+    GetTopicResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaTopic",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/topics/orders",
+         *         "resource_name": "crn:///kafka=brook-1/topic=orders"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "topic_name": "orders",
+         *       "is_internal": false,
+         *       "replication_factor": 3,
+         *       "partitions_count": 6,
+         *       "partitions": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/topics/orders/partitions"
+         *       },
+         *       "configs": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/topics/orders/configs"
+         *       },
+         *       "partition_reassignments": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/topics/orders/partitions/-/reassignment"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['TopicData'];
+      };
+    };
+    /** @description The list of brokers. */
+    ListBrokersResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['BrokerDataList'];
+      };
+    };
+    /** @description The list of clusters. */
+    ListClustersResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ClusterDataList'];
+      };
+    };
+    /** @description The partitions assigned to the consumer. */
+    ListConsumerAssignmentsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerAssignmentDataList'];
+      };
+    };
+    /** @description The list of consumer groups. */
+    ListConsumerGroupsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerGroupDataList'];
+      };
+    };
+    /** @description The lag of each partition of the group. */
+    ListConsumerLagsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerLagDataList'];
+      };
+    };
+    /** @description The list of consumers (members) of the group. */
+    ListConsumersResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerDataList'];
+      };
+    };
+    /** @description The earliest and latest offsets of the partition. */
+    ListPartitionOffsetsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaPartitionWithOffsets",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/topics/orders/partitions/1/offset",
+         *         "resource_name": "crn:///kafka=brook-1/topic=orders/partition=1/offset_type=earliest_and_latest"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "topic_name": "orders",
+         *       "partition_id": 1,
+         *       "earliest_offset": 10,
+         *       "latest_offset": 100
+         *     }
+         */
+        'application/json': components['schemas']['PartitionWithOffsetsData'];
+      };
+    };
+    /** @description The list of partitions. */
+    ListPartitionsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['PartitionDataList'];
+      };
+    };
+    /** @description The list of replicas. */
+    ListReplicasResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ReplicaDataList'];
+      };
+    };
+    /** @description The list of topic configs. */
+    ListTopicConfigsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['TopicConfigDataList'];
+      };
+    };
+    /** @description The list of topics. */
+    ListTopicsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['TopicDataList'];
+      };
+    };
+    /** @description No acceptable representation for the `Accept` header (406). */
+    NotAcceptable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Not found; `error_code` is 404 (unknown cluster, broker or config) or 40401/40402/40403/40404. */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": 40401,
+         *       "message": "Topic not found."
+         *     }
+         */
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request or a record is larger than the broker accepts (413). */
+    PayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description A delivery report for each produced record and an error for each record that was not produced. */
+    ProduceBatchResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "successes": [
+         *         {
+         *           "id": "1",
+         *           "cluster_id": "brook-1",
+         *           "topic_name": "orders",
+         *           "partition_id": 0,
+         *           "offset": 7,
+         *           "timestamp": "2026-02-05T19:14:42.123Z",
+         *           "value": {
+         *             "type": "STRING",
+         *             "size": 5
+         *           }
+         *         }
+         *       ],
+         *       "failures": [
+         *         {
+         *           "id": "2",
+         *           "error_code": 400,
+         *           "message": "Bad Request: data=1 is not a base64 string."
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['ProduceBatchResponse'];
+      };
+    };
+    /** @description The delivery report of the record; in streaming mode, a stream of concatenated delivery reports, one per record, in order. */
+    ProduceResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": 200,
+         *       "cluster_id": "brook-1",
+         *       "topic_name": "orders",
+         *       "partition_id": 1,
+         *       "offset": 42,
+         *       "timestamp": "2026-02-05T19:14:42.123Z",
+         *       "key": {
+         *         "type": "STRING",
+         *         "size": 7
+         *       },
+         *       "value": {
+         *         "type": "JSON",
+         *         "size": 18
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ProduceResponse'];
+      };
+    };
+    /** @description The records read (possibly none), and where to read on. */
+    ReadRecordsResponse: {
+      headers: {
+        /** @description The partition's high watermark. Sent with `application/vnd.brook.batches` answers. */
+        'X-Brook-High-Watermark'?: number;
+        /** @description The offset to read from next. Sent with `application/vnd.brook.batches` answers. */
+        'X-Brook-Next-Offset'?: number;
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "records": [
+         *         {
+         *           "partition": 0,
+         *           "offset": 41,
+         *           "timestamp": 1770318882123,
+         *           "key": "dXNlci00Mg==",
+         *           "value": "eyJhY3Rpb24iOiJsb2dpbiJ9",
+         *           "headers": [
+         *             {
+         *               "name": "trace-id",
+         *               "value": "YWJjMTIz"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "next_offset": 42,
+         *       "high_watermark": 50
+         *     }
+         */
+        'application/json': components['schemas']['ReadRecordsResponse'];
+        'application/vnd.brook.batches': string;
+      };
+    };
+    /** @description The new offset of each chosen partition; stored unless `dry_run`. */
+    ResetConsumerGroupOffsetsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "BrookConsumerGroupOffsetReset",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/consumer-groups/orders-processor/offsets:reset"
+         *       },
+         *       "consumer_group_id": "orders-processor",
+         *       "dry_run": false,
+         *       "data": [
+         *         {
+         *           "topic_name": "orders",
+         *           "partition_id": 0,
+         *           "current_offset": 120,
+         *           "new_offset": 87
+         *         },
+         *         {
+         *           "topic_name": "orders",
+         *           "partition_id": 1,
+         *           "current_offset": -1,
+         *           "new_offset": 64
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['ResetConsumerGroupOffsetsData'];
+      };
+    };
+    /** @description Server-side failure; `error_code` is 500, 50002 (Kafka error) or 50003 (retriable). */
+    ServerError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Broker not available (50302); retry later. */
+    ServiceUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Rate limited (42901); retry after `Retry-After` seconds. */
+    TooManyRequests: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request is well-formed but invalid; `error_code` is 422 or a 422xx code. */
+    UnprocessableEntity: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request `Content-Type` is not supported (415). */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The partitions assigned to the instance. */
+    V2AssignmentsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2TopicPartitionList'];
+        /**
+         * @example {
+         *       "partitions": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicPartitionList'];
+      };
+    };
+    /** @description Bad request; `error_code` is 400 or a five-digit code such as 40002. */
+    V2BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The committed offsets of the requested partitions that have one. */
+    V2CommittedOffsetsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2CommittedOffsets'];
+        /**
+         * @example {
+         *       "offsets": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "offset": 42,
+         *           "metadata": ""
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2CommittedOffsets'];
+      };
+    };
+    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists) or 40903 (commit fenced). */
+    V2Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        /**
+         * @example {
+         *       "error_code": 40902,
+         *       "message": "Consumer instance with the specified name consumer-1 already exists in group orders-processor."
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The records fetched (possibly none), in the instance's embedded format. */
+    V2ConsumeRecordsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example [
+         *       {
+         *         "topic": "orders",
+         *         "partition": 0,
+         *         "offset": 41,
+         *         "timestamp": 1770318882123,
+         *         "key": "dXNlci00Mg==",
+         *         "value": "eyJhY3Rpb24iOiJsb2dpbiJ9",
+         *         "headers": [
+         *           {
+         *             "name": "trace-id",
+         *             "value": "YWJjMTIz"
+         *           }
+         *         ]
+         *       }
+         *     ]
+         */
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2BinaryConsumerRecord'][];
+        /**
+         * @example [
+         *       {
+         *         "topic": "orders",
+         *         "partition": 0,
+         *         "offset": 41,
+         *         "timestamp": 1770318882123,
+         *         "key": "user-42",
+         *         "value": {
+         *           "action": "login"
+         *         },
+         *         "headers": []
+         *       }
+         *     ]
+         */
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2JsonConsumerRecord'][];
+      };
+    };
+    /** @description The new consumer instance. */
+    V2CreateConsumerResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2ConsumerInstance'];
+        /**
+         * @example {
+         *       "instance_id": "consumer-1",
+         *       "base_uri": "http://localhost:8082/consumers/orders-processor/instances/consumer-1"
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2ConsumerInstance'];
+      };
+    };
+    /** @description The partition. */
+    V2GetPartitionResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2Partition'];
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2Partition'];
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2Partition'];
+        'application/vnd.kafka.v2+json': components['schemas']['V2Partition'];
+      };
+    };
+    /** @description The topic. */
+    V2GetTopicResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2Topic'];
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2Topic'];
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2Topic'];
+        /**
+         * @example {
+         *       "name": "orders",
+         *       "configs": {
+         *         "cleanup.policy": "delete"
+         *       },
+         *       "partitions": [
+         *         {
+         *           "partition": 0,
+         *           "leader": 1,
+         *           "replicas": [
+         *             {
+         *               "broker": 1,
+         *               "leader": true,
+         *               "in_sync": true
+         *             },
+         *             {
+         *               "broker": 2,
+         *               "leader": false,
+         *               "in_sync": true
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2Topic'];
+      };
+    };
+    /** @description The ids of the live brokers. */
+    V2ListBrokersResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2BrokerList'];
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2BrokerList'];
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2BrokerList'];
+        /**
+         * @example {
+         *       "brokers": [
+         *         1,
+         *         2,
+         *         3
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2BrokerList'];
+      };
+    };
+    /** @description The partitions of the topic. */
+    V2ListPartitionsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2PartitionList'];
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2PartitionList'];
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2PartitionList'];
+        'application/vnd.kafka.v2+json': components['schemas']['V2PartitionList'];
+      };
+    };
+    /** @description The names of all topics. */
+    V2ListTopicsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2TopicNameList'];
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2TopicNameList'];
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2TopicNameList'];
+        /**
+         * @example [
+         *       "orders",
+         *       "payments"
+         *     ]
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicNameList'];
+      };
+    };
+    /** @description No acceptable representation for the `Accept` header (406); 40601 for a consumer instance's other embedded format. */
+    V2NotAcceptable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description Not found; `error_code` is 40401 (topic), 40402 (partition), 40403 (consumer instance) or 40404 (leader not available). */
+    V2NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        /**
+         * @example {
+         *       "error_code": 40401,
+         *       "message": "Topic not found."
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The first and the next offset of the partition. */
+    V2PartitionOffsetsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2PartitionOffsets'];
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2PartitionOffsets'];
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2PartitionOffsets'];
+        /**
+         * @example {
+         *       "beginning_offset": 10,
+         *       "end_offset": 50
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2PartitionOffsets'];
+      };
+    };
+    /** @description The request or a record is larger than the broker accepts (413). */
+    V2PayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description One entry per record, in request order; failed records carry `error_code` and `error`. */
+    V2ProduceResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2ProduceResponse'];
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2ProduceResponse'];
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2ProduceResponse'];
+        /**
+         * @example {
+         *       "offsets": [
+         *         {
+         *           "partition": 2,
+         *           "offset": 100,
+         *           "error_code": null,
+         *           "error": null
+         *         },
+         *         {
+         *           "partition": null,
+         *           "offset": null,
+         *           "error_code": 50003,
+         *           "error": "Retriable Kafka error: not enough replicas"
+         *         }
+         *       ],
+         *       "key_schema_id": null,
+         *       "value_schema_id": null
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2ProduceResponse'];
+      };
+    };
+    /** @description Server-side failure; `error_code` is 500, 50002 (Kafka error) or 50003 (retriable). */
+    V2ServerError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description Broker not available (50302); retry later. */
+    V2ServiceUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The subscribed topics. */
+    V2SubscriptionResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2TopicSubscription'];
+        /**
+         * @example {
+         *       "topics": [
+         *         "orders",
+         *         "payments"
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicSubscription'];
+      };
+    };
+    /** @description Rate limited (42901); retry after `Retry-After` seconds. */
+    V2TooManyRequests: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request is well-formed but invalid; `error_code` is 422 or a 422xx code. */
+    V2UnprocessableEntity: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request `Content-Type` is not supported (415). */
+    V2UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+        'application/vnd.kafka.v2+json': components['schemas']['Error'];
+      };
+    };
+  };
+  parameters: {
+    /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
+    Acks: '0' | '1' | 'all';
+    /** @description The broker id. */
+    BrokerId: number;
+    /** @description The cluster id. */
+    ClusterId: string;
+    /**
+     * @description A partition whose committed offset to return, as `topic:partition` (repeat the parameter for several). When given, any request body is ignored.
+     * @example [
+     *       "orders:0",
+     *       "orders:1"
+     *     ]
+     */
+    CommittedPartition: string[];
+    /** @description The config name, such as `retention.ms`. */
+    ConfigName: string;
+    /**
+     * @description The consumer group id.
+     * @example orders-processor
+     */
+    ConsumerGroupId: string;
+    /** @description The consumer (group member) id. */
+    ConsumerId: string;
+    /** @description How long to wait for records, in milliseconds (bounded by the broker's maximum wait); defaults to the instance's `consumer.request.timeout.ms`. */
+    ConsumeTimeout: number;
+    /**
+     * @description The consumer group name (1 to 255 characters).
+     * @example orders-processor
+     */
+    GroupName: string;
+    /**
+     * @description The consumer instance id, as returned by `instance_id` on creation.
+     * @example consumer-1
+     */
+    InstanceName: string;
+    /** @description Upper bound on the size of the answer in bytes (at least one record is returned if any exists). */
+    MaxBytes: number;
+    /** @description Upper bound on the number of records returned. */
+    MaxRecords: number;
+    /** @description Which offsets to return; only `earliest_and_latest` is defined (as in Confluent's spec). */
+    OffsetType: 'earliest_and_latest';
+    /** @description The partition id. */
+    PartitionId: number;
+    /** @description Read from the log start (`earliest`) or from the high watermark (`latest`, new records only). */
+    ReadFrom: 'earliest' | 'latest';
+    /** @description Read from this offset. */
+    ReadOffset: number;
+    /** @description Read from the first record whose timestamp is at or after this time, given as epoch milliseconds or as an RFC 3339 date-time. */
+    ReadTimestamp: string;
+    /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
+    RecordFormat: 'binary' | 'json' | 'string';
+    /** @description The topic name. */
+    TopicName: string;
+    /** @description How long to wait for records when there are none yet (long poll), in milliseconds. */
+    WaitMs: number;
+  };
+  requestBodies: {
+    AlterTopicConfigBatchRequest: {
+      content: {
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "name": "cleanup.policy",
+         *           "operation": "DELETE"
+         *         },
+         *         {
+         *           "name": "retention.ms",
+         *           "value": "86400000"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['AlterConfigBatchRequestData'];
+      };
+    };
+    CreateTopicRequest: {
+      content: {
+        /**
+         * @example {
+         *       "topic_name": "orders",
+         *       "partitions_count": 6,
+         *       "replication_factor": 3,
+         *       "configs": [
+         *         {
+         *           "name": "cleanup.policy",
+         *           "value": "compact"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['CreateTopicRequestData'];
+      };
+    };
+    ProduceBatchRequest: {
+      content: {
+        /**
+         * @example {
+         *       "entries": [
+         *         {
+         *           "id": "1",
+         *           "value": {
+         *             "type": "STRING",
+         *             "data": "first"
+         *           }
+         *         },
+         *         {
+         *           "id": "2",
+         *           "value": {
+         *             "type": "STRING",
+         *             "data": "second"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['ProduceBatchRequest'];
+      };
+    };
+    /** @description One record; in streaming mode, a stream of concatenated records. */
+    ProduceRequest: {
+      content: {
+        /**
+         * @example {
+         *       "partition_id": 1,
+         *       "headers": [
+         *         {
+         *           "name": "trace-id",
+         *           "value": "YWJjMTIz"
+         *         }
+         *       ],
+         *       "key": {
+         *         "type": "STRING",
+         *         "data": "user-42"
+         *       },
+         *       "value": {
+         *         "type": "JSON",
+         *         "data": {
+         *           "action": "login"
+         *         }
+         *       },
+         *       "timestamp": "2026-02-05T19:14:42Z"
+         *     }
+         */
+        'application/json': components['schemas']['ProduceRequest'];
+      };
+    };
+    ResetConsumerGroupOffsetsRequest: {
+      content: {
+        /**
+         * @example {
+         *       "to": "timestamp",
+         *       "timestamp": "2026-02-05T00:00:00Z",
+         *       "topics": [
+         *         {
+         *           "topic_name": "orders",
+         *           "partitions": [
+         *             0,
+         *             1
+         *           ]
+         *         }
+         *       ],
+         *       "dry_run": false
+         *     }
+         */
+        'application/json': components['schemas']['ResetConsumerGroupOffsetsRequestData'];
+      };
+    };
+    UpdatePartitionCountRequest: {
+      content: {
+        /**
+         * @example {
+         *       "partitions_count": 12
+         *     }
+         */
+        'application/json': components['schemas']['UpdatePartitionCountRequestData'];
+      };
+    };
+    UpdateTopicConfigRequest: {
+      content: {
+        /**
+         * @example {
+         *       "value": "604800000"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateConfigRequestData'];
+      };
+    };
+    /** @description The offsets to commit; an empty or absent body commits what was returned to the client. */
+    V2CommitOffsetsRequest: {
+      content: {
+        'application/json': components['schemas']['V2CommitOffsets'];
+        /**
+         * @example {
+         *       "offsets": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "offset": 41,
+         *           "metadata": "processed by worker 3"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2CommitOffsets'];
+      };
+    };
+    /** @description The instance's configuration; every field is optional (an empty or absent body takes the defaults). */
+    V2CreateConsumerRequest: {
+      content: {
+        'application/json': components['schemas']['V2CreateConsumerRequest'];
+        /**
+         * @example {
+         *       "name": "consumer-1",
+         *       "format": "json",
+         *       "auto.offset.reset": "earliest",
+         *       "auto.commit.enable": "false"
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2CreateConsumerRequest'];
+      };
+    };
+    V2PartitionsRequest: {
+      content: {
+        'application/json': components['schemas']['V2TopicPartitionList'];
+        /**
+         * @example {
+         *       "partitions": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0
+         *         },
+         *         {
+         *           "topic": "orders",
+         *           "partition": 1
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicPartitionList'];
+      };
+    };
+    V2ProduceRequest: {
+      content: {
+        'application/json': components['schemas']['V2BinaryProduceRequest'];
+        /**
+         * @example {
+         *       "records": [
+         *         {
+         *           "key": "a2V5",
+         *           "value": "Y29uZmx1ZW50"
+         *         },
+         *         {
+         *           "value": "a2Fma2E=",
+         *           "partition": 1
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.binary.v2+json': components['schemas']['V2BinaryProduceRequest'];
+        /**
+         * @example {
+         *       "records": [
+         *         {
+         *           "key": "somekey",
+         *           "value": {
+         *             "foo": "bar"
+         *           }
+         *         },
+         *         {
+         *           "value": 53.5
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.json.v2+json': components['schemas']['V2JsonProduceRequest'];
+        'application/vnd.kafka.v2+json': components['schemas']['V2BinaryProduceRequest'];
+      };
+    };
+    V2SeekRequest: {
+      content: {
+        'application/json': components['schemas']['V2SeekOffsets'];
+        /**
+         * @example {
+         *       "offsets": [
+         *         {
+         *           "topic": "orders",
+         *           "partition": 0,
+         *           "offset": 20
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2SeekOffsets'];
+      };
+    };
+    V2SubscriptionRequest: {
+      content: {
+        'application/json': components['schemas']['V2SubscriptionRequest'];
+        'application/vnd.kafka.v2+json': components['schemas']['V2SubscriptionRequest'];
+      };
+    };
+  };
+  headers: {
+    /** @description Seconds to wait before retrying. */
+    RetryAfter: number;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  v2ListBrokers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2ListBrokersResponse'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2CreateConsumer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['V2CreateConsumerRequest'];
+    responses: {
+      200: components['responses']['V2CreateConsumerResponse'];
+      /** @description Malformed JSON (400). */
+      400: components['responses']['V2BadRequest'];
+      406: components['responses']['V2NotAcceptable'];
+      /** @description 40902 a consumer instance with this name already exists in the group. */
+      409: components['responses']['V2Conflict'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42204 invalid consumer config: a body that is not an object, an invalid `name` or group name, a `format` other than binary or json (avro, jsonschema and protobuf need a schema registry), or an invalid `auto.offset.reset`, `auto.commit.enable`, `fetch.min.bytes` or `consumer.request.timeout.ms`. */
+      422: components['responses']['V2UnprocessableEntity'];
+      /** @description 42901 this broker already serves its maximum number of consumer instances; retry later. */
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2DeleteConsumer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The instance was deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2GetAssignments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2AssignmentsResponse'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2AssignPartitions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2PartitionsRequest'];
+    responses: {
+      /** @description The assignment was stored. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object or `partitions` is not an array. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      /** @description 40901 subscription conflict (the instance is subscribed). */
+      409: components['responses']['V2Conflict'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2GetCommittedOffsets: {
+    parameters: {
+      query?: {
+        /**
+         * @description A partition whose committed offset to return, as `topic:partition` (repeat the parameter for several). When given, any request body is ignored.
+         * @example [
+         *       "orders:0",
+         *       "orders:1"
+         *     ]
+         */
+        partition?: components['parameters']['CommittedPartition'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    /** @description Confluent's form; ignored when `partition` query parameters are given. */
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['V2TopicPartitionList'];
+        'application/vnd.kafka.v2+json': components['schemas']['V2TopicPartitionList'];
+      };
+    };
+    responses: {
+      200: components['responses']['V2CommittedOffsetsResponse'];
+      /** @description A `partition` parameter not of the form `topic:partition`, or a body that is not valid JSON (400); 40002 the body is not an object or `partitions` is not an array. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2CommitOffsets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: components['requestBodies']['V2CommitOffsetsRequest'];
+    responses: {
+      /** @description The offsets were committed (empty body). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object or `offsets` is not an array. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      /** @description 40903 commit fenced: the instance is no longer a member, no longer owns the partition, or read its records in an older generation; or (manual assignment) the group has active members. */
+      409: components['responses']['V2Conflict'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (a malformed topic, partition, offset or metadata). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2SeekToOffsets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2SeekRequest'];
+    responses: {
+      /** @description The positions were set. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object, `offsets` is not an array, or a partition is not assigned to the instance. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (a malformed topic, partition or offset). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2SeekToBeginning: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2PartitionsRequest'];
+    responses: {
+      /** @description The positions were set. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40404 leader not available. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2SeekToEnd: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2PartitionsRequest'];
+    responses: {
+      /** @description The positions were set. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40404 leader not available. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2ConsumeRecords: {
+    parameters: {
+      query?: {
+        /** @description Upper bound on the size of the answer in bytes (at least one record is returned if any exists). */
+        max_bytes?: components['parameters']['MaxBytes'];
+        /** @description How long to wait for records, in milliseconds (bounded by the broker's maximum wait); defaults to the instance's `consumer.request.timeout.ms`. */
+        timeout?: components['parameters']['ConsumeTimeout'];
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2ConsumeRecordsResponse'];
+      /** @description `timeout` or `max_bytes` is not a valid integer (400); 40002 a partition has no committed offset and `auto.offset.reset` is none. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found; 40404 leader not available. */
+      404: components['responses']['V2NotFound'];
+      /** @description 40601 the `Accept` header asks for the other embedded format than the instance was created with. */
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2GetSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2SubscriptionResponse'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2Subscribe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2SubscriptionRequest'];
+    responses: {
+      /** @description The subscription was stored. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 the body is not a JSON object. */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      /** @description 40901 subscription conflict: both `topics` and `topic_pattern` given, or the instance has a manual assignment. */
+      409: components['responses']['V2Conflict'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description 42206 invalid payload: neither a non-empty `topics` array of topic names nor `topic_pattern`, more than 10000 topics, or a `topic_pattern` that is not a valid regular expression. */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2Unsubscribe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The consumer group name (1 to 255 characters).
+         * @example orders-processor
+         */
+        group_name: components['parameters']['GroupName'];
+        /**
+         * @description The consumer instance id, as returned by `instance_id` on creation.
+         * @example consumer-1
+         */
+        instance: components['parameters']['InstanceName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The instance is unsubscribed. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description 40403 consumer instance not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  checkLiveness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The broker process is alive. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "ok"
+           *     }
+           */
+          'application/json': components['schemas']['HealthStatus'];
+        };
+      };
+    };
+  };
+  getOpenApiJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI document converted to JSON. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+    };
+  };
+  getOpenApiYaml: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI document, as stored in the repository. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/yaml': string;
+        };
+      };
+    };
+  };
+  checkReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The broker is ready to serve requests. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "ready",
+           *       "checks": {
+           *         "coordination": true,
+           *         "metadata": true
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ReadinessStatus'];
+        };
+      };
+      /** @description Not ready; `checks` tells which condition fails. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "not_ready",
+           *       "checks": {
+           *         "coordination": false,
+           *         "metadata": true
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ReadinessStatus'];
+        };
+      };
+    };
+  };
+  v2ListTopics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2ListTopicsResponse'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2GetTopic: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2GetTopicResponse'];
+      /** @description 40401 topic not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2ProduceToTopic: {
+    parameters: {
+      query?: {
+        /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
+        acks?: components['parameters']['Acks'];
+      };
+      header?: never;
+      path: {
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2ProduceRequest'];
+    responses: {
+      200: components['responses']['V2ProduceResponse'];
+      /** @description Malformed JSON (400). */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40401 topic not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2ListPartitions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2ListPartitionsResponse'];
+      /** @description 40401 topic not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2GetPartition: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2GetPartitionResponse'];
+      /** @description `partition_id` is not a non-negative integer (400). */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  v2ProduceToPartition: {
+    parameters: {
+      query?: {
+        /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
+        acks?: components['parameters']['Acks'];
+      };
+      header?: never;
+      path: {
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['V2ProduceRequest'];
+    responses: {
+      200: components['responses']['V2ProduceResponse'];
+      /** @description Malformed JSON (400). */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      413: components['responses']['V2PayloadTooLarge'];
+      415: components['responses']['V2UnsupportedMediaType'];
+      /** @description `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206). */
+      422: components['responses']['V2UnprocessableEntity'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+      503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  v2GetPartitionOffsets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['V2PartitionOffsetsResponse'];
+      /** @description `partition_id` is not a non-negative integer (400). */
+      400: components['responses']['V2BadRequest'];
+      /** @description 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['V2NotFound'];
+      406: components['responses']['V2NotAcceptable'];
+      429: components['responses']['V2TooManyRequests'];
+      500: components['responses']['V2ServerError'];
+    };
+  };
+  listClusters: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListClustersResponse'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getCluster: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetClusterResponse'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  listBrokers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListBrokersResponse'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getBroker: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetBrokerResponse'];
+      /** @description `broker_id` is not an integer (error_code 400). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster or broker (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listConsumerGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListConsumerGroupsResponse'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getConsumerGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerGroupResponse'];
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  deleteConsumerGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group was deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      /** @description 40904 the group still has members or consumer instances. */
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listConsumers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListConsumersResponse'];
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getConsumer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerResponse'];
+      /** @description Unknown cluster, consumer group or consumer (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  listConsumerAssignments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListConsumerAssignmentsResponse'];
+      /** @description Unknown cluster, consumer group or consumer (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getConsumerGroupLagSummary: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerGroupLagSummaryResponse'];
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  listConsumerLags: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListConsumerLagsResponse'];
+      /** @description Unknown cluster or consumer group (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getConsumerLag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerLagResponse'];
+      /** @description `partition_id` is not a non-negative integer (400). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster or consumer group, or the group has no lag for this partition (neither a committed offset nor an owner) (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  resetConsumerGroupOffsets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['ResetConsumerGroupOffsetsRequest'];
+    responses: {
+      200: components['responses']['ResetConsumerGroupOffsetsResponse'];
+      /** @description Malformed JSON or a `timestamp` that is neither epoch milliseconds nor RFC 3339 (400); 40002 invalid request (body not an object, unknown `to`, `offset` missing or negative for `to: offset`, `timestamp` missing for `to: timestamp`, malformed `topics`, `dry_run` not a boolean). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster, or unknown consumer group without `topics` (404); 40401 topic not found; 40402 partition not found; 40404 leader not available. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      /** @description 40904 the group has active members; stop them first. */
+      409: components['responses']['Conflict'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listTopics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListTopicsResponse'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  createTopic: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['CreateTopicRequest'];
+    responses: {
+      /** @description Dry run (`validate_only`); the topic was not created. */
+      200: components['responses']['GetTopicResponse'];
+      /** @description The created topic. */
+      201: components['responses']['GetTopicResponse'];
+      /** @description Malformed JSON (400); 40002 topic already exists, invalid topic name, invalid partition count, invalid replication factor (larger than the number of live brokers) or invalid config. */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description The body is well-formed JSON but misses `topic_name` or has fields of the wrong type (422). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTopic: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetTopicResponse'];
+      /** @description Unknown cluster (404) or 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  deleteTopic: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The topic was deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Unknown cluster (404) or 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateTopicPartitionCount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['UpdatePartitionCountRequest'];
+    responses: {
+      200: components['responses']['GetTopicResponse'];
+      /** @description Malformed JSON (400); 40002 the new count is not larger than the current one. */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404) or 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description `partitions_count` missing or not an integer (422). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listTopicConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListTopicConfigsResponse'];
+      /** @description Unknown cluster (404) or 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  updateTopicConfigBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['AlterTopicConfigBatchRequest'];
+    responses: {
+      /** @description The configs were altered (or, with `validate_only`, would be). */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 unknown config name or invalid value. */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404) or 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description `data` missing or an entry without `name` (422). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTopicConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetTopicConfigResponse'];
+      /** @description Unknown cluster or config name (404); 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  updateTopicConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['UpdateTopicConfigRequest'];
+    responses: {
+      /** @description The config was updated. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400); 40002 invalid value for this config. */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster or config name (404); 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteTopicConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The config was reset. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Unknown cluster or config name (404); 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listPartitions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListPartitionsResponse'];
+      /** @description Unknown cluster (404) or 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getPartition: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetPartitionResponse'];
+      /** @description `partition_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  listPartitionOffsets: {
+    parameters: {
+      query?: {
+        /** @description Which offsets to return; only `earliest_and_latest` is defined (as in Confluent's spec). */
+        offset_type?: components['parameters']['OffsetType'];
+      };
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListPartitionOffsetsResponse'];
+      /** @description `partition_id` is not an integer, or `offset_type` is not `earliest_and_latest` (400). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  readRecords: {
+    parameters: {
+      query?: {
+        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
+        format?: components['parameters']['RecordFormat'];
+        /** @description Read from the log start (`earliest`) or from the high watermark (`latest`, new records only). */
+        from?: components['parameters']['ReadFrom'];
+        /** @description Upper bound on the size of the answer in bytes (at least one record is returned if any exists). */
+        max_bytes?: components['parameters']['MaxBytes'];
+        /** @description Upper bound on the number of records returned. */
+        max_records?: components['parameters']['MaxRecords'];
+        /** @description Read from this offset. */
+        offset?: components['parameters']['ReadOffset'];
+        /** @description Read from the first record whose timestamp is at or after this time, given as epoch milliseconds or as an RFC 3339 date-time. */
+        timestamp?: components['parameters']['ReadTimestamp'];
+        /** @description How long to wait for records when there are none yet (long poll), in milliseconds. */
+        wait_ms?: components['parameters']['WaitMs'];
+      };
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ReadRecordsResponse'];
+      /** @description A malformed or negative query parameter, more than one of `offset`/`timestamp`/`from`, an unknown `format` (400); 40002 invalid request. */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found; 40404 leader not available. */
+      404: components['responses']['NotFound'];
+      /** @description `Accept` is neither `application/json` nor `application/vnd.brook.batches` (406). */
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listReplicas: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListReplicasResponse'];
+      /** @description `partition_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  produceRecord: {
+    parameters: {
+      query?: {
+        /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
+        acks?: components['parameters']['Acks'];
+      };
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['ProduceRequest'];
+    responses: {
+      200: components['responses']['ProduceResponse'];
+      /** @description Malformed JSON or a body that is not valid UTF-8 (400); 40002 invalid request. */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found; 40403 unknown topic or partition; 40404 leader not available. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 invalid payload: a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`. */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      /** @description 50002 Kafka error; 50003 retriable error (including not enough in-sync replicas for `acks=all`). */
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  produceRecordsBatch: {
+    parameters: {
+      query?: {
+        /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
+        acks?: components['parameters']['Acks'];
+      };
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['ProduceBatchRequest'];
+    responses: {
+      207: components['responses']['ProduceBatchResponse'];
+      /** @description Malformed JSON (400); 40002 invalid request. */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404); 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 invalid payload (empty body); 42208 invalid batch (empty batch, too many entries, entry ids not distinct or not valid strings). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  streamRecords: {
+    parameters: {
+      query?: {
+        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
+        format?: components['parameters']['RecordFormat'];
+        /** @description Start at the log start (`earliest`) or at the high watermark (`latest`, new records only). */
+        from?: 'earliest' | 'latest';
+      };
+      header?: {
+        /** @description The position(s) to resume after, `partition:offset[,partition:offset...]`. */
+        'Last-Event-ID'?: string;
+      };
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream; it stays open until the client closes it. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description An unknown `from` or `format`, a malformed `Last-Event-ID` (400); a position outside the partition, a `group` (40002). */
+      400: components['responses']['BadRequest'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition (named in `Last-Event-ID`) not found; 40404 leader not available. */
+      404: components['responses']['NotFound'];
+      /** @description 42901 too many open SSE streams on this broker (`BROOK_SSE_STREAMS_MAX`). */
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+}

@@ -1,0 +1,88 @@
+// The controller lease's validity rule on a manual clock: the holder trusts the lease until the moment it *sent*
+// the request that took or renewed it plus the TTL, however long the answer took, and resigns once it cannot be
+// sure any more (renewal refused or failing).
+import { promises as fsp } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { ManualClock } from '../common/clock.js';
+import { loadBrokerConfig } from '../config/broker-config.js';
+import { CONTROLLER_KEY } from '../coordination/cluster-keys.js';
+import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
+import { ControllerElection } from './controller-election.service.js';
+
+const TTL_MS = 9_000;
+
+describe('ControllerElection lease validity', () => {
+  let dataDir: string;
+  let clock: ManualClock;
+  let store: EmbeddedCoordinationStore;
+  let election: ControllerElection;
+  let resigned: number[];
+
+  beforeEach(async () => {
+    dataDir = await fsp.mkdtemp(join(tmpdir(), 'brook-election-'));
+    clock = new ManualClock();
+    store = await EmbeddedCoordinationStore.open(dataDir, clock);
+    const config = loadBrokerConfig({ BROOK_DATA_DIR: dataDir, BROOK_BROKER_ID: '1' });
+    election = new ControllerElection(store, config, clock);
+    resigned = [];
+    election.onResigned((epoch) => resigned.push(epoch));
+    await election.start();
+  });
+
+  afterEach(async () => {
+    await election.onModuleDestroy();
+    await store.close();
+    await fsp.rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** One heartbeat, as the interval timer would run it. */
+  const heartbeat = () => (election as unknown as { tick(): Promise<void> }).tick();
+
+  it('trusts a new lease for exactly one TTL from when it was requested', () => {
+    expect(election.isController()).toBe(true);
+    clock.advance(TTL_MS - 1);
+    expect(election.isController()).toBe(true);
+    clock.advance(1);
+    expect(election.isController()).toBe(false);
+    expect(() => election.assertController()).toThrow(/not the controller/);
+  });
+
+  it('counts a renewal from when it was sent, not from when the answer came', async () => {
+    clock.advance(1_000);
+    const renew = store.renewLease.bind(store);
+    store.renewLease = async (key, token, ttlMs) => {
+      clock.advance(3_000); // the request spends 3 s on the way
+      return renew(key, token, ttlMs);
+    };
+    await heartbeat();
+    // Sent at 1 000 ms: valid until 10 000 ms, although the answer arrived at 4 000 ms (or later).
+    clock.advance(10_000 - clock.monotonicMs() - 1);
+    expect(election.isController()).toBe(true);
+    clock.advance(1);
+    expect(election.isController()).toBe(false);
+  });
+
+  it('resigns when the store refuses the renewal', async () => {
+    const epoch = election.currentControllerEpoch();
+    await store.delete(CONTROLLER_KEY);
+    await store.acquireLease(CONTROLLER_KEY, 'someone-else', TTL_MS);
+    await heartbeat();
+    expect(election.isController()).toBe(false);
+    expect(resigned).toEqual([epoch]);
+  });
+
+  it('resigns once the lease may have lapsed while renewals fail', async () => {
+    const epoch = election.currentControllerEpoch();
+    store.renewLease = async () => {
+      throw new Error('Redis is unreachable');
+    };
+    await heartbeat();
+    expect(resigned).toEqual([]);
+    clock.advance(TTL_MS);
+    await heartbeat();
+    expect(resigned).toEqual([epoch]);
+  });
+});

@@ -1,0 +1,136 @@
+// GET /v3/clusters/{c}/topics/{t}/records:stream: every partition of a topic as Server-Sent Events (sse-format.ts),
+// from `earliest` or `latest` (the default), resumed after `Last-Event-ID`. The stream follows the socket's
+// back-pressure: nothing more is read from the log while the response cannot take more (Node's writable
+// high-water mark), so a client that stops reading holds at most one fetch per partition. Open streams per broker
+// are bounded (BROOK_SSE_STREAMS_MAX, 429 / 42901 beyond); a heartbeat comment goes out every BROOK_SSE_HEARTBEAT_MS.
+import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { BrookError, errors } from '../../common/brook-error.js';
+import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
+import type { BrokerConfig } from '../../config/broker-config.js';
+import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import { AdminService } from '../admin.service.js';
+import type { ReadFormat } from '../record-format.js';
+import { SharedReads, streamPartition, type StreamSink } from '../ws/partition-stream.js';
+import { RecordJsonCache, type EncodedRun } from '../ws/record-json-cache.js';
+import { RECORDS_PER_FRAME_MAX } from '../ws/ws-limits.js';
+import { errorEvent, HEARTBEAT_EVENT, parseLastEventId, recordEvents } from './sse-format.js';
+
+const STREAMS_FULL_RETRY_AFTER_SECONDS = 5;
+
+class ResponseSink implements StreamSink {
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly abort: AbortController,
+  ) {}
+
+  room(): number {
+    return this.response.writableNeedDrain || this.response.writableEnded ? 0 : RECORDS_PER_FRAME_MAX;
+  }
+
+  async waitForRoom(signal: AbortSignal): Promise<void> {
+    if (this.room() > 0 || signal.aborted) return;
+    await once(this.response, 'drain', { signal }).catch(() => undefined);
+  }
+
+  deliver(_topic: string, partition: number, run: EncodedRun): void {
+    this.response.write(recordEvents(partition, run.records));
+  }
+
+  fail(topic: string, partition: number, error: BrookError): void {
+    if (this.response.writableEnded) return;
+    this.response.end(errorEvent(error.errorCode, `Stream of ${topic}-${partition} stopped: ${error.message}`));
+    this.abort.abort();
+  }
+}
+
+@Controller('v3/clusters/:cluster_id/topics/:topic_name')
+export class RecordsStreamController implements BeforeApplicationShutdown {
+  /** The open streams; ended at shutdown, since the HTTP server waits for its connections to close. */
+  private readonly responses = new Set<ServerResponse>();
+
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    private readonly admin: AdminService,
+    private readonly replicas: ReplicaManager,
+    private readonly cache: RecordJsonCache,
+    private readonly reads: SharedReads,
+  ) {}
+
+  beforeApplicationShutdown(): void {
+    for (const response of this.responses) response.end();
+  }
+
+  @Get('records::stream')
+  async stream(
+    @Param('cluster_id') clusterId: string,
+    @Param('topic_name') topic: string,
+    @Query() query: Record<string, string | undefined>,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    this.admin.checkCluster(clusterId);
+    const partitions = this.admin.topicOrThrow(topic).assignment.replicas.length;
+    const format = (query.format ?? 'binary') as ReadFormat;
+    if (!['binary', 'json', 'string'].includes(format))
+      throw errors.badRequest(`format must be binary, json or string, got '${query.format}'.`);
+    const from = query.from ?? 'latest';
+    if (from !== 'earliest' && from !== 'latest')
+      throw errors.badRequest(`from must be earliest or latest, got '${from}'.`);
+    if (query.group !== undefined)
+      throw errors.invalidRequest('Consumer groups over SSE are not available yet on this broker; omit group.');
+    const resume = parseLastEventId(lastEventId, partitions);
+    const starts: Array<{ partition: number; offset: number }> = [];
+    for (let partition = 0; partition < partitions; partition++) {
+      const { earliest, latest } = this.replicas.offsets(topic, partition);
+      const offset = resume.get(partition) ?? (from === 'earliest' ? earliest : latest);
+      if (offset < earliest || offset > latest) {
+        throw errors.invalidRequest(
+          `Cannot resume ${topic}-${partition} at offset ${offset}: the partition holds [${earliest}, ${latest}).`,
+        );
+      }
+      starts.push({ partition, offset });
+    }
+    if (this.responses.size >= this.config.ws.sseStreamsMax) {
+      throw new BrookError(
+        429,
+        42901,
+        `At most ${this.config.ws.sseStreamsMax} SSE streams per broker are open.`,
+        STREAMS_FULL_RETRY_AFTER_SECONDS,
+      );
+    }
+    reply.hijack();
+    const response = reply.raw;
+    this.responses.add(response);
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    response.write(HEARTBEAT_EVENT);
+    const abort = new AbortController();
+    const heartbeat = setInterval(() => {
+      if (!response.writableNeedDrain) response.write(HEARTBEAT_EVENT);
+    }, this.config.ws.sseHeartbeatMs);
+    response.once('close', () => {
+      abort.abort();
+      clearInterval(heartbeat);
+      this.responses.delete(response);
+    });
+    const sink = new ResponseSink(response, abort);
+    for (const start of starts) {
+      void streamPartition(this.replicas, sink, {
+        topic,
+        ...start,
+        format,
+        fetchBytes: this.config.ws.fetchBytesMax,
+        cache: this.cache,
+        reads: this.reads,
+        signal: abort.signal,
+      });
+    }
+  }
+}

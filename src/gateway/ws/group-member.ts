@@ -1,0 +1,135 @@
+// A group subscription (`subscribe {topics, group}`): the socket is a member of the group. Each generation the
+// coordinator hands it partitions; partitions taken away are stopped and reported in `revoked` before the new
+// assignment goes out in `assigned`, and each newly assigned partition starts at the group's committed offset
+// (or, without one, where `from` says). Liveness is the socket: every pong heartbeats the member; a closed socket
+// leaves the group at once, unless the member is static (`group_instance_id`), which keeps its partitions for the
+// session timeout so that a reconnect under the same instance id takes them back without a rebalance.
+import { randomUUID } from 'node:crypto';
+import { BrookError, errors } from '../../common/brook-error.js';
+import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
+import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import type { GroupAssignment, WsGroupPort } from './group-port.js';
+import { partitionKey, startOffsetFor, type Subscription } from './subscription.js';
+import type { CommitFrame, FrameId, SubscribeFrame } from './ws-protocol.js';
+
+export interface MemberOwner {
+  send(text: string): void;
+  sendError(error: BrookError, id?: FrameId): void;
+  /** The member is gone (session expired, fenced): the subscription is over. */
+  ended(id: FrameId): void;
+}
+
+export class GroupMember {
+  readonly memberId = `ws-${randomUUID()}`;
+  private owned = new Map<string, TopicPartition>();
+  private stopWatching: (() => void) | null = null;
+  private left = false;
+  /** Heartbeats count only once the coordinator has the member (joining can wait for the offsets topic). */
+  private joined = false;
+
+  constructor(
+    private readonly frame: SubscribeFrame & { group: string; topics: string[] },
+    private readonly subscription: Subscription,
+    private readonly port: WsGroupPort,
+    private readonly replicas: ReplicaManager,
+    private readonly owner: MemberOwner,
+    private readonly sessionTimeoutMs: number,
+  ) {}
+
+  get group(): string {
+    return this.frame.group;
+  }
+
+  async join(): Promise<void> {
+    this.stopWatching = this.port.watch(this.group, this.memberId, (assignment) => void this.assign(assignment));
+    try {
+      await this.port.join(this.group, {
+        memberId: this.memberId,
+        groupInstanceId: this.frame.groupInstanceId,
+        topics: this.frame.topics,
+        sessionTimeoutMs: this.sessionTimeoutMs,
+      });
+    } catch (error) {
+      this.stop();
+      throw error;
+    }
+    this.joined = true;
+    // A static member that came back with the same subscription keeps its partitions without a rebalance, so no
+    // new generation will announce them: take them now.
+    const current = this.port.assignment(this.group, this.memberId);
+    if (current !== null && current.partitions.length > 0) void this.assign(current);
+  }
+
+  heartbeat(): void {
+    if (this.left || !this.joined) return;
+    if (!this.port.heartbeat(this.group, this.memberId)) this.gone('its session expired');
+  }
+
+  async commit(frame: CommitFrame): Promise<void> {
+    await this.port.commit(this.group, this.memberId, frame.offsets, this.subscription.generations());
+  }
+
+  /** The subscription ends: a dynamic member leaves the group now, a static one when its session runs out. */
+  close(): void {
+    if (this.left) return;
+    this.stop();
+    if (this.frame.groupInstanceId === null) this.port.leave(this.group, this.memberId);
+  }
+
+  private stop(): void {
+    this.left = true;
+    this.stopWatching?.();
+    this.stopWatching = null;
+  }
+
+  private gone(why: string): void {
+    if (this.left) return;
+    this.stop();
+    this.subscription.close();
+    this.owner.sendError(
+      errors.fencedMember(`Member ${this.memberId} left group ${this.group}: ${why}.`),
+      this.frame.id,
+    );
+    this.owner.ended(this.frame.id);
+  }
+
+  private async assign(assignment: GroupAssignment | null): Promise<void> {
+    if (this.left || this.subscription.closed) return;
+    if (assignment === null) {
+      this.gone('its session expired');
+      return;
+    }
+    const next = new Map(assignment.partitions.map((tp) => [partitionKey(tp.topic, tp.partition), tp]));
+    const revoked = [...this.owned].filter(([key]) => !next.has(key)).map(([, tp]) => tp);
+    const added = [...next].filter(([key]) => !this.owned.has(key)).map(([, tp]) => tp);
+    for (const { topic, partition } of revoked) this.subscription.stopPartition(topic, partition);
+    this.owned = next;
+    if (revoked.length > 0) this.owner.send(JSON.stringify({ op: 'revoked', id: this.frame.id, partitions: revoked }));
+    this.owner.send(
+      JSON.stringify({
+        op: 'assigned',
+        id: this.frame.id,
+        partitions: [...next.values()].map(({ topic, partition }) => ({ topic, partition })),
+        generation: assignment.generation,
+      }),
+    );
+    for (const { topic, partition } of added) {
+      try {
+        // The committed offset, unless retention removed it or it is past the log end; then `from` decides.
+        const committed = this.port.committed(this.group, topic, partition);
+        const { earliest, latest } = this.replicas.offsets(topic, partition);
+        const offset =
+          committed !== null && committed >= earliest && committed <= latest
+            ? committed
+            : await startOffsetFor(this.replicas, topic, partition, this.frame.from, this.frame.timestampMs);
+        if (this.left || this.owned.get(partitionKey(topic, partition)) === undefined) continue;
+        this.subscription.startPartition(topic, partition, offset, assignment.generation);
+      } catch (error) {
+        this.owner.sendError(
+          error instanceof BrookError ? error : errors.kafkaError((error as Error).message),
+          this.frame.id,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { encodeBatch } from '../../partition-log/record-batch.js';
+import { RecordJsonCache } from './record-json-cache.js';
+
+/** A stored-like batch of `count` records starting at `baseOffset`. */
+function batchAt(baseOffset: number, values: string[]): Buffer {
+  const batch = encodeBatch(values.map((value) => ({ key: null, value: Buffer.from(value), timestamp: 1000 })));
+  batch.writeBigInt64BE(BigInt(baseOffset), 0);
+  return batch;
+}
+
+describe('RecordJsonCache', () => {
+  it('serialises records in the API shape with topic, from an offset, up to a count', () => {
+    const cache = new RecordJsonCache();
+    const batches = Buffer.concat([batchAt(0, ['a', 'b', 'c']), batchAt(3, ['d', 'e'])]);
+    const { run, nextOffset } = cache.encode(batches, 't', 4, 'string', 1, 3);
+    const records = run.records;
+    expect(records.map((record) => record.offset)).toEqual([1, 2, 3]);
+    expect(nextOffset).toBe(4);
+    expect(JSON.parse(records[0].json)).toEqual({
+      topic: 't',
+      partition: 4,
+      offset: 1,
+      timestamp: 1000,
+      key: null,
+      value: 'b',
+      headers: [],
+    });
+    expect(cache.encode(batches, 't', 4, 'string', 0, 10).nextOffset).toBeNull();
+  });
+
+  it('shares the text between readers of the same batch and format, not across formats', () => {
+    const cache = new RecordJsonCache();
+    const batches = batchAt(0, ['a', 'b']);
+    const first = cache.encode(batches, 't', 0, 'string', 0, 10).run;
+    // The same read buffer and request: the same run, joined once.
+    expect(cache.encode(batches, 't', 0, 'string', 0, 10).run).toBe(first);
+    expect(first.joinedJson.toString()).toBe(first.records.map((record) => record.json).join(','));
+    expect(first.joinedJson).toBe(first.joinedJson);
+    // Another read of the same batch: a new run over the same cached record texts.
+    const second = cache.encode(Buffer.from(batches), 't', 0, 'string', 0, 10).run.records;
+    expect(second[0]).toBe(first.records[0]);
+    expect(cache.hits).toBe(1);
+    const binary = cache.encode(batches, 't', 0, 'binary', 0, 10).run.records;
+    expect(JSON.parse(binary[0].json).value).toBe(Buffer.from('a').toString('base64'));
+    expect(cache.misses).toBe(2);
+  });
+
+  it('skips batches entirely below the offset without decoding them', () => {
+    const cache = new RecordJsonCache();
+    const batches = Buffer.concat([batchAt(0, ['a', 'b']), batchAt(2, ['c'])]);
+    expect(cache.encode(batches, 't', 0, 'string', 2, 10).run.records.map((record) => record.offset)).toEqual([2]);
+    expect(cache.misses).toBe(1);
+  });
+
+  it('stays within its byte bound, evicting the least recently used batches', () => {
+    const cache = new RecordJsonCache(20_000);
+    const big = 'x'.repeat(1000);
+    for (let base = 0; base < 100; base += 2) {
+      cache.encode(batchAt(base, [big, big]), 't', 0, 'string', base, 10);
+      expect(cache.sizeBytes).toBeLessThanOrEqual(20_000);
+    }
+    expect(cache.sizeBytes).toBeGreaterThan(10_000);
+    const recent = batchAt(98, [big, big]);
+    const hitsBefore = cache.hits;
+    cache.encode(recent, 't', 0, 'string', 98, 10);
+    expect(cache.hits).toBe(hitsBefore + 1);
+    cache.encode(batchAt(0, [big, big]), 't', 0, 'string', 0, 10);
+    expect(cache.hits).toBe(hitsBefore + 1);
+  });
+});

@@ -1,0 +1,83 @@
+// The metadata cache never takes an emptied coordination store for a cluster without topics: it keeps (and keeps
+// persisted) what it applied last until a controller writes a new metadata incarnation.
+import { promises as fsp } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { loadBrokerConfig } from '../config/broker-config.js';
+import { METADATA_INCARNATION_KEY, partitionStateKey, topicConfigKey, topicKey } from '../coordination/cluster-keys.js';
+import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
+import type { TopicMetadata } from './cluster-metadata.js';
+import { MetadataCache } from './metadata-cache.service.js';
+import { readSnapshot } from './metadata-snapshot.js';
+
+async function writeTopic(store: EmbeddedCoordinationStore, name: string): Promise<void> {
+  await store.put(topicConfigKey(name), '{}');
+  await store.put(
+    partitionStateKey(name, 0),
+    JSON.stringify({ leader: 1, leaderEpoch: 0, isr: [1], controllerEpoch: 1 }),
+  );
+  await store.put(topicKey(name), JSON.stringify({ topicId: `${name}-id`, name, replicas: [[1]] }));
+}
+
+describe('MetadataCache and a store that lost its data', () => {
+  let dataDir: string;
+  let store: EmbeddedCoordinationStore;
+  let cache: MetadataCache;
+  let applied: string[][];
+
+  beforeEach(async () => {
+    dataDir = await fsp.mkdtemp(join(tmpdir(), 'brook-metadata-'));
+    store = await EmbeddedCoordinationStore.open(dataDir);
+    cache = new MetadataCache(store, loadBrokerConfig({ BROOK_DATA_DIR: dataDir, BROOK_BROKER_ID: '1' }));
+    applied = [];
+    cache.onChange((topics) => {
+      applied.push([...topics.keys()]);
+    });
+  });
+
+  afterEach(async () => {
+    cache.onModuleDestroy();
+    await store.close();
+    await fsp.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('holds the last applied metadata while the incarnation is missing, and applies a restored store', async () => {
+    await writeTopic(store, 'a');
+    await writeTopic(store, 'b');
+    await store.put(METADATA_INCARNATION_KEY, 'first');
+    await cache.start();
+    expect([...cache.allTopics().keys()]).toEqual(['a', 'b']);
+    expect((await readSnapshot(dataDir))?.incarnation).toBe('first');
+
+    for (const entry of await store.list('')) await store.delete(entry.key);
+    await cache.reload();
+    expect([...cache.allTopics().keys()]).toEqual(['a', 'b']);
+    expect(applied.at(-1)).toEqual(['a', 'b']);
+    expect(cache.snapshot().topics.map((topic: TopicMetadata) => topic.assignment.name)).toEqual(['a', 'b']);
+
+    await writeTopic(store, 'a');
+    await store.put(METADATA_INCARNATION_KEY, 'second');
+    await cache.reload();
+    expect([...cache.allTopics().keys()]).toEqual(['a']);
+    expect((await readSnapshot(dataDir))?.incarnation).toBe('second');
+  });
+
+  it('starts from its snapshot when the store has nothing', async () => {
+    await writeTopic(store, 'kept');
+    await store.put(METADATA_INCARNATION_KEY, 'first');
+    await cache.start();
+    cache.onModuleDestroy();
+    for (const entry of await store.list('')) await store.delete(entry.key);
+
+    const restarted = new MetadataCache(store, loadBrokerConfig({ BROOK_DATA_DIR: dataDir, BROOK_BROKER_ID: '1' }));
+    const seen: string[][] = [];
+    restarted.onChange((topics) => {
+      seen.push([...topics.keys()]);
+    });
+    await restarted.start();
+    expect(seen).toEqual([['kept']]);
+    restarted.onModuleDestroy();
+  });
+});

@@ -1,0 +1,472 @@
+// The seed documents' session with Kafka's tools, replayed with the built `brook` CLI against a real broker
+// process: create, list and describe a topic, produce two lines, read them back from the beginning, consume
+// them as a group and describe its lag, reset its offsets to earliest, grow the topic, set retention.ms, and
+// delete it. Plus the failure paths scripts rely on (exit codes, one-line errors).
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { brokerForSuite, freePort } from './support/broker-process.js';
+import { BROOK_CLI, brook } from './support/brook-cli.js';
+
+/** New groups assign at once instead of waiting 3 s for more members (the tests' consumers are alone). */
+const FAST_GROUPS = { BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '0' };
+
+describe('brook CLI: the seed session', () => {
+  const suite = brokerForSuite({ env: FAST_GROUPS });
+  // host:port without a scheme, as Kafka's tools take it
+  const run = (args: string[], input?: string) =>
+    brook([...args, '--bootstrap-server', `127.0.0.1:${suite.broker.port}`], { input });
+
+  it('creates topic test with 1 partition and replication factor 1', async () => {
+    const result = await run([
+      'topics',
+      '--create',
+      '--topic',
+      'test',
+      '--partitions',
+      '1',
+      '--replication-factor',
+      '1',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('Created topic test.\n');
+    expect(result.code).toBe(0);
+    const again = await run(['topics', '--create', '--topic', 'test']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe("brook: Topic 'test' already exists. (error 40002)\n");
+    expect((await run(['topics', '--create', '--topic', 'test', '--if-not-exists'])).code).toBe(0);
+  });
+
+  it('lists it', async () => {
+    const result = await run(['topics', '--list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('TOPIC  PARTITIONS  REPLICATION-FACTOR\ntest   1           1\n');
+    const json = await run(['topics', '--list', '--output', 'json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { topic_name: 'test', partitions_count: 1, replication_factor: 1, is_internal: false },
+    ]);
+  });
+
+  it('describes it', async () => {
+    const result = await run(['topics', '--describe', '--topic', 'test']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'Topic: test\tPartitionCount: 1\tReplicationFactor: 1\tConfigs: \n' +
+        'PARTITION  LEADER  REPLICAS  ISR\n' +
+        '0          0       0         0\n',
+    );
+  });
+
+  it('produces the lines "test" and "hello boy" from stdin', async () => {
+    const result = await run(['console-producer', '--topic', 'test'], 'test\nhello boy\n');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('reads them back with --from-beginning --max-messages 2', async () => {
+    const result = await run(['console-consumer', '--topic', 'test', '--from-beginning', '--max-messages', '2']);
+    expect(result.stdout).toBe('test\nhello boy\n');
+    expect(result.stderr).toBe('Processed a total of 2 messages\n');
+    expect(result.code).toBe(0);
+  });
+
+  it('prints keys, offsets and timestamps with --property, from a given partition and offset', async () => {
+    const before = Date.now();
+    const result = await run([
+      'console-consumer',
+      '--topic',
+      'test',
+      '--partition',
+      '0',
+      '--offset',
+      '1',
+      '--max-messages',
+      '1',
+      '--property',
+      'print.key=true',
+      '--property',
+      'print.offset=true',
+      '--property',
+      'print.timestamp=true',
+      '--property',
+      'key.separator=|',
+    ]);
+    expect(result.code).toBe(0);
+    const match = /^CreateTime:(\d+)\|Offset:1\|null\|hello boy\n$/.exec(result.stdout);
+    expect(match, result.stdout).not.toBeNull();
+    expect(Number(match?.[1])).toBeLessThanOrEqual(before);
+  });
+
+  it('consumes as a group, committing what it printed, and describes the group with its lag', async () => {
+    const consume = await run([
+      'console-consumer',
+      '--topic',
+      'test',
+      '--group',
+      'seed',
+      '--from-beginning',
+      '--max-messages',
+      '1',
+    ]);
+    expect(consume.stdout).toBe('test\n');
+    expect(consume.code).toBe(0);
+    const describe = await run(['consumer-groups', '--describe', '--group', 'seed']);
+    expect(describe.code).toBe(0);
+    expect(describe.stdout).toMatch(/^Consumer group 'seed' has no active members\.\n\n/);
+    expect(describe.stdout).toContain(
+      'GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  CLIENT-ID\n' +
+        'seed   test   0          1               2               1    -            -\n',
+    );
+    const list = await run(['consumer-groups', '--list', '--output', 'json']);
+    expect(JSON.parse(list.stdout).map((group: { consumer_group_id: string }) => group.consumer_group_id)).toEqual([
+      'seed',
+    ]);
+  });
+
+  it('resets the group to earliest: a dry run first, then --execute', async () => {
+    const dryRun = await run([
+      'consumer-groups',
+      '--reset-offsets',
+      '--group',
+      'seed',
+      '--topic',
+      'test',
+      '--to-earliest',
+    ]);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.stderr).toContain('No action will be performed as the --execute option is missing');
+    const plan = 'GROUP  TOPIC  PARTITION  CURRENT-OFFSET  NEW-OFFSET\nseed   test   0          1               0\n';
+    expect(dryRun.stdout).toBe(plan);
+    const lagAfterDryRun = JSON.parse(
+      (await run(['consumer-groups', '--describe', '--group', 'seed', '--output', 'json'])).stdout,
+    );
+    expect(lagAfterDryRun.lags[0].current_offset).toBe(1);
+
+    const execute = await run([
+      'consumer-groups',
+      '--reset-offsets',
+      '--group',
+      'seed',
+      '--topic',
+      'test',
+      '--to-earliest',
+      '--execute',
+    ]);
+    expect(execute.stdout).toBe(plan);
+    expect(execute.stderr).toBe('');
+    const lag = JSON.parse(
+      (await run(['consumer-groups', '--describe', '--group', 'seed', '--output', 'json'])).stdout,
+    );
+    expect(lag.lags.map((row: { current_offset: number; lag: number }) => [row.current_offset, row.lag])).toEqual([
+      [0, 2],
+    ]);
+    const again = await run(['console-consumer', '--topic', 'test', '--group', 'seed', '--max-messages', '2']);
+    expect(again.stdout).toBe('test\nhello boy\n');
+  });
+
+  it('deletes the group', async () => {
+    const result = await run(['consumer-groups', '--delete', '--group', 'seed']);
+    expect(result.stdout).toBe("Deletion of requested consumer groups ('seed') was successful.\n");
+    expect(result.code).toBe(0);
+    const gone = await run(['consumer-groups', '--describe', '--group', 'seed']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^brook: .*seed.*\n$/);
+  });
+
+  it('alters the topic to 3 partitions', async () => {
+    const result = await run(['topics', '--alter', '--topic', 'test', '--partitions', '3']);
+    expect(result.code).toBe(0);
+    const described = JSON.parse((await run(['topics', '--describe', '--topic', 'test', '--output', 'json'])).stdout);
+    expect(described.partitions_count).toBe(3);
+    expect(described.partitions.map((p: { partition_id: number }) => p.partition_id)).toEqual([0, 1, 2]);
+  });
+
+  it('sets retention.ms=1000 with configs --alter --add-config and shows it in --describe', async () => {
+    const alter = await run([
+      'configs',
+      '--entity-type',
+      'topics',
+      '--entity-name',
+      'test',
+      '--alter',
+      '--add-config',
+      'retention.ms=1000',
+    ]);
+    expect(alter.stdout).toBe('Completed updating config for topic test.\n');
+    expect(alter.code).toBe(0);
+    const describe = await run(['configs', '--entity-type', 'topics', '--entity-name', 'test', '--describe']);
+    expect(describe.stdout).toBe(
+      'TOPIC  CONFIG        VALUE  SOURCE\ntest   retention.ms  1000   DYNAMIC_TOPIC_CONFIG\n',
+    );
+    const topic = await run(['topics', '--describe', '--topic', 'test']);
+    expect(topic.stdout).toContain('PartitionCount: 3\tReplicationFactor: 1\tConfigs: retention.ms=1000\n');
+  });
+
+  it('resets a config with --delete-config', async () => {
+    await run(['configs', '--topic', 'test', '--alter', '--add-config', 'segment.ms=600000']);
+    const reset = await run(['configs', '--topic', 'test', '--alter', '--delete-config', 'segment.ms']);
+    expect(reset.code).toBe(0);
+    const configs = JSON.parse((await run(['configs', '--topic', 'test', '--describe', '--output', 'json'])).stdout);
+    expect(configs.map((config: { name: string }) => config.name)).toEqual(['retention.ms']);
+  });
+
+  it('deletes the topic', async () => {
+    const result = await run(['topics', '--delete', '--topic', 'test']);
+    expect(result.stdout).toBe('Deleted topic test.\n');
+    expect(result.code).toBe(0);
+    expect((await run(['topics', '--list', '--exclude-internal'])).stdout).toBe(
+      'TOPIC  PARTITIONS  REPLICATION-FACTOR\n',
+    );
+    const gone = await run(['topics', '--describe', '--topic', 'test']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^brook: .*not found.*\(error 40401\)\n$/);
+    expect((await run(['topics', '--delete', '--topic', 'test', '--if-exists'])).code).toBe(0);
+  });
+});
+
+describe('brook CLI: failures', () => {
+  const suite = brokerForSuite({ env: FAST_GROUPS });
+
+  it('reports each record that fails, produces the others, and exits 1', async () => {
+    const url = suite.url;
+    await brook(['topics', '--create', '--topic', 'keyed', '--bootstrap-server', url]);
+    const produce = await brook(
+      [
+        'console-producer',
+        '--topic',
+        'keyed',
+        '--broker-list',
+        url,
+        '--property',
+        'parse.key=true',
+        '--property',
+        'key.separator=:',
+      ],
+      { input: 'k1:v1\nno separator\nk3:v3\n' },
+    );
+    expect(produce.code).toBe(1);
+    expect(produce.stderr).toBe(
+      'brook: line 2 not produced: no key separator ":" found\nbrook: 1 of 3 records failed\n',
+    );
+    const consume = await brook([
+      'console-consumer',
+      '--topic',
+      'keyed',
+      '--from-beginning',
+      '--max-messages',
+      '2',
+      '--property',
+      'print.key=true',
+      '--bootstrap-server',
+      url,
+    ]);
+    expect(consume.stdout).toBe('k1\tv1\nk3\tv3\n');
+  });
+
+  it('commits what a group consumer printed when stopped with Ctrl-C, and exits 0', async () => {
+    const url = suite.url;
+    await brook(['topics', '--create', '--topic', 'interrupted', '--bootstrap-server', url]);
+    await brook(['console-producer', '--topic', 'interrupted', '--bootstrap-server', url], {
+      input: 'one\ntwo\nthree\n',
+    });
+    const child = spawn(
+      process.execPath,
+      [
+        BROOK_CLI,
+        'console-consumer',
+        '--topic',
+        'interrupted',
+        '--group',
+        'ctrl-c',
+        '--from-beginning',
+        '--bootstrap-server',
+        url,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout === 'one\ntwo\nthree\n') resolve();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('Processed a total of 3 messages\n');
+    const described = await brook([
+      'consumer-groups',
+      '--describe',
+      '--group',
+      'ctrl-c',
+      '--output',
+      'json',
+      '--bootstrap-server',
+      url,
+    ]);
+    expect(
+      JSON.parse(described.stdout).lags.map((row: { current_offset: number; lag: number }) => [
+        row.current_offset,
+        row.lag,
+      ]),
+    ).toEqual([[3, 0]]);
+  });
+
+  it('reads partitions added while a console consumer runs', async () => {
+    const url = suite.url;
+    await brook(['topics', '--create', '--topic', 'growing', '--bootstrap-server', url]);
+    await brook(['console-producer', '--topic', 'growing', '--bootstrap-server', url], { input: 'first\n' });
+    const child = spawn(
+      process.execPath,
+      [BROOK_CLI, 'console-consumer', '--topic', 'growing', '--from-beginning', '--max-messages', '2'].concat([
+        '--property',
+        'print.partition=true',
+        '--bootstrap-server',
+        url,
+      ]),
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout === 'Partition:0\tfirst\n') resolve();
+      }),
+    );
+    expect(
+      (await brook(['topics', '--alter', '--topic', 'growing', '--partitions', '2', '--bootstrap-server', url])).code,
+    ).toBe(0);
+    const cluster = suite.clusterId;
+    const produced = await fetch(`${url}/v3/clusters/${cluster}/topics/growing/records`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ partition_id: 1, value: { type: 'STRING', data: 'second' } }),
+    });
+    expect(produced.status).toBe(200);
+    expect(await exited).toBe(0);
+    expect(stdout).toBe('Partition:0\tfirst\nPartition:1\tsecond\n');
+  });
+
+  it('carries headers from parse.headers in the producer to print.headers in the consumer', async () => {
+    const url = suite.url;
+    await brook(['topics', '--create', '--topic', 'headed', '--bootstrap-server', url]);
+    const produce = await brook(
+      [
+        'console-producer',
+        '--topic',
+        'headed',
+        '--property',
+        'parse.headers=true',
+        '--property',
+        'parse.key=true',
+      ].concat(['--bootstrap-server', url]),
+      { input: 'trace:abc,flag\tk1\tv1\n\tk2\tv2\n' },
+    );
+    expect(produce.stderr).toBe('');
+    const consume = await brook(
+      ['console-consumer', '--topic', 'headed', '--from-beginning', '--max-messages', '2'].concat([
+        '--property',
+        'print.headers=true',
+        '--property',
+        'print.key=true',
+        '--bootstrap-server',
+        url,
+      ]),
+    );
+    expect(consume.stdout).toBe('trace:abc,flag:null\tk1\tv1\nNO_HEADERS\tk2\tv2\n');
+  });
+
+  it('fails with exit 1 when producing to a topic that does not exist', async () => {
+    const result = await brook(['console-producer', '--topic', 'missing', '--bootstrap-server', suite.url], {
+      input: 'x\n',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^brook: .*missing.*not found.*\(error 40401\)\n$/);
+  });
+
+  it('fails with exit 1 when consuming a topic that does not exist, with or without a group', async () => {
+    for (const group of [[], ['--group', 'lost']]) {
+      const result = await brook(['console-consumer', '--topic', 'missing', ...group, '--bootstrap-server', suite.url]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('brook: Topic missing not found. (error 40401)\n');
+    }
+  });
+
+  it('ends a console consumer after --timeout-ms without records', async () => {
+    await brook(['topics', '--create', '--topic', 'quiet', '--bootstrap-server', suite.url]);
+    const result = await brook([
+      'console-consumer',
+      '--topic',
+      'quiet',
+      '--timeout-ms',
+      '500',
+      '--bootstrap-server',
+      suite.url,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('Processed a total of 0 messages\n');
+  });
+
+  it('takes the broker from BROOK_URL, and tries each --bootstrap-server in turn', async () => {
+    const fromEnv = await brook(['topics', '--list', '--output', 'json'], {
+      env: { BROOK_URL: `127.0.0.1:${suite.broker.port}` },
+    });
+    expect(fromEnv.code).toBe(0);
+    expect(Array.isArray(JSON.parse(fromEnv.stdout))).toBe(true);
+    const down = await freePort();
+    const fallback = await brook(['topics', '--list', '--bootstrap-server', `127.0.0.1:${down},${suite.url}`]);
+    expect(fallback.stderr).toBe('');
+    expect(fallback.code).toBe(0);
+  });
+
+  it('sends a typed line at once, without waiting for more, and exits 130 on Ctrl-C', async () => {
+    const url = suite.url;
+    await brook(['topics', '--create', '--topic', 'typed', '--bootstrap-server', url]);
+    const child = spawn(
+      process.execPath,
+      [BROOK_CLI, 'console-producer', '--topic', 'typed', '--bootstrap-server', url],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin.write('typed line\n');
+    const cluster = suite.clusterId;
+    const deadline = Date.now() + 10_000;
+    let latest = 0;
+    while (latest === 0 && Date.now() < deadline) {
+      const response = await fetch(`${url}/v3/clusters/${cluster}/topics/typed/partitions/0/offset`);
+      latest = ((await response.json()) as { latest_offset: number }).latest_offset;
+      if (latest === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(latest).toBe(1);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+  });
+
+  it('names an unreachable broker in one line and exits 3', async () => {
+    const port = await freePort();
+    const result = await brook(['topics', '--list', '--bootstrap-server', `localhost:${port}`]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(`brook: cannot reach the broker at http://localhost:${port} (connection refused)\n`);
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 2 on bad flags, with the reason', async () => {
+    const unknown = await brook(['topics', '--lst']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: unknown option '--lst'");
+    const twoActions = await brook(['topics', '--list', '--delete', '--topic', 't', '--bootstrap-server', suite.url]);
+    expect(twoActions.code).toBe(2);
+    expect(twoActions.stderr).toContain('exactly one action');
+    const zookeeper = await brook(['topics', '--list', '--zookeeper', 'localhost:2181']);
+    expect(zookeeper.code).toBe(2);
+    expect(zookeeper.stderr).toBe(
+      'brook: --zookeeper is not supported: Brook has no ZooKeeper; use --bootstrap-server <url>\n',
+    );
+  });
+});
