@@ -8,7 +8,7 @@
 import type { WebSocket } from 'ws';
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { Clock } from '../../common/clock.js';
-import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { ProduceService } from '../produce.service.js';
 import { CreditWindow, SendPressure } from './flow-control.js';
 import { GroupMember, type MemberOwner } from './group-member.js';
@@ -33,7 +33,7 @@ import {
 const RECORDS_FRAME_END = Buffer.from(']}');
 
 export interface SessionDeps {
-  replicas: ReplicaManager;
+  replicas: PartitionRouter;
   producer: ProduceService;
   limits: WsLimits;
   produceRecordsMax: number;
@@ -279,7 +279,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
             offset: await startOffsetFor(this.deps.replicas, topic, partition, frame.from, frame.timestampMs),
           };
         }
-        const { earliest, latest } = this.deps.replicas.offsets(topic, partition);
+        const { earliest, latest } = await this.deps.replicas.offsets(topic, partition);
         if (offset < earliest || offset > latest) {
           throw errors.invalidRequest(
             `Offset ${offset} of ${topic}-${partition} is out of range [${earliest}, ${latest}].`,

@@ -11,7 +11,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { systemClock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
-import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { ProduceService } from '../produce.service.js';
 import { GroupCoordinator } from '../../group-coordinator/group-coordinator.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
@@ -37,7 +37,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly replicas: ReplicaManager,
+    private readonly replicas: PartitionRouter,
     private readonly producer: ProduceService,
     private readonly cache: RecordJsonCache,
     private readonly reads: SharedReads,
