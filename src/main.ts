@@ -10,6 +10,7 @@ import { AppModule } from './app.module.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ErrorFilter } from './gateway/error.filter.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
+import { installSecurity, tlsOptions } from './security/install-security.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -37,13 +38,18 @@ export function flagsToEnv(argv: string[]): Record<string, string> {
 async function main(): Promise<void> {
   const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
   mkdirSync(config.dataDir, { recursive: true });
-  const adapter = new FastifyAdapter({ bodyLimit: config.socketRequestMaxBytes, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    ...tlsOptions(config),
+    bodyLimit: config.socketRequestMaxBytes,
+    return503OnClosing: true,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: LOG_LEVELS[config.logLevel],
     bodyParser: false,
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   app.useGlobalFilters(new ErrorFilter());
+  installSecurity(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs).
   let closing = false;

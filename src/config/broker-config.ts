@@ -11,6 +11,7 @@ import { boolean, choice, ConfigError, integer, url, type Env } from './env-valu
 export { ConfigError };
 import { brokerDefaultsFromEnv } from '../topic/topic-config.js';
 import { loadGroupConfig, type GroupConfig } from './group-config.js';
+import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
 
 export interface BrokerConfig {
   port: number;
@@ -41,6 +42,8 @@ export interface BrokerConfig {
   topicConfigDefaults: Record<string, string>;
   /** Consumer groups, the offsets topic and REST consumer instances. */
   groups: GroupConfig;
+  /** Authentication, ACLs, TLS (security-config.ts). */
+  security: SecurityConfig;
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -59,13 +62,15 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const security = loadSecurityConfig(env);
+  const scheme = security.tls === null ? 'http' : 'https';
   return {
     port,
     host,
     dataDir: resolve(env.BROOK_DATA_DIR?.trim() || './data'),
     brokerId: integer(env, 'BROOK_BROKER_ID', 0, 0, 2 ** 31 - 1),
     redisUrl,
-    advertisedUrl: (advertised ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
+    advertisedUrl: (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
     logLevel: choice(env, 'BROOK_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     numPartitions: integer(env, 'BROOK_NUM_PARTITIONS', 1, 1, 100_000),
     defaultReplicationFactor: integer(env, 'BROOK_DEFAULT_REPLICATION_FACTOR', 1, 1, 32),
@@ -80,5 +85,6 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     maxOpenFiles: integer(env, 'BROOK_MAX_OPEN_FILES', 1024, 8),
     topicConfigDefaults,
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
+    security,
   };
 }
