@@ -10,6 +10,8 @@ import { AppModule } from './app.module.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ErrorFilter } from './gateway/error.filter.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
+import { registerHttpMetrics } from './metrics/http-metrics.js';
+import { Metrics } from './metrics/metrics.service.js';
 import { installSecurity, tlsOptions } from './security/install-security.js';
 
 const LOG_LEVELS = {
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   app.useGlobalFilters(new ErrorFilter());
+  registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
   installSecurity(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs).

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { batchesIn, decodeRecords } from '../partition-log/record-batch.js';
+import { Metrics } from '../metrics/metrics.service.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import type { ApiRecord } from '../gateway/record-format.js';
@@ -44,6 +45,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
     private readonly coordinator: GroupCoordinator,
     private readonly replicas: ReplicaManager,
     private readonly metadata: MetadataCache,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Gives every instance loaded from __consumer_offsets a fresh idle clock, then starts evicting idle ones. */
@@ -234,6 +236,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
         throw error;
       }
       let next = position.offset;
+      const before = out.length;
       outer: for (const { header, position: at } of batchesIn(read.batches)) {
         for (const record of decodeRecords(read.batches.subarray(at, at + header.sizeBytes))) {
           if (record.offset < next) continue;
@@ -245,6 +248,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
         }
         next = Math.max(next, header.baseOffset + header.lastOffsetDelta + 1);
       }
+      this.metrics.consumed(topic, out.length - before, read.batches.length);
       if (next > position.offset) {
         runtime.seek(topic, partition, next);
         runtime.markReturned(topic, partition, next, generation);

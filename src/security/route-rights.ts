@@ -70,6 +70,7 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'GET /readyz': 'public',
   'GET /openapi.yaml': 'public',
   'GET /openapi.json': 'public',
+  'GET /metrics': () => [on('DESCRIBE', CLUSTER)],
 
   'GET /v3/clusters': none,
   'GET /v3/clusters/{cluster_id}': none,
