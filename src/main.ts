@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ErrorFilter } from './gateway/error.filter.js';
+import { frameworkErrors, PATH_PARAMETER_CHARS_MAX } from './gateway/framework-errors.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
 import { registerHttpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.service.js';
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
   const adapter = new FastifyAdapter({
     ...tlsOptions(config),
+    maxParamLength: PATH_PARAMETER_CHARS_MAX,
+    frameworkErrors,
     bodyLimit: config.socketRequestMaxBytes,
     return503OnClosing: true,
   });
