@@ -14,6 +14,7 @@
 //   brook_consumergroup_lag{group,topic,partition}           log end offset minus committed offset
 //   brook_partition_leader_count                             partitions this broker leads
 //   brook_controller_active_count                            1 on the controller, 0 elsewhere
+//   brook_quota_throttled_requests_total{quota}              requests refused by a client quota (429)
 //   plus prom-client's process and Node.js metrics (brook_process_*, brook_nodejs_*).
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
@@ -66,6 +67,13 @@ export class Metrics {
     name: 'brook_http_request_errors_total',
     help: 'HTTP error answers (status 400 and above), by route template and error_code.',
     labelNames: ['method', 'route', 'error_code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly quotaThrottled = new Counter({
+    name: 'brook_quota_throttled_requests_total',
+    help: 'Requests refused with 429 (42901) because a client quota was exceeded, by quota.',
+    labelNames: ['quota'] as const,
     registers: [this.registry],
   });
 

@@ -7,6 +7,8 @@ import { GroupCoordinator } from '../group-coordinator/group-coordinator.service
 import { AuditLog } from './audit-log.js';
 import { Authenticator } from './authenticator.service.js';
 import { Authorizer } from './authorizer.service.js';
+import { Metrics } from '../metrics/metrics.service.js';
+import { QuotaManager } from './quota-manager.service.js';
 import { registerSecurityHooks } from './security-hooks.js';
 
 /** FastifyAdapter options for BROOK_TLS_*: HTTPS, and client certificates requested when a CA is given. */
@@ -52,6 +54,8 @@ export function installSecurity(app: NestFastifyApplication, config: BrokerConfi
     authenticator: app.get(Authenticator),
     authorizer: app.get(Authorizer),
     audit: app.get(AuditLog),
+    quotas: app.get(QuotaManager),
+    metrics: app.get(Metrics, { strict: false }),
     lookups: {
       instanceTopics(group, instance) {
         try {

@@ -79,6 +79,10 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'GET /v3/clusters/{cluster_id}/acls': () => [on('DESCRIBE', CLUSTER)],
   'POST /v3/clusters/{cluster_id}/acls': () => [on('ALTER', CLUSTER)],
   'DELETE /v3/clusters/{cluster_id}/acls': () => [on('ALTER', CLUSTER)],
+  'GET /v3/clusters/{cluster_id}/client-quotas': () => [on('DESCRIBE_CONFIGS', CLUSTER)],
+  'GET /v3/clusters/{cluster_id}/client-quotas/{entity}': () => [on('DESCRIBE_CONFIGS', CLUSTER)],
+  'PUT /v3/clusters/{cluster_id}/client-quotas/{entity}': () => [on('ALTER_CONFIGS', CLUSTER)],
+  'DELETE /v3/clusters/{cluster_id}/client-quotas/{entity}': () => [on('ALTER_CONFIGS', CLUSTER)],
 
   'GET /v3/clusters/{cluster_id}/topics': none,
   'POST /v3/clusters/{cluster_id}/topics': (c) => {

@@ -3,6 +3,8 @@
 //               its upload); 401 with WWW-Authenticate and an audit line on failure
 //   preHandler  authorise with the route's rule (route-rights.ts) once the body is parsed; 403 (40301) and an
 //               audit line on failure
+//               then the client quotas (quota.ts): 429 (42901) with Retry-After while the caller's bucket is in debt
+//   onSend      charge the consumer byte quota with the bytes a consume route answers
 //   onResponse  an audit line for every successful admin change
 // The principal of a request is kept beside it (principalOf) for the controllers that filter lists.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,6 +14,9 @@ import { BrookError } from '../common/brook-error.js';
 import { AuditLog } from './audit-log.js';
 import { Authenticator } from './authenticator.service.js';
 import { Authorizer, forbidden } from './authorizer.service.js';
+import type { Metrics } from '../metrics/metrics.service.js';
+import type { QuotaKind } from './quota.js';
+import { QuotaManager } from './quota-manager.service.js';
 import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
 
 const principals = new WeakMap<IncomingMessage, string>();
@@ -40,10 +45,36 @@ export function operationOf(request: FastifyRequest): string | null {
 const ADMIN_CHANGE =
   /^(POST|PUT|PATCH|DELETE) \/v3\/clusters\/\{cluster_id\}\/(topics|topics\/\{topic_name\}(\/configs.*)?|acls|client-quotas.*|consumer-groups\/\{consumer_group_id\}(\/offsets:reset)?)$/;
 
+const T = '/v3/clusters/{cluster_id}/topics/{topic_name}';
+/** Routes charged to producer_byte_rate (request body bytes) and consumer_byte_rate (response body bytes). */
+const PRODUCE_ROUTES = new Set([
+  `POST ${T}/records`,
+  `POST ${T}/records:batch`,
+  'POST /topics/{topic_name}',
+  'POST /topics/{topic_name}/partitions/{partition_id}',
+]);
+const CONSUME_ROUTES = new Set([
+  `GET ${T}/partitions/{partition_id}/records`,
+  'GET /consumers/{group_name}/instances/{instance}/records',
+]);
+
+function requestBytes(request: FastifyRequest): number {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isSafeInteger(declared) && declared >= 0) return declared;
+  // a chunked v2 body was parsed whole: charge its JSON size (a v3 streaming produce is not charged)
+  try {
+    return request.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(request.body) ?? '');
+  } catch {
+    return 0;
+  }
+}
+
 export interface SecurityServices {
   authenticator: Authenticator;
   authorizer: Authorizer;
   audit: AuditLog;
+  quotas: QuotaManager;
+  metrics: Metrics;
   lookups: Pick<RouteContext, 'instanceTopics' | 'groupTopics'>;
 }
 
@@ -63,7 +94,7 @@ function certificateCommonName(request: FastifyRequest): string | null {
 }
 
 export function registerSecurityHooks(app: FastifyInstance, services: SecurityServices): void {
-  const { authenticator, authorizer, audit } = services;
+  const { authenticator, authorizer, audit, quotas } = services;
   const ruleOf = (request: FastifyRequest): RouteRule | undefined => {
     const operation = operationOf(request);
     return operation === null ? undefined : ROUTE_RIGHTS[operation];
@@ -96,47 +127,86 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
   });
 
   app.addHook('preHandler', async (request, reply) => {
-    if (!authorizer.enabled) return;
     const operation = operationOf(request);
     if (operation === null) return; // unknown route: the 404 handler answers
     const rule = ROUTE_RIGHTS[operation];
     if (rule === 'public') return;
     const principal = principalOf(request);
     const host = hostOf(request);
-    const context: RouteContext = {
+    const denied = authorizer.enabled ? deniedCheck(request, operation, rule, principal, host) : null;
+    if (denied !== null) {
+      audit.write({
+        event: 'authorization.denied',
+        principal,
+        host,
+        method: request.method,
+        route: operation,
+        operation: denied.check.operation,
+        resource_type: denied.check.resource.type,
+        resource_name: denied.check.resource.name,
+      });
+      return send(reply, denied.error);
+    }
+    return throttle(request, reply, operation, principal);
+  });
+
+  const deniedCheck = (
+    request: FastifyRequest,
+    operation: string,
+    rule: RouteRule | undefined,
+    principal: string,
+    host: string,
+  ): { check: { operation: string; resource: { type: string; name: string } }; error: BrookError } | null => {
+    if (rule === undefined || rule === 'public') {
+      return {
+        check: { operation: 'ALL', resource: CLUSTER },
+        error: forbidden(`No rights are defined for ${operation}; it is refused while the authorizer is on.`),
+      };
+    }
+    const checks = rule({
       params: (request.params ?? {}) as Record<string, string>,
       body: request.body,
       query: (request.query ?? {}) as Record<string, unknown>,
       ...services.lookups,
-    };
-    const checks = rule === undefined ? null : rule(context);
-    const failed =
-      checks === null
-        ? { operation: 'ALL' as const, resource: CLUSTER }
-        : checks.find(
-            (check) =>
-              !authorizer.authorize(principal, host, check.operation, check.resource) &&
-              !(check.orCluster && authorizer.authorize(principal, host, check.operation, CLUSTER)),
-          );
-    if (failed === undefined) return;
-    audit.write({
-      event: 'authorization.denied',
-      principal,
-      host,
-      method: request.method,
-      route: operation,
-      operation: failed.operation,
-      resource_type: failed.resource.type,
-      resource_name: failed.resource.name,
     });
-    return send(
-      reply,
-      checks === null
-        ? forbidden(`No rights are defined for ${operation}; it is refused while the authorizer is on.`)
-        : forbidden(
-            `${principal} is not authorized to ${failed.operation} ${failed.resource.type.toLowerCase()} '${failed.resource.name}'.`,
-          ),
+    const failed = checks.find(
+      (check) =>
+        !authorizer.authorize(principal, host, check.operation, check.resource) &&
+        !(check.orCluster && authorizer.authorize(principal, host, check.operation, CLUSTER)),
     );
+    if (failed === undefined) return null;
+    const what = `${failed.operation} ${failed.resource.type.toLowerCase()} '${failed.resource.name}'`;
+    return { check: failed, error: forbidden(`${principal} is not authorized to ${what}.`) };
+  };
+
+  const throttle = (request: FastifyRequest, reply: FastifyReply, operation: string, principal: string) => {
+    const waits: Array<[QuotaKind, number]> = [['request_rate', quotas.waitMs(principal, 'request_rate', 1)]];
+    if (PRODUCE_ROUTES.has(operation))
+      waits.push(['producer_byte_rate', quotas.waitMs(principal, 'producer_byte_rate')]);
+    if (CONSUME_ROUTES.has(operation))
+      waits.push(['consumer_byte_rate', quotas.waitMs(principal, 'consumer_byte_rate')]);
+    const [kind, waitMs] = waits.reduce((a, b) => (b[1] > a[1] ? b : a));
+    if (waitMs > 0) {
+      services.metrics.quotaThrottled.inc({ quota: kind });
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      void reply.header('retry-after', String(seconds));
+      return send(
+        reply,
+        new BrookError(429, 42901, `${principal} is over its ${kind} quota; retry after ${seconds} s.`, seconds),
+      );
+    }
+    quotas.charge(principal, 'request_rate', 1);
+    if (PRODUCE_ROUTES.has(operation)) quotas.charge(principal, 'producer_byte_rate', requestBytes(request));
+  };
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode !== 200) return payload;
+    const operation = operationOf(request);
+    if (operation === null || !CONSUME_ROUTES.has(operation)) return payload;
+    const bytes =
+      typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+    quotas.charge(principalOf(request), 'consumer_byte_rate', bytes);
+    return payload;
   });
 
   app.addHook('onResponse', async (request, reply) => {

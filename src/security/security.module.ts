@@ -7,12 +7,14 @@ import { AclStore } from './acl-store.service.js';
 import { AuditLog } from './audit-log.js';
 import { Authenticator } from './authenticator.service.js';
 import { Authorizer } from './authorizer.service.js';
+import { QuotaController } from './quota.controller.js';
+import { QuotaManager } from './quota-manager.service.js';
 
 @Global()
 @Module({
   imports: [ControllerElectionModule],
-  controllers: [AclController],
-  providers: [AclStore, Authenticator, Authorizer, AuditLog],
-  exports: [AclStore, Authenticator, Authorizer, AuditLog],
+  controllers: [AclController, QuotaController],
+  providers: [AclStore, Authenticator, Authorizer, AuditLog, QuotaManager],
+  exports: [AclStore, Authenticator, Authorizer, AuditLog, QuotaManager],
 })
 export class SecurityModule {}

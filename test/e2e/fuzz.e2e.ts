@@ -13,7 +13,7 @@ import { call } from './support/http.js';
 import { openapi } from './support/openapi-validator.js';
 
 const SOAK = process.env.BROOK_SOAK === '1';
-const REQUESTS = SOAK ? 20_000 : 600;
+const REQUESTS = Number(process.env.BROOK_FUZZ_REQUESTS ?? (SOAK ? 20_000 : 600));
 const SEED = Number(process.env.BROOK_FUZZ_SEED ?? Date.now() % 2 ** 31);
 /** Bound on the broker's resident memory during the run. */
 const RSS_BYTES_MAX = 768 * 1024 * 1024;
