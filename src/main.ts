@@ -11,6 +11,7 @@ import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ErrorFilter } from './gateway/error.filter.js';
 import { frameworkErrors, PATH_PARAMETER_CHARS_MAX } from './gateway/framework-errors.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
+import { registerRequestIdHeader, requestIdOptions } from './gateway/request-id.js';
 import { registerHttpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.service.js';
 import { installSecurity, tlsOptions } from './security/install-security.js';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
   const adapter = new FastifyAdapter({
     ...tlsOptions(config),
+    ...requestIdOptions,
     maxParamLength: PATH_PARAMETER_CHARS_MAX,
     frameworkErrors,
     bodyLimit: config.socketRequestMaxBytes,
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   app.useGlobalFilters(new ErrorFilter());
+  registerRequestIdHeader(app.getHttpAdapter().getInstance());
   registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
   installSecurity(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by

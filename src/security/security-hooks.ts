@@ -114,6 +114,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
       if (!(error instanceof BrookError)) throw error;
       audit.write({
         event: 'authentication.failed',
+        request_id: request.id,
         principal: 'User:ANONYMOUS',
         host: hostOf(request),
         method: request.method,
@@ -137,6 +138,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
     if (denied !== null) {
       audit.write({
         event: 'authorization.denied',
+        request_id: request.id,
         principal,
         host,
         method: request.method,
@@ -215,6 +217,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
     if (operation === null || !ADMIN_CHANGE.test(operation)) return;
     audit.write({
       event: 'admin',
+      request_id: request.id,
       principal: principalOf(request),
       host: hostOf(request),
       method: request.method,

@@ -290,7 +290,12 @@ describe('authorisation matrix', () => {
     expect(status).toBe(200);
   });
 
-  it('writes audit lines for authentication and authorisation failures and admin changes', () => {
+  it('writes audit lines for authentication and authorisation failures and admin changes', async () => {
+    const traced = await as({ ...basic('alice', 'wrong'), 'x-request-id': 'trace-4711' }, 'GET', '/v3/clusters/{c}');
+    expect(traced.headers.get('x-request-id')).toBe('trace-4711');
+    const random = await as({ 'x-request-id': 'not a valid id!' }, 'GET', '/v3/clusters/{c}');
+    expect(random.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const lines = broker.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))
@@ -319,6 +324,7 @@ describe('authorisation matrix', () => {
         status: 204,
       }),
     );
+    expect(lines).toContainEqual(expect.objectContaining({ event: 'authentication.failed', request_id: 'trace-4711' }));
     expect(JSON.stringify(lines)).not.toContain('alice-secret');
   });
 });
