@@ -9,7 +9,9 @@
 //
 // scrypt costs tens of milliseconds (on the libuv pool, not the event loop), so a verified (name, password) pair is
 // remembered for VERIFIED_CACHE_TTL_MS, keyed by a keyed hash (the password itself is never kept); the cache is
-// bounded and cleared whenever the users file changes, which is checked every USERS_FILE_POLL_MS.
+// bounded and cleared whenever the users file changes, which is checked every USERS_FILE_POLL_MS. Password checks
+// that miss the cache run at most PASSWORD_CHECKS_IN_FLIGHT_MAX at a time with a bounded queue behind them; past
+// it a request is refused with 429 (42901): guessing passwords cannot take all the CPU.
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -29,6 +31,8 @@ export const ANONYMOUS = 'User:ANONYMOUS';
 export const USERS_FILE_POLL_MS = 2_000;
 export const VERIFIED_CACHE_TTL_MS = 60_000;
 export const VERIFIED_CACHE_ENTRIES_MAX = 10_000;
+export const PASSWORD_CHECKS_IN_FLIGHT_MAX = 4;
+export const PASSWORD_CHECKS_QUEUED_MAX = 256;
 /** Longest Authorization header looked at; longer ones are refused before any decoding. */
 export const AUTHORIZATION_BYTES_MAX = 4096;
 
@@ -51,6 +55,10 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
   private readonly verified = new Map<string, { principal: string; expiresAt: number }>();
   private readonly cacheKey = randomBytes(32);
   private timer: NodeJS.Timeout | null = null;
+  private passwordChecksInFlight = 0;
+  private readonly passwordCheckQueue: Array<() => void> = [];
+  /** The bounds on password checks (tests lower them). */
+  readonly passwordCheckLimits = { inFlightMax: PASSWORD_CHECKS_IN_FLIGHT_MAX, queuedMax: PASSWORD_CHECKS_QUEUED_MAX };
 
   constructor(@Inject(BROKER_CONFIG) private readonly config: BrokerConfig) {}
 
@@ -105,12 +113,29 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
     const cached = this.verified.get(cacheKey);
     if (cached !== undefined && cached.expiresAt > Date.now()) return cached.principal;
     const entry = this.passwords.get(name);
-    if (entry === undefined || !(await verifyPassword(entry, password)))
+    if (entry === undefined || !(await this.checkPassword(() => verifyPassword(entry, password))))
       throw unauthorized('Invalid user name or password.');
     if (this.verified.size >= VERIFIED_CACHE_ENTRIES_MAX) this.verified.clear();
     const principal = `User:${name}`;
     this.verified.set(cacheKey, { principal, expiresAt: Date.now() + VERIFIED_CACHE_TTL_MS });
     return principal;
+  }
+
+  private async checkPassword(check: () => Promise<boolean>): Promise<boolean> {
+    if (this.passwordChecksInFlight < this.passwordCheckLimits.inFlightMax) {
+      this.passwordChecksInFlight++;
+    } else {
+      if (this.passwordCheckQueue.length >= this.passwordCheckLimits.queuedMax)
+        throw new BrookError(429, 42901, 'Too many password checks in progress; retry later.', 1);
+      await new Promise<void>((resolve) => this.passwordCheckQueue.push(resolve)); // the slot is handed over
+    }
+    try {
+      return await check();
+    } finally {
+      const next = this.passwordCheckQueue.shift();
+      if (next !== undefined) next();
+      else this.passwordChecksInFlight--;
+    }
   }
 
   private bearer(apiKey: string): string {

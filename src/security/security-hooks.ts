@@ -122,7 +122,8 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
         reason: error.message,
       });
       const challenges = authenticator.challenges;
-      if (challenges.length > 0) void reply.header('www-authenticate', challenges);
+      if (error.status === 401 && challenges.length > 0) void reply.header('www-authenticate', challenges);
+      if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
       return send(reply, error);
     }
   });
