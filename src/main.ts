@@ -9,7 +9,12 @@ import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ErrorFilter } from './gateway/error.filter.js';
-import { frameworkErrors, PATH_PARAMETER_CHARS_MAX } from './gateway/framework-errors.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  limitConnections,
+  PATH_PARAMETER_CHARS_MAX,
+} from './gateway/framework-errors.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
 import { registerRequestIdHeader, requestIdOptions } from './gateway/request-id.js';
 import { registerHttpMetrics } from './metrics/http-metrics.js';
@@ -47,6 +52,7 @@ async function main(): Promise<void> {
     ...requestIdOptions,
     maxParamLength: PATH_PARAMETER_CHARS_MAX,
     frameworkErrors,
+    clientErrorHandler,
     bodyLimit: config.socketRequestMaxBytes,
     return503OnClosing: true,
   });
@@ -75,6 +81,7 @@ async function main(): Promise<void> {
       );
     });
   }
+  limitConnections(app.getHttpServer(), config.security.connectionsMax, config.security.tls !== null);
   await app.listen(config.port, config.host);
   console.log(`brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`);
 }

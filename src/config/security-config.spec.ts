@@ -10,6 +10,7 @@ describe('security config', () => {
       authorizerEnable: false,
       superUsers: [],
       tls: null,
+      connectionsMax: 10_000,
     });
   });
 

@@ -7,9 +7,10 @@
 //   BROOK_SUPER_USERS       Kafka's syntax, User:alice;User:bob: principals that bypass the ACLs
 //   BROOK_TLS_CERT, BROOK_TLS_KEY  PEM files: the public listener speaks HTTPS
 //   BROOK_TLS_CA            PEM file: client certificates signed by it authenticate as User:<common name>
+//   BROOK_CONNECTIONS_MAX   open connections of the listener (10000); past it new ones are refused
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { boolean, ConfigError, type Env } from './env-values.js';
+import { boolean, ConfigError, integer, type Env } from './env-values.js';
 
 export type AuthMode = 'basic' | 'bearer';
 
@@ -26,6 +27,8 @@ export interface SecurityConfig {
   authorizerEnable: boolean;
   superUsers: string[];
   tls: TlsConfig | null;
+  /** Bound on open connections of the public listener. */
+  connectionsMax: number;
 }
 
 const PRINCIPAL = /^User:[^;\s]+$/;
@@ -51,6 +54,7 @@ export function loadSecurityConfig(env: Env): SecurityConfig {
     authorizerEnable: boolean(env, 'BROOK_AUTHORIZER_ENABLE', false),
     superUsers,
     tls: loadTls(env),
+    connectionsMax: integer(env, 'BROOK_CONNECTIONS_MAX', 10_000, 1),
   };
 }
 
