@@ -69,6 +69,19 @@ function requestBytes(request: FastifyRequest): number {
   }
 }
 
+/** Admin request bodies are small (ACLs, quotas, configs); a larger one is summarised by its size. */
+const AUDIT_BODY_CHARS_MAX = 2048;
+
+function auditBody(body: unknown): unknown {
+  if (body === undefined || body === null || typeof body !== 'object') return body ?? null;
+  try {
+    const text = JSON.stringify(body);
+    return text.length <= AUDIT_BODY_CHARS_MAX ? body : { omitted_chars: text.length };
+  } catch {
+    return null;
+  }
+}
+
 export interface SecurityServices {
   authenticator: Authenticator;
   authorizer: Authorizer;
@@ -224,6 +237,8 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
       method: request.method,
       route: operation,
       params: request.params,
+      query: request.query,
+      body: auditBody(request.body),
       status: reply.statusCode,
     });
   });

@@ -314,7 +314,13 @@ describe('authorisation matrix', () => {
       }),
     );
     expect(lines).toContainEqual(
-      expect.objectContaining({ event: 'admin', principal: 'User:admin', method: 'POST', route: `POST ${C}/acls` }),
+      expect.objectContaining({
+        event: 'admin',
+        principal: 'User:admin',
+        method: 'POST',
+        route: `POST ${C}/acls`,
+        body: expect.objectContaining({ principal: 'User:alice', operation: 'WRITE', permission: 'ALLOW' }),
+      }),
     );
     expect(lines).toContainEqual(
       expect.objectContaining({
