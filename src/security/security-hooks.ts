@@ -9,7 +9,6 @@
 // The principal of a request is kept beside it (principalOf) for the controllers that filter lists.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import { BrookError } from '../common/brook-error.js';
 import { AuditLog } from './audit-log.js';
 import { Authenticator } from './authenticator.service.js';
@@ -17,6 +16,7 @@ import { Authorizer, forbidden } from './authorizer.service.js';
 import type { Metrics } from '../metrics/metrics.service.js';
 import type { QuotaKind } from './quota.js';
 import { QuotaManager } from './quota-manager.service.js';
+import { certificateCommonNameOf } from './stream-auth.js';
 import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
 
 const principals = new WeakMap<IncomingMessage, string>();
@@ -98,14 +98,6 @@ function send(reply: FastifyReply, error: BrookError): FastifyReply {
   });
 }
 
-function certificateCommonName(request: FastifyRequest): string | null {
-  const socket = request.raw.socket as TLSSocket;
-  if (!socket.encrypted || !socket.authorized) return null;
-  const subject = socket.getPeerCertificate()?.subject as { CN?: string | string[] } | undefined;
-  const cn = Array.isArray(subject?.CN) ? subject.CN[0] : subject?.CN;
-  return typeof cn === 'string' && cn.length > 0 ? cn : null;
-}
-
 export function registerSecurityHooks(app: FastifyInstance, services: SecurityServices): void {
   const { authenticator, authorizer, audit, quotas } = services;
   const ruleOf = (request: FastifyRequest): RouteRule | undefined => {
@@ -120,7 +112,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
         request.raw,
         await authenticator.authenticate({
           authorization: request.headers.authorization,
-          certificateCommonName: certificateCommonName(request),
+          certificateCommonName: certificateCommonNameOf(request.raw),
         }),
       );
     } catch (error) {
