@@ -2,11 +2,12 @@
 // `--port 8083` is BROOK_PORT=8083, `--log-retention-check-interval-ms 1000` is
 // BROOK_LOG_RETENTION_CHECK_INTERVAL_MS=1000. A bad setting stops start-up with a message naming it.
 import 'reflect-metadata';
-import type { LogLevel } from '@nestjs/common';
+import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
+import { announce } from './common/announce.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ErrorFilter } from './gateway/error.filter.js';
 import {
@@ -50,14 +51,17 @@ async function main(): Promise<void> {
   const adapter = new FastifyAdapter({
     ...tlsOptions(config),
     ...requestIdOptions,
-    maxParamLength: PATH_PARAMETER_CHARS_MAX,
+    routerOptions: { maxParamLength: PATH_PARAMETER_CHARS_MAX },
     frameworkErrors,
     clientErrorHandler,
     bodyLimit: config.socketRequestMaxBytes,
     return503OnClosing: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: LOG_LEVELS[config.logLevel],
+    logger:
+      config.logFormat === 'json'
+        ? new ConsoleLogger({ json: true, logLevels: LOG_LEVELS[config.logLevel] || [] })
+        : LOG_LEVELS[config.logLevel],
     bodyParser: false,
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
@@ -83,7 +87,11 @@ async function main(): Promise<void> {
   }
   limitConnections(app.getHttpServer(), config.security.connectionsMax, config.security.tls !== null);
   await app.listen(config.port, config.host);
-  console.log(`brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`);
+  announce(
+    config.logFormat,
+    'log',
+    `brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`,
+  );
 }
 
 main().catch((error: unknown) => {

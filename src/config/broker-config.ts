@@ -21,6 +21,8 @@ export interface BrokerConfig {
   redisUrl: string | null;
   advertisedUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** BROOK_LOG_FORMAT: text for people, json (one object a line) for log pipelines. */
+  logFormat: 'text' | 'json';
   /** Kafka's num.partitions: partitions of a topic created without a count. */
   numPartitions: number;
   defaultReplicationFactor: number;
@@ -72,6 +74,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     redisUrl,
     advertisedUrl: (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
     logLevel: choice(env, 'BROOK_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    logFormat: choice(env, 'BROOK_LOG_FORMAT', 'text', ['text', 'json']),
     numPartitions: integer(env, 'BROOK_NUM_PARTITIONS', 1, 1, 100_000),
     defaultReplicationFactor: integer(env, 'BROOK_DEFAULT_REPLICATION_FACTOR', 1, 1, 32),
     autoCreateTopicsEnable: boolean(env, 'BROOK_AUTO_CREATE_TOPICS_ENABLE', false),

@@ -1,6 +1,7 @@
 // Wires security into the HTTP server (called once by main.ts, before the routes are registered): the TLS options
 // of the listener, the authentication/authorisation hooks, and the start-up warning for an open broker.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { announce } from '../common/announce.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ConsumerInstances } from '../group-coordinator/consumer-instances.service.js';
 import { GroupCoordinator } from '../group-coordinator/group-coordinator.service.js';
@@ -47,7 +48,7 @@ export function securityWarnings(config: BrokerConfig): string[] {
 }
 
 export function installSecurity(app: NestFastifyApplication, config: BrokerConfig): void {
-  for (const warning of securityWarnings(config)) console.warn(`brook: ${warning}`);
+  for (const warning of securityWarnings(config)) announce(config.logFormat, 'warn', warning);
   const instances = app.get(ConsumerInstances, { strict: false });
   const coordinator = app.get(GroupCoordinator, { strict: false });
   registerSecurityHooks(app.getHttpAdapter().getInstance(), {
