@@ -150,10 +150,17 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   [`GET ${I}/offsets`]: instanceRoute(null),
 };
 
-/** Fastify's route template (`/v3/:a/x::y`) in openapi.yaml's form (`/v3/{a}/x:y`). */
+const specPaths = new Map<string, string>(); // keyed by route template: as many entries as routes
+
+/** Fastify's route template (`/v3/:a/x::y`) in openapi.yaml's form (`/v3/{a}/x:y`); called several times a request. */
 export function specPath(fastifyUrl: string): string {
-  return fastifyUrl
-    .split('::')
-    .map((part) => part.replace(/:(\w+)/g, '{$1}'))
-    .join(':');
+  let path = specPaths.get(fastifyUrl);
+  if (path === undefined) {
+    path = fastifyUrl
+      .split('::')
+      .map((part) => part.replace(/:(\w+)/g, '{$1}'))
+      .join(':');
+    specPaths.set(fastifyUrl, path);
+  }
+  return path;
 }
