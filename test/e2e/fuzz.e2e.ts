@@ -536,7 +536,9 @@ describe('hostile connections', () => {
   const errorBody = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Json;
 
   it('oversized headers, a garbage request line, truncated and slow bodies: clear errors, no crash', async () => {
-    const huge = await raw(broker.port, [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`]);
+    const huge = await raw(broker.port, [
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`,
+    ]);
     expect(huge).toMatch(/^HTTP\/1.1 431 /);
     expect(errorBody(huge)).toEqual({ error_code: 431, message: expect.any(String) });
     const garbage = await raw(broker.port, ['\u0000\u0001GARBAGE / NOT-HTTP\r\n\r\n']);
