@@ -281,7 +281,8 @@ const fuzzRequest = fc.record({
 
 function encodeSegment(value: string): string {
   if (value === '@cid') return cid;
-  if (/%[0-9A-F]{2}/.test(value) && value.length < 20) return value; // deliberate raw escapes (invalid UTF-8, %2F)
+  // deliberate raw escapes (invalid UTF-8, %2F), sent as they are when they are otherwise printable ASCII
+  if (/%[0-9A-F]{2}/.test(value) && /^[\x21-\x7e]{1,20}$/.test(value)) return value;
   try {
     return encodeURIComponent(value);
   } catch {
@@ -295,35 +296,48 @@ interface Answer {
   contentType: string;
 }
 
-function send(method: string, path: string, headers: Record<string, string>, payload?: Buffer): Promise<Answer | null> {
+/** The answer; 'refused' when the HTTP client would not send the request; 'reset' when the connection failed. */
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  payload?: Buffer,
+): Promise<Answer | 'refused' | 'reset'> {
   return new Promise((resolve) => {
-    const request = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: broker.port,
-        method,
-        path,
-        headers: payload ? { ...headers, 'content-length': String(payload.length) } : headers,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size < 1024 * 1024) chunks.push(chunk);
-        });
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-            contentType: String(response.headers['content-type'] ?? ''),
-          }),
-        );
-        response.on('error', () => resolve(null));
-      },
-    );
+    let request: ReturnType<typeof httpRequest>;
+    try {
+      request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: broker.port,
+          method,
+          path,
+          headers: payload ? { ...headers, 'content-length': String(payload.length) } : headers,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size < 1024 * 1024) chunks.push(chunk);
+          });
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              contentType: String(response.headers['content-type'] ?? ''),
+            }),
+          );
+          response.on('error', () => resolve('reset'));
+        },
+      );
+    } catch {
+      resolve('refused'); // e.g. a path or header the client will not put on the wire
+      return;
+    }
     request.setTimeout(30_000, () => request.destroy());
-    request.on('error', () => resolve(null)); // the client refused the request (e.g. an invalid header) or a reset
+    // e.g. the broker answered 413 and closed while the client was still sending the body
+    request.on('error', () => resolve('reset'));
     request.end(payload);
   });
 }
@@ -439,6 +453,7 @@ describe('fuzzing every route in openapi.yaml', () => {
       const failures: string[] = [];
       let sent = 0;
       let refusedByClient = 0;
+      let connectionErrors = 0;
       let rssMax = 0;
       const samples = fc.sample(fuzzRequest, { numRuns: REQUESTS, seed: SEED });
       for (const [i, sample] of samples.entries()) {
@@ -452,8 +467,12 @@ describe('fuzzing every route in openapi.yaml', () => {
         if (sample.accept !== undefined) headers.accept = sample.accept;
         const url = query ? `${path}?${query}` : path;
         const answer = await send(sample.operation.method, url, headers, sample.body);
-        if (answer === null) {
+        if (answer === 'refused') {
           refusedByClient++;
+          continue;
+        }
+        if (answer === 'reset') {
+          connectionErrors++;
           continue;
         }
         sent++;
@@ -493,6 +512,7 @@ describe('fuzzing every route in openapi.yaml', () => {
         generated: samples.length,
         sent,
         refusedByClient,
+        connectionErrors,
         statuses,
         crashes,
         rssMaxBytes: rssMax,
