@@ -54,6 +54,11 @@ export class QuotaManager implements OnModuleInit, OnModuleDestroy {
     return this.bucket(principal, kind)?.waitMs(systemClock.monotonicMs(), needed) ?? 0;
   }
 
+  /** Whether a quota of this kind applies to the principal (its own or the default). */
+  limits(principal: string, kind: QuotaKind): boolean {
+    return quotaFor(this.quotas, principal, kind) !== null;
+  }
+
   charge(principal: string, kind: QuotaKind, amount: number): void {
     this.bucket(principal, kind)?.charge(systemClock.monotonicMs(), amount);
   }

@@ -9,6 +9,8 @@
 // The principal of a request is kept beside it (principalOf) for the controllers that filter lists.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { Transform } from 'node:stream';
+import { StreamingBody } from '../gateway/json-body-parser.js';
 import { BrookError } from '../common/brook-error.js';
 import { AuditLog } from './audit-log.js';
 import { Authenticator } from './authenticator.service.js';
@@ -58,10 +60,28 @@ const CONSUME_ROUTES = new Set([
   'GET /consumers/{group_name}/instances/{instance}/records',
 ]);
 
+/**
+ * A streaming produce body (chunked, no Content-Length) read through the producer byte quota: each chunk is
+ * charged as it arrives and, while the bucket is in debt, the next one is read only once the debt is paid, so TCP
+ * back-pressure slows the producer to its quota (Kafka's way: delay rather than refuse).
+ */
+function throttledStream(body: StreamingBody, quotas: QuotaManager, principal: string): StreamingBody {
+  const throttle = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      quotas.charge(principal, 'producer_byte_rate', chunk.length);
+      const waitMs = quotas.waitMs(principal, 'producer_byte_rate');
+      if (waitMs === 0) done(null, chunk);
+      else setTimeout(() => done(null, chunk), waitMs);
+    },
+  });
+  body.stream.on('error', (error) => throttle.destroy(error));
+  return new StreamingBody(body.stream.pipe(throttle));
+}
+
 function requestBytes(request: FastifyRequest): number {
   const declared = Number(request.headers['content-length']);
   if (Number.isSafeInteger(declared) && declared >= 0) return declared;
-  // a chunked v2 body was parsed whole: charge its JSON size (a v3 streaming produce is not charged)
+  // a chunked v2 body was parsed whole: charge its JSON size
   try {
     return request.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(request.body) ?? '');
   } catch {
@@ -204,7 +224,11 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
       );
     }
     quotas.charge(principal, 'request_rate', 1);
-    if (PRODUCE_ROUTES.has(operation)) quotas.charge(principal, 'producer_byte_rate', requestBytes(request));
+    if (!PRODUCE_ROUTES.has(operation)) return;
+    if (request.body instanceof StreamingBody) {
+      if (quotas.limits(principal, 'producer_byte_rate'))
+        request.body = throttledStream(request.body, quotas, principal);
+    } else quotas.charge(principal, 'producer_byte_rate', requestBytes(request));
   };
 
   app.addHook('onSend', async (request, reply, payload) => {

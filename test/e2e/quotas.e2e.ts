@@ -2,6 +2,7 @@
 // rate a greedy client achieves is measured against the configured one. Tolerance: ±15% over a 4 s window that
 // starts at the first 429 (the one-second burst is spent by then), which covers one request of overdraft, timer
 // granularity and a loaded CI machine. Every 429 is {"error_code": 42901, "message"} with Retry-After.
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
 import { call, expectError } from './support/http.js';
@@ -129,6 +130,39 @@ describe('client quotas', () => {
     const own = await call(broker.url, 'POST', `/v3/clusters/${cid}/topics/q/records`, { rawBody: body });
     expect(own.status).toBe(200);
     await deleteQuota('User:ANONYMOUS');
+    await deleteQuota('<default>');
+  });
+
+  it('producer_byte_rate on a streaming produce: the stream is read at the quota rate (back-pressure)', async () => {
+    const rate = 40_000;
+    await setQuota('<default>', { producer_byte_rate: rate });
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // a full bucket: one second of burst
+    const record = JSON.stringify({ value: { type: 'STRING', data: 'y'.repeat(4000) } });
+    const count = 40;
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const request = httpRequest(
+        `${broker.url}/v3/clusters/${cid}/topics/q/records`,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve(text));
+        },
+      );
+      request.on('error', reject);
+      for (let i = 0; i < count; i++) request.write(record);
+      request.end();
+    });
+    const elapsedMs = Date.now() - started;
+    const reports = answer.split('}{').length;
+    expect(reports).toBe(count);
+    expect(answer).not.toContain('error_code":4');
+    // everything past the one-second burst is paced at the quota
+    const expectedMs = ((count * record.length - rate) / rate) * 1000;
+    console.log(`quota streaming producer_byte_rate: expected ${expectedMs.toFixed(0)} ms, took ${elapsedMs} ms`);
+    expect(elapsedMs).toBeGreaterThan(expectedMs * (1 - TOLERANCE));
+    expect(elapsedMs).toBeLessThan(expectedMs * (1 + TOLERANCE) + 500);
     await deleteQuota('<default>');
   });
 
