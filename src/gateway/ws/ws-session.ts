@@ -42,6 +42,8 @@ export interface SessionDeps {
   reads: SharedReads;
   groups: WsGroupPort;
   topicExists: (topic: string) => boolean;
+  /** Throws (403, 40301) when the socket's principal may not do what the frame asks (ACLs, issue 9). */
+  authorize: (frame: Record<string, unknown>, subscriptionGroup: string | null) => void;
 }
 
 interface Entry {
@@ -186,6 +188,13 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
       return;
     }
     const frame = parsed.frame;
+    try {
+      const group = frame.op === 'commit' ? (this.subscriptions.get(frame.id)?.member?.group ?? null) : null;
+      this.deps.authorize(frame as unknown as Record<string, unknown>, group);
+    } catch (error) {
+      this.sendError(asBrookError(error), frame.id);
+      return;
+    }
     switch (frame.op) {
       case 'produce':
         void this.produce(frame);
@@ -359,6 +368,6 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   }
 }
 
-function asBrookError(error: unknown): BrookError {
+export function asBrookError(error: unknown): BrookError {
   return error instanceof BrookError ? error : errors.kafkaError((error as Error).message);
 }
