@@ -10,6 +10,8 @@ import { GatewayModule } from './gateway/gateway.module.js';
 import { GroupCoordinatorModule } from './group-coordinator/group-coordinator.module.js';
 import { PartitionLogModule } from './partition-log/partition-log.module.js';
 import { ReplicationModule } from './replication/replication.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { SecurityModule } from './security/security.module.js';
 import { TopicModule } from './topic/topic.module.js';
 
 @Global()
@@ -38,6 +40,8 @@ export class AppModule {
         PartitionLogModule,
         ReplicationModule,
         GroupCoordinatorModule,
+        MetricsModule,
+        SecurityModule,
         GatewayModule,
       ],
       providers: [BrokerLifecycle],

@@ -2,17 +2,28 @@
 // `--port 8083` is BROOK_PORT=8083, `--log-retention-check-interval-ms 1000` is
 // BROOK_LOG_RETENTION_CHECK_INTERVAL_MS=1000. A bad setting stops start-up with a message naming it.
 import 'reflect-metadata';
-import type { LogLevel } from '@nestjs/common';
+import { ConsoleLogger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
+import { announce } from './common/announce.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ErrorFilter } from './gateway/error.filter.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  limitConnections,
+  PATH_PARAMETER_CHARS_MAX,
+} from './gateway/framework-errors.js';
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
 import { registerV2AcceptCheck } from './gateway/v2-accept.js';
 import { GroupForwarding } from './gateway/group-forwarding.js';
+import { registerRequestIdHeader, requestIdOptions } from './gateway/request-id.js';
+import { registerHttpMetrics } from './metrics/http-metrics.js';
+import { Metrics } from './metrics/metrics.service.js';
+import { installSecurity, tlsOptions } from './security/install-security.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -40,9 +51,20 @@ export function flagsToEnv(argv: string[]): Record<string, string> {
 async function main(): Promise<void> {
   const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
   mkdirSync(config.dataDir, { recursive: true });
-  const adapter = new FastifyAdapter({ bodyLimit: config.socketRequestMaxBytes, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    ...tlsOptions(config),
+    ...requestIdOptions,
+    routerOptions: { maxParamLength: PATH_PARAMETER_CHARS_MAX },
+    frameworkErrors,
+    clientErrorHandler,
+    bodyLimit: config.socketRequestMaxBytes,
+    return503OnClosing: true,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: LOG_LEVELS[config.logLevel],
+    logger:
+      config.logFormat === 'json'
+        ? new ConsoleLogger({ json: true, logLevels: LOG_LEVELS[config.logLevel] || [] })
+        : LOG_LEVELS[config.logLevel],
     bodyParser: false,
     // Peers keep connections alive and keep using them; without this a stopping broker waits on them forever.
     // By the time connections are destroyed, the replica manager has let parked acks=all requests finish.
@@ -52,6 +74,9 @@ async function main(): Promise<void> {
   registerV2AcceptCheck(app.getHttpAdapter().getInstance());
   app.get(GroupForwarding).register(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ErrorFilter());
+  registerRequestIdHeader(app.getHttpAdapter().getInstance());
+  registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
+  installSecurity(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a
   // controlled shutdown has moved this broker's partition leadership to other replicas (cluster mode).
@@ -73,8 +98,13 @@ async function main(): Promise<void> {
         );
     });
   }
+  limitConnections(app.getHttpServer(), config.security.connectionsMax, config.security.tls !== null);
   await app.listen(config.port, config.host);
-  console.log(`brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`);
+  announce(
+    config.logFormat,
+    'log',
+    `brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -15,6 +15,7 @@ import { loadGroupConfig, type GroupConfig } from './group-config.js';
 import type { WsLimits } from '../gateway/ws/ws-limits.js';
 
 export { ConfigError };
+import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
 
 /** The shortest cluster secret accepted: brokers trust any request that carries it. */
 export const CLUSTER_SECRET_LENGTH_MIN = 16;
@@ -34,6 +35,8 @@ export interface BrokerConfig {
   brokerHeartbeatIntervalMs: number;
   advertisedUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** BROOK_LOG_FORMAT: text for people, json (one object a line) for log pipelines. */
+  logFormat: 'text' | 'json';
   /** Kafka's num.partitions: partitions of a topic created without a count. */
   numPartitions: number;
   defaultReplicationFactor: number;
@@ -77,6 +80,8 @@ export interface BrokerConfig {
   groups: GroupConfig;
   /** Bounds of the WebSocket gateway (GET /v3/ws) and of SSE streams; see gateway/ws/ws-limits.ts. */
   ws: WsLimits;
+  /** Authentication, ACLs, TLS (security-config.ts). */
+  security: SecurityConfig;
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -117,6 +122,8 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     throw new ConfigError((error as Error).message);
   }
   const ws = wsLimitsFromEnv(env);
+  const security = loadSecurityConfig(env);
+  const scheme = security.tls === null ? 'http' : 'https';
   return {
     port,
     host,
@@ -126,8 +133,9 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     clusterSecret,
     brokerSessionTimeoutMs,
     brokerHeartbeatIntervalMs,
-    advertisedUrl: (advertised ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
+    advertisedUrl: (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
     logLevel: choice(env, 'BROOK_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    logFormat: choice(env, 'BROOK_LOG_FORMAT', 'text', ['text', 'json']),
     numPartitions: integer(env, 'BROOK_NUM_PARTITIONS', 1, 1, 100_000),
     defaultReplicationFactor: integer(env, 'BROOK_DEFAULT_REPLICATION_FACTOR', 1, 1, 32),
     autoCreateTopicsEnable: boolean(env, 'BROOK_AUTO_CREATE_TOPICS_ENABLE', false),
@@ -154,6 +162,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     controlledShutdownRetryBackoffMs: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS', 5_000, 1, 600_000),
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
     ws,
+    security,
   };
 }
 

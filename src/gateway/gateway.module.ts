@@ -20,7 +20,7 @@ import { V3ProduceController } from './v3-produce.controller.js';
 import { V3ReadController } from './v3-read.controller.js';
 import { SharedReads } from './ws/partition-stream.js';
 import { RecordJsonCache } from './ws/record-json-cache.js';
-import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { PartitionRouter } from '../replication/partition-router.service.js';
 import { WsGateway } from './ws/ws.gateway.js';
 
 @Module({
@@ -47,8 +47,8 @@ import { WsGateway } from './ws/ws.gateway.js';
     { provide: RecordJsonCache, useFactory: () => new RecordJsonCache() },
     {
       provide: SharedReads,
-      useFactory: (replicas: ReplicaManager) => new SharedReads(replicas),
-      inject: [ReplicaManager],
+      useFactory: (router: PartitionRouter) => new SharedReads(router),
+      inject: [PartitionRouter],
     },
   ],
 })

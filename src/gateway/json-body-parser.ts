@@ -1,6 +1,7 @@
 // The one request-body parser for every JSON media type Brook accepts (application/json and the REST Proxy's
-// application/vnd.kafka[.json|.binary].v2+json). It bounds the body (413), rejects invalid UTF-8 and malformed
-// JSON (400), and hands the streaming produce route its raw body: a v3 `.../records` POST sent chunked (no
+// application/vnd.kafka[.json|.binary].v2+json). It bounds the body (413), rejects invalid UTF-8, malformed
+// JSON and JSON nested deeper than JSON_DEPTH_MAX (400: recursive code such as JSON.stringify of a JSON record value
+// would otherwise overflow the stack), and hands the streaming produce route its raw body: a v3 `.../records` POST sent chunked (no
 // Content-Length) is a stream of concatenated records, parsed by the route as it arrives.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -16,6 +17,40 @@ export class StreamingBody {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Deepest nesting of arrays and objects accepted in a request body. */
+export const JSON_DEPTH_MAX = 128;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/** The deepest nesting in JSON text, counted on the bytes (UTF-8 continuation bytes never equal these ASCII ones). */
+export function jsonDepth(body: Buffer, stopAbove = JSON_DEPTH_MAX): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > stopAbove) return deepest;
+      }
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return deepest;
+}
 
 export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
   app.removeAllContentTypeParsers();
@@ -78,6 +113,8 @@ function registerBatchBodyParser(app: FastifyInstance, bodyLimitBytes: number): 
 
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0) return undefined;
+  if (body.length > JSON_DEPTH_MAX && jsonDepth(body) > JSON_DEPTH_MAX)
+    throw new BrookError(400, 400, `Request body nests arrays and objects deeper than ${JSON_DEPTH_MAX} levels.`);
   let text: string;
   try {
     text = utf8.decode(body);

@@ -14,6 +14,7 @@ import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { partitionForKey, StickyPartitioner } from '../topic/partitioner.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
 import { isInternalTopic } from '../topic/topic-name.js';
+import { Metrics } from '../metrics/metrics.service.js';
 
 export interface ProduceInput extends RecordInput {
   partition?: number | null;
@@ -33,6 +34,7 @@ export class ProduceService {
     private readonly metadata: MetadataCache,
     private readonly replicas: PartitionRouter,
     private readonly controller: ControllerService,
+    private readonly metrics: Metrics,
   ) {}
 
   /** The topic's partition count; creates the topic first when auto-creation is on. */
@@ -106,6 +108,7 @@ export class ProduceService {
         try {
           const batch = encodeBatch(indexes.map((i) => records[i]));
           const info = await this.replicas.produce(topic, partition, batch, acks);
+          this.metrics.produced(topic, indexes.length, batch.length);
           indexes.forEach((recordIndex, position) => {
             outcomes[recordIndex] = {
               ok: true,

@@ -1,11 +1,14 @@
 // REST Proxy v2 (application/vnd.kafka.v2+json and the embedded json/binary formats): topic and partition
 // metadata, partition offsets, brokers, and produce to a topic or a partition. Per-record failures are reported
 // inside offsets[] with status 200, as Confluent does.
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { errors } from '../common/brook-error.js';
 import { ControllerElection } from '../controller-election/controller-election.service.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { Authorizer } from '../security/authorizer.service.js';
+import { describable } from '../security/security-hooks.js';
 import { AdminService } from './admin.service.js';
 import { asArray, asObject } from './json-shape.js';
 import { acksParam, integerParam } from './params.js';
@@ -22,11 +25,13 @@ export class V2Controller {
     private readonly replicas: PartitionRouter,
     private readonly election: ControllerElection,
     private readonly producer: ProduceService,
+    private readonly authorizer: Authorizer,
   ) {}
 
   @Get('topics')
-  topics() {
-    return [...this.metadata.allTopics().keys()].sort();
+  topics(@Req() request: FastifyRequest) {
+    const visible = describable(this.authorizer, request);
+    return [...this.metadata.allTopics().keys()].filter((topic) => visible('TOPIC', topic)).sort();
   }
 
   @Get('topics/:topic_name')

@@ -1,12 +1,15 @@
 // Confluent REST Proxy v3 admin routes: clusters, brokers, topics, topic configs, partitions, replicas and the
 // earliest/latest offsets of a partition. Each route validates its input and delegates.
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { errors } from '../common/brook-error.js';
 import { Inject } from '@nestjs/common';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerService } from '../controller-election/controller.service.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
+import { Authorizer } from '../security/authorizer.service.js';
+import { describable } from '../security/security-hooks.js';
 import { AdminService } from './admin.service.js';
 import { integerParam } from './params.js';
 import { asArray, asObject, optionalBoolean, optionalInteger, requiredString, type Json } from './json-shape.js';
@@ -18,6 +21,7 @@ export class V3AdminController {
     private readonly admin: AdminService,
     private readonly controller: ControllerService,
     private readonly replicas: PartitionRouter,
+    private readonly authorizer: Authorizer,
   ) {}
 
   @Get()
@@ -44,9 +48,11 @@ export class V3AdminController {
   }
 
   @Get(':cluster_id/topics')
-  topics(@Param('cluster_id') clusterId: string) {
+  topics(@Param('cluster_id') clusterId: string, @Req() request: FastifyRequest) {
     this.admin.checkCluster(clusterId);
-    return this.admin.topics();
+    const visible = describable(this.authorizer, request);
+    const list = this.admin.topics();
+    return { ...list, data: list.data.filter((topic) => visible('TOPIC', topic.topic_name)) };
   }
 
   @Post(':cluster_id/topics')

@@ -1,7 +1,10 @@
 // v3 consumer groups: Confluent's read routes (groups, consumers, assignments, lags, lag summary) and Brook's
 // operator additions, reset offsets (POST .../offsets:reset, dry run by default) and delete a group.
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { errors } from '../common/brook-error.js';
+import { Authorizer } from '../security/authorizer.service.js';
+import { describable } from '../security/security-hooks.js';
 import { AdminService } from './admin.service.js';
 import { ConsumerGroupsService, type ResetTarget } from './consumer-groups.service.js';
 import { FORWARDED_HEADER } from './group-forwarding.js';
@@ -15,12 +18,19 @@ export class V3ConsumerGroupsController {
   constructor(
     private readonly admin: AdminService,
     private readonly groups: ConsumerGroupsService,
+    private readonly authorizer: Authorizer,
   ) {}
 
   @Get('v3/clusters/:cluster_id/consumer-groups')
-  list(@Param('cluster_id') clusterId: string, @Headers(FORWARDED_HEADER) forwardedBy: string | undefined) {
+  async list(
+    @Param('cluster_id') clusterId: string,
+    @Headers(FORWARDED_HEADER) forwardedBy: string | undefined,
+    @Req() request: FastifyRequest,
+  ) {
     this.admin.checkCluster(clusterId);
-    return this.groups.list(clusterId, forwardedBy !== undefined);
+    const visible = describable(this.authorizer, request);
+    const list = await this.groups.list(clusterId, forwardedBy !== undefined);
+    return { ...list, data: list.data.filter((group) => visible('GROUP', group.consumer_group_id)) };
   }
 
   @Get(GROUP)

@@ -11,6 +11,8 @@ import { PartitionRouter } from '../replication/partition-router.service.js';
 import { AdminService } from './admin.service.js';
 import { integerParam, timestampParam } from './params.js';
 import { recordsFromBatches, type ReadFormat } from './record-format.js';
+import { Metrics } from '../metrics/metrics.service.js';
+import { batchesIn } from '../partition-log/record-batch.js';
 
 export const BATCHES_MEDIA_TYPE = 'application/vnd.brook.batches';
 const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -23,6 +25,7 @@ export class V3ReadController {
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly admin: AdminService,
     private readonly replicas: PartitionRouter,
+    private readonly metrics: Metrics,
   ) {}
 
   @Get('records')
@@ -60,9 +63,13 @@ export class V3ReadController {
         .header('content-type', BATCHES_MEDIA_TYPE)
         .header('x-brook-next-offset', String(result.nextOffset))
         .header('x-brook-high-watermark', String(result.highWatermark));
+      let count = 0;
+      for (const { header } of batchesIn(result.batches)) count += header.recordCount;
+      this.metrics.consumed(topic, count, result.batches.length);
       return result.batches;
     }
     const { records, nextOffset } = recordsFromBatches(result.batches, partition, format, offset, maxRecords);
+    this.metrics.consumed(topic, records.length, result.batches.length);
     return { records, next_offset: nextOffset ?? result.nextOffset, high_watermark: result.highWatermark };
   }
 

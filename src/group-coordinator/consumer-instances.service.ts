@@ -10,6 +10,7 @@ import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { batchesIn, decodeRecords } from '../partition-log/record-batch.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
+import { Metrics } from '../metrics/metrics.service.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import type { ApiRecord } from '../gateway/record-format.js';
@@ -48,6 +49,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
     private readonly replicas: ReplicaManager,
     private readonly router: PartitionRouter,
     private readonly metadata: MetadataCache,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Gives every instance loaded from __consumer_offsets a fresh idle clock, then starts evicting idle ones. */
@@ -244,6 +246,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
         throw error;
       }
       let next = position.offset;
+      const before = out.length;
       outer: for (const { header, position: at } of batchesIn(read.batches)) {
         for (const record of decodeRecords(read.batches.subarray(at, at + header.sizeBytes))) {
           if (record.offset < next) continue;
@@ -255,6 +258,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
         }
         next = Math.max(next, header.baseOffset + header.lastOffsetDelta + 1);
       }
+      this.metrics.consumed(topic, out.length - before, read.batches.length);
       if (next > position.offset) {
         runtime.seek(topic, partition, next);
         runtime.markReturned(topic, partition, next, generation);

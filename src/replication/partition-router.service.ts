@@ -138,6 +138,24 @@ export class PartitionRouter {
     return ((await response.json()) as { offset: number }).offset;
   }
 
+  /**
+   * Resolves when the partition may have data at `offset` or after `waitMs`: the local waiters when this broker
+   * leads it, else a long-polling read on the leader (its answer is dropped; the caller reads again).
+   */
+  async waitForData(
+    topic: string,
+    partition: number,
+    offset: number,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (this.isLocal(topic, partition)) {
+      await this.replicas.waitForAny([{ topic, partition, offset }], waitMs, signal);
+      return;
+    }
+    await this.read(topic, partition, offset, { maxBytes: 1, waitMs, signal }).catch(() => undefined);
+  }
+
   /** Whether this broker leads the partition (or the partition is unknown, which the local path reports). */
   isLocal(topic: string, partition: number): boolean {
     const state = this.metadata.topic(topic)?.states[partition];

@@ -221,6 +221,12 @@ describe('parseTopicConfigValue', () => {
     );
   });
 
+  it('reads "-0" as 0 for a double (a random run of the property above once found this)', () => {
+    const parsed = parseTopicConfigValue('min.cleanable.dirty.ratio', '-0');
+    expect(parsed).toEqual({ ok: true, value: 0, normalized: '0.0' });
+    expect(Object.is((parsed as { value: number }).value, 0)).toBe(true);
+  });
+
   it('rejects a non-string value', () => {
     expect(parseTopicConfigValue('retention.ms', 5 as unknown as string)).toMatchObject({ ok: false });
   });

@@ -309,7 +309,7 @@ function parseTyped(
     }
     case 'double': {
       if (!DECIMAL.test(trimmed)) return invalid(name, raw, 'Not a number of type DOUBLE');
-      const x = Number(trimmed);
+      const x = Number(trimmed) + 0; // + 0 turns -0 into 0: "-0" and "0" are the same setting
       if (!Number.isFinite(x)) return invalid(name, raw, 'Not a number of type DOUBLE');
       if (validator?.kind === 'range') {
         if (validator.min !== undefined && x < validator.min) {

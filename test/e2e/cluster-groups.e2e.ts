@@ -1,9 +1,11 @@
 // Consumer groups in a cluster of three brokers on a real redis-server: a group lives on its coordinator (the
 // leader of its __consumer_offsets partition), and every v2 instance and v3 group request works through any
-// broker (forwarded to the coordinator); an instance reads partitions led by other brokers.
+// broker (forwarded to the coordinator); an instance reads partitions led by other brokers. WebSocket and SSE
+// streams of partitions led elsewhere work through any broker too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError } from './support/http.js';
 import { TestCluster } from './support/cluster.js';
+import { WsClient } from './support/ws-client.js';
 
 const V2 = 'application/vnd.kafka.v2+json';
 let cluster: TestCluster;
@@ -94,5 +96,44 @@ describe('consumer groups in a cluster', () => {
     const deleted = await call(b2.url, 'DELETE', path, { contentType: V2 });
     expect(deleted.status, deleted.text).toBe(204);
     expectError(await call(b3.url, 'GET', `${path}/assignments`), 404, 40403);
+  });
+
+  it('streams partitions led by other brokers over WebSocket and SSE, and produces through any broker', async () => {
+    const [b1] = cluster.brokers;
+    const created = await call(b1.url, 'POST', `/v3/clusters/${clusterId}/topics`, {
+      body: { topic_name: 'streamed', partitions_count: 3, replication_factor: 1 },
+    });
+    expect(created.status, created.text).toBe(201);
+    const leaders = (await call(b1.url, 'GET', '/topics/streamed/partitions')).body.map(
+      (p: { leader: number }) => p.leader,
+    );
+    expect(new Set(leaders).size).toBe(3);
+    const client = await WsClient.connect(b1.url);
+    const assign = [0, 1, 2].map((partition) => ({ topic: 'streamed', partition }));
+    const subscribed = await client.request({ op: 'subscribe', id: 's', assign, from: 'earliest', credits: 100 });
+    expect(subscribed.op, JSON.stringify(subscribed)).toBe('subscribed');
+    const ack = await client.request({
+      op: 'produce',
+      id: 'p',
+      topic: 'streamed',
+      records: [0, 1, 2].map((partition) => ({ value: `to-${partition}`, partition })),
+    });
+    expect(ack.offsets).toEqual([0, 1, 2].map((partition) => ({ partition, offset: 0 })));
+    const records = await client.waitForRecords('s', 3);
+    expect(records.map((r) => r.value).sort()).toEqual(['to-0', 'to-1', 'to-2']);
+    client.socket.close();
+
+    const sse = await fetch(
+      `${b1.url}/v3/clusters/${clusterId}/topics/streamed/records:stream?from=earliest&format=string`,
+      {
+        signal: AbortSignal.timeout(10_000),
+      },
+    );
+    expect(sse.status).toBe(200);
+    const reader = sse.body!.getReader();
+    let text = '';
+    while ((text.match(/^data:/gm) ?? []).length < 3) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    for (const partition of [0, 1, 2]) expect(text).toContain(`id: ${partition}:0`);
   });
 });

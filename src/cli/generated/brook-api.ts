@@ -346,6 +346,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prometheus metrics
+     * @description This broker's metrics in the Prometheus text format: messages and bytes in and out per topic, HTTP requests, latency histograms and errors per route template and error code, consumer group lag per group and partition, partitions led, active controller, and process metrics. With authentication on, the scraper authenticates like any client; with the authorizer on it needs DESCRIBE on the cluster.
+     */
+    get: operations['getMetrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -561,6 +581,37 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/acls': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Search ACLs
+     * @description The ACLs matching every given parameter (absent or ANY matches all; pattern_type MATCH returns the ACLs that apply to resource_name: literal, wildcard and prefixes). Needs DESCRIBE on the cluster.
+     */
+    get: operations['searchAcls'];
+    put?: never;
+    /**
+     * Create an ACL
+     * @description Stores one ACL binding (creating an existing one again changes nothing). Needs ALTER on the cluster.
+     */
+    post: operations['createAcls'];
+    /**
+     * Delete ACLs
+     * @description Deletes every ACL matching the parameters (as for the search; resource_type is required, ANY allowed) and answers the deleted ACLs. Needs ALTER on the cluster.
+     */
+    delete: operations['deleteAcls'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/brokers': {
     parameters: {
       query?: never;
@@ -601,6 +652,62 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/client-quotas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List client quotas
+     * @description Every entity with quotas set (Kafka's kafka-configs.sh --entity-type users --describe). Needs DESCRIBE_CONFIGS on the cluster.
+     */
+    get: operations['listClientQuotas'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/client-quotas/{entity}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The principal (`User:alice`) or `<default>` for every principal without quotas of its own. */
+        entity: string;
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a client quota
+     * @description Needs DESCRIBE_CONFIGS on the cluster.
+     */
+    get: operations['getClientQuota'];
+    /**
+     * Set a client quota
+     * @description Replaces the entity's quotas (a quota left out or null is removed). Enforced by every broker on its own traffic, as Kafka's: `producer_byte_rate` on produce request bodies, `consumer_byte_rate` on consume response bodies, `request_rate` on every authenticated request, each with a burst of one second. A client over a quota gets 429 (42901) with `Retry-After` until its debt is paid; a streaming produce is read at the quota rate instead. Needs ALTER_CONFIGS on the cluster.
+     */
+    put: operations['setClientQuota'];
+    post?: never;
+    /**
+     * Delete a client quota
+     * @description Needs ALTER_CONFIGS on the cluster.
+     */
+    delete: operations['deleteClientQuota'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1239,6 +1346,31 @@ export interface components {
       /** @description The effective value; null when sensitive or unset. */
       value?: string | null;
     };
+    AclData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      /** @description * or a client IP address. */
+      host: string;
+      /** @constant */
+      kind?: 'KafkaAcl';
+      /** @enum {string} */
+      operation:
+        'ALL' | 'READ' | 'WRITE' | 'CREATE' | 'DELETE' | 'ALTER' | 'DESCRIBE' | 'DESCRIBE_CONFIGS' | 'ALTER_CONFIGS';
+      /** @enum {string} */
+      pattern_type: 'LITERAL' | 'PREFIXED';
+      /** @enum {string} */
+      permission: 'ALLOW' | 'DENY';
+      /** @description User:<name>, or User:* for every principal. */
+      principal: string;
+      /** @description A topic or group name, a prefix (PREFIXED), * for all (LITERAL), or kafka-cluster. */
+      resource_name: string;
+      /** @enum {string} */
+      resource_type: 'TOPIC' | 'GROUP' | 'CLUSTER';
+    };
+    AclDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['AclData'][];
+      /** @constant */
+      kind?: 'KafkaAclList';
+    };
     AlterConfigBatchRequestData: {
       data: {
         name: string;
@@ -1268,6 +1400,29 @@ export interface components {
       data: components['schemas']['BrokerData'][];
       /** @constant */
       kind?: 'KafkaBrokerList';
+    };
+    ClientQuotaData: components['schemas']['Resource'] & {
+      cluster_id: string;
+      consumer_byte_rate: number | null;
+      /** @description User:<name> or <default>. */
+      entity: string;
+      /** @constant */
+      kind?: 'KafkaClientQuota';
+      producer_byte_rate: number | null;
+      request_rate: number | null;
+    };
+    ClientQuotaDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ClientQuotaData'][];
+      /** @constant */
+      kind?: 'KafkaClientQuotaList';
+    };
+    ClientQuotaValues: {
+      /** @description Consume response-body bytes per second. */
+      consumer_byte_rate?: number | null;
+      /** @description Produce request-body bytes per second. */
+      producer_byte_rate?: number | null;
+      /** @description Requests per second. */
+      request_rate?: number | null;
     };
     ClusterData: components['schemas']['Resource'] & {
       acls: components['schemas']['Relationship'];
@@ -1467,6 +1622,23 @@ export interface components {
       data: components['schemas']['ConsumerLagData'][];
       /** @constant */
       kind?: 'KafkaConsumerLagList';
+    };
+    CreateAclRequestData: {
+      /** @description * or a client IP address. */
+      host?: string;
+      /** @enum {string} */
+      operation:
+        'ALL' | 'READ' | 'WRITE' | 'CREATE' | 'DELETE' | 'ALTER' | 'DESCRIBE' | 'DESCRIBE_CONFIGS' | 'ALTER_CONFIGS';
+      /** @enum {string} */
+      pattern_type?: 'LITERAL' | 'PREFIXED';
+      /** @enum {string} */
+      permission: 'ALLOW' | 'DENY';
+      /** @description User:<name>, or User:* for every principal. */
+      principal: string;
+      /** @description A topic or group name, a prefix (PREFIXED), * for all (LITERAL), or kafka-cluster. */
+      resource_name: string;
+      /** @enum {string} */
+      resource_type: 'TOPIC' | 'GROUP' | 'CLUSTER';
     };
     CreateTopicRequestData: {
       configs?: components['schemas']['ConfigNameValue'][];
@@ -1958,6 +2130,21 @@ export interface components {
          * @example {
          *       "error_code": 40904,
          *       "message": "Consumer group orders-processor has active members; stop them first."
+         *     }
+         */
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The authenticated principal lacks the ACL this operation needs (40301), when `BROOK_AUTHORIZER_ENABLE`. */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": 40301,
+         *       "message": "User:bob is not authorized to WRITE topic 'orders'."
          *     }
          */
         'application/json': components['schemas']['Error'];
@@ -2486,6 +2673,22 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description Missing or invalid credentials (40101), when the broker requires authentication (`BROOK_AUTH`). The `WWW-Authenticate` header lists the accepted schemes (Basic, Bearer). */
+    Unauthorized: {
+      headers: {
+        'WWW-Authenticate'?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": 40101,
+         *       "message": "Authentication is required."
+         *     }
+         */
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description The request is well-formed but invalid; `error_code` is 422 or a 422xx code. */
     UnprocessableEntity: {
       headers: {
@@ -2891,6 +3094,30 @@ export interface components {
   parameters: {
     /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
     Acks: '0' | '1' | 'all';
+    /** @description The host, * for every host. */
+    AclHost: string;
+    /** @description The operation. */
+    AclOperation:
+      | 'ALL'
+      | 'READ'
+      | 'WRITE'
+      | 'CREATE'
+      | 'DELETE'
+      | 'ALTER'
+      | 'DESCRIBE'
+      | 'DESCRIBE_CONFIGS'
+      | 'ALTER_CONFIGS'
+      | 'ANY';
+    /** @description The pattern type. */
+    AclPatternType: 'LITERAL' | 'PREFIXED' | 'ANY' | 'MATCH';
+    /** @description The permission. */
+    AclPermission: 'ALLOW' | 'DENY' | 'ANY';
+    /** @description The principal, such as User:alice. */
+    AclPrincipal: string;
+    /** @description The resource name (exact, or the resource to match with pattern_type MATCH). */
+    AclResourceName: string;
+    /** @description The resource type (ANY for all). */
+    AclResourceType: 'TOPIC' | 'GROUP' | 'CLUSTER' | 'ANY';
     /** @description The broker id. */
     BrokerId: number;
     /** @description The cluster id. */
@@ -3210,6 +3437,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['V2ListBrokersResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       406: components['responses']['V2NotAcceptable'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
@@ -3234,6 +3463,8 @@ export interface operations {
       200: components['responses']['V2CreateConsumerResponse'];
       /** @description Malformed JSON (400). */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       406: components['responses']['V2NotAcceptable'];
       /** @description 40902 a consumer instance with this name already exists in the group. */
       409: components['responses']['V2Conflict'];
@@ -3274,6 +3505,8 @@ export interface operations {
         };
         content?: never;
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3303,6 +3536,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['V2AssignmentsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3339,6 +3574,8 @@ export interface operations {
       };
       /** @description Malformed JSON (400); 40002 the body is not an object or `partitions` is not an array. */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40401 topic not found; 40402 partition not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3391,6 +3628,8 @@ export interface operations {
       200: components['responses']['V2CommittedOffsetsResponse'];
       /** @description A `partition` parameter not of the form `topic:partition`, or a body that is not valid JSON (400); 40002 the body is not an object or `partitions` is not an array. */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3430,6 +3669,8 @@ export interface operations {
       };
       /** @description Malformed JSON (400); 40002 the body is not an object or `offsets` is not an array. */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40401 topic not found; 40402 partition not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3473,6 +3714,8 @@ export interface operations {
       };
       /** @description Malformed JSON (400); 40002 the body is not an object, `offsets` is not an array, or a partition is not assigned to the instance. */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3513,6 +3756,8 @@ export interface operations {
       };
       /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40404 leader not available. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3554,6 +3799,8 @@ export interface operations {
       };
       /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40404 leader not available. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3594,6 +3841,8 @@ export interface operations {
       200: components['responses']['V2ConsumeRecordsResponse'];
       /** @description `timeout` or `max_bytes` is not a valid integer (400); 40002 a partition has no committed offset and `auto.offset.reset` is none. */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40404 leader not available. */
       404: components['responses']['V2NotFound'];
       /** @description 40601 the `Accept` header asks for the other embedded format than the instance was created with. */
@@ -3624,6 +3873,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['V2SubscriptionResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3660,6 +3911,8 @@ export interface operations {
       };
       /** @description Malformed JSON (400); 40002 the body is not a JSON object. */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3701,6 +3954,8 @@ export interface operations {
         };
         content?: never;
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3732,6 +3987,29 @@ export interface operations {
           'application/json': components['schemas']['HealthStatus'];
         };
       };
+    };
+  };
+  getMetrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The metrics. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
     };
   };
   getOpenApiJson: {
@@ -3831,6 +4109,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['V2ListTopicsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       406: components['responses']['V2NotAcceptable'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
@@ -3849,6 +4129,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['V2GetTopicResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40401 topic not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3874,6 +4156,8 @@ export interface operations {
       200: components['responses']['V2ProduceResponse'];
       /** @description Malformed JSON (400). */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40401 topic not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3899,6 +4183,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['V2ListPartitionsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40401 topic not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3923,6 +4209,8 @@ export interface operations {
       200: components['responses']['V2GetPartitionResponse'];
       /** @description `partition_id` is not a non-negative integer (400). */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40401 topic not found; 40402 partition not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3950,6 +4238,8 @@ export interface operations {
       200: components['responses']['V2ProduceResponse'];
       /** @description Malformed JSON (400). */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40401 topic not found; 40402 partition not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3979,6 +4269,8 @@ export interface operations {
       200: components['responses']['V2PartitionOffsetsResponse'];
       /** @description `partition_id` is not a non-negative integer (400). */
       400: components['responses']['V2BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description 40401 topic not found; 40402 partition not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
@@ -3996,6 +4288,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListClustersResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -4014,6 +4308,150 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['GetClusterResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  searchAcls: {
+    parameters: {
+      query?: {
+        /** @description The host, * for every host. */
+        host?: components['parameters']['AclHost'];
+        /** @description The operation. */
+        operation?: components['parameters']['AclOperation'];
+        /** @description The pattern type. */
+        pattern_type?: components['parameters']['AclPatternType'];
+        /** @description The permission. */
+        permission?: components['parameters']['AclPermission'];
+        /** @description The principal, such as User:alice. */
+        principal?: components['parameters']['AclPrincipal'];
+        /** @description The resource name (exact, or the resource to match with pattern_type MATCH). */
+        resource_name?: components['parameters']['AclResourceName'];
+        /** @description The resource type (ANY for all). */
+        resource_type?: components['parameters']['AclResourceType'];
+      };
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The matching ACLs. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AclDataList'];
+        };
+      };
+      /** @description A parameter has a value outside its enum (40002). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  createAcls: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "resource_type": "TOPIC",
+         *       "resource_name": "orders",
+         *       "pattern_type": "LITERAL",
+         *       "principal": "User:alice",
+         *       "host": "*",
+         *       "operation": "READ",
+         *       "permission": "ALLOW"
+         *     }
+         */
+        'application/json': components['schemas']['CreateAclRequestData'];
+      };
+    };
+    responses: {
+      /** @description The ACL was created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400) or a field missing or outside its enum (40002). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  deleteAcls: {
+    parameters: {
+      query?: {
+        /** @description The host, * for every host. */
+        host?: components['parameters']['AclHost'];
+        /** @description The operation. */
+        operation?: components['parameters']['AclOperation'];
+        /** @description The pattern type. */
+        pattern_type?: components['parameters']['AclPatternType'];
+        /** @description The permission. */
+        permission?: components['parameters']['AclPermission'];
+        /** @description The principal, such as User:alice. */
+        principal?: components['parameters']['AclPrincipal'];
+        /** @description The resource name (exact, or the resource to match with pattern_type MATCH). */
+        resource_name?: components['parameters']['AclResourceName'];
+        /** @description The resource type (ANY for all). */
+        resource_type?: components['parameters']['AclResourceType'];
+      };
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deleted ACLs. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['AclData'][];
+          };
+        };
+      };
+      /** @description resource_type missing, or a parameter outside its enum (40002). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4034,6 +4472,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListBrokersResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4059,12 +4499,151 @@ export interface operations {
       200: components['responses']['GetBrokerResponse'];
       /** @description `broker_id` is not an integer (error_code 400). */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or broker (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listClientQuotas: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The configured quotas. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientQuotaDataList'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getClientQuota: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The principal (`User:alice`) or `<default>` for every principal without quotas of its own. */
+        entity: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The entity's quotas. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientQuotaData'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, or no quotas set for the entity (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  setClientQuota: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The principal (`User:alice`) or `<default>` for every principal without quotas of its own. */
+        entity: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "producer_byte_rate": 1048576,
+         *       "request_rate": 100
+         *     }
+         */
+        'application/json': components['schemas']['ClientQuotaValues'];
+      };
+    };
+    responses: {
+      /** @description The entity's quotas as stored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ClientQuotaData'];
+        };
+      };
+      /** @description Malformed JSON (400), or an invalid entity, unknown quota name or non-positive value (40002). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  deleteClientQuota: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The principal (`User:alice`) or `<default>` for every principal without quotas of its own. */
+        entity: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The entity's quotas were removed. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, or no quotas set for the entity (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
     };
   };
   listConsumerGroups: {
@@ -4080,6 +4659,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListConsumerGroupsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4105,6 +4686,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['GetConsumerGroupResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or consumer group (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4136,6 +4719,8 @@ export interface operations {
         };
         content?: never;
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or consumer group (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4164,6 +4749,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListConsumersResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or consumer group (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4191,6 +4778,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['GetConsumerResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster, consumer group or consumer (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4218,6 +4807,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListConsumerAssignmentsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster, consumer group or consumer (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4243,6 +4834,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['GetConsumerGroupLagSummaryResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or consumer group (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4268,6 +4861,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListConsumerLagsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or consumer group (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4299,6 +4894,8 @@ export interface operations {
       200: components['responses']['GetConsumerLagResponse'];
       /** @description `partition_id` is not a non-negative integer (400). */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or consumer group, or the group has no lag for this partition (neither a committed offset nor an owner) (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4326,6 +4923,8 @@ export interface operations {
       200: components['responses']['ResetConsumerGroupOffsetsResponse'];
       /** @description Malformed JSON or a `timestamp` that is neither epoch milliseconds nor RFC 3339 (400); 40002 invalid request (body not an object, unknown `to`, `offset` missing or negative for `to: offset`, `timestamp` missing for `to: timestamp`, malformed `topics`, `dry_run` not a boolean). */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster, or unknown consumer group without `topics` (404); 40401 topic not found; 40402 partition not found; 40404 leader not available. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4350,6 +4949,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListTopicsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4375,6 +4976,8 @@ export interface operations {
       201: components['responses']['GetTopicResponse'];
       /** @description Malformed JSON (400); 40002 topic already exists, invalid topic name, invalid partition count, invalid replication factor (larger than the number of live brokers) or invalid config. */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4401,6 +5004,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['GetTopicResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404) or 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4429,6 +5034,8 @@ export interface operations {
         };
         content?: never;
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404) or 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4454,6 +5061,8 @@ export interface operations {
       200: components['responses']['GetTopicResponse'];
       /** @description Malformed JSON (400); 40002 the new count is not larger than the current one. */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404) or 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4480,6 +5089,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListTopicConfigsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404) or 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4510,6 +5121,8 @@ export interface operations {
       };
       /** @description Malformed JSON (400); 40002 unknown config name or invalid value. */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404) or 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4538,6 +5151,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['GetTopicConfigResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or config name (404); 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4570,6 +5185,8 @@ export interface operations {
       };
       /** @description Malformed JSON (400); 40002 invalid value for this config. */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or config name (404); 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4602,6 +5219,8 @@ export interface operations {
         };
         content?: never;
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster or config name (404); 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4625,6 +5244,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListPartitionsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404) or 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4651,6 +5272,8 @@ export interface operations {
       200: components['responses']['GetPartitionResponse'];
       /** @description `partition_id` is not an integer (400). */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4680,6 +5303,8 @@ export interface operations {
       200: components['responses']['ListPartitionOffsetsResponse'];
       /** @description `partition_id` is not an integer, or `offset_type` is not `earliest_and_latest` (400). */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4722,6 +5347,8 @@ export interface operations {
       200: components['responses']['ReadRecordsResponse'];
       /** @description A malformed or negative query parameter, more than one of `offset`/`timestamp`/`from`, an unknown `format` (400); 40002 invalid request. */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found; 40404 leader not available. */
       404: components['responses']['NotFound'];
       /** @description `Accept` is neither `application/json` nor `application/vnd.brook.batches` (406). */
@@ -4750,6 +5377,8 @@ export interface operations {
       200: components['responses']['ListReplicasResponse'];
       /** @description `partition_id` is not an integer (400). */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4777,6 +5406,8 @@ export interface operations {
       200: components['responses']['ProduceResponse'];
       /** @description Malformed JSON or a body that is not valid UTF-8 (400); 40002 invalid request. */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found; 40403 unknown topic or partition; 40404 leader not available. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4810,6 +5441,8 @@ export interface operations {
       207: components['responses']['ProduceBatchResponse'];
       /** @description Malformed JSON (400); 40002 invalid request. */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
@@ -4855,6 +5488,8 @@ export interface operations {
       };
       /** @description An unknown `from` or `format`, a malformed `Last-Event-ID` (400); a position outside the partition, a `group` (40002). */
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition (named in `Last-Event-ID`) not found; 40404 leader not available. */
       404: components['responses']['NotFound'];
       /** @description 42901 too many open SSE streams on this broker (`BROOK_SSE_STREAMS_MAX`). */

@@ -10,7 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
-import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { AdminService } from '../admin.service.js';
 import type { ReadFormat } from '../record-format.js';
 import { SharedReads, streamPartition, type StreamSink } from '../ws/partition-stream.js';
@@ -54,7 +54,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly admin: AdminService,
-    private readonly replicas: ReplicaManager,
+    private readonly replicas: PartitionRouter,
     private readonly cache: RecordJsonCache,
     private readonly reads: SharedReads,
   ) {}
@@ -84,7 +84,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     const resume = parseLastEventId(lastEventId, partitions);
     const starts: Array<{ partition: number; offset: number }> = [];
     for (let partition = 0; partition < partitions; partition++) {
-      const { earliest, latest } = this.replicas.offsets(topic, partition);
+      const { earliest, latest } = await this.replicas.offsets(topic, partition);
       const offset = resume.get(partition) ?? (from === 'earliest' ? earliest : latest);
       if (offset < earliest || offset > latest) {
         throw errors.invalidRequest(

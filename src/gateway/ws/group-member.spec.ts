@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrookError } from '../../common/brook-error.js';
-import type { ReplicaManager } from '../../replication/replica-manager.service.js';
+import type { PartitionRouter } from '../../replication/partition-router.service.js';
 import { GroupMember } from './group-member.js';
 import type { GroupAssignment, WsGroupPort } from './group-port.js';
 import type { Subscription } from './subscription.js';
@@ -47,7 +47,7 @@ function setUp(groupInstanceId: string | null = null) {
     close: () => events.push('close'),
     generations: () => new Map(),
   } as unknown as Subscription;
-  const replicas = { offsets: () => ({ earliest: 2, latest: 50 }) } as unknown as ReplicaManager;
+  const replicas = { offsets: () => Promise.resolve({ earliest: 2, latest: 50 }) } as unknown as PartitionRouter;
   const owner = {
     send: (text: string) => {
       const frame = JSON.parse(text) as Record<string, unknown>;

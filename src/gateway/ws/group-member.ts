@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
-import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { GroupAssignment, WsGroupPort } from './group-port.js';
 import { partitionKey, startOffsetFor, type Subscription } from './subscription.js';
 import type { CommitFrame, FrameId, SubscribeFrame } from './ws-protocol.js';
@@ -31,7 +31,7 @@ export class GroupMember {
     private readonly frame: SubscribeFrame & { group: string; topics: string[] },
     private readonly subscription: Subscription,
     private readonly port: WsGroupPort,
-    private readonly replicas: ReplicaManager,
+    private readonly replicas: PartitionRouter,
     private readonly owner: MemberOwner,
     private readonly sessionTimeoutMs: number,
   ) {}
@@ -117,7 +117,7 @@ export class GroupMember {
       try {
         // The committed offset, unless retention removed it or it is past the log end; then `from` decides.
         const committed = this.port.committed(this.group, topic, partition);
-        const { earliest, latest } = this.replicas.offsets(topic, partition);
+        const { earliest, latest } = await this.replicas.offsets(topic, partition);
         const offset =
           committed !== null && committed >= earliest && committed <= latest
             ? committed

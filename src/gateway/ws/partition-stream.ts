@@ -9,7 +9,8 @@
 // encoded run, so N subscribers cost one read and one serialisation, not N.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BrookError, errors } from '../../common/brook-error.js';
-import { ReplicaManager, type PartitionRead } from '../../replication/replica-manager.service.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
+import type { PartitionRead } from '../../replication/replica-manager.service.js';
 import type { ReadFormat } from '../record-format.js';
 import type { EncodedRun, RecordJsonCache } from './record-json-cache.js';
 import { EMPTY_READ_BACKOFF_MS, RECORDS_PER_FRAME_MAX, STREAM_WAIT_MS } from './ws-limits.js';
@@ -29,7 +30,7 @@ export interface StreamSink {
 export class SharedReads {
   private readonly inFlight = new Map<string, Promise<PartitionRead>>();
 
-  constructor(private readonly replicas: ReplicaManager) {}
+  constructor(private readonly replicas: PartitionRouter) {}
 
   read(topic: string, partition: number, offset: number, maxBytes: number): Promise<PartitionRead> {
     const key = `${topic}\u0000${partition}\u0000${offset}\u0000${maxBytes}`;
@@ -57,7 +58,7 @@ export interface StreamOptions {
 }
 
 export async function streamPartition(
-  replicas: ReplicaManager,
+  replicas: PartitionRouter,
   sink: StreamSink,
   options: StreamOptions,
 ): Promise<void> {
@@ -77,7 +78,7 @@ export async function streamPartition(
         // to read (the broker's waiter bound reached, a compaction gap below the high watermark) must not spin.
         emptyReads++;
         const startedMs = performance.now();
-        await replicas.waitForAny([{ topic, partition, offset }], STREAM_WAIT_MS, signal);
+        await replicas.waitForData(topic, partition, offset, STREAM_WAIT_MS, signal);
         if (emptyReads > 1 && performance.now() - startedMs < EMPTY_READ_BACKOFF_MS)
           await sleep(EMPTY_READ_BACKOFF_MS, undefined, { signal }).catch(() => undefined);
         continue;

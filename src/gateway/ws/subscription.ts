@@ -2,7 +2,7 @@
 // and stopped one by one (all at once for `assign`, per rebalance for a group member); a stopped partition sends
 // nothing more, since a stream checks its signal after every read and delivers synchronously.
 import { BrookError } from '../../common/brook-error.js';
-import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { ReadFormat } from '../record-format.js';
 import { CreditWindow } from './flow-control.js';
 import { streamPartition, type SharedReads, type StreamSink } from './partition-stream.js';
@@ -17,7 +17,7 @@ export interface SubscriptionOwner {
 }
 
 export interface StreamDeps {
-  replicas: ReplicaManager;
+  replicas: PartitionRouter;
   cache: RecordJsonCache;
   reads: SharedReads;
   fetchBytes: number;
@@ -128,13 +128,13 @@ export function partitionKey(topic: string, partition: number): string {
 
 /** Where a partition starts without an explicit offset: the log start, the high watermark, or a timestamp. */
 export async function startOffsetFor(
-  replicas: ReplicaManager,
+  replicas: PartitionRouter,
   topic: string,
   partition: number,
   from: StartFrom,
   timestampMs: number | null,
 ): Promise<number> {
-  const { earliest, latest } = replicas.offsets(topic, partition);
+  const { earliest, latest } = await replicas.offsets(topic, partition);
   if (from === 'earliest') return earliest;
   if (from === 'latest') return latest;
   return replicas.offsetForTimestamp(topic, partition, timestampMs!);

@@ -8,7 +8,7 @@
 import type { WebSocket } from 'ws';
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { Clock } from '../../common/clock.js';
-import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { ProduceService } from '../produce.service.js';
 import { CreditWindow, SendPressure } from './flow-control.js';
 import { GroupMember, type MemberOwner } from './group-member.js';
@@ -33,7 +33,7 @@ import {
 const RECORDS_FRAME_END = Buffer.from(']}');
 
 export interface SessionDeps {
-  replicas: ReplicaManager;
+  replicas: PartitionRouter;
   producer: ProduceService;
   limits: WsLimits;
   produceRecordsMax: number;
@@ -42,6 +42,8 @@ export interface SessionDeps {
   reads: SharedReads;
   groups: WsGroupPort;
   topicExists: (topic: string) => boolean;
+  /** Throws (403, 40301) when the socket's principal may not do what the frame asks (ACLs, issue 9). */
+  authorize: (frame: Record<string, unknown>, subscriptionGroup: string | null) => void;
 }
 
 interface Entry {
@@ -186,6 +188,13 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
       return;
     }
     const frame = parsed.frame;
+    try {
+      const group = frame.op === 'commit' ? (this.subscriptions.get(frame.id)?.member?.group ?? null) : null;
+      this.deps.authorize(frame as unknown as Record<string, unknown>, group);
+    } catch (error) {
+      this.sendError(asBrookError(error), frame.id);
+      return;
+    }
     switch (frame.op) {
       case 'produce':
         void this.produce(frame);
@@ -279,7 +288,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
             offset: await startOffsetFor(this.deps.replicas, topic, partition, frame.from, frame.timestampMs),
           };
         }
-        const { earliest, latest } = this.deps.replicas.offsets(topic, partition);
+        const { earliest, latest } = await this.deps.replicas.offsets(topic, partition);
         if (offset < earliest || offset > latest) {
           throw errors.invalidRequest(
             `Offset ${offset} of ${topic}-${partition} is out of range [${earliest}, ${latest}].`,
@@ -359,6 +368,6 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   }
 }
 
-function asBrookError(error: unknown): BrookError {
+export function asBrookError(error: unknown): BrookError {
   return error instanceof BrookError ? error : errors.kafkaError((error as Error).message);
 }

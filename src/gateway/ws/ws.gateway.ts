@@ -11,7 +11,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { systemClock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
-import { ReplicaManager } from '../../replication/replica-manager.service.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
+import { Authenticator } from '../../security/authenticator.service.js';
+import { Authorizer } from '../../security/authorizer.service.js';
+import { authenticateUpgrade, hostOfSocket, webSocketChecks } from '../../security/stream-auth.js';
 import { ProduceService } from '../produce.service.js';
 import { GroupCoordinator } from '../../group-coordinator/group-coordinator.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
@@ -19,7 +22,7 @@ import { CoordinatorGroupPort, type WsGroupPort } from './group-port.js';
 import { SharedReads } from './partition-stream.js';
 import { RecordJsonCache } from './record-json-cache.js';
 import { CLOSE_CODES } from './ws-limits.js';
-import { WsSession } from './ws-session.js';
+import { asBrookError, WsSession } from './ws-session.js';
 
 export const WS_PATH = '/v3/ws';
 /** How often every session's send pressure is checked against the slow-consumer timeout, at most. */
@@ -37,12 +40,14 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly adapterHost: HttpAdapterHost,
-    private readonly replicas: ReplicaManager,
+    private readonly replicas: PartitionRouter,
     private readonly producer: ProduceService,
     private readonly cache: RecordJsonCache,
     private readonly reads: SharedReads,
     private readonly metadata: MetadataCache,
     coordinator: GroupCoordinator,
+    private readonly authenticator: Authenticator,
+    private readonly authorizer: Authorizer,
   ) {
     this.groups = new CoordinatorGroupPort(coordinator);
   }
@@ -54,7 +59,9 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   onApplicationBootstrap(): void {
     const limits = this.config.ws;
     this.server = new WebSocketServer({ noServer: true, maxPayload: limits.frameBytesMax, perMessageDeflate: false });
-    this.server.on('connection', (socket) => this.accept(socket));
+    this.server.on('connection', (socket: WebSocket, request: IncomingMessage, principal: string) =>
+      this.accept(socket, request, principal),
+    );
     this.httpServer = this.adapterHost.httpAdapter.getHttpServer() as Server;
     this.httpServer.on('upgrade', this.onUpgrade);
     this.timers.push(setInterval(() => this.ping(), limits.pingIntervalMs).unref());
@@ -79,10 +86,25 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    this.server.handleUpgrade(request, socket, head, (ws) => this.server?.emit('connection', ws, request));
+    // Authenticated at the upgrade (header, ?token= for browsers, or the TLS client certificate): 401 refuses it.
+    authenticateUpgrade(this.authenticator, request).then(
+      (principal) =>
+        this.server?.handleUpgrade(request, socket, head, (ws) =>
+          this.server?.emit('connection', ws, request, principal),
+        ),
+      (error: unknown) => {
+        const failure = asBrookError(error);
+        const body = JSON.stringify({ error_code: failure.errorCode, message: failure.message });
+        socket.end(
+          `HTTP/1.1 ${failure.status} ${failure.status === 401 ? 'Unauthorized' : 'Error'}\r\n` +
+            `WWW-Authenticate: Basic realm="brook"\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      },
+    );
   };
 
-  private accept(socket: WebSocket): void {
+  private accept(socket: WebSocket, request: IncomingMessage, principal: string): void {
     if (this.sessions.size >= this.config.ws.socketsMax) {
       socket.close(
         CLOSE_CODES.policyViolation,
@@ -100,6 +122,11 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       reads: this.reads,
       groups: this.groups,
       topicExists: (topic) => this.metadata.topic(topic) !== undefined,
+      authorize: (frame, group) => {
+        for (const check of webSocketChecks(frame, group)) {
+          this.authorizer.check(principal, hostOfSocket(request), check.operation, check.resource);
+        }
+      },
     });
     this.sessions.set(socket, session);
     socket.once('close', () => this.sessions.delete(socket));

@@ -2,6 +2,7 @@
 // answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir, or pause
 // it (SIGSTOP / SIGCONT). `env` adds or overrides settings (BROOK_REDIS_URL, BROOK_BROKER_ID...).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { get as httpsGet } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ export function freePort(): Promise<number> {
 export interface BrokerOptions {
   env?: Record<string, string>;
   logLevel?: string;
+  /** The broker serves HTTPS (BROOK_TLS_* in env): its URL is https:// and health checks trust this CA. */
+  https?: { ca: string | Buffer; cert?: string | Buffer; key?: string | Buffer };
 }
 
 export class BrokerProcess {
@@ -47,7 +50,7 @@ export class BrokerProcess {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.options.https ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
   private async spawn(): Promise<void> {
@@ -77,14 +80,23 @@ export class BrokerProcess {
       if (this.child?.exitCode !== null)
         throw new Error(`broker exited during start-up:\n${this.stdout}\n${this.stderr}`);
       try {
-        const response = await fetch(`${this.url}/healthz`);
-        if (response.ok) return;
+        if (this.options.https ? await this.httpsHealthy() : (await fetch(`${this.url}/healthz`)).ok) return;
       } catch {
         // not listening yet
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`broker did not become healthy in ${timeoutMs} ms:\n${this.stdout}\n${this.stderr}`);
+  }
+
+  private httpsHealthy(): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const request = httpsGet(`${this.url}/healthz`, { ...this.options.https }, (response) => {
+        response.resume();
+        resolve(response.statusCode === 200);
+      });
+      request.on('error', reject);
+    });
   }
 
   /** Sends the signal and waits for the process to exit; resolves with its exit code and signal. */

@@ -16,6 +16,8 @@ export interface CallOptions {
   rawBody?: string | Buffer;
   contentType?: string;
   accept?: string;
+  /** Extra request headers (Authorization...). */
+  headers?: Record<string, string>;
   /** The path template in openapi.yaml to validate against; omit to skip validation. */
   spec?: string;
 }
@@ -27,7 +29,7 @@ export async function call<T = any>(
   path: string,
   options: CallOptions = {},
 ): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   let body: string | Buffer | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);

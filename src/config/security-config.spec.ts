@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { securityWarnings } from '../security/install-security.js';
+import { loadBrokerConfig } from './broker-config.js';
+
+describe('security config', () => {
+  it('defaults to no authentication and no authorizer', () => {
+    expect(loadBrokerConfig({}).security).toEqual({
+      authModes: [],
+      usersFile: null,
+      authorizerEnable: false,
+      superUsers: [],
+      tls: null,
+      connectionsMax: 10_000,
+    });
+  });
+
+  it('reads BROOK_AUTH, BROOK_SUPER_USERS and rejects bad values naming the setting', () => {
+    const config = loadBrokerConfig({
+      BROOK_AUTH: 'basic, bearer',
+      BROOK_AUTH_USERS_FILE: '/etc/brook/users',
+      BROOK_SUPER_USERS: 'User:alice; User:bob',
+      BROOK_AUTHORIZER_ENABLE: 'true',
+    }).security;
+    expect(config).toMatchObject({ authModes: ['basic', 'bearer'], superUsers: ['User:alice', 'User:bob'] });
+    expect(() => loadBrokerConfig({ BROOK_AUTH: 'kerberos' })).toThrow(/BROOK_AUTH=kerberos/);
+    expect(() => loadBrokerConfig({ BROOK_AUTH: 'basic' })).toThrow(/BROOK_AUTH_USERS_FILE/);
+    expect(() => loadBrokerConfig({ BROOK_SUPER_USERS: 'alice' })).toThrow(/BROOK_SUPER_USERS/);
+    expect(() => loadBrokerConfig({ BROOK_TLS_CERT: '/nonexistent.pem' })).toThrow(/BROOK_TLS_KEY/);
+    expect(() => loadBrokerConfig({ BROOK_TLS_CERT: '/nonexistent.pem', BROOK_TLS_KEY: '/x' })).toThrow(
+      /BROOK_TLS_CERT=\/nonexistent.pem cannot be read/,
+    );
+  });
+
+  it('warns at start-up when bound beyond loopback without authentication', () => {
+    expect(securityWarnings(loadBrokerConfig({}))).toEqual([]);
+    expect(securityWarnings(loadBrokerConfig({ BROOK_HOST: '0.0.0.0' }))[0]).toMatch(/without authentication/);
+    expect(
+      securityWarnings(
+        loadBrokerConfig({ BROOK_HOST: '0.0.0.0', BROOK_AUTH: 'bearer', BROOK_AUTH_USERS_FILE: '/etc/brook/users' }),
+      ),
+    ).toEqual([]);
+  });
+});

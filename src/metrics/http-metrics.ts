@@ -1,0 +1,37 @@
+// Request metrics for every HTTP route, as Fastify hooks: count and duration by route template (openapi.yaml's
+// form; 'unmatched' for unknown URLs, so a scan of random paths adds no label values), and error answers by
+// their error_code (read from the {"error_code", "message"} body every error has).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { specPath } from '../security/route-rights.js';
+import type { Metrics } from './metrics.service.js';
+
+/** Error bodies are small; a larger payload is not parsed for its code. */
+const ERROR_BODY_BYTES_MAX = 4096;
+
+const routeOf = (request: FastifyRequest) =>
+  request.routeOptions.url === undefined ? 'unmatched' : specPath(request.routeOptions.url);
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const methodOf = (request: FastifyRequest) => (METHODS.has(request.method) ? request.method : 'OTHER');
+
+export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode < 400) return payload;
+    let code = String(reply.statusCode);
+    if (typeof payload === 'string' && payload.length <= ERROR_BODY_BYTES_MAX) {
+      try {
+        const parsed = JSON.parse(payload) as { error_code?: unknown };
+        if (Number.isSafeInteger(parsed.error_code)) code = String(parsed.error_code);
+      } catch {
+        // not JSON: count it under its status
+      }
+    }
+    metrics.requestErrors.inc({ method: methodOf(request), route: routeOf(request), error_code: code });
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = { method: methodOf(request), route: routeOf(request) };
+    metrics.requests.inc({ ...labels, status: String(reply.statusCode) });
+    metrics.requestDuration.observe(labels, reply.elapsedTime / 1000);
+  });
+}

@@ -1,0 +1,93 @@
+// The broker's Prometheus metrics (prom-client, one registry per broker). Only metrics that something really
+// updates are registered. Counters are incremented where the event happens; gauges of state (lag, leaders,
+// controller) are computed from that state at scrape time by broker-gauges.service.ts. Labels are bounded: topic
+// and consumer group names (created by admins, bounded by the coordination store), route templates (never raw
+// URLs), HTTP methods, statuses and error codes.
+//
+//   brook_topic_messages_in_total{topic}          records appended by produce requests
+//   brook_topic_bytes_in_total{topic}             record-batch bytes appended by produce requests
+//   brook_topic_messages_out_total{topic}         records delivered to consumers (v3 read, v2 consumer poll)
+//   brook_topic_bytes_out_total{topic}            record-batch bytes read from the log for consumers
+//   brook_http_requests_total{method,route,status}
+//   brook_http_request_duration_seconds{method,route}        histogram
+//   brook_http_request_errors_total{method,route,error_code} every 4xx/5xx answer, by Brook/Confluent error code
+//   brook_consumergroup_lag{group,topic,partition}           log end offset minus committed offset
+//   brook_partition_leader_count                             partitions this broker leads
+//   brook_controller_active_count                            1 on the controller, 0 elsewhere
+//   brook_quota_throttled_requests_total{quota}              requests refused by a client quota (429)
+//   plus prom-client's process and Node.js metrics (brook_process_*, brook_nodejs_*).
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** Buckets from 1 ms to 30 s: produce with acks=all sits in the low milliseconds, long-polls up to wait_ms. */
+const DURATION_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly messagesIn = new Counter({
+    name: 'brook_topic_messages_in_total',
+    help: 'Records appended by produce requests.',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
+  readonly bytesIn = new Counter({
+    name: 'brook_topic_bytes_in_total',
+    help: 'Record-batch bytes appended by produce requests.',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
+  readonly messagesOut = new Counter({
+    name: 'brook_topic_messages_out_total',
+    help: 'Records delivered to consumers (v3 read and v2 consumer poll).',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
+  readonly bytesOut = new Counter({
+    name: 'brook_topic_bytes_out_total',
+    help: 'Record-batch bytes read from the log for consumers.',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
+  readonly requests = new Counter({
+    name: 'brook_http_requests_total',
+    help: 'HTTP requests answered, by route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly requestDuration = new Histogram({
+    name: 'brook_http_request_duration_seconds',
+    help: 'Time from request received to response sent, by route template.',
+    labelNames: ['method', 'route'] as const,
+    buckets: DURATION_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+  readonly requestErrors = new Counter({
+    name: 'brook_http_request_errors_total',
+    help: 'HTTP error answers (status 400 and above), by route template and error_code.',
+    labelNames: ['method', 'route', 'error_code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly quotaThrottled = new Counter({
+    name: 'brook_quota_throttled_requests_total',
+    help: 'Requests refused with 429 (42901) because a client quota was exceeded, by quota.',
+    labelNames: ['quota'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'brook_' });
+  }
+
+  produced(topic: string, records: number, batchBytes: number): void {
+    this.messagesIn.inc({ topic }, records);
+    this.bytesIn.inc({ topic }, batchBytes);
+  }
+
+  consumed(topic: string, records: number, batchBytes: number): void {
+    if (records > 0) this.messagesOut.inc({ topic }, records);
+    if (batchBytes > 0) this.bytesOut.inc({ topic }, batchBytes);
+  }
+}

@@ -1,0 +1,70 @@
+// The ACLs, kept in the coordination store so that every broker enforces the same ones: one key per binding,
+// brook/acls/<SHA-256 of the binding>, value = the binding as JSON. Each broker caches them all in memory
+// (authorization is on the request path), reloads on a watch event, and reconciles every
+// ACL_RECONCILE_INTERVAL_MS in case an event was lost (watches are hints, coordination-store.ts). A broker's own
+// changes are visible to it as soon as the request that made them returns.
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { CoordinationStore } from '../coordination/coordination-store.js';
+import { bindingKey, filterMatches, type AclBinding, type AclFilter } from './acl.js';
+
+export const ACLS_PREFIX = 'brook/acls/';
+export const ACL_RECONCILE_INTERVAL_MS = 5_000;
+/** Bound on stored bindings: each request scans the cache. */
+export const ACL_COUNT_MAX = 10_000;
+
+const aclKey = (acl: AclBinding) => `${ACLS_PREFIX}${createHash('sha256').update(bindingKey(acl)).digest('hex')}`;
+
+@Injectable()
+export class AclStore implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('AclStore');
+  private acls: readonly AclBinding[] = [];
+  private stopWatch: (() => void) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly store: CoordinationStore) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.reload();
+    this.stopWatch = this.store.watch(ACLS_PREFIX, () => void this.reload().catch((e) => this.warn(e)));
+    this.timer = setInterval(() => void this.reload().catch((e) => this.warn(e)), ACL_RECONCILE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    this.stopWatch?.();
+    if (this.timer !== null) clearInterval(this.timer);
+  }
+
+  all(): readonly AclBinding[] {
+    return this.acls;
+  }
+
+  search(filter: AclFilter): AclBinding[] {
+    return this.acls.filter((acl) => filterMatches(filter, acl));
+  }
+
+  /** Stores a binding (idempotent: the same binding twice is one ACL). */
+  async create(acl: AclBinding): Promise<void> {
+    if (this.acls.length >= ACL_COUNT_MAX) throw new Error(`at most ${ACL_COUNT_MAX} ACLs can be stored`);
+    await this.store.put(aclKey(acl), JSON.stringify(acl));
+    await this.reload();
+  }
+
+  /** Deletes the bindings matching filter; returns them. */
+  async delete(filter: AclFilter): Promise<AclBinding[]> {
+    const doomed = this.search(filter);
+    for (const acl of doomed) await this.store.delete(aclKey(acl));
+    await this.reload();
+    return doomed;
+  }
+
+  private async reload(): Promise<void> {
+    const entries = await this.store.list(ACLS_PREFIX);
+    this.acls = entries.map((entry) => JSON.parse(entry.value) as AclBinding);
+  }
+
+  private warn(error: unknown): void {
+    this.logger.warn(`reloading ACLs failed: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,46 @@
+// Authorisation: may this principal do this operation on this resource? Off (BROOK_AUTHORIZER_ENABLE=false) every
+// authenticated principal may do everything; on, super users (BROOK_SUPER_USERS) may, and everyone else needs a
+// matching ALLOW and no matching DENY in the ACLs (acl.ts has the rules, acl-store.service.ts the ACLs).
+//
+// This is the API the WebSocket gateway and SSE call too:
+//   authorize(principal, host, operation, resource) -> boolean
+//   check(principal, host, operation, resource)     -> throws 403 (40301) when not allowed
+import { Inject, Injectable } from '@nestjs/common';
+import { BrookError } from '../common/brook-error.js';
+import { BROKER_CONFIG } from '../config/broker-config.provider.js';
+import type { BrokerConfig } from '../config/broker-config.js';
+import { decide, type Operation, type Resource } from './acl.js';
+import { AclStore } from './acl-store.service.js';
+
+export type CheckedOperation = Exclude<Operation, 'ALL'>;
+
+export const forbidden = (message: string) => new BrookError(403, 40301, message);
+
+@Injectable()
+export class Authorizer {
+  private readonly superUsers: ReadonlySet<string>;
+
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    private readonly acls: AclStore,
+  ) {
+    this.superUsers = new Set(config.security.superUsers);
+  }
+
+  get enabled(): boolean {
+    return this.config.security.authorizerEnable;
+  }
+
+  authorize(principal: string, host: string, operation: CheckedOperation, resource: Resource): boolean {
+    if (!this.enabled || this.superUsers.has(principal)) return true;
+    return decide(this.acls.all(), { principal, host, operation, resource });
+  }
+
+  check(principal: string, host: string, operation: CheckedOperation, resource: Resource): void {
+    if (!this.authorize(principal, host, operation, resource)) {
+      throw forbidden(
+        `${principal} is not authorized to ${operation} ${resource.type.toLowerCase()} '${resource.name}'.`,
+      );
+    }
+  }
+}

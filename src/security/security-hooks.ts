@@ -1,0 +1,271 @@
+// The HTTP edge of security, as Fastify hooks around every route:
+//   onRequest   authenticate (before the body is read: an unauthenticated client cannot make the broker parse
+//               its upload); 401 with WWW-Authenticate and an audit line on failure
+//   preHandler  authorise with the route's rule (route-rights.ts) once the body is parsed; 403 (40301) and an
+//               audit line on failure
+//               then the client quotas (quota.ts): 429 (42901) with Retry-After while the caller's bucket is in debt
+//   onSend      charge the consumer byte quota with the bytes a consume route answers
+//   onResponse  an audit line for every successful admin change
+// The principal of a request is kept beside it (principalOf) for the controllers that filter lists.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { Transform } from 'node:stream';
+import { StreamingBody } from '../gateway/json-body-parser.js';
+import { BrookError } from '../common/brook-error.js';
+import { AuditLog } from './audit-log.js';
+import { Authenticator } from './authenticator.service.js';
+import { Authorizer, forbidden } from './authorizer.service.js';
+import type { Metrics } from '../metrics/metrics.service.js';
+import type { QuotaKind } from './quota.js';
+import { QuotaManager } from './quota-manager.service.js';
+import { certificateCommonNameOf } from './stream-auth.js';
+import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
+
+const principals = new WeakMap<IncomingMessage, string>();
+
+/** The authenticated principal of a request (User:ANONYMOUS when authentication is off). */
+export function principalOf(request: FastifyRequest | IncomingMessage): string {
+  const raw = 'raw' in request ? request.raw : request;
+  return principals.get(raw) ?? 'User:ANONYMOUS';
+}
+
+/** The client address as ACLs name hosts: IPv4-mapped IPv6 addresses in their IPv4 form. */
+export function hostOf(request: FastifyRequest): string {
+  const ip = request.ip ?? '';
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+/** The operation key of a request in openapi.yaml's form, or null for an unknown route. */
+export function operationOf(request: FastifyRequest): string | null {
+  const url = request.routeOptions.url;
+  if (url === undefined) return null;
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return `${method} ${specPath(url)}`;
+}
+
+/** Mutating admin routes, audited when they succeed (produce and consumer traffic is not audited). */
+const ADMIN_CHANGE =
+  /^(POST|PUT|PATCH|DELETE) \/v3\/clusters\/\{cluster_id\}\/(topics|topics\/\{topic_name\}(\/configs.*)?|acls|client-quotas.*|consumer-groups\/\{consumer_group_id\}(\/offsets:reset)?)$/;
+
+const T = '/v3/clusters/{cluster_id}/topics/{topic_name}';
+/** Routes charged to producer_byte_rate (request body bytes) and consumer_byte_rate (response body bytes). */
+const PRODUCE_ROUTES = new Set([
+  `POST ${T}/records`,
+  `POST ${T}/records:batch`,
+  'POST /topics/{topic_name}',
+  'POST /topics/{topic_name}/partitions/{partition_id}',
+]);
+const CONSUME_ROUTES = new Set([
+  `GET ${T}/partitions/{partition_id}/records`,
+  'GET /consumers/{group_name}/instances/{instance}/records',
+]);
+
+/**
+ * A streaming produce body (chunked, no Content-Length) read through the producer byte quota: each chunk is
+ * charged as it arrives and, while the bucket is in debt, the next one is read only once the debt is paid, so TCP
+ * back-pressure slows the producer to its quota (Kafka's way: delay rather than refuse).
+ */
+function throttledStream(body: StreamingBody, quotas: QuotaManager, principal: string): StreamingBody {
+  const throttle = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      quotas.charge(principal, 'producer_byte_rate', chunk.length);
+      const waitMs = quotas.waitMs(principal, 'producer_byte_rate');
+      if (waitMs === 0) done(null, chunk);
+      else setTimeout(() => done(null, chunk), waitMs);
+    },
+  });
+  body.stream.on('error', (error) => throttle.destroy(error));
+  return new StreamingBody(body.stream.pipe(throttle));
+}
+
+function requestBytes(request: FastifyRequest): number {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isSafeInteger(declared) && declared >= 0) return declared;
+  // a chunked v2 body was parsed whole: charge its JSON size
+  try {
+    return request.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(request.body) ?? '');
+  } catch {
+    return 0;
+  }
+}
+
+/** Admin request bodies are small (ACLs, quotas, configs); a larger one is summarised by its size. */
+const AUDIT_BODY_CHARS_MAX = 2048;
+
+function auditBody(body: unknown): unknown {
+  if (body === undefined || body === null || typeof body !== 'object') return body ?? null;
+  try {
+    const text = JSON.stringify(body);
+    return text.length <= AUDIT_BODY_CHARS_MAX ? body : { omitted_chars: text.length };
+  } catch {
+    return null;
+  }
+}
+
+export interface SecurityServices {
+  authenticator: Authenticator;
+  authorizer: Authorizer;
+  audit: AuditLog;
+  quotas: QuotaManager;
+  metrics: Metrics;
+  lookups: Pick<RouteContext, 'instanceTopics' | 'groupTopics'>;
+}
+
+function send(reply: FastifyReply, error: BrookError): FastifyReply {
+  return reply.code(error.status).header('content-type', 'application/json').send({
+    error_code: error.errorCode,
+    message: error.message,
+  });
+}
+
+export function registerSecurityHooks(app: FastifyInstance, services: SecurityServices): void {
+  const { authenticator, authorizer, audit, quotas } = services;
+  const ruleOf = (request: FastifyRequest): RouteRule | undefined => {
+    const operation = operationOf(request);
+    return operation === null ? undefined : ROUTE_RIGHTS[operation];
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (ruleOf(request) === 'public') return;
+    try {
+      principals.set(
+        request.raw,
+        await authenticator.authenticate({
+          authorization: request.headers.authorization,
+          certificateCommonName: certificateCommonNameOf(request.raw),
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof BrookError)) throw error;
+      audit.write({
+        event: 'authentication.failed',
+        request_id: request.id,
+        principal: 'User:ANONYMOUS',
+        host: hostOf(request),
+        method: request.method,
+        route: operationOf(request),
+        reason: error.message,
+      });
+      const challenges = authenticator.challenges;
+      if (error.status === 401 && challenges.length > 0) void reply.header('www-authenticate', challenges);
+      if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
+      return send(reply, error);
+    }
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const operation = operationOf(request);
+    if (operation === null) return; // unknown route: the 404 handler answers
+    const rule = ROUTE_RIGHTS[operation];
+    if (rule === 'public') return;
+    const principal = principalOf(request);
+    const host = hostOf(request);
+    const denied = authorizer.enabled ? deniedCheck(request, operation, rule, principal, host) : null;
+    if (denied !== null) {
+      audit.write({
+        event: 'authorization.denied',
+        request_id: request.id,
+        principal,
+        host,
+        method: request.method,
+        route: operation,
+        operation: denied.check.operation,
+        resource_type: denied.check.resource.type,
+        resource_name: denied.check.resource.name,
+      });
+      return send(reply, denied.error);
+    }
+    return throttle(request, reply, operation, principal);
+  });
+
+  const deniedCheck = (
+    request: FastifyRequest,
+    operation: string,
+    rule: RouteRule | undefined,
+    principal: string,
+    host: string,
+  ): { check: { operation: string; resource: { type: string; name: string } }; error: BrookError } | null => {
+    if (rule === undefined || rule === 'public') {
+      return {
+        check: { operation: 'ALL', resource: CLUSTER },
+        error: forbidden(`No rights are defined for ${operation}; it is refused while the authorizer is on.`),
+      };
+    }
+    const checks = rule({
+      params: (request.params ?? {}) as Record<string, string>,
+      body: request.body,
+      query: (request.query ?? {}) as Record<string, unknown>,
+      ...services.lookups,
+    });
+    const failed = checks.find(
+      (check) =>
+        !authorizer.authorize(principal, host, check.operation, check.resource) &&
+        !(check.orCluster && authorizer.authorize(principal, host, check.operation, CLUSTER)),
+    );
+    if (failed === undefined) return null;
+    const what = `${failed.operation} ${failed.resource.type.toLowerCase()} '${failed.resource.name}'`;
+    return { check: failed, error: forbidden(`${principal} is not authorized to ${what}.`) };
+  };
+
+  const throttle = (request: FastifyRequest, reply: FastifyReply, operation: string, principal: string) => {
+    const waits: Array<[QuotaKind, number]> = [['request_rate', quotas.waitMs(principal, 'request_rate', 1)]];
+    if (PRODUCE_ROUTES.has(operation))
+      waits.push(['producer_byte_rate', quotas.waitMs(principal, 'producer_byte_rate')]);
+    if (CONSUME_ROUTES.has(operation))
+      waits.push(['consumer_byte_rate', quotas.waitMs(principal, 'consumer_byte_rate')]);
+    const [kind, waitMs] = waits.reduce((a, b) => (b[1] > a[1] ? b : a));
+    if (waitMs > 0) {
+      services.metrics.quotaThrottled.inc({ quota: kind });
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      void reply.header('retry-after', String(seconds));
+      return send(
+        reply,
+        new BrookError(429, 42901, `${principal} is over its ${kind} quota; retry after ${seconds} s.`, seconds),
+      );
+    }
+    quotas.charge(principal, 'request_rate', 1);
+    if (!PRODUCE_ROUTES.has(operation)) return;
+    if (request.body instanceof StreamingBody) {
+      if (quotas.limits(principal, 'producer_byte_rate'))
+        request.body = throttledStream(request.body, quotas, principal);
+    } else quotas.charge(principal, 'producer_byte_rate', requestBytes(request));
+  };
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode !== 200) return payload;
+    const operation = operationOf(request);
+    if (operation === null || !CONSUME_ROUTES.has(operation)) return payload;
+    const bytes =
+      typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+    quotas.charge(principalOf(request), 'consumer_byte_rate', bytes);
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 300) return;
+    const operation = operationOf(request);
+    if (operation === null || !ADMIN_CHANGE.test(operation)) return;
+    audit.write({
+      event: 'admin',
+      request_id: request.id,
+      principal: principalOf(request),
+      host: hostOf(request),
+      method: request.method,
+      route: operation,
+      params: request.params,
+      query: request.query,
+      body: auditBody(request.body),
+      status: reply.statusCode,
+    });
+  });
+}
+
+/** For list routes: may the caller DESCRIBE this resource? (Kafka lists only what the caller may describe.) */
+export function describable(
+  authorizer: Authorizer,
+  request: FastifyRequest,
+): (type: 'TOPIC' | 'GROUP', name: string) => boolean {
+  const principal = principalOf(request);
+  const host = hostOf(request);
+  return (type, name) => authorizer.authorize(principal, host, 'DESCRIBE', { type, name });
+}
