@@ -1,11 +1,12 @@
-// Start-up and shutdown order of one broker: register and elect, load metadata, open the hosted logs, start
-// the periodic work, replay the consumer groups; on shutdown close every log (flush, clean-shutdown marker) after requests have finished.
+// Start-up and shutdown order of one broker: register and elect, load metadata, open the hosted logs, take each
+// partition's replica role (leader or follower), start the periodic work, replay the consumer groups; on shutdown close every log (flush, clean-shutdown marker) after requests have finished.
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { CoordinationStore } from './coordination/coordination-store.js';
 import { ConsumerInstances } from './group-coordinator/consumer-instances.service.js';
 import { GroupCoordinator } from './group-coordinator/group-coordinator.service.js';
 import { LogManager } from './partition-log/log-manager.service.js';
+import { ReplicaManager } from './replication/replica-manager.service.js';
 import { MetadataCache } from './topic/metadata-cache.service.js';
 
 @Injectable()
@@ -16,6 +17,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly election: ControllerElection,
     private readonly metadata: MetadataCache,
     private readonly logs: LogManager,
+    private readonly replicas: ReplicaManager,
     private readonly store: CoordinationStore,
     private readonly groups: GroupCoordinator,
     private readonly instances: ConsumerInstances,
@@ -25,6 +27,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     this.metadata.setLogEpochSource(() => this.logs.latestEpochs());
     await this.election.start();
     this.metadata.onChange((topics) => this.logs.reconcile(topics));
+    this.replicas.start();
     await this.metadata.start();
     await this.logs.removeStrayLogs(this.metadata.allTopics());
     this.logs.startScheduler();

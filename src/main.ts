@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
+import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ErrorFilter } from './gateway/error.filter.js';
 import {
   clientErrorHandler,
@@ -65,6 +66,9 @@ async function main(): Promise<void> {
         ? new ConsoleLogger({ json: true, logLevels: LOG_LEVELS[config.logLevel] || [] })
         : LOG_LEVELS[config.logLevel],
     bodyParser: false,
+    // Peers keep connections alive and keep using them; without this a stopping broker waits on them forever.
+    // By the time connections are destroyed, the replica manager has let parked acks=all requests finish.
+    forceCloseConnections: true,
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   registerV2AcceptCheck(app.getHttpAdapter().getInstance());
@@ -74,19 +78,24 @@ async function main(): Promise<void> {
   registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
   installSecurity(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
-  // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs).
+  // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a
+  // controlled shutdown has moved this broker's partition leadership to other replicas (cluster mode).
   let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       if (closing) return;
       closing = true;
-      app.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(`brook: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-          process.exit(1);
-        },
-      );
+      void app
+        .get(ControlledShutdown)
+        .run()
+        .then(() => app.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(`brook: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+            process.exit(1);
+          },
+        );
     });
   }
   limitConnections(app.getHttpServer(), config.security.connectionsMax, config.security.tls !== null);

@@ -13,6 +13,9 @@ export class BrookError extends Error {
   }
 }
 
+/** Confluent has no code for Kafka's FENCED_LEADER_EPOCH; Brook's internal routes use this one. */
+export const FENCED_LEADER_EPOCH_CODE = 40905;
+
 export const errors = {
   badRequest: (message: string) => new BrookError(400, 400, message),
   invalidRequest: (message: string) => new BrookError(400, 40002, message),
@@ -51,6 +54,12 @@ export const errors = {
     new BrookError(409, 40904, `Consumer group ${group} has active members; stop them first.`),
   groupNotFound: (group: string) => new BrookError(404, 404, `Consumer group ${group} cannot be found.`),
   tooManyRequests: (message: string, retryAfterSeconds = 1) => new BrookError(429, 42901, message, retryAfterSeconds),
+  /** acks=all with an ISR smaller than min.insync.replicas: refused before appending (Kafka's NOT_ENOUGH_REPLICAS). */
+  notEnoughReplicas: (message: string) => new BrookError(503, 50003, `Not enough replicas: ${message}`),
+  /** Internal routes only: a request stamped with an older leader epoch than the partition's (FENCED_LEADER_EPOCH). */
+  fencedLeaderEpoch: (message: string) => new BrookError(409, FENCED_LEADER_EPOCH_CODE, message),
+  /** Internal routes only: a request stamped with a newer leader epoch than this broker knows (UNKNOWN_LEADER_EPOCH). */
+  unknownLeaderEpoch: (message: string) => new BrookError(503, 50003, message),
   /** Internal routes only: a controller request stamped with an epoch older than one this broker has seen. */
   staleControllerEpoch: (epoch: number, highest: number) =>
     new BrookError(409, 409, `Stale controller epoch ${epoch}: this broker has seen epoch ${highest}.`),

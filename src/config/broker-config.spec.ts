@@ -34,4 +34,17 @@ describe('cluster settings', () => {
       loadBrokerConfig({ BROOK_BROKER_SESSION_TIMEOUT_MS: '3000', BROOK_BROKER_HEARTBEAT_INTERVAL_MS: '2000' }),
     ).toThrow(/BROOK_BROKER_HEARTBEAT_INTERVAL_MS=2000 must be at most half/);
   });
+
+  it("defaults replication settings to Kafka's, and names a bad one", () => {
+    const config = loadBrokerConfig({});
+    expect(config.replicaLagTimeMaxMs).toBe(30_000);
+    expect(config.replicaFetchWaitMaxMs).toBe(500);
+    expect(config.replicaFetchMaxBytes).toBe(1_048_576);
+    expect(config.controlledShutdownEnable).toBe(true);
+    expect(config.controlledShutdownMaxRetries).toBe(3);
+    expect(config.autoLeaderRebalanceEnable).toBe(true);
+    expect(config.leaderImbalanceCheckIntervalMs).toBe(300_000);
+    expect(config.leaderImbalancePerBrokerPercentage).toBe(10);
+    expect(() => loadBrokerConfig({ BROOK_REPLICA_LAG_TIME_MAX_MS: 'soon' })).toThrow(/BROOK_REPLICA_LAG_TIME_MAX_MS/);
+  });
 });

@@ -56,6 +56,26 @@ export interface BrokerConfig {
   maxOpenFiles: number;
   /** Topic-config defaults set at broker level (Kafka's log.* settings). */
   topicConfigDefaults: Record<string, string>;
+  /** Kafka's replica.lag.time.max.ms: a follower not caught up for longer leaves the ISR. */
+  replicaLagTimeMaxMs: number;
+  /** Kafka's replica.fetch.wait.max.ms: how long a follower's fetch waits at the leader for new data. */
+  replicaFetchWaitMaxMs: number;
+  /** Kafka's replica.fetch.max.bytes: bytes a follower asks for per fetch (one batch at least). */
+  replicaFetchMaxBytes: number;
+  /** Kafka's replica.fetch.backoff.ms: a follower's pause after a failed fetch. */
+  replicaFetchBackoffMs: number;
+  /** Brook's bound on how long an acks=all produce waits for the ISR before failing (outcome unknown). */
+  acksAllTimeoutMs: number;
+  /** Kafka's controlled.shutdown.enable: on SIGTERM, move leadership away before stopping (cluster mode). */
+  controlledShutdownEnable: boolean;
+  /** Kafka's controlled.shutdown.max.retries and controlled.shutdown.retry.backoff.ms. */
+  controlledShutdownMaxRetries: number;
+  controlledShutdownRetryBackoffMs: number;
+  /** Kafka's auto.leader.rebalance.enable, leader.imbalance.check.interval.seconds (in ms here) and
+   *  leader.imbalance.per.broker.percentage: the controller gives preferred replicas their leadership back. */
+  autoLeaderRebalanceEnable: boolean;
+  leaderImbalanceCheckIntervalMs: number;
+  leaderImbalancePerBrokerPercentage: number;
   /** Consumer groups, the offsets topic and REST consumer instances. */
   groups: GroupConfig;
   /** Bounds of the WebSocket gateway (GET /v3/ws) and of SSE streams; see gateway/ws/ws-limits.ts. */
@@ -128,6 +148,18 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     produceBatchEntriesMax: integer(env, 'BROOK_PRODUCE_BATCH_ENTRIES_MAX', 10_000, 1, 1_000_000),
     maxOpenFiles: integer(env, 'BROOK_MAX_OPEN_FILES', 1024, 8),
     topicConfigDefaults,
+    replicaLagTimeMaxMs: integer(env, 'BROOK_REPLICA_LAG_TIME_MAX_MS', 30_000, 10, 3_600_000),
+    replicaFetchWaitMaxMs: integer(env, 'BROOK_REPLICA_FETCH_WAIT_MAX_MS', 500, 0, 60_000),
+    replicaFetchMaxBytes: integer(env, 'BROOK_REPLICA_FETCH_MAX_BYTES', 1_048_576, 1024, 64 * 1024 * 1024),
+    replicaFetchBackoffMs: integer(env, 'BROOK_REPLICA_FETCH_BACKOFF_MS', 1_000, 1, 60_000),
+    acksAllTimeoutMs: integer(env, 'BROOK_ACKS_ALL_TIMEOUT_MS', 15_000, 1, 600_000),
+    autoLeaderRebalanceEnable: boolean(env, 'BROOK_AUTO_LEADER_REBALANCE_ENABLE', true),
+    leaderImbalanceCheckIntervalMs:
+      integer(env, 'BROOK_LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS', 300, 1, 86_400) * 1_000,
+    leaderImbalancePerBrokerPercentage: integer(env, 'BROOK_LEADER_IMBALANCE_PER_BROKER_PERCENTAGE', 10, 0, 100),
+    controlledShutdownEnable: boolean(env, 'BROOK_CONTROLLED_SHUTDOWN_ENABLE', true),
+    controlledShutdownMaxRetries: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_MAX_RETRIES', 3, 0, 100),
+    controlledShutdownRetryBackoffMs: integer(env, 'BROOK_CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS', 5_000, 1, 600_000),
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
     ws,
     security,

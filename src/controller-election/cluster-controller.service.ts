@@ -4,12 +4,16 @@
 //      then write a new incarnation, upon which the brokers apply the store again; then finish the admin commands
 //      a previous controller left half-done (admin-plans.ts), and tell every broker, with the new epoch;
 //   2. on every change of the broker registrations, and every heartbeat in case a hint was lost, move partition
-//      leadership off brokers that left and back to brokers that returned (partition-leadership.ts).
+//      leadership off brokers that left (to an in-sync replica, or per unclean.leader.election.enable), drop
+//      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts);
+//   3. on a broker's controlled shutdown, treat it as gone for the same decisions while it still runs;
+//   4. every leader.imbalance.check.interval.seconds, give preferred replicas their leadership back
+//      (preferred-leader.ts), when nothing else had to change in that pass.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PeerClient } from '../cluster/peer-client.js';
-import { BrookError } from '../common/brook-error.js';
+import { BrookError, errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationFencedError } from '../coordination/coordination-errors.js';
@@ -23,11 +27,13 @@ import {
 } from '../coordination/cluster-keys.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
+import { resolveTopicConfig } from '../topic/topic-config.js';
 import { resumePlans } from './admin-plans.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
 import { decideLeaderChanges } from './partition-leadership.js';
+import { decidePreferredLeaders } from './preferred-leader.js';
 
 /** How long a broker has to hand over its metadata snapshot during a restore. */
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
@@ -46,6 +52,9 @@ export class ClusterController implements OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private runAgain = false;
+  /** Brokers in controlled shutdown, by broker id, with the broker epoch of the incarnation that asked. */
+  private readonly shuttingDown = new Map<number, number>();
+  private lastRebalanceMs = performance.now();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -137,6 +146,15 @@ export class ClusterController implements OnModuleDestroy {
     }
   }
 
+  /** Preferred-leader election runs at most once per leader.imbalance.check.interval.seconds. */
+  private rebalanceDue(): boolean {
+    if (!this.config.autoLeaderRebalanceEnable) return false;
+    const nowMs = performance.now();
+    if (nowMs - this.lastRebalanceMs < this.config.leaderImbalanceCheckIntervalMs) return false;
+    this.lastRebalanceMs = nowMs;
+    return true;
+  }
+
   private async restoreIfNeeded(epoch: number): Promise<void> {
     if ((await this.store.get(METADATA_INCARNATION_KEY)) !== null) return;
     const snapshots = [this.metadata.snapshot(), ...(await this.peerSnapshots())];
@@ -200,10 +218,46 @@ export class ClusterController implements OnModuleDestroy {
     return snapshots;
   }
 
+  /**
+   * A broker asks to stop (Kafka's controlled shutdown): until that incarnation (broker epoch) is gone, it counts
+   * as not live for leadership, so its partitions are led by other in-sync replicas and it leaves every ISR before
+   * it stops. Resolves after the pass that moved them.
+   */
+  async controlledShutdown(brokerId: number, brokerEpoch: number): Promise<void> {
+    const epoch = this.epoch;
+    if (epoch < 0 || !this.restored) throw errors.brokerNotAvailable('The controller is still loading; retry.');
+    this.shuttingDown.set(brokerId, brokerEpoch);
+    this.logger.log(`broker ${brokerId} (epoch ${brokerEpoch}) is shutting down: moving its leadership`);
+    this.schedule();
+    await this.running;
+  }
+
   private async moveLeaders(epoch: number): Promise<void> {
     await this.metadata.reload();
-    const live = new Set(await this.election.liveBrokerIds());
-    const changes = decideLeaderChanges(this.metadata.allTopics().values(), live, epoch);
+    const registrations = await this.election.liveBrokers();
+    for (const [brokerId, brokerEpoch] of [...this.shuttingDown]) {
+      const registration = registrations.find((broker) => broker.brokerId === brokerId);
+      if (registration?.brokerEpoch !== brokerEpoch) this.shuttingDown.delete(brokerId);
+    }
+    const live = new Set(
+      registrations.map((broker) => broker.brokerId).filter((brokerId) => !this.shuttingDown.has(brokerId)),
+    );
+    const changes = decideLeaderChanges(
+      this.metadata.allTopics().values(),
+      live,
+      epoch,
+      (topic) => resolveTopicConfig(topic.configs, this.config.topicConfigDefaults).uncleanLeaderElectionEnable,
+    );
+    if (changes.length === 0 && this.rebalanceDue()) {
+      changes.push(
+        ...decidePreferredLeaders(
+          this.metadata.allTopics().values(),
+          live,
+          epoch,
+          this.config.leaderImbalancePerBrokerPercentage,
+        ),
+      );
+    }
     for (const change of changes) {
       if (this.epoch !== epoch) return;
       const written = await this.store.put(

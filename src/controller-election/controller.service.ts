@@ -47,7 +47,8 @@ export type ControllerCommand =
   | { op: 'create-topic'; request: CreateTopicRequest }
   | { op: 'add-partitions'; topic: string; partitionsCount: number }
   | { op: 'alter-configs'; topic: string; changes: ConfigChange[] }
-  | { op: 'delete-topic'; topic: string };
+  | { op: 'delete-topic'; topic: string }
+  | { op: 'controlled-shutdown'; brokerId: number; brokerEpoch: number };
 
 /** How long a command waits for a just-elected controller to finish loading before answering 503. */
 export const CONTROLLER_READY_WAIT_MS = 5_000;
@@ -78,6 +79,11 @@ export class ControllerService {
 
   async deleteTopic(topic: string): Promise<void> {
     await this.submit({ op: 'delete-topic', topic });
+  }
+
+  /** Asks the controller to move this broker's leadership and ISR memberships to others before it stops. */
+  async controlledShutdown(brokerId: number, brokerEpoch: number): Promise<void> {
+    await this.submit({ op: 'controlled-shutdown', brokerId, brokerEpoch });
   }
 
   /** Runs a command here if this broker is the controller, else on the controller; reloads metadata after. */
@@ -138,6 +144,11 @@ export class ControllerService {
         return this.alterConfigsAsController(command.topic, command.changes, epoch);
       case 'delete-topic':
         return this.deleteTopicAsController(command.topic, epoch);
+      case 'controlled-shutdown':
+        if (!Number.isSafeInteger(command.brokerId) || !Number.isSafeInteger(command.brokerEpoch)) {
+          throw errors.invalidRequest('controlled-shutdown needs integer brokerId and brokerEpoch.');
+        }
+        return this.cluster.controlledShutdown(command.brokerId, command.brokerEpoch).then(() => null);
       default:
         throw errors.invalidRequest('Unknown controller command.');
     }
@@ -269,15 +280,15 @@ export class ControllerService {
 }
 
 /**
- * The first state of each new partition. Followers do not replicate yet (a later issue), so only the leader is in
- * sync: a follower's empty log must never be elected over the leader's.
+ * The first state of each new partition. Every replica starts empty, so all are in sync (Kafka: the initial ISR is
+ * the live assigned replicas); the first replica, the preferred one, leads.
  */
 function initialStates(topic: string, replicas: number[][], firstPartition: number, controllerEpoch: number) {
   return replicas.map((partitionReplicas, i) => {
     const state: PartitionState = {
       leader: partitionReplicas[0],
       leaderEpoch: 0,
-      isr: [partitionReplicas[0]],
+      isr: [...partitionReplicas],
       controllerEpoch,
     };
     return { key: partitionStateKey(topic, firstPartition + i), value: JSON.stringify(state) };

@@ -1,5 +1,6 @@
 // The broker-to-broker routes (INTERNAL_PREFIX, guarded by the cluster secret): what a non-leader forwards to a
-// partition leader (produce, read, offsets; record batches as stored, never JSON per record), what a broker
+// partition leader (produce with the leader epoch it believes, read, offsets; record batches as stored, never JSON
+// per record), followers' fetches from their leader, what a broker
 // forwards to the controller (admin commands), what a restoring controller asks every broker (its metadata
 // snapshot), and the broker's cluster status (for operators and tests). Not in openapi.yaml: not public.
 import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
@@ -15,6 +16,7 @@ import {
   LOG_START_OFFSET_HEADER,
   NEXT_OFFSET_HEADER,
 } from '../replication/partition-router.service.js';
+import { answerHeaders } from '../replication/replica-fetch-protocol.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { serializeSnapshot } from '../topic/metadata-snapshot.js';
@@ -79,11 +81,65 @@ export class InternalController {
     @Param('topic') topic: string,
     @Param('partition') partitionText: string,
     @Query('acks') acks: string | undefined,
+    @Query('leader_epoch') leaderEpoch: string | undefined,
     @Body() batch: unknown,
   ) {
     if (!Buffer.isBuffer(batch)) throw errors.badRequest(`Send the record batch as ${BATCHES_MEDIA_TYPE}.`);
     const partition = integerParam(partitionText, 'partition');
-    return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks)) };
+    const epoch = leaderEpoch === undefined ? undefined : integerParam(leaderEpoch, 'leader_epoch');
+    return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks), epoch) };
+  }
+
+  /** This broker's replica of a partition whatever its role: offsets, HW, epochs (operators and fault tests). */
+  @Get('partitions/:topic/:partition/replica')
+  replica(@Param('topic') topic: string, @Param('partition') partitionText: string) {
+    return this.replicas.localReplica(topic, integerParam(partitionText, 'partition')).view;
+  }
+
+  /** The bytes of this broker's replica from `offset` to `end_offset` (whole batches), to compare replicas. */
+  @Get('partitions/:topic/:partition/replica-log')
+  async replicaLog(
+    @Param('topic') topic: string,
+    @Param('partition') partitionText: string,
+    @Query() query: Record<string, string | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { log } = this.replicas.localReplica(topic, integerParam(partitionText, 'partition'));
+    const read = await log.read(integerParam(query.offset, 'offset'), {
+      maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
+      maxOffsetExclusive: integerParam(query.end_offset, 'end_offset'),
+      minOneBatch: true,
+    });
+    void reply.header('content-type', BATCHES_MEDIA_TYPE).header(NEXT_OFFSET_HEADER, String(read.nextOffset));
+    return read.batches;
+  }
+
+  /** A follower's fetch (replication/replica-fetch-protocol.ts has the request and the answer). */
+  @Get('partitions/:topic/:partition/replica-fetch')
+  async replicaFetch(
+    @Param('topic') topic: string,
+    @Param('partition') partitionText: string,
+    @Query() query: Record<string, string | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const partition = integerParam(partitionText, 'partition');
+    const abort = new AbortController();
+    reply.raw.once('close', () => abort.abort());
+    const answer = await this.replicas.replicaFetch(
+      topic,
+      partition,
+      {
+        replicaId: integerParam(query.replica_id, 'replica_id'),
+        fetchOffset: integerParam(query.fetch_offset, 'fetch_offset'),
+        lastFetchedEpoch: integerParam(query.last_fetched_epoch, 'last_fetched_epoch', { min: -1 }),
+        leaderEpoch: integerParam(query.leader_epoch, 'leader_epoch'),
+        maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
+        waitMs: integerParam(query.wait_ms, 'wait_ms', { max: this.config.readWaitMsMax, fallback: 0 }),
+      },
+      abort.signal,
+    );
+    void reply.header('content-type', BATCHES_MEDIA_TYPE).headers(answerHeaders(answer));
+    return answer.batches;
   }
 
   @Get('partitions/:topic/:partition/records')

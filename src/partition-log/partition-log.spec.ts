@@ -303,6 +303,37 @@ describe('PartitionLog', () => {
       expect(await log.appendAsFollower(Buffer.alloc(0))).toBeNull();
     });
 
+    it('a new leader records its epoch at the log end before appending, persisted; older epochs are ignored', async () => {
+      const h = harness(dir);
+      const log = await open(h);
+      await appendBatches(log, 2, 1, 1); // epoch 1: 0..1
+      await log.assignEpochAtEnd(4);
+      await log.assignEpochAtEnd(3);
+      expect(log.epochs.all()).toEqual([
+        { epoch: 1, startOffset: 0 },
+        { epoch: 4, startOffset: 2 },
+      ]);
+      // a follower that wrote offset 2 in epoch 2 (an epoch this leader never had) learns that epoch 1 ends at 2
+      expect(log.endOffsetForEpoch(2)).toEqual({ epoch: 1, endOffset: 2 });
+      expect(await readFile(join(dir, LEADER_EPOCH_CHECKPOINT_FILE), 'utf8')).toBe('0\n2\n1 0\n4 2\n');
+      await appendBatches(log, 1, 1, 4);
+      const read = batchesOf((await log.read(0, { maxBytes: 1 << 20 })).batches);
+      expect(read.map((batch) => batch.header.partitionLeaderEpoch)).toEqual([1, 1, 4]);
+      expect(log.epochs.all()).toHaveLength(2);
+    });
+
+    it('truncating at the log end forgets an epoch that starts there with no batch', async () => {
+      const log = await open(harness(dir));
+      await appendBatches(log, 2, 1, 1);
+      await log.assignEpochAtEnd(2);
+      await log.truncateTo(5); // past the end: nothing
+      expect(log.epochs.latestEpoch()).toBe(2);
+      await log.truncateTo(2);
+      expect(log.epochs.all()).toEqual([{ epoch: 1, startOffset: 0 }]);
+      expect(log.logEndOffset).toBe(2);
+      expect(await readFile(join(dir, LEADER_EPOCH_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\n1 0\n');
+    });
+
     it('a leader append with no epoch (-1) records none', async () => {
       const log = await open(harness(dir));
       await log.appendAsLeader(batchOf({ value: 'x' }), -1);

@@ -487,11 +487,17 @@ export class PartitionLog {
 
   // ---- replication ----
 
-  /** Removes every batch at or after `offset`'s batch (followers, before fetching from a new leader). */
+  /**
+   * Removes every batch at or after `offset`'s batch (followers, before fetching from a new leader). At the log end
+   * it removes only epochs that start there with no batch (assigned by an earlier leadership of this replica).
+   */
   truncateTo(offset: number): Promise<void> {
     return this.serial(async () => {
       this.assertNoPendingAppends('truncate');
-      if (offset >= this.endOffset) return;
+      if (offset >= this.endOffset) {
+        if (offset === this.endOffset && this.epochs.truncateFromEnd(offset)) await this.saveEpochs();
+        return;
+      }
       if (offset <= this.startOffset) return this.resetTo(offset);
       this.generationCount++;
       const keep = this.segments.filter((segment) => segment.baseOffset < offset);
@@ -530,6 +536,17 @@ export class PartitionLog {
     this.epochs.clear();
     await this.saveEpochs();
     await this.saveState();
+  }
+
+  /**
+   * A new leader records its epoch at its log end before it appends anything (Kafka's Partition.makeLeader), so a
+   * follower whose last epoch is older learns where that epoch ends here even before the first batch. Epochs
+   * only move forward: an epoch not above the latest is ignored.
+   */
+  async assignEpochAtEnd(epoch: number): Promise<void> {
+    this.assertWritable();
+    if (!this.epochs.assign(epoch, this.nextOffsetToAssign)) return;
+    await this.serial(() => this.saveEpochs());
   }
 
   endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {

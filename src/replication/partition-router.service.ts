@@ -9,17 +9,26 @@ import {
   PeerClient,
   PeerUnreachableError,
 } from '../cluster/peer-client.js';
-import { errors } from '../common/brook-error.js';
+import { BrookError, errors, FENCED_LEADER_EPOCH_CODE } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import type { AppendInfo } from '../partition-log/partition-log.js';
 import { NO_LEADER } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type Acks, type PartitionRead, ReplicaManager } from './replica-manager.service.js';
+import { HIGH_WATERMARK_HEADER, LOG_START_OFFSET_HEADER, NEXT_OFFSET_HEADER } from './replica-fetch-protocol.js';
 
-export const NEXT_OFFSET_HEADER = 'x-brook-next-offset';
-export const HIGH_WATERMARK_HEADER = 'x-brook-high-watermark';
-export const LOG_START_OFFSET_HEADER = 'x-brook-log-start-offset';
+export { HIGH_WATERMARK_HEADER, LOG_START_OFFSET_HEADER, NEXT_OFFSET_HEADER };
+
+/** How often a produce is routed again after a leader said this broker's metadata is stale. */
+export const PRODUCE_ROUTING_ATTEMPTS_MAX = 5;
+/** The pause before routing a produce again: a leadership change is under way. */
+export const PRODUCE_ROUTING_BACKOFF_MS = 100;
+/**
+ * Leader answers meaning "nothing appended, ask again elsewhere": fenced epoch, not the leader, and Fastify's bare
+ * 503 of a broker that is closing (Brook's own 503s carry five-digit codes).
+ */
+const STALE_ROUTE_CODES = new Set([FENCED_LEADER_EPOCH_CODE, 40404, 503]);
 
 export interface ReadOptions {
   maxBytes: number;
@@ -36,15 +45,55 @@ export class PartitionRouter {
     private readonly peers: PeerClient,
   ) {}
 
+  /**
+   * Produces on the leader, here or forwarded with the leader epoch this broker believes in. When the leader
+   * answers that this broker's view is stale (fenced epoch, or "I do not lead"), or this broker is not leader yet
+   * or any more, nothing was appended: wait a moment, reload the metadata and try the leader again, up to
+   * PRODUCE_ROUTING_ATTEMPTS_MAX times. A leader that could not be reached
+   * is not retried: the request may have arrived.
+   */
   async produce(topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.produceOnce(topic, partition, batch, acks);
+      if (!(outcome instanceof StaleRouteError)) return outcome;
+      if (attempt >= PRODUCE_ROUTING_ATTEMPTS_MAX) throw outcome.answer;
+      await new Promise((resolve) => setTimeout(resolve, PRODUCE_ROUTING_BACKOFF_MS));
+      await this.metadata.reload();
+    }
+  }
+
+  private async produceOnce(
+    topic: string,
+    partition: number,
+    batch: Buffer,
+    acks: Acks,
+  ): Promise<AppendInfo | null | StaleRouteError> {
     const leader = await this.leaderUrl(topic, partition);
-    if (leader === null) return this.replicas.produce(topic, partition, batch, acks);
-    const response = await this.forward(topic, partition, leader, {
-      method: 'POST',
-      path: partitionPath(topic, partition, 'records'),
-      query: { acks },
-      body: batch,
-    });
+    if (leader === null) {
+      try {
+        return await this.replicas.produce(topic, partition, batch, acks);
+      } catch (error) {
+        // 40404 from the local replica manager is raised before appending (not the leader yet, or any more)
+        if (error instanceof BrookError && error.errorCode === 40404) return new StaleRouteError(error);
+        throw error;
+      }
+    }
+    const leaderEpoch = this.metadata.topic(topic)!.states[partition].leaderEpoch;
+    let response: Response;
+    try {
+      response = await this.peers.call(leader, {
+        method: 'POST',
+        path: partitionPath(topic, partition, 'records'),
+        query: { acks, leader_epoch: leaderEpoch },
+        body: batch,
+        timeoutMs: PEER_REQUEST_TIMEOUT_MS + this.config.acksAllTimeoutMs,
+      });
+    } catch (error) {
+      // A BrookError is the leader's own answer: the request reached it.
+      if (error instanceof BrookError && STALE_ROUTE_CODES.has(error.errorCode)) return new StaleRouteError(error);
+      if (!(error instanceof PeerUnreachableError)) throw error;
+      throw errors.leaderNotAvailable(`The leader of ${topic}-${partition} is not reachable: ${error.message}`);
+    }
     const info = (await response.json()) as { append: AppendInfo | null };
     return info.append;
   }
@@ -140,6 +189,11 @@ export class PartitionRouter {
       throw errors.leaderNotAvailable(`The leader of ${topic}-${partition} is not reachable: ${error.message}`);
     }
   }
+}
+
+/** The leader appended nothing because this broker's metadata is stale. */
+class StaleRouteError {
+  constructor(readonly answer: BrookError) {}
 }
 
 function partitionPath(topic: string, partition: number, what: string): string {

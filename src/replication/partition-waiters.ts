@@ -12,6 +12,11 @@ export class PartitionWaiters {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private count = 0;
 
+  /** How many readers are parked now. */
+  get parked(): number {
+    return this.count;
+  }
+
   /** Resolves when `notify` reports a high watermark above `offset`, or after `waitMs`. */
   wait(key: string, offset: number, waitMs: number, signal?: AbortSignal): Promise<void> {
     if (waitMs <= 0 || this.count >= WAITERS_MAX || signal?.aborted) return Promise.resolve();

@@ -1,17 +1,49 @@
-// The replica manager (Kafka's ReplicaManager and Partition): the leader side of every partition this broker
-// hosts. Produce appends as leader with the partition's leader epoch and answers per `acks`; reads never go past
-// the high watermark and long-poll until it moves. With one replica in the ISR the high watermark is the log end.
-import { Inject, Injectable } from '@nestjs/common';
+// The replica manager (Kafka's ReplicaManager and Partition): every partition this broker hosts is, by the
+// metadata, in one of these roles, changed only in applyMetadata:
+//
+//   role       entered when the partition state says              on entry
+//   none       the log is not open, or the partition has no leader  stop any fetcher, drop any leader state
+//   follower   another broker leads, epoch E                      drop leader state (parked acks=all requests wait
+//                                                                 on as a replica), start a fetcher for (leader, E)
+//                                                                 unless one runs
+//   leader     this broker leads, epoch E                         stop the fetcher (its last write done), assign E at
+//                                                                 the log end, build the ISR/HW state machine
+//                                                                 (leader-replica-state.ts) from the stored ISR
+// A leader that sees its own epoch again with a newer stored ISR (the controller dropped a dead follower) rebuilds
+// its state with that ISR, keeping its high watermark.
+//
+// Leader side: produce appends with the partition's leader epoch; acks=0 answers at once, acks=1 after the local
+// write, acks=all after the high watermark passes the batch (bounded by acksAllTimeoutMs), and is refused before
+// appending while the ISR is smaller than min.insync.replicas. Reads (stateless, v2 consumers, the group
+// coordinator, forwarded reads) never go past the high watermark. Followers' fetches (replica-fetch-protocol.ts)
+// move the HW; ISR changes are written compare-and-set (isr-writer.ts) before they count. A timer proposes
+// shrinking the ISR every replica.lag.time.max.ms / 2, as Kafka's isr-expiration task does.
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { PEER_REQUEST_TIMEOUT_MS, PeerClient } from '../cluster/peer-client.js';
 import { BrookError, errors } from '../common/brook-error.js';
+import { type Clock, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
+import { CoordinationStore } from '../coordination/coordination-store.js';
 import { LogManager } from '../partition-log/log-manager.service.js';
 import { LogOfflineError, OffsetOutOfRangeError, RecordTooLargeError } from '../partition-log/log-errors.js';
 import type { AppendInfo, ReadResult } from '../partition-log/partition-log.js';
 import { PartitionLog } from '../partition-log/partition-log.js';
-import { CorruptBatchError } from '../partition-log/record-batch.js';
+import { CorruptBatchError, lastOffsetOf, readBatchHeader } from '../partition-log/record-batch.js';
+import { NO_LEADER, type PartitionState, type TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { resolveTopicConfig } from '../topic/topic-config.js';
+import { divergingEpoch } from './fetch-divergence.js';
+import { sameMembers, writeIsr } from './isr-writer.js';
+import { type IsrChange, LeaderReplicaState } from './leader-replica-state.js';
 import { PartitionWaiters } from './partition-waiters.js';
+import {
+  parseAnswer,
+  type ReplicaFetchAnswer,
+  type ReplicaFetchRequest,
+  replicaFetchQuery,
+} from './replica-fetch-protocol.js';
+import { ReplicaFetcher } from './replica-fetcher.js';
 
 export type Acks = '0' | '1' | 'all';
 
@@ -20,44 +52,281 @@ export interface PartitionRead extends ReadResult {
   logStartOffset: number;
 }
 
+/** Bound on acks=all produce requests parked until the ISR has the records; beyond it produce answers 429. */
+export const ACKS_WAITING_MAX = 10_000;
+
+/** How often a stopping broker checks whether parked acks=all requests are done. */
+const SHUTDOWN_POLL_MS = 20;
+
+interface LeaderPartition {
+  key: string;
+  topic: string;
+  partition: number;
+  log: PartitionLog;
+  epoch: number;
+  /** The partition-state version this leader knows (from the metadata or its own writes). */
+  stateVersion: number;
+  state: LeaderReplicaState;
+}
+
 @Injectable()
-export class ReplicaManager {
-  private readonly waiters = new PartitionWaiters();
+export class ReplicaManager implements OnModuleDestroy {
+  private readonly logger = new Logger(ReplicaManager.name);
+  /** Consumers' long polls, woken when the HW moves. */
+  private readonly readers = new PartitionWaiters();
+  /** Followers' long polls, woken when the leader's LEO moves. */
+  private readonly followerFetches = new PartitionWaiters();
+  /** acks=all produce requests, woken when the HW moves. */
+  private readonly acks = new PartitionWaiters();
+  private readonly leaders = new Map<string, LeaderPartition>();
+  private readonly fetchers = new Map<string, ReplicaFetcher>();
+  private readonly followerHighWatermarks = new Map<string, number>();
+  private readonly minInsyncByMetadata = new WeakMap<TopicMetadata, number>();
+  private isrTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  /** Set by a controlled shutdown: no more appends as leader here. */
+  private draining = false;
+  private readonly clock: Clock = systemClock;
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly logs: LogManager,
     private readonly metadata: MetadataCache,
+    private readonly store: CoordinationStore,
+    private readonly peers: PeerClient,
   ) {
-    logs.setHighWatermarkSource((topic, partition) => this.logs.log(topic, partition)?.logEndOffset);
+    logs.setHighWatermarkSource((topic, partition) => this.highWatermarkOf(topic, partition));
   }
+
+  /** Follows the metadata from now on (after the log manager, which opens the logs) and starts the ISR checks. */
+  start(): void {
+    this.metadata.onChange((topics) => this.applyMetadata(topics));
+    const intervalMs = Math.max(1, Math.floor(this.config.replicaLagTimeMaxMs / 2));
+    this.isrTimer = setInterval(() => this.proposeShrinks(), intervalMs);
+    this.isrTimer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    // acks=all requests still parked (leadership just moved by a controlled shutdown) need the fetchers to finish
+    const deadline = this.clock.monotonicMs() + this.config.acksAllTimeoutMs;
+    while (this.acks.parked > 0 && this.clock.monotonicMs() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_POLL_MS));
+    }
+    this.stopped = true;
+    if (this.isrTimer) clearInterval(this.isrTimer);
+    await Promise.all([...this.fetchers.keys()].map((key) => this.stopFetcher(key)));
+    for (const key of [...this.leaders.keys()]) this.dropLeader(key);
+  }
+
+  // ---- roles ----
+
+  async applyMetadata(topics: ReadonlyMap<string, TopicMetadata>): Promise<void> {
+    if (this.stopped) return;
+    const hosted = new Set<string>();
+    for (const topic of topics.values()) {
+      for (let partition = 0; partition < topic.assignment.replicas.length; partition++) {
+        const replicas = topic.assignment.replicas[partition];
+        if (!replicas.includes(this.config.brokerId)) continue;
+        const name = topic.assignment.name;
+        const key = partitionKey(name, partition);
+        const log = this.logs.log(name, partition);
+        const state = topic.states[partition];
+        if (log === undefined || state === undefined || log.isClosed) continue;
+        hosted.add(key);
+        try {
+          if (state.leader === this.config.brokerId) {
+            await this.becomeLeader(key, name, partition, log, state, replicas, topic.stateVersions[partition] ?? 0);
+          } else {
+            await this.becomeFollower(key, log, state);
+          }
+        } catch (error) {
+          this.logger.error(`${key}: role change failed: ${(error as Error).message}`);
+        }
+      }
+    }
+    for (const key of [...this.leaders.keys()]) if (!hosted.has(key)) this.dropLeader(key);
+    for (const key of [...this.fetchers.keys()]) if (!hosted.has(key)) await this.stopFetcher(key);
+  }
+
+  private async becomeLeader(
+    key: string,
+    topic: string,
+    partition: number,
+    log: PartitionLog,
+    stored: PartitionState,
+    replicas: number[],
+    version: number,
+  ): Promise<void> {
+    const current = this.leaders.get(key);
+    if (current !== undefined && current.epoch === stored.leaderEpoch && current.log === log) {
+      if (version > current.stateVersion && current.state.pendingChange === null) {
+        current.stateVersion = version;
+        if (!sameMembers(current.state.isr, stored.isr) && stored.isr.includes(this.config.brokerId)) {
+          current.state = this.newLeaderState(log, stored.isr, replicas, current.state.highWatermark, current.state);
+          this.highWatermarkMoved(current);
+        }
+      }
+      return;
+    }
+    if (!stored.isr.includes(this.config.brokerId)) {
+      this.logger.error(`${key}: named leader but not in the ISR [${stored.isr.join(',')}]; not leading`);
+      return;
+    }
+    await this.stopFetcher(key);
+    this.dropLeader(key);
+    await log.assignEpochAtEnd(stored.leaderEpoch);
+    const highWatermark = Math.min(this.followerHighWatermarks.get(key) ?? log.logStartOffset, log.logEndOffset);
+    this.followerHighWatermarks.delete(key);
+    const leader: LeaderPartition = {
+      key,
+      topic,
+      partition,
+      log,
+      epoch: stored.leaderEpoch,
+      stateVersion: version,
+      state: this.newLeaderState(log, stored.isr, replicas, highWatermark, null),
+    };
+    this.leaders.set(key, leader);
+    this.logger.log(`${key}: leader in epoch ${leader.epoch}, ISR [${stored.isr.join(',')}]`);
+    this.highWatermarkMoved(leader);
+  }
+
+  private newLeaderState(
+    log: PartitionLog,
+    isr: number[],
+    replicas: number[],
+    highWatermark: number,
+    previous: LeaderReplicaState | null,
+  ): LeaderReplicaState {
+    const epochStartOffset = previous?.epochStartOffset ?? log.logEndOffset;
+    const state = new LeaderReplicaState(
+      this.config.brokerId,
+      replicas,
+      isr,
+      epochStartOffset,
+      log.logEndOffset,
+      Math.min(highWatermark, log.logEndOffset),
+      this.clock.monotonicMs(),
+    );
+    return state;
+  }
+
+  private async becomeFollower(key: string, log: PartitionLog, stored: PartitionState): Promise<void> {
+    this.dropLeader(key);
+    if (stored.leader === NO_LEADER) {
+      await this.stopFetcher(key);
+      return;
+    }
+    const running = this.fetchers.get(key);
+    if (running?.leaderId === stored.leader && running.leaderEpoch === stored.leaderEpoch && running.log === log) {
+      return;
+    }
+    await this.stopFetcher(key);
+    const fetcher = new ReplicaFetcher(
+      stored.leader,
+      stored.leaderEpoch,
+      log,
+      {
+        brokerId: this.config.brokerId,
+        maxBytes: this.config.replicaFetchMaxBytes,
+        waitMs: this.config.replicaFetchWaitMaxMs,
+        backoffMs: this.config.replicaFetchBackoffMs,
+      },
+      {
+        fetch: (leaderId, request, signal) => this.fetchFromLeader(key, leaderId, request, signal),
+        onHighWatermark: (highWatermark) => {
+          this.followerHighWatermarks.set(key, highWatermark);
+          this.acks.notify(key, highWatermark);
+        },
+        onFenced: () => void this.metadata.reload(),
+        onError: (error) => this.logger.debug(`${key}: fetch from broker ${stored.leader}: ${error.message}`),
+      },
+    );
+    this.fetchers.set(key, fetcher);
+  }
+
+  private async stopFetcher(key: string): Promise<void> {
+    const fetcher = this.fetchers.get(key);
+    if (fetcher === undefined) return;
+    this.fetchers.delete(key);
+    await fetcher.stop();
+  }
+
+  /** This broker stops leading: parked acks=all requests fail (outcome unknown), parked fetches return. */
+  private dropLeader(key: string): void {
+    const leader = this.leaders.get(key);
+    if (leader === undefined) return;
+    this.leaders.delete(key);
+    this.followerHighWatermarks.set(key, leader.state.highWatermark);
+    this.acks.notify(key, Number.POSITIVE_INFINITY); // parked acks=all requests go on as a replica
+
+    this.followerFetches.notify(key, Number.POSITIVE_INFINITY);
+    this.readers.notify(key, Number.POSITIVE_INFINITY);
+    this.logger.log(`${key}: no longer leader (was epoch ${leader.epoch})`);
+  }
+
+  private async fetchFromLeader(
+    key: string,
+    leaderId: number,
+    request: ReplicaFetchRequest,
+    signal: AbortSignal,
+  ): Promise<ReplicaFetchAnswer> {
+    const url = await this.peers.brokerUrl(leaderId);
+    if (url === null) throw new Error(`the leader, broker ${leaderId}, is not registered`);
+    const [topic, partition] = splitKey(key);
+    const response = await this.peers.call(url, {
+      method: 'GET',
+      path: `/partitions/${encodeURIComponent(topic)}/${partition}/replica-fetch`,
+      query: replicaFetchQuery(request),
+      timeoutMs: PEER_REQUEST_TIMEOUT_MS + request.waitMs,
+      signal,
+    });
+    return parseAnswer(response.headers, Buffer.from(await response.arrayBuffer()));
+  }
+
+  // ---- leader side: produce and acks ----
 
   /** Checks that the topic and partition exist and that this broker leads the partition; returns its log. */
   leaderLog(topic: string, partition: number): { log: PartitionLog; leaderEpoch: number } {
-    const metadata = this.metadata.topic(topic);
-    if (metadata === undefined) throw errors.topicNotFound(topic);
-    const state = metadata.states[partition];
-    if (!Number.isInteger(partition) || partition < 0 || state === undefined) throw errors.partitionNotFound(partition);
-    if (state.leader !== this.config.brokerId) {
-      throw errors.leaderNotAvailable(`Broker ${this.config.brokerId} does not lead ${topic}-${partition}.`);
-    }
-    const log = this.logs.log(topic, partition);
-    if (log === undefined) throw errors.leaderNotAvailable(`The log of ${topic}-${partition} is not open yet; retry.`);
-    return { log, leaderEpoch: state.leaderEpoch };
+    const leader = this.leaderOf(topic, partition);
+    return { log: leader.log, leaderEpoch: leader.epoch };
   }
 
-  /** Appends one encoded batch (built by Brook, so its CRC is not re-checked). acks=0 does not wait for the write. */
-  async produce(topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> {
-    const { log, leaderEpoch } = this.leaderLog(topic, partition);
+  /**
+   * Appends one encoded batch (built by Brook, so its CRC is not re-checked) and answers per `acks`. With
+   * `expectedLeaderEpoch` (a forwarded request) a different leader epoch is refused before appending.
+   */
+  async produce(
+    topic: string,
+    partition: number,
+    batch: Buffer,
+    acks: Acks,
+    expectedLeaderEpoch?: number,
+  ): Promise<AppendInfo | null> {
+    const leader = this.leaderOf(topic, partition);
+    checkEpoch(leader, expectedLeaderEpoch);
+    if (this.draining) return this.parkUntilLeadershipMoves(leader);
+    const minInsync = this.minInsyncReplicas(topic);
+    if (acks === 'all') {
+      if (!leader.state.hasEnoughReplicas(minInsync)) {
+        throw errors.notEnoughReplicas(
+          `the in-sync replicas of ${leader.key} are [${leader.state.isr.join(',')}], fewer than ` +
+            `min.insync.replicas=${minInsync}; nothing was appended.`,
+        );
+      }
+      if (this.acks.parked >= ACKS_WAITING_MAX) {
+        throw errors.tooManyRequests(`${ACKS_WAITING_MAX} acks=all requests are already waiting for replicas.`);
+      }
+    }
     let appended: Promise<AppendInfo>;
     try {
-      appended = log.appendAsLeader(batch, leaderEpoch, { verifyCrc: false });
+      appended = leader.log.appendAsLeader(batch, leader.epoch, { verifyCrc: false });
     } catch (error) {
       throw translate(error);
     }
     const done = appended.then(
       (info) => {
-        this.waiters.notify(`${topic}-${partition}`, this.highWatermark(log));
+        this.leaderAppended(leader);
         return info;
       },
       (error: unknown) => {
@@ -68,11 +337,233 @@ export class ReplicaManager {
       done.catch(() => undefined);
       return null;
     }
-    return done;
+    const info = await done;
+    if (acks === 'all') await this.waitForIsr(leader, info.lastOffset + 1, minInsync);
+    return info;
   }
 
-  highWatermark(log: PartitionLog): number {
-    return log.logEndOffset;
+  /**
+   * Controlled shutdown, first step: stop appending as leader, and wait (at most acksAllTimeoutMs) until every
+   * partition led here has its HW at its LEO, so the replica the controller picks next holds every appended record.
+   */
+  async drainLeadership(): Promise<void> {
+    this.draining = true;
+    const deadline = this.clock.monotonicMs() + this.config.acksAllTimeoutMs;
+    const behind = () => [...this.leaders.values()].filter((l) => l.state.highWatermark < l.log.logEndOffset);
+    while (behind().length > 0 && this.clock.monotonicMs() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_POLL_MS));
+    }
+    const left = behind().map((leader) => leader.key);
+    if (left.length > 0) this.logger.warn(`controlled shutdown: followers still behind on ${left.join(', ')}`);
+  }
+
+  /** A produce while draining: nothing is appended; once leadership moved the router sends it to the new leader. */
+  private async parkUntilLeadershipMoves(leader: LeaderPartition): Promise<never> {
+    if (this.acks.parked < ACKS_WAITING_MAX && this.leaders.get(leader.key) === leader) {
+      await this.acks.wait(leader.key, Number.MAX_SAFE_INTEGER, this.config.acksAllTimeoutMs);
+    }
+    throw errors.leaderNotAvailable(
+      `Broker ${this.config.brokerId} is shutting down and hands ${leader.key} over; retry.`,
+    );
+  }
+
+  private leaderAppended(leader: LeaderPartition): void {
+    if (this.leaders.get(leader.key) !== leader) return;
+    const endOffset = leader.log.logEndOffset;
+    leader.state.onLeaderAppend(endOffset);
+    this.followerFetches.notify(leader.key, endOffset);
+    this.highWatermarkMoved(leader);
+  }
+
+  private highWatermarkMoved(leader: LeaderPartition): void {
+    const highWatermark = leader.state.highWatermark;
+    this.readers.notify(leader.key, highWatermark);
+    this.acks.notify(leader.key, highWatermark);
+  }
+
+  /**
+   * Waits until the HW reaches `endOffset` while this broker still leads in the same epoch; if leadership moves
+   * meanwhile (a controlled shutdown, a preferred-leader election), waits on as a replica (waitAfterLeadership).
+   */
+  private async waitForIsr(leader: LeaderPartition, endOffset: number, minInsync: number): Promise<void> {
+    const deadline = this.clock.monotonicMs() + this.config.acksAllTimeoutMs;
+    for (;;) {
+      if (this.leaders.get(leader.key) !== leader) return this.waitAfterLeadership(leader, endOffset, deadline);
+      if (leader.state.highWatermark >= endOffset) {
+        if (!leader.state.hasEnoughReplicas(minInsync)) {
+          throw errors.notEnoughReplicas(
+            `the ISR of ${leader.key} shrank below min.insync.replicas=${minInsync} after the append ` +
+              '(outcome unknown).',
+          );
+        }
+        return;
+      }
+      const remainingMs = deadline - this.clock.monotonicMs();
+      if (remainingMs <= 0) {
+        throw errors.retriable(
+          `Timed out after ${this.config.acksAllTimeoutMs} ms waiting for the in-sync replicas of ${leader.key}; ` +
+            'the records were appended but may not be committed (outcome unknown).',
+        );
+      }
+      await this.acks.wait(leader.key, endOffset - 1, remainingMs);
+    }
+  }
+
+  /**
+   * Leadership moved while an acks=all request waited. Its records are committed once the partition's HW as this
+   * broker now knows it (from the new leader, or its own in a later epoch) passes them while this replica still
+   * holds them in the epoch they were written in: the same epoch at the same offset is the same batch (KIP-101).
+   * Truncated or rewritten, or not there before the deadline: the outcome is unknown.
+   */
+  private async waitAfterLeadership(leader: LeaderPartition, endOffset: number, deadlineMs: number): Promise<void> {
+    const unknown = (why: string) =>
+      errors.retriable(
+        `${leader.key} is no longer led by broker ${this.config.brokerId} in epoch ${leader.epoch} and ${why}; ` +
+          'the records were appended but may not be committed (outcome unknown).',
+      );
+    for (;;) {
+      const highWatermark = this.highWatermarkOf(leader.topic, leader.partition);
+      if (highWatermark !== undefined && highWatermark >= endOffset) {
+        if (await this.holdsBatch(leader, endOffset - 1)) return;
+        throw unknown('this replica no longer holds them');
+      }
+      const remainingMs = deadlineMs - this.clock.monotonicMs();
+      if (remainingMs <= 0) throw unknown(`they were not committed within ${this.config.acksAllTimeoutMs} ms`);
+      await this.acks.wait(leader.key, endOffset - 1, remainingMs);
+    }
+  }
+
+  /** Whether this broker's log of the partition still has `offset` in a batch of the leader's epoch. */
+  private async holdsBatch(leader: LeaderPartition, offset: number): Promise<boolean> {
+    if (this.logs.log(leader.topic, leader.partition) !== leader.log || leader.log.isClosed) return false;
+    try {
+      const { batches } = await leader.log.read(offset, { maxBytes: 1, minOneBatch: true });
+      if (batches.length === 0) return false;
+      const header = readBatchHeader(batches);
+      return (
+        header.partitionLeaderEpoch === leader.epoch && header.baseOffset <= offset && lastOffsetOf(header) >= offset
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  private minInsyncReplicas(topic: string): number {
+    const metadata = this.metadata.topic(topic)!;
+    let value = this.minInsyncByMetadata.get(metadata);
+    if (value === undefined) {
+      value = resolveTopicConfig(metadata.configs, this.config.topicConfigDefaults).minInsyncReplicas;
+      this.minInsyncByMetadata.set(metadata, value);
+    }
+    return value;
+  }
+
+  // ---- leader side: followers ----
+
+  /** A follower's fetch (replica-fetch-protocol.ts); long-polls up to `waitMs` when it is at the log end. */
+  async replicaFetch(
+    topic: string,
+    partition: number,
+    request: ReplicaFetchRequest,
+    signal?: AbortSignal,
+  ): Promise<ReplicaFetchAnswer> {
+    const leader = this.leaderOf(topic, partition);
+    if (request.leaderEpoch < leader.epoch) {
+      throw errors.fencedLeaderEpoch(
+        `Fenced: ${leader.key} is in leader epoch ${leader.epoch}, the fetch believes ${request.leaderEpoch}.`,
+      );
+    }
+    if (request.leaderEpoch > leader.epoch) {
+      throw errors.unknownLeaderEpoch(
+        `${leader.key}: this broker is in leader epoch ${leader.epoch}, the fetch believes ${request.leaderEpoch}.`,
+      );
+    }
+    if (request.replicaId === this.config.brokerId || !leader.state.replicas.includes(request.replicaId)) {
+      throw errors.invalidRequest(`Broker ${request.replicaId} is not a follower of ${leader.key}.`);
+    }
+    const log = leader.log;
+    const diverging =
+      divergingEpoch(request.fetchOffset, request.lastFetchedEpoch, (epoch) => log.endOffsetForEpoch(epoch)) ??
+      (request.fetchOffset > log.logEndOffset ? { epoch: -1, endOffset: log.logEndOffset } : null);
+    if (diverging !== null || request.fetchOffset < log.logStartOffset) {
+      return this.fetchAnswer(leader, diverging, Buffer.alloc(0));
+    }
+    const { change } = leader.state.onFollowerFetch(request.replicaId, request.fetchOffset, this.clock.monotonicMs());
+    if (change !== null) void this.persistIsrChange(leader, change);
+    this.highWatermarkMoved(leader);
+    if (request.fetchOffset >= log.logEndOffset) {
+      const waitMs = Math.min(request.waitMs, this.config.readWaitMsMax);
+      await this.followerFetches.wait(leader.key, request.fetchOffset, waitMs, signal);
+      if (this.leaders.get(leader.key) !== leader) this.leaderOf(topic, partition);
+    }
+    if (request.fetchOffset >= log.logEndOffset) return this.fetchAnswer(leader, null, Buffer.alloc(0));
+    let read: ReadResult;
+    try {
+      read = await log.read(request.fetchOffset, { maxBytes: request.maxBytes, minOneBatch: true });
+    } catch (error) {
+      throw translate(error);
+    }
+    return this.fetchAnswer(leader, null, read.batches);
+  }
+
+  private fetchAnswer(
+    leader: LeaderPartition,
+    diverging: ReplicaFetchAnswer['diverging'],
+    batches: Buffer,
+  ): ReplicaFetchAnswer {
+    return {
+      leaderEpoch: leader.epoch,
+      highWatermark: leader.state.highWatermark,
+      logStartOffset: leader.log.logStartOffset,
+      diverging,
+      batches,
+    };
+  }
+
+  private proposeShrinks(): void {
+    const nowMs = this.clock.monotonicMs();
+    for (const leader of this.leaders.values()) {
+      const change = leader.state.proposeShrink(nowMs, this.config.replicaLagTimeMaxMs);
+      if (change !== null) void this.persistIsrChange(leader, change);
+    }
+  }
+
+  /** Writes a proposed ISR change through the coordination store; it counts only once written. */
+  private async persistIsrChange(leader: LeaderPartition, change: IsrChange): Promise<void> {
+    const from = [...leader.state.isr];
+    try {
+      const written = await writeIsr(this.store, {
+        topic: leader.topic,
+        partition: leader.partition,
+        leaderId: this.config.brokerId,
+        leaderEpoch: leader.epoch,
+        currentIsr: from,
+        nextIsr: change.isr,
+      });
+      if (this.leaders.get(leader.key) !== leader || leader.state.pendingChange !== change) return;
+      if (!written.ok) {
+        leader.state.changeFailed();
+        this.logger.warn(`${leader.key}: ISR change to [${change.isr.join(',')}] refused: ${written.reason}`);
+        void this.metadata.reload();
+        return;
+      }
+      leader.stateVersion = written.version;
+      leader.state.changeCommitted();
+      this.logger.log(`${leader.key}: ISR [${from.join(',')}] -> [${change.isr.join(',')}]`);
+      this.highWatermarkMoved(leader);
+      void this.metadata.reload();
+    } catch (error) {
+      if (leader.state.pendingChange === change) leader.state.changeFailed();
+      this.logger.warn(`${leader.key}: ISR change not written: ${(error as Error).message}`);
+    }
+  }
+
+  // ---- reads ----
+
+  /** The high watermark of a partition hosted here: the leader's, or what a follower learnt from its leader. */
+  highWatermarkOf(topic: string, partition: number): number | undefined {
+    const key = partitionKey(topic, partition);
+    return this.leaders.get(key)?.state.highWatermark ?? this.followerHighWatermarks.get(key);
   }
 
   /** Reads whole batches below the high watermark; waits up to `waitMs` when nothing is there yet. */
@@ -82,28 +573,24 @@ export class ReplicaManager {
     offset: number,
     options: { maxBytes: number; waitMs: number; signal?: AbortSignal },
   ): Promise<PartitionRead> {
-    const { log } = this.leaderLog(topic, partition);
+    const leader = this.leaderOf(topic, partition);
     const attempt = async (): Promise<PartitionRead> => {
-      const highWatermark = this.highWatermark(log);
+      const highWatermark = leader.state.highWatermark;
       try {
-        const result = await log.read(offset, {
+        const result = await leader.log.read(offset, {
           maxBytes: options.maxBytes,
           maxOffsetExclusive: highWatermark,
           minOneBatch: true,
         });
-        return { ...result, highWatermark, logStartOffset: log.logStartOffset };
+        return { ...result, highWatermark, logStartOffset: leader.log.logStartOffset };
       } catch (error) {
         throw translate(error);
       }
     };
     const first = await attempt();
     if (first.batches.length > 0 || options.waitMs <= 0 || offset < first.highWatermark) return first;
-    await this.waiters.wait(
-      `${topic}-${partition}`,
-      offset,
-      Math.min(options.waitMs, this.config.readWaitMsMax),
-      options.signal,
-    );
+    await this.readers.wait(leader.key, offset, Math.min(options.waitMs, this.config.readWaitMsMax), options.signal);
+    this.leaderOf(topic, partition);
     return attempt();
   }
 
@@ -115,8 +602,8 @@ export class ReplicaManager {
   ): Promise<void> {
     if (positions.length === 0 || waitMs <= 0) return;
     for (const { topic, partition, offset } of positions) {
-      const log = this.logs.log(topic, partition);
-      if (log !== undefined && this.highWatermark(log) > offset) return; // arrived since the caller last read
+      const highWatermark = this.highWatermarkOf(topic, partition);
+      if (highWatermark !== undefined && highWatermark > offset) return; // arrived since the caller last read
     }
     const done = new AbortController();
     const onAbort = () => done.abort();
@@ -124,7 +611,12 @@ export class ReplicaManager {
     try {
       await Promise.race(
         positions.map(({ topic, partition, offset }) =>
-          this.waiters.wait(`${topic}-${partition}`, offset, Math.min(waitMs, this.config.readWaitMsMax), done.signal),
+          this.readers.wait(
+            partitionKey(topic, partition),
+            offset,
+            Math.min(waitMs, this.config.readWaitMsMax),
+            done.signal,
+          ),
         ),
       );
     } finally {
@@ -134,15 +626,77 @@ export class ReplicaManager {
   }
 
   offsets(topic: string, partition: number): { earliest: number; latest: number } {
-    const { log } = this.leaderLog(topic, partition);
-    return { earliest: log.logStartOffset, latest: this.highWatermark(log) };
+    const leader = this.leaderOf(topic, partition);
+    return { earliest: leader.log.logStartOffset, latest: leader.state.highWatermark };
   }
 
   async offsetForTimestamp(topic: string, partition: number, timestampMs: number): Promise<number> {
-    const { log } = this.leaderLog(topic, partition);
-    const found = await log.offsetForTimestamp(timestampMs);
-    return Math.min(found ?? this.highWatermark(log), this.highWatermark(log));
+    const leader = this.leaderOf(topic, partition);
+    const found = await leader.log.offsetForTimestamp(timestampMs);
+    const highWatermark = leader.state.highWatermark;
+    return Math.min(found ?? highWatermark, highWatermark);
   }
+
+  /** This broker's replica of a partition as it is (any role), for operators and tests. */
+  localReplica(topic: string, partition: number) {
+    const log = this.logs.log(topic, partition);
+    if (log === undefined)
+      throw errors.unknownTopicOrPartition(`Broker ${this.config.brokerId} hosts no ${topic}-${partition}.`);
+    const key = partitionKey(topic, partition);
+    const leader = this.leaders.get(key);
+    const fetcher = this.fetchers.get(key);
+    return {
+      log,
+      view: {
+        broker_id: this.config.brokerId,
+        role: leader !== undefined ? 'leader' : fetcher !== undefined ? 'follower' : 'none',
+        leader_epoch: leader?.epoch ?? fetcher?.leaderEpoch ?? -1,
+        isr: leader === undefined ? null : [...leader.state.isr],
+        log_start_offset: log.logStartOffset,
+        log_end_offset: log.logEndOffset,
+        high_watermark: this.highWatermarkOf(topic, partition) ?? -1,
+        epochs: log.epochs.all(),
+      },
+    };
+  }
+
+  /** The partition's leader state here; 404s for an unknown topic or partition, 40404 when another broker leads. */
+  private leaderOf(topic: string, partition: number): LeaderPartition {
+    const metadata = this.metadata.topic(topic);
+    if (metadata === undefined) throw errors.topicNotFound(topic);
+    const state = metadata.states[partition];
+    if (!Number.isInteger(partition) || partition < 0 || state === undefined) throw errors.partitionNotFound(partition);
+    const leader = this.leaders.get(partitionKey(topic, partition));
+    if (leader !== undefined) return leader;
+    if (state.leader === this.config.brokerId) {
+      throw errors.leaderNotAvailable(`${topic}-${partition} is becoming led by this broker; retry.`);
+    }
+    throw errors.leaderNotAvailable(
+      `Broker ${this.config.brokerId} does not lead ${topic}-${partition}` +
+        (state.leader === NO_LEADER ? '; it has no leader now.' : `; broker ${state.leader} does.`),
+    );
+  }
+}
+
+function checkEpoch(leader: LeaderPartition, expectedLeaderEpoch: number | undefined): void {
+  if (expectedLeaderEpoch === undefined || expectedLeaderEpoch === leader.epoch) return;
+  if (expectedLeaderEpoch < leader.epoch) {
+    throw errors.fencedLeaderEpoch(
+      `Fenced: ${leader.key} is in leader epoch ${leader.epoch}, not ${expectedLeaderEpoch}.`,
+    );
+  }
+  throw errors.unknownLeaderEpoch(
+    `${leader.key}: this broker is in leader epoch ${leader.epoch}, not ${expectedLeaderEpoch}.`,
+  );
+}
+
+function partitionKey(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+function splitKey(key: string): [string, number] {
+  const dash = key.lastIndexOf('-');
+  return [key.slice(0, dash), Number(key.slice(dash + 1))];
 }
 
 function translate(error: unknown): Error {

@@ -1,0 +1,39 @@
+// Automatic preferred-leader election (Kafka's auto.leader.rebalance.enable), pure: after failovers leadership
+// piles up on the brokers that stayed; the first replica of each partition's assignment is its preferred leader.
+// A broker whose share of "preferred here but led elsewhere" partitions is above
+// leader.imbalance.per.broker.percentage gets them back, each only when the preferred replica is live and in the
+// ISR (so it holds every committed record). The leader epoch goes up; the ISR stays as it is.
+import type { TopicMetadata } from '../topic/cluster-metadata.js';
+import type { LeaderChange } from './partition-leadership.js';
+
+export function decidePreferredLeaders(
+  topics: Iterable<TopicMetadata>,
+  liveBrokers: ReadonlySet<number>,
+  controllerEpoch: number,
+  imbalancePercentage: number,
+): LeaderChange[] {
+  const preferredCount = new Map<number, number>();
+  const candidates = new Map<number, LeaderChange[]>();
+  for (const topic of topics) {
+    topic.assignment.replicas.forEach((replicas, partition) => {
+      const preferred = replicas[0];
+      const state = topic.states[partition];
+      if (preferred === undefined || state === undefined) return;
+      preferredCount.set(preferred, (preferredCount.get(preferred) ?? 0) + 1);
+      if (state.leader === preferred || !liveBrokers.has(preferred) || !state.isr.includes(preferred)) return;
+      const change: LeaderChange = {
+        topic: topic.assignment.name,
+        partition,
+        expectedVersion: topic.stateVersions[partition] ?? 0,
+        state: { leader: preferred, leaderEpoch: state.leaderEpoch + 1, isr: [...state.isr], controllerEpoch },
+      };
+      candidates.set(preferred, [...(candidates.get(preferred) ?? []), change]);
+    });
+  }
+  const changes: LeaderChange[] = [];
+  for (const [broker, moves] of candidates) {
+    const imbalance = (moves.length * 100) / preferredCount.get(broker)!;
+    if (imbalance > imbalancePercentage) changes.push(...moves);
+  }
+  return changes;
+}
