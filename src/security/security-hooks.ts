@@ -19,6 +19,7 @@ import type { Metrics } from '../metrics/metrics.service.js';
 import type { QuotaKind } from './quota.js';
 import { QuotaManager } from './quota-manager.service.js';
 import { certificateCommonNameOf } from './stream-auth.js';
+import { INTERNAL_PREFIX } from '../cluster/peer-client.js';
 import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
 
 const principals = new WeakMap<IncomingMessage, string>();
@@ -118,6 +119,14 @@ function send(reply: FastifyReply, error: BrookError): FastifyReply {
   });
 }
 
+/**
+ * Broker-to-broker routes (follower fetch, forwarding, controller commands) are not users' routes: the cluster
+ * secret guards them (ClusterSecretGuard), not users' credentials and ACLs.
+ */
+function isInternalRoute(request: FastifyRequest): boolean {
+  return request.url.startsWith(`${INTERNAL_PREFIX}/`);
+}
+
 export function registerSecurityHooks(app: FastifyInstance, services: SecurityServices): void {
   const { authenticator, authorizer, audit, quotas } = services;
   const ruleOf = (request: FastifyRequest): RouteRule | undefined => {
@@ -126,7 +135,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
   };
 
   app.addHook('onRequest', async (request, reply) => {
-    if (ruleOf(request) === 'public') return;
+    if (isInternalRoute(request) || ruleOf(request) === 'public') return;
     try {
       principals.set(
         request.raw,
@@ -154,6 +163,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
   });
 
   app.addHook('preHandler', async (request, reply) => {
+    if (isInternalRoute(request)) return;
     const operation = operationOf(request);
     if (operation === null) return; // unknown route: the 404 handler answers
     const rule = ROUTE_RIGHTS[operation];
