@@ -26,6 +26,8 @@ import {
 
 /** How often groups are ticked (member expiry, due rebalances). */
 export const GROUP_TICK_INTERVAL_MS = 100;
+/** When a load was deferred (a new leader's high watermark still below its log end), how soon it is tried again. */
+const LOAD_RETRY_MS = 1_000;
 /** Bytes read per step when replaying an offsets partition at start-up. */
 const LOAD_READ_BYTES = 4 * 1024 * 1024;
 /** REST members' coordinator session: the instance layer evicts idle instances well before this. */
@@ -329,9 +331,16 @@ export class GroupCoordinator implements OnApplicationShutdown {
       }
     }
     const instanceSessionMs = this.config.groups.consumerInstanceTimeoutMs * REST_MEMBER_SESSION_FACTOR;
+    let deferred = false;
     for (const partition of led) {
       if (this.loadedPartitions.has(partition)) continue;
       try {
+        // A leader that just took over knows only the HW it had as a follower: the last commits may sit above it.
+        // Load once the HW has reached the log end, so that no committed offset is missed.
+        if (!this.replicas.highWatermarkAtLogEnd(GROUP_METADATA_TOPIC_NAME, partition)) {
+          deferred = true;
+          continue;
+        }
         const records = await this.loadPartition(partition);
         for (const [groupId, group] of this.groups) {
           if (offsetsPartitionFor(groupId, count) !== partition) continue;
@@ -342,8 +351,10 @@ export class GroupCoordinator implements OnApplicationShutdown {
         if (records > 0) this.logger.log(`loaded ${GROUP_METADATA_TOPIC_NAME}-${partition}: ${records} record(s)`);
       } catch (error) {
         this.logger.warn(`loading ${GROUP_METADATA_TOPIC_NAME}-${partition} failed: ${(error as Error).message}`);
+        deferred = true;
       }
     }
+    if (deferred) setTimeout(() => void this.syncLeadership(), LOAD_RETRY_MS).unref();
   }
 
   /** The broker coordinating the group (the leader of its offsets partition), or null before the topic exists. */

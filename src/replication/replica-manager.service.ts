@@ -625,6 +625,15 @@ export class ReplicaManager implements OnModuleDestroy {
     }
   }
 
+  /**
+   * Whether a partition this broker leads has its high watermark at its log end: everything the leader holds is
+   * committed (a new leader's HW catches up as its followers fetch).
+   */
+  highWatermarkAtLogEnd(topic: string, partition: number): boolean {
+    const leader = this.leaderOf(topic, partition);
+    return leader.state.highWatermark >= leader.log.logEndOffset;
+  }
+
   offsets(topic: string, partition: number): { earliest: number; latest: number } {
     const leader = this.leaderOf(topic, partition);
     return { earliest: leader.log.logStartOffset, latest: leader.state.highWatermark };
