@@ -3,6 +3,7 @@
 // poll bounded by the instance's timeout and max_bytes, Confluent's commit semantics, auto-commit, and removal
 // of instances idle longer than consumer.instance.timeout.ms. The instance's configuration lives in
 // __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer.
+import { sleepUnlessAborted } from '../common/abortable-sleep.js';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../common/brook-error.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -210,7 +211,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
           assigned.length === 0 ? 0 : remote ? Math.min(remaining, REMOTE_POLL_INTERVAL_MS) : remaining,
           runtime.closing.signal,
         );
-        if (assigned.length === 0) await sleep(Math.min(remaining, 100), runtime.closing.signal);
+        if (assigned.length === 0) await sleepUnlessAborted(Math.min(remaining, 100), runtime.closing.signal);
       }
     });
   }
@@ -460,17 +461,4 @@ function parseSubscription(body: Record<string, unknown>): Subscription {
   }
   if (topics.length > 10_000) throw errors.invalidPayload('A subscription names at most 10000 topics.');
   return { topics: [...new Set(topics as string[])] };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

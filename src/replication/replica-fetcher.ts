@@ -7,6 +7,7 @@
 // A failed fetch waits the backoff and tries again; a fenced one (this broker's metadata is behind) also asks for a
 // metadata reload, after which the replica manager starts a loop for the new leader or epoch. stop() returns once
 // nothing more will be written to the log by this loop, so the caller may then lead or truncate it.
+import { sleepUnlessAborted } from '../common/abortable-sleep.js';
 import { BrookError, FENCED_LEADER_EPOCH_CODE } from '../common/brook-error.js';
 import type { PartitionLog } from '../partition-log/partition-log.js';
 import { truncationOffset } from './fetch-divergence.js';
@@ -55,7 +56,7 @@ export class ReplicaFetcher {
         if (signal.aborted) return;
         if (error instanceof BrookError && error.errorCode === FENCED_LEADER_EPOCH_CODE) this.ports.onFenced();
         this.ports.onError(error as Error);
-        await sleep(this.settings.backoffMs, signal);
+        await sleepUnlessAborted(this.settings.backoffMs, signal);
       }
     }
   }
@@ -95,16 +96,4 @@ export class ReplicaFetcher {
     if (answer.batches.length > 0) await log.appendAsFollower(answer.batches);
     this.ports.onHighWatermark(Math.min(answer.highWatermark, log.logEndOffset));
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
