@@ -315,6 +315,13 @@ function send(
           headers: payload ? { ...headers, 'content-length': String(payload.length) } : headers,
         },
         (response) => {
+          const contentType = String(response.headers['content-type'] ?? '');
+          if (contentType.startsWith('text/event-stream')) {
+            // an SSE stream that opened: it never ends by itself (heartbeats keep it busy); its status is the answer
+            resolve({ status: response.statusCode ?? 0, body: '', contentType });
+            response.destroy();
+            return;
+          }
           const chunks: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {
