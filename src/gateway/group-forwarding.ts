@@ -10,14 +10,13 @@ import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { GroupCoordinator } from '../group-coordinator/group-coordinator.service.js';
 import { NO_LEADER } from '../topic/cluster-metadata.js';
+import { readUnparsedBody } from './unparsed-body.js';
 
 export const FORWARDED_HEADER = 'x-brook-forwarded-by';
 const GROUP_ROUTES = [/^\/consumers\/([^/?]+)/, /^\/v3\/clusters\/[^/?]+\/consumer-groups\/([^/?]+)/];
 const CREATE_INSTANCE = /^\/consumers\/[^/?]+\/?(?:\?|$)/;
 /** Request headers passed on to the coordinator. */
 const PASSED_HEADERS = ['content-type', 'accept', 'authorization'];
-/** Bound on a forwarded GET body (Confluent's committed-offsets query). */
-const FORWARDED_GET_BODY_BYTES_MAX = 1024 * 1024;
 
 /** The group a request is about, from its path; null for other routes. */
 export function groupOfPath(url: string): string | null {
@@ -101,12 +100,5 @@ export class GroupForwarding {
 async function bodyOf(request: FastifyRequest): Promise<string | undefined> {
   if (request.body !== undefined && request.body !== null) return JSON.stringify(request.body);
   if (request.method !== 'GET' || request.headers['content-length'] === undefined) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request.raw as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > FORWARDED_GET_BODY_BYTES_MAX) throw errors.recordTooLarge('The request body is too large.');
-    chunks.push(chunk);
-  }
-  return size === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
+  return (await readUnparsedBody(request))?.toString('utf8');
 }

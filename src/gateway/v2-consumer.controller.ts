@@ -7,12 +7,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../common/brook-error.js';
 import type { TopicPartition } from '../group-coordinator/assignors/assignor.js';
 import { ConsumerInstances } from '../group-coordinator/consumer-instances.service.js';
+import { parseJson } from './json-body-parser.js';
 import { asArray, asObject, type JsonObject } from './json-shape.js';
 import { integerParam } from './params.js';
+import { readUnparsedBody } from './unparsed-body.js';
 
 const INSTANCE = 'consumers/:group_name/instances/:instance';
-/** Bound on a GET body (committed offsets query), which Fastify leaves unparsed. */
-const GET_BODY_BYTES_MAX = 1024 * 1024;
 const MEDIA_TYPES = {
   binary: 'application/vnd.kafka.binary.v2+json',
   json: 'application/vnd.kafka.json.v2+json',
@@ -172,21 +172,9 @@ function parsePartitionQuery(raw: string): TopicPartition {
   return { topic: raw.slice(0, colon), partition: integerParam(raw.slice(colon + 1), 'partition') };
 }
 
-/** Fastify does not parse GET bodies; Confluent's committed-offsets route takes one, so read it here (bounded). */
+/** The committed-offsets query's body: Confluent sends it with GET, which Fastify leaves unparsed. */
 async function readGetBody(request: FastifyRequest): Promise<unknown> {
   if (request.body !== undefined && request.body !== null) return request.body;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request.raw as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > GET_BODY_BYTES_MAX)
-      throw errors.recordTooLarge(`The request body is larger than ${GET_BODY_BYTES_MAX} bytes.`);
-    chunks.push(chunk);
-  }
-  if (size === 0) return undefined;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    throw errors.badRequest('The request body is not valid JSON.');
-  }
+  const raw = await readUnparsedBody(request);
+  return raw === null ? undefined : parseJson(raw);
 }

@@ -315,35 +315,28 @@ export class ConsumerInstances implements OnApplicationShutdown {
     const { runtime, value } = this.use(groupId, name);
     await runtime.exclusive(async () => {
       if (offsets === null) return this.commitReturned(runtime, value);
-      const memberId = value.subscription === null ? null : name;
-      const generations = new Map<string, number>();
-      for (const [key, returned] of runtime.returned) generations.set(key, returned.generation);
-      const toCommit: OffsetToCommit[] = offsets.map((o) => ({
-        topic: o.topic,
-        partition: o.partition,
-        offset: o.offset + 1,
-        metadata: o.metadata,
-      }));
-      for (const o of offsets) {
-        if (!Number.isSafeInteger(o.offset) || o.offset < 0) {
-          throw errors.invalidPayload(
-            `offsets: the offset of ${o.topic}-${o.partition} must be a non-negative integer.`,
-          );
-        }
-      }
-      await this.coordinator.commit(groupId, memberId, toCommit, memberId === null ? undefined : generations);
+      const toCommit = offsets.map((o) => ({ ...o, offset: o.offset + 1 }));
+      await this.commitAs(runtime, value, toCommit);
     });
   }
 
-  private async commitReturned(runtime: ConsumerInstance, value: InstanceValue): Promise<void> {
-    const memberId = value.subscription === null ? null : runtime.name;
-    const toCommit: OffsetToCommit[] = [];
-    const generations = new Map<string, number>();
-    for (const [key, returned] of runtime.returned) {
-      toCommit.push({ topic: returned.topic, partition: returned.partition, offset: returned.nextOffset });
-      generations.set(key, returned.generation);
-    }
-    await this.coordinator.commit(runtime.groupId, memberId, toCommit, memberId === null ? undefined : generations);
+  private commitReturned(runtime: ConsumerInstance, value: InstanceValue): Promise<void> {
+    const toCommit = [...runtime.returned.values()].map(({ topic, partition, nextOffset }) => ({
+      topic,
+      partition,
+      offset: nextOffset,
+    }));
+    return this.commitAs(runtime, value, toCommit);
+  }
+
+  /**
+   * Commits as the instance: as its group member (fenced by the generation each partition was fetched in) when it
+   * is subscribed, else as a simple consumer.
+   */
+  private async commitAs(runtime: ConsumerInstance, value: InstanceValue, toCommit: OffsetToCommit[]): Promise<void> {
+    if (value.subscription === null) return this.coordinator.commit(runtime.groupId, null, toCommit);
+    const generations = new Map([...runtime.returned].map(([key, returned]) => [key, returned.generation]));
+    await this.coordinator.commit(runtime.groupId, runtime.name, toCommit, generations);
   }
 
   committed(
