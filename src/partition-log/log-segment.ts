@@ -222,6 +222,36 @@ export class LogSegment {
   }
 
   /**
+   * Reads whole batches starting at the first batch whose last offset is >= `offset`: at most `maxBytes`, at least
+   * that batch when `minOneBatch`, none whose last offset is >= `maxOffsetExclusive`. null when the segment holds no
+   * such batch. Usually one `pread` from the index position (the wanted batch lies within an index interval of it,
+   * so the skipped bytes are few); when the wanted batch is not whole in that read, it locates the batch and reads
+   * again from there.
+   */
+  async readFromOffset(
+    offset: number,
+    maxBytes: number,
+    maxOffsetExclusive: number,
+    minOneBatch: boolean,
+  ): Promise<Buffer | null> {
+    const indexed = this.offsetIndex.lookup(offset).position;
+    const available = this.sizeBytes - indexed;
+    if (available >= BATCH_HEADER_BYTES) {
+      const length = Math.min(Math.max(maxBytes, BATCH_HEADER_BYTES), available);
+      const direct = await this.withReadHandle(async (handle) => {
+        const buffer = Buffer.allocUnsafe(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, indexed);
+        return wholeBatchesFrom(buffer.subarray(0, bytesRead), offset, maxBytes, maxOffsetExclusive);
+      });
+      if (direct !== undefined) return direct;
+    }
+    const found = await this.locate(offset);
+    if (found === null) return null;
+    if (lastOffsetOf(found.header) >= maxOffsetExclusive) return Buffer.alloc(0);
+    return this.readFrom(found.position, maxBytes, maxOffsetExclusive, minOneBatch);
+  }
+
+  /**
    * Reads whole batches from `position`: at most `maxBytes`, but at least the first batch when `minOneBatch`,
    * and none whose last offset is >= `maxOffsetExclusive`.
    */
@@ -408,4 +438,34 @@ function remainingBuffers(buffers: Buffer[], skipBytes: number): Buffer[] {
     skip = 0;
   }
   return rest;
+}
+
+/**
+ * The whole batches of `buffer` (read from a batch boundary) starting at the first whose last offset is >= `offset`,
+ * within `maxBytes` of that batch and below `maxOffsetExclusive`; undefined when that first batch is not whole in
+ * `buffer` (the caller reads again from the batch itself).
+ */
+function wholeBatchesFrom(
+  buffer: Buffer,
+  offset: number,
+  maxBytes: number,
+  maxOffsetExclusive: number,
+): Buffer | undefined {
+  let start = 0;
+  for (;;) {
+    if (start + BATCH_HEADER_BYTES > buffer.length) return undefined;
+    const header = readBatchHeader(buffer, start);
+    if (lastOffsetOf(header) >= offset) break;
+    start += header.sizeBytes;
+  }
+  let end = start;
+  while (end + BATCH_HEADER_BYTES <= buffer.length) {
+    const header = readBatchHeader(buffer, end);
+    const next = end + header.sizeBytes;
+    if (lastOffsetOf(header) >= maxOffsetExclusive) break;
+    if (next > buffer.length || next - start > maxBytes) break;
+    end = next;
+  }
+  if (end > start) return buffer.subarray(start, end);
+  return lastOffsetOf(readBatchHeader(buffer, start)) >= maxOffsetExclusive ? Buffer.alloc(0) : undefined;
 }

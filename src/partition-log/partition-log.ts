@@ -453,10 +453,8 @@ export class PartitionLog {
     let index = floorSegmentIndex(segments, startOffset);
     for (; index < segments.length; index++) {
       const segment = segments[index];
-      const found = await segment.locate(startOffset);
-      if (found === null) continue; // compaction can leave a segment with nothing at or after the offset
-      if (found.header.baseOffset >= limit || lastOffsetOf(found.header) >= limit) return empty;
-      const batches = await segment.readFrom(found.position, maxBytes, limit, options.minOneBatch ?? true);
+      const batches = await segment.readFromOffset(startOffset, maxBytes, limit, options.minOneBatch ?? true);
+      if (batches === null) continue; // compaction can leave a segment with nothing at or after the offset
       if (batches.length === 0) return empty;
       let nextOffset = startOffset;
       for (const { header } of batchesIn(batches)) nextOffset = lastOffsetOf(header) + 1;
