@@ -58,6 +58,8 @@ export interface BrokerConfig {
   topicConfigDefaults: Record<string, string>;
   /** Kafka's replica.lag.time.max.ms: a follower not caught up for longer leaves the ISR. */
   replicaLagTimeMaxMs: number;
+  /** Kafka's replica.high.watermark.checkpoint.interval.ms: how often the hosted partitions' HWs are saved. */
+  replicaHighWatermarkCheckpointIntervalMs: number;
   /** Kafka's replica.fetch.wait.max.ms: how long a follower's fetch waits at the leader for new data. */
   replicaFetchWaitMaxMs: number;
   /** Kafka's replica.fetch.max.bytes: bytes a follower asks for per fetch (one batch at least). */
@@ -149,6 +151,13 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     maxOpenFiles: integer(env, 'BROOK_MAX_OPEN_FILES', 1024, 8),
     topicConfigDefaults,
     replicaLagTimeMaxMs: integer(env, 'BROOK_REPLICA_LAG_TIME_MAX_MS', 30_000, 10, 3_600_000),
+    replicaHighWatermarkCheckpointIntervalMs: integer(
+      env,
+      'BROOK_REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS',
+      5_000,
+      10,
+      3_600_000,
+    ),
     replicaFetchWaitMaxMs: integer(env, 'BROOK_REPLICA_FETCH_WAIT_MAX_MS', 500, 0, 60_000),
     replicaFetchMaxBytes: integer(env, 'BROOK_REPLICA_FETCH_MAX_BYTES', 1_048_576, 1024, 64 * 1024 * 1024),
     replicaFetchBackoffMs: integer(env, 'BROOK_REPLICA_FETCH_BACKOFF_MS', 1_000, 1, 60_000),

@@ -17,7 +17,8 @@
 // appending while the ISR is smaller than min.insync.replicas. Reads (stateless, v2 consumers, the group
 // coordinator, forwarded reads) never go past the high watermark. Followers' fetches (replica-fetch-protocol.ts)
 // move the HW; ISR changes are written compare-and-set (isr-writer.ts) before they count. A timer proposes
-// shrinking the ISR every replica.lag.time.max.ms / 2, as Kafka's isr-expiration task does.
+// shrinking the ISR every replica.lag.time.max.ms / 2, as Kafka's isr-expiration task does. The HW of every hosted
+// partition is checkpointed (high-watermark-checkpoint.ts) and is where a replica starts from after a restart.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PEER_REQUEST_TIMEOUT_MS, PeerClient } from '../cluster/peer-client.js';
 import { BrookError, errors } from '../common/brook-error.js';
@@ -34,6 +35,11 @@ import { NO_LEADER, type PartitionState, type TopicMetadata } from '../topic/clu
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
 import { divergingEpoch } from './fetch-divergence.js';
+import {
+  type HighWatermarkEntry,
+  readHighWatermarkCheckpoint,
+  writeHighWatermarkCheckpoint,
+} from './high-watermark-checkpoint.js';
 import { sameMembers, writeIsr } from './isr-writer.js';
 import { type IsrChange, LeaderReplicaState } from './leader-replica-state.js';
 import { PartitionWaiters } from './partition-waiters.js';
@@ -83,6 +89,8 @@ export class ReplicaManager implements OnModuleDestroy {
   private readonly followerHighWatermarks = new Map<string, number>();
   private readonly minInsyncByMetadata = new WeakMap<TopicMetadata, number>();
   private isrTimer: NodeJS.Timeout | null = null;
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private checkpointing = false;
   private stopped = false;
   /** Set by a controlled shutdown: no more appends as leader here. */
   private draining = false;
@@ -98,12 +106,21 @@ export class ReplicaManager implements OnModuleDestroy {
     logs.setHighWatermarkSource((topic, partition) => this.highWatermarkOf(topic, partition));
   }
 
-  /** Follows the metadata from now on (after the log manager, which opens the logs) and starts the ISR checks. */
-  start(): void {
+  /**
+   * Loads the high-watermark checkpoint, follows the metadata from now on (after the log manager, which opens the
+   * logs) and starts the ISR checks and the checkpoint writes.
+   */
+  async start(): Promise<void> {
+    await this.loadHighWatermarks();
     this.metadata.onChange((topics) => this.applyMetadata(topics));
     const intervalMs = Math.max(1, Math.floor(this.config.replicaLagTimeMaxMs / 2));
     this.isrTimer = setInterval(() => this.proposeShrinks(), intervalMs);
     this.isrTimer.unref();
+    this.checkpointTimer = setInterval(
+      () => void this.checkpointHighWatermarks(),
+      this.config.replicaHighWatermarkCheckpointIntervalMs,
+    );
+    this.checkpointTimer.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -114,8 +131,45 @@ export class ReplicaManager implements OnModuleDestroy {
     }
     this.stopped = true;
     if (this.isrTimer) clearInterval(this.isrTimer);
+    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
     await Promise.all([...this.fetchers.keys()].map((key) => this.stopFetcher(key)));
     for (const key of [...this.leaders.keys()]) this.dropLeader(key);
+    await this.checkpointHighWatermarks();
+  }
+
+  // ---- the high-watermark checkpoint ----
+
+  /** Seeds the HW each hosted partition starts from (as follower, or as leader until the followers fetch). */
+  private async loadHighWatermarks(): Promise<void> {
+    try {
+      for (const entry of await readHighWatermarkCheckpoint(this.config.dataDir)) {
+        this.followerHighWatermarks.set(partitionKey(entry.topic, entry.partition), entry.highWatermark);
+      }
+    } catch (error) {
+      this.logger.warn(`ignoring the high-watermark checkpoint: ${(error as Error).message}`);
+    }
+  }
+
+  /** Writes the HW of every partition this broker hosts; one write at a time, a failure only logged. */
+  private async checkpointHighWatermarks(): Promise<void> {
+    if (this.checkpointing) return;
+    this.checkpointing = true;
+    try {
+      const entries: HighWatermarkEntry[] = [];
+      const keys = new Set([...this.leaders.keys(), ...this.followerHighWatermarks.keys()]);
+      for (const key of keys) {
+        const [topic, partition] = splitKey(key);
+        const highWatermark = this.highWatermarkOf(topic, partition);
+        if (highWatermark !== undefined && this.logs.log(topic, partition) !== undefined) {
+          entries.push({ topic, partition, highWatermark });
+        }
+      }
+      await writeHighWatermarkCheckpoint(this.config.dataDir, entries);
+    } catch (error) {
+      this.logger.warn(`could not write the high-watermark checkpoint: ${(error as Error).message}`);
+    } finally {
+      this.checkpointing = false;
+    }
   }
 
   // ---- roles ----

@@ -2,13 +2,14 @@
 // leader's bytes, the HW bounds reads, acks=all holds with one follower down and refuses before appending with two
 // down (v3 and v2), followers that return catch up and rejoin the ISR, stale leader epochs are refused, and an
 // out-of-sync replica is elected only with unclean.leader.election.enable, and a follower restarted with a garbage
-// tail truncates it and rejoins.
+// tail truncates it and rejoins, and a replica restarted while its partition is offline starts from the high
+// watermark it had checkpointed (replication-offset-checkpoint).
 import { randomBytes } from 'node:crypto';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
-import { SECRET_HEADER, TestCluster } from './support/cluster.js';
+import { SECRET_HEADER, TestCluster, waitUntil } from './support/cluster.js';
 import { REPLICATION_ENV, ReplicatedTopic } from './support/replication.js';
 
 let cluster: TestCluster;
@@ -192,5 +193,45 @@ describe('replication with RF=3 and min.insync.replicas=2', () => {
     expect(highWatermark).toBe(15);
     expect(bytes[1].equals(bytes[0]) && bytes[2].equals(bytes[0])).toBe(true);
     expect([...(await topic.readAll(follower)).values()]).toEqual(Array.from({ length: 15 }, (_, i) => `r${i}`));
+  });
+
+  it('a replica restarted while its partition is offline starts from its checkpointed high watermark', async () => {
+    const topic = await ReplicatedTopic.create(cluster, cluster.brokers[0], 'hw-checkpoint');
+    const leaderId = (await topic.view(cluster.brokers[0]))!.leader;
+    const leader = cluster.broker(leaderId);
+    const followers = [1, 2, 3].filter((id) => id !== leaderId).map((id) => cluster.broker(id));
+    for (let i = 0; i < 10; i++) expect(await topic.produce(leader, `r${i}`)).toMatchObject({ ok: true, offset: i });
+    await topic.healedReplicas(15_000);
+    for (const broker of cluster.brokers) {
+      await waitUntil(
+        `broker at ${broker.url} checkpointed HW 10`,
+        async () =>
+          (await readFile(join(broker.dataDir, 'replication-offset-checkpoint'), 'utf8').catch(() => '')).includes(
+            '\nhw-checkpoint 0 10\n',
+          ),
+        5_000,
+      );
+    }
+    // The followers die, the ISR shrinks to the leader, then the leader dies: the partition is offline (no unclean
+    // election), so a follower restarted now takes no role and learns no HW from anyone. Without the checkpoint it
+    // would know none (-1); with it, it starts from the 10 it had.
+    for (const follower of followers) await follower.kill('SIGKILL');
+    await topic.waitForIsr([leaderId], 15_000, leader);
+    await leader.kill('SIGKILL');
+    await followers[0].restart();
+    const view = await waitUntil(
+      'the restarted follower sees the partition offline (once the dead leader has expired)',
+      async () => {
+        const replica = await topic.replica(followers[0]).catch(() => null);
+        return replica?.role === 'none' ? replica : null;
+      },
+      20_000,
+    );
+    expect(view.log_end_offset).toBe(10);
+    expect(view.high_watermark).toBe(10);
+    await leader.restart();
+    await followers[1].restart();
+    await topic.waitForIsr([1, 2, 3], 20_000, leader);
+    expect([...(await topic.readAll(leader)).values()]).toEqual(Array.from({ length: 10 }, (_, i) => `r${i}`));
   });
 });

@@ -53,7 +53,7 @@ export class BrokerProcess {
     return `${this.options.https ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
-  private async spawn(): Promise<void> {
+  private async spawn(extraEnv: Record<string, string> = {}): Promise<void> {
     this.stdout = '';
     this.stderr = '';
     const child = spawn(process.execPath, [MAIN], {
@@ -64,6 +64,7 @@ export class BrokerProcess {
         BROOK_DATA_DIR: this.dataDir,
         BROOK_LOG_LEVEL: this.options.logLevel ?? 'warn',
         ...this.options.env,
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -125,9 +126,10 @@ export class BrokerProcess {
     this.child?.kill(signal);
   }
 
-  async restart(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  /** Restarts on the same data dir; `extraEnv` applies to this run only. */
+  async restart(signal: NodeJS.Signals = 'SIGKILL', extraEnv: Record<string, string> = {}): Promise<void> {
     await this.kill(signal);
-    await this.spawn();
+    await this.spawn(extraEnv);
   }
 
   /** Kills the broker (if running) and removes its data dir. */

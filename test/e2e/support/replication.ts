@@ -12,6 +12,7 @@ export const REPLICATION_ENV = {
   BROOK_REPLICA_FETCH_BACKOFF_MS: '100',
   BROOK_ACKS_ALL_TIMEOUT_MS: '8000',
   BROOK_CONTROLLED_SHUTDOWN_RETRY_BACKOFF_MS: '300',
+  BROOK_REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS: '200',
 };
 
 /** A client's patience with one produce request: longer than the acks=all bound plus forwarding. */

@@ -1,0 +1,73 @@
+// The high-watermark checkpoint (Kafka's `replication-offset-checkpoint`): the last high watermark this broker knew
+// for each partition it hosts, written every replica.high.watermark.checkpoint.interval.ms and at shutdown, read at
+// start so that a restarted leader does not answer `latest` (or cap reads) at its log start until the followers
+// have fetched again. The file is Kafka's text format:
+//
+//   0                      version
+//   2                      number of entries
+//   orders 0 1200          topic, partition, high watermark (topic names cannot hold spaces)
+//   orders 1 980
+//
+// A checkpoint is only a floor for a partition's high watermark: the replica manager caps it at the log end offset,
+// so a stale or lost file can only make the HW start lower (as with no file), never expose unreplicated records.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../common/atomic-file.js';
+
+export const HIGH_WATERMARK_CHECKPOINT_FILE = 'replication-offset-checkpoint';
+const VERSION = 0;
+
+export interface HighWatermarkEntry {
+  topic: string;
+  partition: number;
+  highWatermark: number;
+}
+
+export function serializeHighWatermarks(entries: readonly HighWatermarkEntry[]): string {
+  const lines = [String(VERSION), String(entries.length)];
+  for (const { topic, partition, highWatermark } of entries) lines.push(`${topic} ${partition} ${highWatermark}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The entries of a checkpoint; throws on anything malformed (the caller then starts without one). */
+export function parseHighWatermarks(text: string): HighWatermarkEntry[] {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines[0] !== String(VERSION)) throw new Error(`unsupported version ${JSON.stringify(lines[0])}`);
+  const count = Number(lines[1]);
+  if (!Number.isSafeInteger(count) || count < 0 || lines.length !== count + 2) {
+    throw new Error(`entry count ${JSON.stringify(lines[1])} does not match ${lines.length - 2} lines`);
+  }
+  return lines.slice(2).map((line, index) => {
+    const fields = line.split(' ');
+    const partition = Number(fields[1]);
+    const highWatermark = Number(fields[2]);
+    if (
+      fields.length !== 3 ||
+      fields[0] === '' ||
+      !Number.isSafeInteger(partition) ||
+      partition < 0 ||
+      !Number.isSafeInteger(highWatermark) ||
+      highWatermark < 0
+    ) {
+      throw new Error(`malformed entry ${index + 1}: ${JSON.stringify(line)}`);
+    }
+    return { topic: fields[0], partition, highWatermark };
+  });
+}
+
+/** The checkpoint in `dataDir`; empty when there is none. */
+export async function readHighWatermarkCheckpoint(dataDir: string): Promise<HighWatermarkEntry[]> {
+  let text: string;
+  try {
+    text = await readFile(join(dataDir, HIGH_WATERMARK_CHECKPOINT_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return parseHighWatermarks(text);
+}
+
+export function writeHighWatermarkCheckpoint(dataDir: string, entries: readonly HighWatermarkEntry[]): Promise<void> {
+  return writeFileAtomic(join(dataDir, HIGH_WATERMARK_CHECKPOINT_FILE), serializeHighWatermarks(entries));
+}
