@@ -2,7 +2,8 @@
 // leader's bytes, the HW bounds reads, acks=all holds with one follower down and refuses before appending with two
 // down (v3 and v2), followers that return catch up and rejoin the ISR, stale leader epochs are refused, and an
 // out-of-sync replica is elected only with unclean.leader.election.enable, and a follower restarted with a garbage
-// tail truncates it and rejoins, and a replica restarted while its partition is offline starts from the high
+// tail truncates it and rejoins, a live follower that cannot fetch leaves the ISR by the leader's lag check and
+// rejoins, and a replica restarted while its partition is offline starts from the high
 // watermark it had checkpointed (replication-offset-checkpoint).
 import { randomBytes } from 'node:crypto';
 import { appendFile, readFile } from 'node:fs/promises';
@@ -233,5 +234,33 @@ describe('replication with RF=3 and min.insync.replicas=2', () => {
     await followers[1].restart();
     await topic.waitForIsr([1, 2, 3], 20_000, leader);
     expect([...(await topic.readAll(leader)).values()]).toEqual(Array.from({ length: 10 }, (_, i) => `r${i}`));
+  });
+
+  it('a live follower that cannot fetch leaves the ISR after replica.lag.time.max.ms, and rejoins once it can', async () => {
+    const topic = await ReplicatedTopic.create(cluster, cluster.brokers[0], 'slow-follower');
+    const leaderId = (await topic.view(cluster.brokers[0]))!.leader;
+    const leader = cluster.broker(leaderId);
+    const slowId = [1, 2, 3].find((id) => id !== leaderId)!;
+    const slow = cluster.broker(slowId);
+    expect(await topic.produce(leader, 'before')).toMatchObject({ ok: true, offset: 0 });
+    // Restarted with a wrong cluster secret, the follower stays registered (alive to the controller) but every
+    // fetch it sends is refused: only the leader's lag check can take it out of the ISR.
+    await slow.restart('SIGKILL', { BROOK_CLUSTER_SECRET: 'x'.repeat(48) });
+    for (let i = 1; i <= 3; i++) expect(await topic.produce(leader, `lagging-${i}`)).toMatchObject({ ok: true });
+    const shrunk = await topic.waitForIsr(
+      [1, 2, 3].filter((id) => id !== slowId),
+      15_000,
+      leader,
+    );
+    expect(shrunk.leader).toBe(leaderId);
+    const clusterId = await leader.clusterId();
+    const brokers = await call(leader.url, 'GET', `/v3/clusters/${clusterId}/brokers`);
+    expect((brokers.body.data as Array<{ broker_id: number }>).map((broker) => broker.broker_id)).toContain(slowId);
+    expect((await topic.replica(leader)).isr).not.toContain(slowId);
+    await slow.restart();
+    await topic.waitForIsr([1, 2, 3], 20_000, leader);
+    const { highWatermark, bytes } = await topic.healedReplicas(15_000);
+    expect(highWatermark).toBe(4);
+    expect(bytes[1].equals(bytes[0]) && bytes[2].equals(bytes[0])).toBe(true);
   });
 });
