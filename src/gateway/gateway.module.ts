@@ -9,6 +9,7 @@ import { ClusterSecretGuard } from './cluster-secret.guard.js';
 import { GroupForwarding } from './group-forwarding.js';
 import { HealthController } from './health.controller.js';
 import { InternalController } from './internal.controller.js';
+import { WsGroupsInternalController } from './ws/ws-groups.internal.controller.js';
 import { ProduceService } from './produce.service.js';
 import { RecordsStreamController } from './sse/records-stream.controller.js';
 import { Urls } from './urls.js';
@@ -34,6 +35,7 @@ import { WsGateway } from './ws/ws.gateway.js';
     V2Controller,
     V2ConsumerController,
     InternalController,
+    WsGroupsInternalController,
     RecordsStreamController,
   ],
   providers: [

@@ -151,6 +151,18 @@ export class GroupCoordinator implements OnApplicationShutdown {
     this.memberListeners.delete(listenerKey(groupId, memberId));
   }
 
+  /** The group's current generation here; -1 for a group this broker does not hold. */
+  generationOf(groupId: string): number {
+    return this.groups.get(groupId)?.generation ?? -1;
+  }
+
+  /** Whether the group here has the member, and its assignment once the group is stable (a generation it is in). */
+  memberStatus(groupId: string, memberId: string): { known: boolean; assignment: MemberAssignment | null } {
+    const group = this.groups.get(groupId);
+    const assignment = group?.assignmentOf(memberId) ?? null;
+    return { known: assignment !== null, assignment: group?.state === 'Stable' ? assignment : null };
+  }
+
   assignment(groupId: string, memberId: string): MemberAssignment | null {
     return this.groups.get(groupId)?.assignmentOf(memberId) ?? null;
   }

@@ -20,17 +20,17 @@ class FakePort implements WsGroupPort {
     return () => (this.listener = null);
   }
   current: GroupAssignment | null = null;
-  assignment() {
+  async assignment() {
     return this.current;
   }
-  heartbeat() {
+  async heartbeat() {
     return this.alive;
   }
-  leave(_group: string, memberId: string) {
+  async leave(_group: string, memberId: string) {
     this.left.push(memberId);
   }
   async commit() {}
-  committed(_group: string, topic: string, partition: number) {
+  async committed(_group: string, topic: string, partition: number) {
     return this.committedOffsets.get(`${topic}-${partition}`) ?? null;
   }
 }
@@ -132,14 +132,14 @@ describe('GroupMember', () => {
   it('ends the subscription with 40903 when the coordinator forgot the member', async () => {
     const { port, events, member } = setUp();
     port.alive = false;
-    member.heartbeat(); // before the join completed: not a verdict
+    await member.heartbeat(); // before the join completed: not a verdict
     expect(events).toEqual([]);
     port.alive = true;
     await member.join();
     port.alive = false;
-    member.heartbeat();
+    await member.heartbeat();
     expect(events).toEqual(['close', 'error 40903', 'ended']);
-    member.heartbeat();
+    await member.heartbeat();
     port.listener?.(null);
     expect(events).toEqual(['close', 'error 40903', 'ended']);
   });

@@ -26,6 +26,7 @@ export class GroupMember {
   private left = false;
   /** Heartbeats count only once the coordinator has the member (joining can wait for the offsets topic). */
   private joined = false;
+  private heartbeating = false;
 
   constructor(
     private readonly frame: SubscribeFrame & { group: string; topics: string[] },
@@ -56,13 +57,21 @@ export class GroupMember {
     this.joined = true;
     // A static member that came back with the same subscription keeps its partitions without a rebalance, so no
     // new generation will announce them: take them now.
-    const current = this.port.assignment(this.group, this.memberId);
-    if (current !== null && current.partitions.length > 0) void this.assign(current);
+    const current = await this.port.assignment(this.group, this.memberId);
+    if (current !== null && current.partitions.length > 0 && this.owned.size === 0) void this.assign(current);
   }
 
-  heartbeat(): void {
-    if (this.left || !this.joined) return;
-    if (!this.port.heartbeat(this.group, this.memberId)) this.gone('its session expired');
+  /** One heartbeat at a time; a coordinator that cannot be reached now is asked again at the next one. */
+  async heartbeat(): Promise<void> {
+    if (this.left || !this.joined || this.heartbeating) return;
+    this.heartbeating = true;
+    try {
+      if (!(await this.port.heartbeat(this.group, this.memberId))) this.gone('its session expired');
+    } catch {
+      // unreachable or moving coordinator: the session timeout bounds how long this may last
+    } finally {
+      this.heartbeating = false;
+    }
   }
 
   async commit(frame: CommitFrame): Promise<void> {
@@ -73,7 +82,7 @@ export class GroupMember {
   close(): void {
     if (this.left) return;
     this.stop();
-    if (this.frame.groupInstanceId === null) this.port.leave(this.group, this.memberId);
+    if (this.frame.groupInstanceId === null) void this.port.leave(this.group, this.memberId).catch(() => undefined);
   }
 
   private stop(): void {
@@ -116,7 +125,7 @@ export class GroupMember {
     for (const { topic, partition } of added) {
       try {
         // The committed offset, unless retention removed it or it is past the log end; then `from` decides.
-        const committed = this.port.committed(this.group, topic, partition);
+        const committed = await this.port.committed(this.group, topic, partition);
         const { earliest, latest } = await this.replicas.offsets(topic, partition);
         const offset =
           committed !== null && committed >= earliest && committed <= latest

@@ -1,7 +1,8 @@
 // What a WebSocket group subscription needs from the group coordinator, as a small port (so the session logic
 // does not depend on the coordinator's internals), and its adapter over GroupCoordinator. A WebSocket member is
 // a coordinator member of kind 'ws' with server-side assignment: the coordinator computes each generation and
-// calls the watcher with the member's partitions (null once the member is gone).
+// calls the watcher with the member's partitions (null once the member is gone). In a cluster the coordinator may
+// be another broker: routing-group-port.ts sends the same calls there.
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import { GroupCoordinator } from '../../group-coordinator/group-coordinator.service.js';
 
@@ -18,10 +19,10 @@ export interface WsGroupPort {
   /** Calls `listener` after every generation the member is part of, and with null once it is gone. */
   watch(group: string, memberId: string, listener: (assignment: GroupAssignment | null) => void): () => void;
   /** The member's partitions in the current generation (a static member that rejoined keeps its own). */
-  assignment(group: string, memberId: string): GroupAssignment | null;
+  assignment(group: string, memberId: string): Promise<GroupAssignment | null>;
   /** Extends the member's session; false when the coordinator no longer knows it. */
-  heartbeat(group: string, memberId: string): boolean;
-  leave(group: string, memberId: string): void;
+  heartbeat(group: string, memberId: string): Promise<boolean>;
+  leave(group: string, memberId: string): Promise<void>;
   /** Stores next-to-read offsets; rejects (40903) a partition not owned since `generations` says it was read. */
   commit(
     group: string,
@@ -29,7 +30,7 @@ export interface WsGroupPort {
     offsets: ReadonlyArray<{ topic: string; partition: number; offset: number }>,
     generations: ReadonlyMap<string, number>,
   ): Promise<void>;
-  committed(group: string, topic: string, partition: number): number | null;
+  committed(group: string, topic: string, partition: number): Promise<number | null>;
 }
 
 export class CoordinatorGroupPort implements WsGroupPort {
@@ -56,16 +57,16 @@ export class CoordinatorGroupPort implements WsGroupPort {
     );
   }
 
-  assignment(group: string, memberId: string): GroupAssignment | null {
+  async assignment(group: string, memberId: string): Promise<GroupAssignment | null> {
     const assignment = this.coordinator.assignment(group, memberId);
     return assignment === null ? null : { generation: assignment.generation, partitions: assignment.partitions };
   }
 
-  heartbeat(group: string, memberId: string): boolean {
+  async heartbeat(group: string, memberId: string): Promise<boolean> {
     return this.coordinator.heartbeat(group, memberId);
   }
 
-  leave(group: string, memberId: string): void {
+  async leave(group: string, memberId: string): Promise<void> {
     this.coordinator.leave(group, memberId);
   }
 
@@ -78,7 +79,7 @@ export class CoordinatorGroupPort implements WsGroupPort {
     return this.coordinator.commit(group, memberId, offsets, generations);
   }
 
-  committed(group: string, topic: string, partition: number): number | null {
+  async committed(group: string, topic: string, partition: number): Promise<number | null> {
     return this.coordinator.committed(group, topic, partition);
   }
 }

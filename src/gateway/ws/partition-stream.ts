@@ -65,13 +65,15 @@ export async function streamPartition(
   const { topic, partition, format, signal } = options;
   let offset = options.offset;
   let emptyReads = 0;
-  try {
-    while (!signal.aborted) {
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
       if (sink.room() === 0) {
         await sink.waitForRoom(signal);
         continue;
       }
       const { batches, nextOffset: readNext } = await options.reads.read(topic, partition, offset, options.fetchBytes);
+      failures = 0;
       if (signal.aborted) return;
       if (batches.length === 0) {
         // Caught up: wait for the high watermark to pass the offset. Waits that keep ending at once with nothing
@@ -89,9 +91,27 @@ export async function streamPartition(
       const { run, nextOffset } = options.cache.encode(batches, topic, partition, format, offset, room);
       if (run.records.length > 0) sink.deliver(topic, partition, run);
       offset = nextOffset ?? Math.max(readNext, offset);
+    } catch (error) {
+      if (signal.aborted) return;
+      // A leader failing over is a pause, as for a Kafka consumer: read again (from the same offset) once a new
+      // leader serves the partition. Anything else ends the stream of this partition.
+      if (isLeadershipInTransit(error)) {
+        failures++;
+        const backoffMs = Math.min(LEADER_RETRY_MS_MAX, LEADER_RETRY_MS * 2 ** Math.min(failures - 1, 4));
+        await sleep(backoffMs, undefined, { signal }).catch(() => undefined);
+        continue;
+      }
+      sink.fail(topic, partition, error instanceof BrookError ? error : errors.kafkaError((error as Error).message));
+      return;
     }
-  } catch (error) {
-    if (signal.aborted) return;
-    sink.fail(topic, partition, error instanceof BrookError ? error : errors.kafkaError((error as Error).message));
   }
+}
+
+/** First pause before reading a partition again whose leader is unavailable; doubles up to LEADER_RETRY_MS_MAX. */
+const LEADER_RETRY_MS = 100;
+const LEADER_RETRY_MS_MAX = 2_000;
+
+/** The partition has no reachable leader right now (40404), or the broker asked answers "retry" (503). */
+function isLeadershipInTransit(error: unknown): boolean {
+  return error instanceof BrookError && (error.errorCode === 40404 || error.status === 503);
 }

@@ -164,7 +164,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
 
   private onPong(): void {
     this.alive = true;
-    for (const { member } of this.subscriptions.values()) member?.heartbeat();
+    for (const { member } of this.subscriptions.values()) void member?.heartbeat();
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {

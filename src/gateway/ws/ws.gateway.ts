@@ -16,8 +16,10 @@ import { Authenticator } from '../../security/authenticator.service.js';
 import { Authorizer } from '../../security/authorizer.service.js';
 import { authenticateUpgrade, hostOfSocket, webSocketChecks } from '../../security/stream-auth.js';
 import { ProduceService } from '../produce.service.js';
+import { PeerClient } from '../../cluster/peer-client.js';
 import { GroupCoordinator } from '../../group-coordinator/group-coordinator.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
+import { RoutingGroupPort } from './routing-group-port.js';
 import { CoordinatorGroupPort, type WsGroupPort } from './group-port.js';
 import { SharedReads } from './partition-stream.js';
 import { RecordJsonCache } from './record-json-cache.js';
@@ -48,8 +50,10 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     coordinator: GroupCoordinator,
     private readonly authenticator: Authenticator,
     private readonly authorizer: Authorizer,
+    peers: PeerClient,
   ) {
-    this.groups = new CoordinatorGroupPort(coordinator);
+    const local = new CoordinatorGroupPort(coordinator);
+    this.groups = config.redisUrl === null ? local : new RoutingGroupPort(local, coordinator, config.brokerId, peers);
   }
 
   get openSockets(): number {
