@@ -10,6 +10,7 @@ import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
+import { ControllerElection } from './controller-election/controller-election.service.js';
 import { ErrorFilter } from './gateway/error.filter.js';
 import {
   clientErrorHandler,
@@ -98,6 +99,12 @@ async function main(): Promise<void> {
         );
     });
   }
+  // A stale process whose broker id another process has registered exits at once, without a controlled shutdown
+  // (that would move the partitions of the id the other process now holds). Its logs recover at the next start.
+  app.get(ControllerElection).onIdTaken((message) => {
+    console.error(`brook: ${message}`);
+    process.exit(1);
+  });
   limitConnections(app.getHttpServer(), config.security.connectionsMax, config.security.tls !== null);
   await app.listen(config.port, config.host);
   announce(

@@ -65,6 +65,7 @@ export class ControllerElection implements OnModuleDestroy {
   private meta: BrokerMeta = { brokerId: -1, clusterId: null, highestControllerEpochSeen: 0 };
   private readonly electedListeners: ElectionListener[] = [];
   private readonly resignedListeners: ElectionListener[] = [];
+  private readonly idTakenListeners: Array<(message: string) => void> = [];
   private stopped = false;
   private savedMeta = '';
   brokerEpoch = -1;
@@ -88,6 +89,11 @@ export class ControllerElection implements OnModuleDestroy {
   }
 
   /** Called with the new epoch when this broker becomes controller. */
+  /** Called when another live process has taken this broker's id: this process must stop serving. */
+  onIdTaken(listener: (message: string) => void): void {
+    this.idTakenListeners.push(listener);
+  }
+
   onElected(listener: ElectionListener): void {
     this.electedListeners.push(listener);
   }
@@ -253,7 +259,14 @@ export class ControllerElection implements OnModuleDestroy {
     this.observeControllerEpoch(counter);
     if (!(await this.store.renewLease(key, this.registeredValue, this.sessionTimeoutMs))) {
       this.logger.warn(`registration of broker ${this.config.brokerId} was lost; registering again`);
-      if (!(await this.register())) this.logger.error(`broker id ${this.config.brokerId} is taken by another broker`);
+      if (!(await this.register())) {
+        // Another process now holds this id (it started while this one was paused past its session). Two brokers
+        // with one id would both act on that id's partitions: this one, the stale one, stops.
+        const message = `broker id ${this.config.brokerId} is now registered by another broker process; this one stops`;
+        this.logger.error(message);
+        this.stopped = true;
+        for (const listener of this.idTakenListeners) listener(message);
+      }
       return;
     }
     const wanted = this.registrationValue();

@@ -260,4 +260,25 @@ describe('a cluster of three brokers on Redis', () => {
       paused.signal('SIGCONT');
     }
   });
+
+  it('stops a broker paused past its session whose id another broker process registered meanwhile', async () => {
+    const stale = cluster.brokers[2];
+    stale.signal('SIGSTOP');
+    let usurper: BrokerProcess | null = null;
+    try {
+      // started with the same id once the paused one's registration has lapsed (it waits for that by itself)
+      usurper = await cluster.startBroker(3);
+      stale.signal('SIGCONT');
+      const exit = await stale.exited(10_000);
+      expect(exit.code).toBe(1);
+      expect(stale.stderr).toMatch(/broker id 3 is now registered by another broker process/);
+      const status = await cluster.status(usurper);
+      expect(status?.broker_id).toBe(3);
+    } finally {
+      stale.signal('SIGCONT');
+      await usurper?.stop();
+    }
+    await stale.restart();
+    await waitUntil('broker 3 back', () => cluster.status(stale), 15_000);
+  });
 });

@@ -121,6 +121,17 @@ export class BrokerProcess {
     }
   }
 
+  /** Waits for the broker to exit by itself; fails after `timeoutMs`. */
+  async exited(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.exitPromise === null) throw new Error('the broker was never started');
+    const timer = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`broker still running after ${timeoutMs} ms`)), timeoutMs).unref(),
+    );
+    const exit = await Promise.race([this.exitPromise, timer]);
+    this.child = null;
+    return exit;
+  }
+
   /** Sends a signal without waiting for an exit: SIGSTOP and SIGCONT pause and resume the broker. */
   signal(signal: NodeJS.Signals): void {
     this.child?.kill(signal);
