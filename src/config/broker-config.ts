@@ -191,6 +191,7 @@ function wsLimitsFromEnv(env: Env): WsLimits {
     fetchBytesMax: integer(env, 'BROOK_WS_FETCH_BYTES_MAX', 256 * 1024, 1024, 64 * 1024 * 1024),
     sseStreamsMax: integer(env, 'BROOK_SSE_STREAMS_MAX', 1_000, 1, 1_000_000),
     sseHeartbeatMs: integer(env, 'BROOK_SSE_HEARTBEAT_MS', 15_000, 100),
+    sseAutoCommitIntervalMs: integer(env, 'BROOK_SSE_AUTO_COMMIT_INTERVAL_MS', 5_000, 10, 3_600_000),
   };
   if (limits.bufferedBytesMax <= limits.bufferedBytesPause) {
     throw new ConfigError(

@@ -104,7 +104,10 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   [`POST ${T}/records`]: topicParam('WRITE'),
   [`POST ${T}/records:batch`]: topicParam('WRITE'),
   [`GET ${T}/partitions/{partition_id}/records`]: topicParam('READ'),
-  [`GET ${T}/records:stream`]: topicParam('READ'),
+  [`GET ${T}/records:stream`]: (c) => [
+    on('READ', topic(c.params.topic_name)),
+    ...(typeof c.query.group === 'string' ? [on('READ', group(c.query.group))] : []),
+  ],
 
   'GET /v3/clusters/{cluster_id}/consumer-groups': none,
   [`GET ${G}`]: groupParam('consumer_group_id', 'DESCRIBE'),

@@ -1,9 +1,11 @@
 // GET .../topics/{t}/records:stream end to end: Server-Sent Events from a broker process, one event per record
-// with `partition:offset` ids, heartbeats, resume with Last-Event-ID, and errors before the stream starts.
+// with `partition:offset` ids, heartbeats, resume with Last-Event-ID, errors before the stream starts, and streams
+// that are members of a consumer group (`group=`: assigned partitions, commits by the broker, rebalances).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { waitUntil } from './support/cluster.js';
 import { call, expectError } from './support/http.js';
 import { WsClient } from './support/ws-client.js';
 
@@ -14,7 +16,13 @@ let broker: BrokerProcess;
 let cid: string;
 
 beforeAll(async () => {
-  broker = await BrokerProcess.start({ env: { BROOK_SSE_HEARTBEAT_MS: '200' } });
+  broker = await BrokerProcess.start({
+    env: {
+      BROOK_SSE_HEARTBEAT_MS: '200',
+      BROOK_SSE_AUTO_COMMIT_INTERVAL_MS: '200',
+      BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '300',
+    },
+  });
   cid = await broker.clusterId();
 });
 afterAll(async () => {
@@ -225,8 +233,83 @@ describe('SSE records:stream', () => {
     const farId = await fetch(streamUrl('sse-one', ''), { headers: { 'Last-Event-ID': '0:500' } });
     expect(farId.status).toBe(400);
     expect(((await farId.json()) as { error_code: number }).error_code).toBe(40002);
-    const group = await fetch(streamUrl('sse-one', 'group=g'));
+    const group = await fetch(streamUrl('sse-one', 'group='));
     expect(group.status).toBe(400);
+    expect(((await group.json()) as { error_code: number }).error_code).toBe(40002);
+  });
+});
+
+describe('SSE records:stream as a consumer group member', () => {
+  const assignedOf = (events: SseEvent[]) =>
+    events
+      .filter((event) => event.event === 'assigned')
+      .map((event) => JSON.parse(event.data!) as { partitions: Array<{ partition: number }>; generation: number });
+  const valuesOf = (events: SseEvent[]) =>
+    recordsOf(events)
+      .map((event) => JSON.parse(event.data!).value as string)
+      .sort();
+  const lagsOf = async (group: string) => {
+    const lags = await call(broker.url, 'GET', `/v3/clusters/${cid}/consumer-groups/${group}/lags`);
+    return lags.status === 200
+      ? (lags.body.data as Array<{ partition_id: number; current_offset: number }>)
+          .map((lag) => `${lag.partition_id}@${lag.current_offset}`)
+          .sort()
+      : [];
+  };
+
+  it('streams its assigned partitions, commits what it wrote, and the group resumes there', async () => {
+    await createTopic('sse-group', 2);
+    await produce('sse-group', ['a0', 'a1', 'a2'], 0);
+    await produce('sse-group', ['b0', 'b1', 'b2'], 1);
+    const url = streamUrl('sse-group', 'group=viewers&from=earliest&format=string');
+    const first = await fetch(url);
+    expect(first.status).toBe(200);
+    const events = await readEvents(first, (so) => recordsOf(so).length >= 6);
+    expect(assignedOf(events)).toEqual([
+      { partitions: [0, 1].map((partition) => ({ topic: 'sse-group', partition })), generation: expect.any(Number) },
+    ]);
+    expect(events.findIndex((event) => event.event === 'assigned')).toBeLessThan(
+      events.findIndex((event) => event.id !== undefined),
+    );
+    expect(valuesOf(events)).toEqual(['a0', 'a1', 'a2', 'b0', 'b1', 'b2']);
+    // the stream was closed by the reader: the broker committed what it had written, and the member left
+    expect(
+      await waitUntil(
+        'offsets committed on close',
+        async () => {
+          const lags = await lagsOf('viewers');
+          return lags.join() === '0@3,1@3' ? lags : null;
+        },
+        10_000,
+      ),
+    ).toEqual(['0@3', '1@3']);
+
+    await produce('sse-group', ['a3'], 0);
+    await produce('sse-group', ['b3'], 1);
+    const second = await fetch(url);
+    const resumed = await readEvents(second, (so) => recordsOf(so).length >= 2);
+    expect(valuesOf(resumed)).toEqual(['a3', 'b3']);
+  });
+
+  it('splits the partitions between two streams of one group, each getting only its own', async () => {
+    const url = streamUrl('sse-group', 'group=pair&from=earliest&format=string');
+    const oneEach = (so: SseEvent[]) => assignedOf(so).at(-1)?.partitions.length === 1;
+    const [left, right] = await Promise.all([fetch(url), fetch(url)]);
+    const [leftEvents, rightEvents] = await Promise.all([
+      readEvents(left, (so) => oneEach(so) && recordsOf(so).length >= 4, 15_000),
+      readEvents(right, (so) => oneEach(so) && recordsOf(so).length >= 4, 15_000),
+    ]);
+    const leftPartition = assignedOf(leftEvents).at(-1)!.partitions[0].partition;
+    const rightPartition = assignedOf(rightEvents).at(-1)!.partitions[0].partition;
+    expect([leftPartition, rightPartition].sort()).toEqual([0, 1]);
+    const tail = (events: SseEvent[]) =>
+      events.slice(events.findLastIndex((event) => event.event === 'assigned')).filter((event) => event.id);
+    for (const [events, partition] of [
+      [leftEvents, leftPartition],
+      [rightEvents, rightPartition],
+    ] as const) {
+      expect(tail(events).every((event) => event.id!.startsWith(`${partition}:`))).toBe(true);
+    }
   });
 });
 

@@ -1320,7 +1320,14 @@ export interface paths {
      *     positions (`0:41,1:17`), and partitions it does not name start where `from` says. A partition that cannot be
      *     streamed any more (topic deleted, offset removed by retention) ends the stream with an `event: error`
      *     whose data is `{error_code, message}`. Nothing more is read from the log while the client is not reading.
-     *     Consumer groups over SSE (`group=`) are not available yet (400, 40002).
+     *     With `group=`, the stream is a member of that consumer group (as a WebSocket group subscription is): it
+     *     streams only the partitions the group assigns it, announced as `event: assigned` (data `{partitions:
+     *     [{topic, partition}], generation}`) and `event: revoked` (data `{partitions}`) at each rebalance; a newly
+     *     assigned partition starts at the group's committed offset, else where `from` says; `Last-Event-ID` does not
+     *     apply. The broker commits for the client (SSE has no way back), as Kafka's auto-commit does: the position
+     *     after the last record written to the stream, every `BROOK_SSE_AUTO_COMMIT_INTERVAL_MS` (5 s) and when the
+     *     stream closes; delivery is at least once for the records written since the last commit. The open stream
+     *     keeps the member alive; closing it leaves the group. Needs READ on the group as well as on the topic.
      */
     get: operations['streamRecords'];
     put?: never;
@@ -5462,6 +5469,8 @@ export interface operations {
         format?: components['parameters']['RecordFormat'];
         /** @description Start at the log start (`earliest`) or at the high watermark (`latest`, new records only). */
         from?: 'earliest' | 'latest';
+        /** @description Stream as a member of this consumer group (1 to 255 characters). */
+        group?: string;
       };
       header?: {
         /** @description The position(s) to resume after, `partition:offset[,partition:offset...]`. */
@@ -5486,7 +5495,7 @@ export interface operations {
           'text/event-stream': string;
         };
       };
-      /** @description An unknown `from` or `format`, a malformed `Last-Event-ID` (400); a position outside the partition, a `group` (40002). */
+      /** @description An unknown `from` or `format`, a malformed `Last-Event-ID` (400); a position outside the partition, an empty or too long `group` (40002). */
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];

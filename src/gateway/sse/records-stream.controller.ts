@@ -3,6 +3,7 @@
 // back-pressure: nothing more is read from the log while the response cannot take more (Node's writable
 // high-water mark), so a client that stops reading holds at most one fetch per partition. Open streams per broker
 // are bounded (BROOK_SSE_STREAMS_MAX, 429 / 42901 beyond); a heartbeat comment goes out every BROOK_SSE_HEARTBEAT_MS.
+// With `group=`, the stream is a member of the consumer group instead (sse-group-stream.ts).
 import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
@@ -16,9 +17,13 @@ import type { ReadFormat } from '../record-format.js';
 import { SharedReads, streamPartition, type StreamSink } from '../ws/partition-stream.js';
 import { RecordJsonCache, type EncodedRun } from '../ws/record-json-cache.js';
 import { RECORDS_PER_FRAME_MAX } from '../ws/ws-limits.js';
+import { WsGateway } from '../ws/ws.gateway.js';
 import { errorEvent, HEARTBEAT_EVENT, parseLastEventId, recordEvents } from './sse-format.js';
+import { SseGroupStream } from './sse-group-stream.js';
 
 const STREAMS_FULL_RETRY_AFTER_SECONDS = 5;
+/** Kafka's bound on a group id's length in the REST Proxy's checks. */
+const GROUP_ID_LENGTH_MAX = 255;
 
 class ResponseSink implements StreamSink {
   constructor(
@@ -57,6 +62,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     private readonly replicas: PartitionRouter,
     private readonly cache: RecordJsonCache,
     private readonly reads: SharedReads,
+    private readonly ws: WsGateway,
   ) {}
 
   beforeApplicationShutdown(): void {
@@ -79,8 +85,11 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     const from = query.from ?? 'latest';
     if (from !== 'earliest' && from !== 'latest')
       throw errors.badRequest(`from must be earliest or latest, got '${from}'.`);
-    if (query.group !== undefined)
-      throw errors.invalidRequest('Consumer groups over SSE are not available yet on this broker; omit group.');
+    const group = query.group;
+    if (group !== undefined && (group.length === 0 || group.length > GROUP_ID_LENGTH_MAX))
+      throw errors.invalidRequest(`group must be 1 to ${GROUP_ID_LENGTH_MAX} characters.`);
+    this.checkStreamsLimit();
+    if (group !== undefined) return this.streamAsMember(topic, group, from, format, reply);
     const resume = parseLastEventId(lastEventId, partitions);
     const starts: Array<{ partition: number; offset: number }> = [];
     for (let partition = 0; partition < partitions; partition++) {
@@ -93,6 +102,63 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
       }
       starts.push({ partition, offset });
     }
+    const { response, abort } = this.openResponse(reply);
+    const sink = new ResponseSink(response, abort);
+    for (const start of starts) {
+      void streamPartition(this.replicas, sink, {
+        topic,
+        ...start,
+        format,
+        fetchBytes: this.config.ws.fetchBytesMax,
+        cache: this.cache,
+        reads: this.reads,
+        signal: abort.signal,
+      });
+    }
+  }
+
+  /** A group member's stream (sse-group-stream.ts): Last-Event-ID does not apply, the group's offsets do. */
+  private async streamAsMember(
+    topic: string,
+    group: string,
+    from: 'earliest' | 'latest',
+    format: ReadFormat,
+    reply: FastifyReply,
+  ): Promise<void> {
+    const { response, abort } = this.openResponse(reply);
+    const sink = new ResponseSink(response, abort);
+    const stream = new SseGroupStream(
+      {
+        topic,
+        group,
+        from,
+        format,
+        fetchBytes: this.config.ws.fetchBytesMax,
+        sessionTimeoutMs: this.config.ws.groupSessionTimeoutMs,
+        heartbeatMs: this.config.ws.pingIntervalMs,
+        autoCommitIntervalMs: this.config.ws.sseAutoCommitIntervalMs,
+      },
+      { port: this.ws.groupPort, replicas: this.replicas, cache: this.cache, reads: this.reads },
+      {
+        write: (text) => {
+          if (!response.writableEnded) response.write(text);
+        },
+        end: (text) => {
+          if (!response.writableEnded) response.end(text);
+        },
+      },
+      sink,
+    );
+    response.once('close', () => void stream.closeStream());
+    try {
+      await stream.open();
+    } catch (error) {
+      const failure = error instanceof BrookError ? error : errors.kafkaError((error as Error).message);
+      if (!response.writableEnded) response.end(errorEvent(failure.errorCode, failure.message));
+    }
+  }
+
+  private checkStreamsLimit(): void {
     if (this.responses.size >= this.config.ws.sseStreamsMax) {
       throw new BrookError(
         429,
@@ -101,6 +167,10 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
         STREAMS_FULL_RETRY_AFTER_SECONDS,
       );
     }
+  }
+
+  /** Takes the response over from Fastify and starts the event stream, with its heartbeat comments. */
+  private openResponse(reply: FastifyReply): { response: ServerResponse; abort: AbortController } {
     reply.hijack();
     const response = reply.raw;
     this.responses.add(response);
@@ -120,17 +190,6 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
       clearInterval(heartbeat);
       this.responses.delete(response);
     });
-    const sink = new ResponseSink(response, abort);
-    for (const start of starts) {
-      void streamPartition(this.replicas, sink, {
-        topic,
-        ...start,
-        format,
-        fetchBytes: this.config.ws.fetchBytesMax,
-        cache: this.cache,
-        reads: this.reads,
-        signal: abort.signal,
-      });
-    }
+    return { response, abort };
   }
 }

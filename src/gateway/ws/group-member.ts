@@ -10,6 +10,9 @@ import type { TopicPartition } from '../../group-coordinator/assignors/assignor.
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { GroupAssignment, WsGroupPort } from './group-port.js';
 import { partitionKey, startOffsetFor, type Subscription } from './subscription.js';
+
+/** The partition streams a member runs (a WebSocket subscription, or an SSE group stream). */
+export type MemberStreams = Pick<Subscription, 'closed' | 'startPartition' | 'stopPartition' | 'close' | 'generations'>;
 import type { CommitFrame, FrameId, SubscribeFrame } from './ws-protocol.js';
 
 export interface MemberOwner {
@@ -30,7 +33,7 @@ export class GroupMember {
 
   constructor(
     private readonly frame: SubscribeFrame & { group: string; topics: string[] },
-    private readonly subscription: Subscription,
+    private readonly subscription: MemberStreams,
     private readonly port: WsGroupPort,
     private readonly replicas: PartitionRouter,
     private readonly owner: MemberOwner,

@@ -32,6 +32,8 @@ export interface WsLimits {
   sseStreamsMax: number;
   /** BROOK_SSE_HEARTBEAT_MS: period of the SSE heartbeat comment. */
   sseHeartbeatMs: number;
+  /** How often an SSE group stream commits the positions it has written (Kafka's auto.commit.interval.ms). */
+  sseAutoCommitIntervalMs: number;
 }
 
 export const CLOSE_CODES = {

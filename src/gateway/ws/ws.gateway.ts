@@ -56,6 +56,11 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     this.groups = config.redisUrl === null ? local : new RoutingGroupPort(local, coordinator, config.brokerId, peers);
   }
 
+  /** Group membership for streams (WebSocket here, SSE group streams too): local or routed to the coordinator. */
+  get groupPort(): WsGroupPort {
+    return this.groups;
+  }
+
   get openSockets(): number {
     return this.sessions.size;
   }
