@@ -177,12 +177,14 @@ export class ReplicaManager implements OnModuleDestroy {
   async applyMetadata(topics: ReadonlyMap<string, TopicMetadata>): Promise<void> {
     if (this.stopped) return;
     const hosted = new Set<string>();
+    const assigned = new Set<string>();
     for (const topic of topics.values()) {
       for (let partition = 0; partition < topic.assignment.replicas.length; partition++) {
         const replicas = topic.assignment.replicas[partition];
         if (!replicas.includes(this.config.brokerId)) continue;
         const name = topic.assignment.name;
         const key = partitionKey(name, partition);
+        assigned.add(key);
         const log = this.logs.log(name, partition);
         const state = topic.states[partition];
         if (log === undefined || state === undefined || log.isClosed) continue;
@@ -200,6 +202,10 @@ export class ReplicaManager implements OnModuleDestroy {
     }
     for (const key of [...this.leaders.keys()]) if (!hosted.has(key)) this.dropLeader(key);
     for (const key of [...this.fetchers.keys()]) if (!hosted.has(key)) await this.stopFetcher(key);
+    // a deleted (or moved away) partition's HW must not seed a partition of the same name created later
+    for (const key of [...this.followerHighWatermarks.keys()]) {
+      if (!assigned.has(key)) this.followerHighWatermarks.delete(key);
+    }
   }
 
   private async becomeLeader(
