@@ -12,7 +12,7 @@ import { describable } from '../security/security-hooks.js';
 import { AdminService } from './admin.service.js';
 import { asArray, asObject } from './json-shape.js';
 import { acksParam, integerParam } from './params.js';
-import { ProduceService, type ProduceInput } from './produce.service.js';
+import { ProduceService, type ProduceInput, type ProduceOutcome, type ProduceResult } from './produce.service.js';
 import { decodeBase64 } from './record-format.js';
 import { ScannedV2Records } from './v2-binary-body.js';
 import { V2_JSON_FORMAT } from './json-body-parser.js';
@@ -103,42 +103,9 @@ export class V2Controller {
     const acks = acksParam(acksText);
     if (body instanceof ScannedV2Records) return this.produceScanned(topic, partition, acks, body, reply);
     const json = (contentType ?? '').startsWith(V2_JSON_FORMAT);
-    const records = asArray(asObject(body, 'request body').records, 'records');
-    if (records.length === 0) throw errors.unprocessable('records must not be empty.');
-    const now = Date.now();
-    const inputs: ProduceInput[] = records.map((entry, i) => {
-      const record = asObject(entry, `records[${i}]`);
-      if (
-        record.partition !== undefined &&
-        record.partition !== null &&
-        (typeof record.partition !== 'number' || !Number.isSafeInteger(record.partition))
-      ) {
-        throw errors.unprocessable(`records[${i}].partition must be an integer.`);
-      }
-      return {
-        key: embedded(record.key, json, `records[${i}].key`),
-        value: embedded(record.value, json, `records[${i}].value`),
-        headers: [],
-        timestamp: now,
-        partition: partition ?? (record.partition as number | null | undefined),
-      };
-    });
+    const inputs = v2ProduceInputs(body, json, partition, Date.now());
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
-    const outcomes = await this.producer.produce(topic, inputs, acks);
-    return {
-      offsets: outcomes.map((outcome) =>
-        outcome.ok
-          ? { partition: outcome.partition, offset: outcome.offset, error_code: null, error: null }
-          : {
-              partition: outcome.partition,
-              offset: null,
-              error_code: outcome.error.errorCode,
-              error: outcome.error.message,
-            },
-      ),
-      key_schema_id: null,
-      value_schema_id: null,
-    };
+    return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks));
   }
 
   /**
@@ -155,24 +122,80 @@ export class V2Controller {
   ): Promise<string> {
     const timestamp = Date.now();
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
-    const { refused, appended } = await this.producer.produceScanned(topic, records, partition, timestamp, acks);
-    const entries = new Array<string>(records.count);
-    for (const [i, { partition: at, error }] of refused) entries[i] = failedEntry(at, error);
-    for (const { partition: at, indexes, info, error } of appended) {
-      if (error !== null) {
-        const entry = failedEntry(at, error);
-        for (const i of indexes) entries[i] = entry;
-        continue;
-      }
-      const head = `{"partition":${at},"offset":`;
-      for (let position = 0; position < indexes.length; position++) {
-        const offset = info === null ? -1 : info.firstOffset + position;
-        entries[indexes[position]] = head + offset + ',"error_code":null,"error":null}';
-      }
-    }
+    const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks);
     void reply.header('content-type', 'application/json; charset=utf-8');
-    return `{"offsets":[${entries.join(',')}],"key_schema_id":null,"value_schema_id":null}`;
+    return v2ScannedAnswer(result, records.count);
   }
+}
+
+/**
+ * The records of a v2 produce body parsed the full way (any shape JSON allows), checked as Confluent does: a 400
+ * for a body or record that is not an object or records that is not an array, a 422 for an empty records array, a
+ * partition that is not an integer, a key or value that is not base64 (binary format).
+ * `partition` is the route's partition, when it names one.
+ */
+export function v2ProduceInputs(
+  body: unknown,
+  json: boolean,
+  partition: number | undefined,
+  now: number,
+): ProduceInput[] {
+  const records = asArray(asObject(body, 'request body').records, 'records');
+  if (records.length === 0) throw errors.unprocessable('records must not be empty.');
+  return records.map((entry, i) => {
+    const record = asObject(entry, `records[${i}]`);
+    if (
+      record.partition !== undefined &&
+      record.partition !== null &&
+      (typeof record.partition !== 'number' || !Number.isSafeInteger(record.partition))
+    ) {
+      throw errors.unprocessable(`records[${i}].partition must be an integer.`);
+    }
+    return {
+      key: embedded(record.key, json, `records[${i}].key`),
+      value: embedded(record.value, json, `records[${i}].value`),
+      headers: [],
+      timestamp: now,
+      partition: partition ?? (record.partition as number | null | undefined),
+    };
+  });
+}
+
+/** The v2 produce answer: one offsets[] entry per record, in request order. */
+export function v2ProduceAnswer(outcomes: ProduceOutcome[]) {
+  return {
+    offsets: outcomes.map((outcome) =>
+      outcome.ok
+        ? { partition: outcome.partition, offset: outcome.offset, error_code: null, error: null }
+        : {
+            partition: outcome.partition,
+            offset: null,
+            error_code: outcome.error.errorCode,
+            error: outcome.error.message,
+          },
+    ),
+    key_schema_id: null,
+    value_schema_id: null,
+  };
+}
+
+/** JSON.stringify(v2ProduceAnswer(outcomes)) for the outcomes of a scanned request, built as one string. */
+export function v2ScannedAnswer({ refused, appended }: ProduceResult, count: number): string {
+  const entries = new Array<string>(count);
+  for (const [i, { partition, error }] of refused) entries[i] = failedEntry(partition, error);
+  for (const { partition, indexes, info, error } of appended) {
+    if (error !== null) {
+      const entry = failedEntry(partition, error);
+      for (const i of indexes) entries[i] = entry;
+      continue;
+    }
+    const head = `{"partition":${partition},"offset":`;
+    for (let position = 0; position < indexes.length; position++) {
+      const offset = info === null ? -1 : info.firstOffset + position;
+      entries[indexes[position]] = head + offset + ',"error_code":null,"error":null}';
+    }
+  }
+  return `{"offsets":[${entries.join(',')}],"key_schema_id":null,"value_schema_id":null}`;
 }
 
 function failedEntry(partition: number | null, error: BrookError): string {
