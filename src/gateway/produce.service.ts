@@ -6,7 +6,7 @@ import { BrookError, errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerService } from '../controller-election/controller.service.js';
-import { encodeBatch, encodeSpansBatch, type RecordInput } from '../partition-log/record-batch.js';
+import { encodeBatch, encodeSpansBatch, frameSpansBatch, type RecordInput } from '../partition-log/record-batch.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 import type { AppendInfo } from '../partition-log/partition-log.js';
@@ -145,8 +145,11 @@ export class ProduceService {
         count: records.count,
         key: (i) => records.key(i),
         partition: partition !== undefined ? () => partition : partitions === null ? () => null : (i) => partitions[i],
+        // Every record in one batch (indexes are in request order): the scanner already laid it out.
         encode: (indexes) =>
-          encodeSpansBatch(records, records.count, indexes.length === records.count ? null : indexes, timestamp),
+          indexes.length === records.count
+            ? frameSpansBatch(records.data, records.end, records.count, timestamp)
+            : encodeSpansBatch(records, records.count, indexes, timestamp),
       },
       acks,
     );

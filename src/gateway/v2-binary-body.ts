@@ -1,14 +1,19 @@
 // The fast path of REST Proxy v2 binary produce (POST /topics/{t}[/partitions/{p}]): a byte-level scanner over the
 // raw request body for the shape clients send, {"records":[{"value":"<base64>"},{"key":..,"partition":..,..}]},
-// that validates the JSON and the base64 in one pass and decodes keys and values into one buffer, with no JSON tree,
-// no UTF-8 decode of the body and no per-record strings or Buffers. The record batch is then encoded straight from
-// that buffer (encodeSpansBatch).
+// that validates the JSON and the base64 and decodes keys and values straight into a record batch laid out for the
+// common case (every record of the request in one batch, in request order: a partition route, or keyless records
+// on the sticky partition), with no JSON tree, no UTF-8 decode of the body and no per-record strings or Buffers.
+// When the request's records do go to one batch, that buffer only needs its header and CRC (frameSpansBatch);
+// otherwise each partition's batch is encoded from the keys' and values' spans in it (encodeSpansBatch).
 //
 // The scanner accepts a strict subset of what the full path (parseJson, then the v2 controller's checks) accepts
 // and means the same by it: anything it does not fully understand (escapes in strings, other members, duplicate
 // members, numbers that are not plain integers, invalid base64, bytes outside ASCII, an empty records array, any
 // JSON error) returns null, and the caller takes the full path, which gives the same records or the same error as
 // before. v2-binary-body.property.spec.ts checks this on generated bodies.
+
+import { BATCH_HEADER_BYTES, spanRecordBodySize } from '../partition-log/record-batch.js';
+import { writeVarint } from '../partition-log/varint.js';
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -41,17 +46,21 @@ const NULL = Buffer.from('null', 'latin1');
 
 /** Largest partition number the scanner reads itself (15 digits are always a safe integer). */
 const PARTITION_DIGITS_MAX = 15;
+/** The most bytes of a record's framing besides its key and value bytes (length, attributes, deltas, ...). */
+const RECORD_FRAMING_BYTES_MAX = 5 + 1 + 1 + 5 + 5 + 5 + 1;
 
 /**
- * The records of a v2 binary produce body the scanner understood. Keys and values are decoded back to back into
- * `data`; record i's key is data[keyAt[i], keyAt[i] + keyLength[i]) or null when keyLength[i] is -1, its value
- * likewise. `partitions[i]` is the record's own partition field (null when absent or null); `partitions` itself is
- * null when no record names one.
+ * The records of a v2 binary produce body the scanner understood. `data` holds them as the records section of one
+ * batch (every record, in order, with offset delta = its index and timestamp delta 0) in [BATCH_HEADER_BYTES,
+ * `end`), the header's place left free before it; record i's key is data[keyAt[i], keyAt[i] + keyLength[i]) or
+ * null when keyLength[i] is -1, its value likewise. `partitions[i]` is the record's own partition field (null when
+ * absent or null); `partitions` itself is null when no record names one.
  */
 export class ScannedV2Records {
   constructor(
     readonly count: number,
     readonly data: Buffer,
+    readonly end: number,
     readonly keyAt: number[],
     readonly keyLength: number[],
     readonly valueAt: number[],
@@ -84,20 +93,25 @@ function startsWith(body: Buffer, at: number, token: Buffer): boolean {
 /** Thrown inside the scanner for anything it does not take; never leaves this module. */
 const NOT_UNDERSTOOD = new Error('not understood by the v2 binary scanner');
 
-/**
- * Decodes the base64 string whose opening quote is at `at` into `data` from `into`, checking it exactly as
- * isBase64 does (whole groups of 4 alphabet characters, the last may end in '=' or '=='; no escapes). Returns the
- * position after the closing quote and leaves the decoded length in `decoded.length`.
- */
-function decodeString(body: Buffer, at: number, data: Buffer, into: number, decoded: { length: number }): number {
-  const start = at + 1;
-  const end = body.indexOf(QUOTE, start);
-  if (end < 0) throw NOT_UNDERSTOOD;
-  const length = end - start;
+/** The decoded length of the base64 text body[from, to), when it is valid base64 (decodeInto checks that). */
+function decodedLength(body: Buffer, from: number, to: number): number {
+  const length = to - from;
   if (length % 4 !== 0) throw NOT_UNDERSTOOD;
+  let padding = 0;
+  if (length > 0 && body[to - 1] === EQUALS) padding++;
+  if (length > 1 && body[to - 2] === EQUALS) padding++;
+  return (length / 4) * 3 - padding;
+}
+
+/**
+ * Decodes the base64 text body[from, to) into `data` at `into`, checking it exactly as isBase64 does (whole groups
+ * of 4 alphabet characters, the last of which may end in '=' or '=='; so no escapes). Returns the position after
+ * the bytes written, decodedLength(body, from, to) of them.
+ */
+function decodeInto(body: Buffer, from: number, to: number, data: Buffer, into: number): number {
   let out = into;
-  const lastGroup = end - 4;
-  let i = start;
+  const lastGroup = to - 4;
+  let i = from;
   for (; i < lastGroup; i += 4) {
     const bits =
       (SEXTET[body[i]] << 18) | (SEXTET[body[i + 1]] << 12) | (SEXTET[body[i + 2]] << 6) | SEXTET[body[i + 3]];
@@ -106,7 +120,7 @@ function decodeString(body: Buffer, at: number, data: Buffer, into: number, deco
     data[out++] = (bits >>> 8) & 0xff;
     data[out++] = bits & 0xff;
   }
-  if (length > 0) {
+  if (to > from) {
     const a = SEXTET[body[i]];
     const b = SEXTET[body[i + 1]];
     const c3 = body[i + 2];
@@ -132,8 +146,7 @@ function decodeString(body: Buffer, at: number, data: Buffer, into: number, deco
       data[out++] = bits & 0xff;
     }
   }
-  decoded.length = out - into;
-  return end + 1;
+  return out;
 }
 
 /**
@@ -150,15 +163,15 @@ export function scanV2BinaryBody(body: Buffer): ScannedV2Records | null {
 }
 
 function scan(body: Buffer): ScannedV2Records {
-  // Decoded bytes are at most 3/4 of the body's length.
-  const data = Buffer.allocUnsafe(Math.ceil((body.length * 3) / 4));
-  let written = 0;
+  // Decoded bytes are at most 3/4 of the body's length, leaving a quarter for the records' framing (grown when
+  // short: records of a few bytes each).
+  let data = Buffer.allocUnsafe(BATCH_HEADER_BYTES + body.length);
+  let written = BATCH_HEADER_BYTES;
   const keyAt: number[] = [];
   const keyLength: number[] = [];
   const valueAt: number[] = [];
   const valueLength: number[] = [];
   let partitions: Array<number | null> | null = null;
-  const decoded = { length: 0 };
 
   let at = skipWhitespace(body, 0);
   if (body[at] !== OPEN_BRACE) throw NOT_UNDERSTOOD;
@@ -175,10 +188,11 @@ function scan(body: Buffer): ScannedV2Records {
     // One record: {} or members "key", "value", "partition", each at most once, in any order.
     if (body[at] !== OPEN_BRACE) throw NOT_UNDERSTOOD;
     at = skipWhitespace(body, at + 1);
-    let key = -1;
-    let keyBytes = -1;
-    let value = -1;
-    let valueBytes = -1;
+    // The base64 text of the key and value: body[from, to), from -1 for null
+    let keyFrom = -1;
+    let keyTo = -1;
+    let valueFrom = -1;
+    let valueTo = -1;
     let partition: number | null = null;
     let seen = 0;
     if (body[at] === CLOSE_BRACE) {
@@ -222,15 +236,17 @@ function scan(body: Buffer): ScannedV2Records {
           partition = negative ? -number : number;
           at = i;
         } else if (first === QUOTE) {
-          at = decodeString(body, at, data, written, decoded);
+          const from = at + 1;
+          const to = body.indexOf(QUOTE, from);
+          if (to < 0) throw NOT_UNDERSTOOD;
           if (member === 1) {
-            value = written;
-            valueBytes = decoded.length;
+            valueFrom = from;
+            valueTo = to;
           } else {
-            key = written;
-            keyBytes = decoded.length;
+            keyFrom = from;
+            keyTo = to;
           }
-          written += decoded.length;
+          at = to + 1;
         } else {
           throw NOT_UNDERSTOOD;
         }
@@ -244,10 +260,28 @@ function scan(body: Buffer): ScannedV2Records {
         break;
       }
     }
-    keyAt.push(key);
+    // The record, framed as encodeBatch frames it at offset delta `count`, its key and value decoded in place.
+    const keyBytes = keyFrom < 0 ? -1 : decodedLength(body, keyFrom, keyTo);
+    const valueBytes = valueFrom < 0 ? -1 : decodedLength(body, valueFrom, valueTo);
+    const recordBytes = spanRecordBodySize(count, keyBytes, valueBytes);
+    if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > data.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX));
+      data.copy(grown, 0, 0, written);
+      data = grown;
+    }
+    written = writeVarint(data, written, recordBytes);
+    data[written++] = 0; // attributes
+    data[written++] = 0; // timestamp delta
+    written = writeVarint(data, written, count);
+    written = writeVarint(data, written, keyBytes);
+    keyAt.push(keyBytes < 0 ? -1 : written);
     keyLength.push(keyBytes);
-    valueAt.push(value);
+    if (keyBytes >= 0) written = decodeInto(body, keyFrom, keyTo, data, written);
+    written = writeVarint(data, written, valueBytes);
+    valueAt.push(valueBytes < 0 ? -1 : written);
     valueLength.push(valueBytes);
+    if (valueBytes >= 0) written = decodeInto(body, valueFrom, valueTo, data, written);
+    data[written++] = 0; // header count
     if (partition !== null) {
       if (partitions === null) partitions = new Array<number | null>(count).fill(null);
       partitions.push(partition);
@@ -267,5 +301,5 @@ function scan(body: Buffer): ScannedV2Records {
   if (body[at] !== CLOSE_BRACE) throw NOT_UNDERSTOOD;
   at = skipWhitespace(body, at + 1);
   if (at !== body.length) throw NOT_UNDERSTOOD;
-  return new ScannedV2Records(count, data, keyAt, keyLength, valueAt, valueLength, partitions);
+  return new ScannedV2Records(count, data, written, keyAt, keyLength, valueAt, valueLength, partitions);
 }
