@@ -17,15 +17,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatMeasurement, type Measurement } from './measure.js';
 
-const RECORD_BYTES = 100;
-const RECORDS_PER_REQUEST = 1000;
-const CONNECTIONS = 8;
-const WARMUP_SECONDS = 1;
-const W1_ROUNDS = 4;
+export const RECORD_BYTES = 100;
+export const RECORDS_PER_REQUEST = 1000;
+export const CONNECTIONS = 8;
+export const WARMUP_SECONDS = 1;
+export const W1_ROUNDS = 4;
 const W6_ROUNDS = 3;
 const READ_CHUNK_BYTES = 1024 * 1024;
 const JSON_MAX_RECORDS = 10_000;
-const TOPIC = 'bench';
+export const TOPIC = 'bench';
 const MAIN_JS = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ export async function startBroker(dataDir: string, env: Record<string, string> =
 }
 
 // The W1 baseline: append each request body to one file with fs.write, answer 200.
-const WRITE_BASELINE = `
+export const WRITE_BASELINE = `
 const http = require('node:http');
 const fs = require('node:fs');
 const fd = fs.openSync(process.env.BENCH_FILE, 'w');
@@ -148,7 +148,7 @@ http.createServer((req, res) => {
 }).listen(Number(process.env.BENCH_PORT), '127.0.0.1');
 `;
 
-async function startBaseline(name: string, script: string, file: string): Promise<Server> {
+export async function startBaseline(name: string, script: string, file: string): Promise<Server> {
   const port = await freePort();
   return startChild(name, ['-e', script], { BENCH_PORT: String(port), BENCH_FILE: file }, port, '/');
 }
@@ -201,14 +201,14 @@ export async function createTopic(broker: Server): Promise<string> {
   return clusterId;
 }
 
-function produceBody(): Buffer {
+export function produceBody(): Buffer {
   const value = Buffer.alloc(RECORD_BYTES, 'x').toString('base64');
   const records = Array.from({ length: RECORDS_PER_REQUEST }, () => ({ value }));
   return Buffer.from(JSON.stringify({ records }));
 }
 
 const PRODUCE_HEADERS = { 'content-type': 'application/vnd.kafka.binary.v2+json' };
-const PRODUCE_PATH = `/topics/${TOPIC}/partitions/0`;
+export const PRODUCE_PATH = `/topics/${TOPIC}/partitions/0`;
 
 function checkProduced(server: Server, res: Response): void {
   if (res.status !== 200)
@@ -218,11 +218,12 @@ function checkProduced(server: Server, res: Response): void {
     throw new Error(`${server.name} failed records: ${res.body.toString('utf8', 0, 300)}`);
 }
 
-/** Posts `body` from CONNECTIONS concurrent loops until `seconds` have passed; returns the request latencies. */
-async function produceFor(
+/** Posts `body` to `path` from CONNECTIONS concurrent loops until `seconds` have passed; returns the latencies. */
+export async function produceFor(
   server: Server,
   body: Buffer,
   seconds: number,
+  path = PRODUCE_PATH,
 ): Promise<{ requests: number; seconds: number; latenciesMs: number[] }> {
   const latenciesMs: number[] = [];
   const started = process.hrtime.bigint();
@@ -230,7 +231,7 @@ async function produceFor(
   const loop = async () => {
     while (process.hrtime.bigint() < deadline) {
       const sent = process.hrtime.bigint();
-      const res = await call(server, 'POST', PRODUCE_PATH, body, PRODUCE_HEADERS);
+      const res = await call(server, 'POST', path, body, PRODUCE_HEADERS);
       latenciesMs.push(Number(process.hrtime.bigint() - sent) / 1e6);
       checkProduced(server, res);
     }
