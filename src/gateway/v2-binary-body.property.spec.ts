@@ -21,6 +21,7 @@ import { parseJson } from './json-body-parser.js';
 import { ProduceService, type ProduceInput } from './produce.service.js';
 import { v2ProduceAnswer, v2ProduceInputs, v2ScannedAnswer } from './v2.controller.js';
 import { ScannedV2Records, scanV2BinaryBody } from './v2-binary-body.js';
+import { consecutiveOffsetsAnswer } from './v2-answer.js';
 
 const NOW = 1_764_000_000_000;
 const TOPIC = 'orders';
@@ -291,7 +292,7 @@ describe('v2 binary produce: the body scanner and the full JSON path', () => {
           const result = await service(shape, fastBatches).produceScanned(TOPIC, scanned, route, NOW, shape.acks);
           expect([...fastBatches.keys()].sort()).toEqual([...fullBatches.keys()].sort());
           for (const [partition, batch] of fullBatches) expect(fastBatches.get(partition)!.equals(batch)).toBe(true);
-          expect(v2ScannedAnswer(result, scanned.count)).toBe(JSON.stringify(v2ProduceAnswer(outcomes)));
+          expect(String(v2ScannedAnswer(result, scanned.count))).toBe(JSON.stringify(v2ProduceAnswer(outcomes)));
         },
       ),
       { numRuns: 3000 },
@@ -312,6 +313,33 @@ describe('v2 binary produce: the body scanner and the full JSON path', () => {
       expect(scanned.key(i)).toBeNull();
       expect(scanned.value(i)!.equals(value)).toBe(true);
     }
+  });
+
+  it('writes the answer of consecutive offsets as JSON.stringify does, across digit counts and for acks=0', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(1000),
+        fc.oneof(
+          fc.constant(-1),
+          fc.nat(2000),
+          fc.integer({ min: 0, max: 2 ** 40 }),
+          fc.constantFrom(9, 99, 999_999_990),
+        ),
+        fc.integer({ min: 1, max: 1200 }),
+        (partition, first, count) => {
+          const outcomes = Array.from({ length: count }, (_, i) => ({
+            ok: true as const,
+            partition,
+            offset: first < 0 ? -1 : first + i,
+            timestampMs: NOW,
+          }));
+          expect(consecutiveOffsetsAnswer(partition, first, count).toString('latin1')).toBe(
+            JSON.stringify(v2ProduceAnswer(outcomes)),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('leaves escapes, other members, duplicates, non-integer partitions and empty records to the full path', () => {

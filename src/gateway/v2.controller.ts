@@ -15,6 +15,7 @@ import { acksParam, integerParam } from './params.js';
 import { ProduceService, type ProduceInput, type ProduceOutcome, type ProduceResult } from './produce.service.js';
 import { decodeBase64 } from './record-format.js';
 import { ScannedV2Records } from './v2-binary-body.js';
+import { consecutiveOffsetsAnswer } from './v2-answer.js';
 import { V2_JSON_FORMAT } from './json-body-parser.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 
@@ -111,7 +112,7 @@ export class V2Controller {
   /**
    * The fast path: records the body scanner read (well-formed, valid base64, integer partitions), so the checks
    * above cannot fail; the same order of request-level errors, and the same answer as produce() gives, written as
-   * one string rather than 1,000 objects for the serialiser.
+   * bytes or one string rather than 1,000 objects for the serialiser.
    */
   private async produceScanned(
     topic: string,
@@ -119,7 +120,7 @@ export class V2Controller {
     acks: Acks,
     records: ScannedV2Records,
     reply: FastifyReply,
-  ): Promise<string> {
+  ): Promise<Buffer | string> {
     const timestamp = Date.now();
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
     const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks);
@@ -179,8 +180,15 @@ export function v2ProduceAnswer(outcomes: ProduceOutcome[]) {
   };
 }
 
-/** JSON.stringify(v2ProduceAnswer(outcomes)) for the outcomes of a scanned request, built as one string. */
-export function v2ScannedAnswer({ refused, appended }: ProduceResult, count: number): string {
+/**
+ * JSON.stringify(v2ProduceAnswer(outcomes)) for the outcomes of a scanned request: written as bytes when every record
+ * went to one partition at consecutive offsets (the common case), else built as one string.
+ */
+export function v2ScannedAnswer({ refused, appended }: ProduceResult, count: number): Buffer | string {
+  if (refused.size === 0 && appended.length === 1 && appended[0].error === null) {
+    const { partition, info } = appended[0];
+    return consecutiveOffsetsAnswer(partition, info === null ? -1 : info.firstOffset, count);
+  }
   const entries = new Array<string>(count);
   for (const [i, { partition, error }] of refused) entries[i] = failedEntry(partition, error);
   for (const { partition, indexes, info, error } of appended) {
