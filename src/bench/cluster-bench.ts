@@ -68,6 +68,7 @@ interface Side {
   requests: number;
   seconds: number;
   latenciesMs: number[];
+  cpuMs: number;
 }
 
 export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
@@ -116,7 +117,7 @@ export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
       { server: single, name: 'single broker (RF=1)', path: PRODUCE_PATH },
       { server: leader, name: 'cluster leader, RF=3, acks=all', path: `${PRODUCE_PATH}?acks=all` },
       { server: leader, name: 'cluster leader, RF=3, acks=1', path: `${PRODUCE_PATH}?acks=1` },
-    ].map((side) => ({ ...side, requests: 0, seconds: 0, latenciesMs: [] }));
+    ].map((side) => ({ ...side, requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 }));
     const [baselineSide, singleSide, allSide, oneSide] = sides;
 
     for (const side of sides) {
@@ -131,6 +132,7 @@ export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
         const run = await produceFor(side.server, body, seconds / W1_ROUNDS, side.path);
         side.requests += run.requests;
         side.seconds += run.seconds;
+        side.cpuMs += run.cpuMs;
         for (const latency of run.latenciesMs) side.latenciesMs.push(latency);
       }
     }
@@ -143,6 +145,8 @@ export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
         seconds: side.seconds,
         latenciesMs: side.latenciesMs,
         rssBytes: rssBytes(side.server.child.pid),
+        // the leader's own CPU only: the followers' fetching is not in it
+        cpuMsPerRequest: side.cpuMs > 0 ? side.cpuMs / side.requests : undefined,
       };
     };
     const [baseline, singleRow, allRow, oneRow] = [baselineSide, singleSide, allSide, oneSide].map(row);
@@ -154,7 +158,7 @@ export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
       `${RECORD_BYTES}-byte records, ${RECORDS_PER_REQUEST} per request (${(body.length / 1024).toFixed(0)} KiB body), ` +
         `${CONNECTIONS} connections, ${seconds} s each in ${W1_ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up; ` +
         `cluster: redis-server + ${CLUSTER_BROKERS} brokers, topic RF=${CLUSTER_BROKERS}, min.insync.replicas=2, ` +
-        `leader broker ${leaderId}; MB/s of record payload; rss at the end`,
+        `leader broker ${leaderId}; MB/s of record payload; rss at the end; cpu: the server's (the leader's) CPU time per request`,
     );
     console.log(formatMeasurement(baseline));
     for (const measurement of [singleRow, allRow, oneRow]) console.log(formatMeasurement(measurement, baseline));
