@@ -17,15 +17,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatMeasurement, type Measurement } from './measure.js';
 
-const RECORD_BYTES = 100;
-const RECORDS_PER_REQUEST = 1000;
-const CONNECTIONS = 8;
-const WARMUP_SECONDS = 1;
-const W1_ROUNDS = 4;
+export const RECORD_BYTES = 100;
+export const RECORDS_PER_REQUEST = 1000;
+export const CONNECTIONS = 8;
+export const WARMUP_SECONDS = 1;
+export const W1_ROUNDS = 4;
 const W6_ROUNDS = 3;
 const READ_CHUNK_BYTES = 1024 * 1024;
 const JSON_MAX_RECORDS = 10_000;
-const TOPIC = 'bench';
+export const TOPIC = 'bench';
 const MAIN_JS = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.js');
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -98,6 +98,19 @@ export function rssBytes(pid: number | undefined): number | undefined {
   }
 }
 
+/** CPU time (user + system, all threads) of a process so far, in ms; undefined when /proc cannot tell. */
+export function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    // The fields after the command name (which may hold spaces) start at the state, field 3; utime and stime are
+    // fields 14 and 15, in clock ticks (100 per second on Linux).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startBroker(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   return startChild(
@@ -110,7 +123,7 @@ export async function startBroker(dataDir: string, env: Record<string, string> =
 }
 
 // The W1 baseline: append each request body to one file with fs.write, answer 200.
-const WRITE_BASELINE = `
+export const WRITE_BASELINE = `
 const http = require('node:http');
 const fs = require('node:fs');
 const fd = fs.openSync(process.env.BENCH_FILE, 'w');
@@ -148,7 +161,7 @@ http.createServer((req, res) => {
 }).listen(Number(process.env.BENCH_PORT), '127.0.0.1');
 `;
 
-async function startBaseline(name: string, script: string, file: string): Promise<Server> {
+export async function startBaseline(name: string, script: string, file: string): Promise<Server> {
   const port = await freePort();
   return startChild(name, ['-e', script], { BENCH_PORT: String(port), BENCH_FILE: file }, port, '/');
 }
@@ -201,14 +214,14 @@ export async function createTopic(broker: Server): Promise<string> {
   return clusterId;
 }
 
-function produceBody(): Buffer {
+export function produceBody(): Buffer {
   const value = Buffer.alloc(RECORD_BYTES, 'x').toString('base64');
   const records = Array.from({ length: RECORDS_PER_REQUEST }, () => ({ value }));
   return Buffer.from(JSON.stringify({ records }));
 }
 
 const PRODUCE_HEADERS = { 'content-type': 'application/vnd.kafka.binary.v2+json' };
-const PRODUCE_PATH = `/topics/${TOPIC}/partitions/0`;
+export const PRODUCE_PATH = `/topics/${TOPIC}/partitions/0`;
 
 function checkProduced(server: Server, res: Response): void {
   if (res.status !== 200)
@@ -218,25 +231,36 @@ function checkProduced(server: Server, res: Response): void {
     throw new Error(`${server.name} failed records: ${res.body.toString('utf8', 0, 300)}`);
 }
 
-/** Posts `body` from CONNECTIONS concurrent loops until `seconds` have passed; returns the request latencies. */
-async function produceFor(
+/**
+ * Posts `body` to `path` from CONNECTIONS concurrent loops until `seconds` have passed; returns the latencies and
+ * the CPU time the server process spent meanwhile (0 when /proc cannot tell).
+ */
+export async function produceFor(
   server: Server,
   body: Buffer,
   seconds: number,
-): Promise<{ requests: number; seconds: number; latenciesMs: number[] }> {
+  path = PRODUCE_PATH,
+): Promise<{ requests: number; seconds: number; latenciesMs: number[]; cpuMs: number }> {
+  const cpuBefore = cpuMs(server.child.pid);
   const latenciesMs: number[] = [];
   const started = process.hrtime.bigint();
   const deadline = started + BigInt(Math.round(seconds * 1e9));
   const loop = async () => {
     while (process.hrtime.bigint() < deadline) {
       const sent = process.hrtime.bigint();
-      const res = await call(server, 'POST', PRODUCE_PATH, body, PRODUCE_HEADERS);
+      const res = await call(server, 'POST', path, body, PRODUCE_HEADERS);
       latenciesMs.push(Number(process.hrtime.bigint() - sent) / 1e6);
       checkProduced(server, res);
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, loop));
-  return { requests: latenciesMs.length, seconds: Number(process.hrtime.bigint() - started) / 1e9, latenciesMs };
+  const cpuAfter = cpuMs(server.child.pid);
+  return {
+    requests: latenciesMs.length,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    latenciesMs,
+    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? 0 : cpuAfter - cpuBefore,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -256,9 +280,9 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
     await produceFor(broker, body, WARMUP_SECONDS);
     // Load from other processes on this machine drifts, so the two sides alternate in W1_ROUNDS rounds of
     // seconds / W1_ROUNDS each (both servers stay up; the idle one costs nothing) and the rounds are summed.
-    const totals = new Map<Server, { requests: number; seconds: number; latenciesMs: number[] }>([
-      [baselineServer, { requests: 0, seconds: 0, latenciesMs: [] }],
-      [broker, { requests: 0, seconds: 0, latenciesMs: [] }],
+    const totals = new Map<Server, { requests: number; seconds: number; latenciesMs: number[]; cpuMs: number }>([
+      [baselineServer, { requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 }],
+      [broker, { requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 }],
     ]);
     for (let round = 0; round < W1_ROUNDS; round++) {
       for (const server of [baselineServer, broker]) {
@@ -266,6 +290,7 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
         const total = totals.get(server)!;
         total.requests += run.requests;
         total.seconds += run.seconds;
+        total.cpuMs += run.cpuMs;
         for (const latency of run.latenciesMs) total.latenciesMs.push(latency);
       }
     }
@@ -279,6 +304,7 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
         seconds: total.seconds,
         latenciesMs: total.latenciesMs,
         rssBytes: rssBytes(server.child.pid),
+        cpuMsPerRequest: total.cpuMs > 0 ? total.cpuMs / total.requests : undefined,
       };
     };
     const baseline = row(baselineServer, 'baseline: http + fs.write of the body');
@@ -289,7 +315,7 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
     console.log(
       `${RECORD_BYTES}-byte records, ${RECORDS_PER_REQUEST} per request (${(body.length / 1024).toFixed(0)} KiB body), ` +
         `${CONNECTIONS} connections, ${seconds} s each in ${W1_ROUNDS} alternating rounds after ${WARMUP_SECONDS} s warm-up; ` +
-        'MB/s of record payload; rss at the end',
+        "MB/s of record payload; rss at the end; cpu: the server process's CPU time per request",
     );
     console.log(formatMeasurement(baseline));
     console.log(formatMeasurement(brook, baseline));

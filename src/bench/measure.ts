@@ -7,6 +7,8 @@ export interface Measurement {
   seconds: number;
   latenciesMs?: number[];
   rssBytes?: number;
+  /** CPU time (user + system, all threads) the server process spent per request, from /proc. */
+  cpuMsPerRequest?: number;
 }
 
 export function percentile(sortedMs: number[], fraction: number): number {
@@ -27,6 +29,7 @@ export function formatMeasurement(m: Measurement, baseline?: Measurement): strin
     parts.push(`p50 ${percentile(sorted, 0.5).toFixed(2)} ms`, `p99 ${percentile(sorted, 0.99).toFixed(2)} ms`);
   }
   if (m.rssBytes !== undefined) parts.push(`rss ${(m.rssBytes / 1e6).toFixed(0)} MB`);
+  if (m.cpuMsPerRequest !== undefined) parts.push(`cpu ${m.cpuMsPerRequest.toFixed(2)} ms/req`);
   if (baseline) parts.push(`ratio ${(m.bytes / m.seconds / (baseline.bytes / baseline.seconds)).toFixed(2)}`);
   return parts.join('  ');
 }

@@ -1,9 +1,11 @@
 // `npm run bench [-- suite...]`: runs the benchmark suites, each beside its baseline in this same process tree,
 // and prints records/s, MB/s, latencies and the ratio to the baseline. BROOK_BENCH_RECORDS scales the
-// log workload, BROOK_BENCH_SECONDS the W1 produce run (default 10), BROOK_BENCH_W5_SECONDS and
+// log workload, BROOK_BENCH_SECONDS the W1 produce runs (default 10; `w1` on one broker, `w1c` on a local
+// three-broker cluster with acks=all and acks=1 beside one broker), BROOK_BENCH_W5_SECONDS and
 // BROOK_BENCH_W5_RATE the W5 WebSocket fan-out (default 5 s per run, 10,000 records/s; BROOK_BENCH_W5_SUBSCRIBERS
 // a comma list of subscriber counts, default 1,10,100), BROOK_BENCH_READ_MB the W6 read (default 200),
 // BROOK_BENCH_GROUP_RECORDS the G1 consumer-group run (default 300,000).
+import { runW1Cluster } from './cluster-bench.js';
 import { runGroupBench } from './group-bench.js';
 import { runW1, runW6 } from './http-bench.js';
 import { runLogBench } from './log-bench.js';
@@ -12,6 +14,7 @@ import { runW5 } from './ws-bench.js';
 const suites: Record<string, () => Promise<unknown>> = {
   log: () => runLogBench(Number(process.env.BROOK_BENCH_RECORDS ?? 500_000)),
   w1: () => runW1(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
+  w1c: () => runW1Cluster(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
   w5: () =>
     runW5(
       Number(process.env.BROOK_BENCH_W5_SECONDS ?? 5),

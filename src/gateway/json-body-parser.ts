@@ -1,12 +1,15 @@
 // The one request-body parser for every JSON media type Brook accepts (application/json and the REST Proxy's
 // application/vnd.kafka[.json|.binary].v2+json). It bounds the body (413), rejects invalid UTF-8, malformed
 // JSON and JSON nested deeper than JSON_DEPTH_MAX (400: recursive code such as JSON.stringify of a JSON record value
-// would otherwise overflow the stack), and hands the streaming produce route its raw body: a v3 `.../records` POST sent chunked (no
-// Content-Length) is a stream of concatenated records, parsed by the route as it arrives.
+// would otherwise overflow the stack), and hands the streaming produce route its raw body: a v3 `.../records` POST
+// sent chunked (no Content-Length) is a stream of concatenated records, parsed by the route as it arrives. A v2
+// binary produce body goes through the fast scanner (v2-binary-body.ts) first; what it does not take is parsed here
+// the full way.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { BATCHES_MEDIA_TYPE, INTERNAL_PREFIX } from '../cluster/peer-client.js';
 import { BrookError } from '../common/brook-error.js';
+import { scanV2BinaryBody } from './v2-binary-body.js';
 
 export const JSON_MEDIA_TYPES = /^application\/(?:vnd\.kafka(?:\.(?:json|binary))?\.v2\+)?json$/;
 const STREAMING_PRODUCE_ROUTE = /^\/v3\/clusters\/[^/]+\/topics\/[^/]+\/records(?:\?.*)?$/;
@@ -87,12 +90,38 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
       payload.on('end', () => {
         if (failed) return;
         try {
-          done(null, parseJson(Buffer.concat(chunks)));
+          const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
+          if (isV2BinaryProduce(request)) {
+            const scanned = scanV2BinaryBody(body);
+            if (scanned !== null) {
+              done(null, scanned);
+              return;
+            }
+          }
+          done(null, parseJson(body));
         } catch (error) {
           done(error as Error, undefined);
         }
       });
     },
+  );
+}
+
+/** The routes of REST Proxy v2 produce, as registered. */
+const V2_PRODUCE_ROUTES = new Set(['/topics/:topic_name', '/topics/:topic_name/partitions/:partition_id']);
+/** The v2 embedded format the controller reads as JSON; every other accepted media type is read as binary. */
+export const V2_JSON_FORMAT = 'application/vnd.kafka.json.v2+json';
+
+/**
+ * A v2 produce in the binary format with a declared length: the body goes through the fast scanner first (a
+ * chunked body is charged to the producer quota by its parsed size, so it keeps the full path).
+ */
+function isV2BinaryProduce(request: FastifyRequest): boolean {
+  return (
+    request.method === 'POST' &&
+    request.headers['content-length'] !== undefined &&
+    V2_PRODUCE_ROUTES.has(request.routeOptions.url ?? '') &&
+    !(request.headers['content-type'] ?? '').startsWith(V2_JSON_FORMAT)
   );
 }
 

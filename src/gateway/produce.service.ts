@@ -6,18 +6,43 @@ import { BrookError, errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerService } from '../controller-election/controller.service.js';
-import { encodeBatch, type RecordInput } from '../partition-log/record-batch.js';
+import { encodeBatch, encodeSpansBatch, frameSpansBatch, type RecordInput } from '../partition-log/record-batch.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
 import type { Acks } from '../replication/replica-manager.service.js';
+import type { AppendInfo } from '../partition-log/partition-log.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { partitionForKey, StickyPartitioner } from '../topic/partitioner.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
 import { isInternalTopic } from '../topic/topic-name.js';
 import { Metrics } from '../metrics/metrics.service.js';
+import type { ScannedV2Records } from './v2-binary-body.js';
 
 export interface ProduceInput extends RecordInput {
   partition?: number | null;
+}
+
+/** The records of one request as produceFrom reads them. */
+interface ProduceSource {
+  count: number;
+  key(i: number): Buffer | null;
+  partition(i: number): number | null | undefined;
+  /** One batch of the records at `indexes` (in request order). */
+  encode(indexes: number[]): Buffer;
+}
+
+/** The records of one request that went to one partition, and how their append went. */
+export interface AppendedGroup {
+  partition: number;
+  indexes: number[];
+  /** null for acks=0 (and when error is set). */
+  info: AppendInfo | null;
+  error: BrookError | null;
+}
+
+export interface ProduceResult {
+  refused: Map<number, { partition: number | null; error: BrookError }>;
+  appended: AppendedGroup[];
 }
 
 export type ProduceOutcome =
@@ -72,29 +97,94 @@ export class ProduceService {
 
   /** Produces records of one request; outcomes in input order. Throws only for request-level errors. */
   async produce(topic: string, records: ProduceInput[], acks: Acks): Promise<ProduceOutcome[]> {
-    const { partitions, compacted } = await this.topicShape(topic);
+    const result = await this.produceFrom(
+      topic,
+      {
+        count: records.length,
+        key: (i) => records[i].key,
+        partition: (i) => records[i].partition,
+        encode: (indexes) => encodeBatch(indexes.map((i) => records[i])),
+      },
+      acks,
+    );
     const outcomes = new Array<ProduceOutcome>(records.length);
+    for (const [i, refusal] of result.refused) outcomes[i] = { ok: false, ...refusal };
+    for (const { partition, indexes, info, error } of result.appended) {
+      indexes.forEach((recordIndex, position) => {
+        outcomes[recordIndex] =
+          error !== null
+            ? { ok: false, partition, error }
+            : {
+                ok: true,
+                partition,
+                offset: info === null ? -1 : info.firstOffset + position,
+                timestampMs:
+                  info !== null && info.logAppendTimeMs >= 0 ? info.logAppendTimeMs : records[recordIndex].timestamp,
+              };
+      });
+    }
+    return outcomes;
+  }
+
+  /**
+   * Produces records of one v2 binary request read by the fast scanner (all stamped `timestamp`), each batch
+   * encoded straight from the scanned bytes; `partition` is the route's partition, when it names one. The same
+   * partition choice, batching and failures as produce() gives the same records as ProduceInputs.
+   */
+  produceScanned(
+    topic: string,
+    records: ScannedV2Records,
+    partition: number | undefined,
+    timestamp: number,
+    acks: Acks,
+  ): Promise<ProduceResult> {
+    const partitions = records.partitions;
+    return this.produceFrom(
+      topic,
+      {
+        count: records.count,
+        key: (i) => records.key(i),
+        partition: partition !== undefined ? () => partition : partitions === null ? () => null : (i) => partitions[i],
+        // Every record in one batch (indexes are in request order): the scanner already laid it out.
+        encode: (indexes) =>
+          indexes.length === records.count
+            ? frameSpansBatch(records.data, records.end, records.count, timestamp)
+            : encodeSpansBatch(records, records.count, indexes, timestamp),
+      },
+      acks,
+    );
+  }
+
+  /**
+   * The partition choice, one batch and one append per partition: records refused before appending (a compacted
+   * topic and no key, an unknown partition) in `refused` by index, the others by partition in `appended`, each
+   * with the indexes of its records in request order and its append (null for acks=0) or the error that failed it.
+   */
+  private async produceFrom(topic: string, source: ProduceSource, acks: Acks): Promise<ProduceResult> {
+    const { partitions, compacted } = await this.topicShape(topic);
+    const refused = new Map<number, { partition: number | null; error: BrookError }>();
     const byPartition = new Map<number, number[]>();
     let sticky: number | null = null;
-    records.forEach((record, i) => {
-      if (compacted && record.key === null) {
+    for (let i = 0; i < source.count; i++) {
+      const key = source.key(i);
+      const given = source.partition(i);
+      if (compacted && key === null) {
         // As Kafka: a compacted topic keeps the last record per key, so a record without one is refused.
-        outcomes[i] = {
-          ok: false,
-          partition: record.partition ?? null,
+        refused.set(i, {
+          partition: given ?? null,
           error: errors.invalidPayload('Compacted topic cannot accept a record without a key.'),
-        };
-        return;
+        });
+        continue;
       }
       let partition: number;
-      if (record.partition !== undefined && record.partition !== null) {
-        partition = record.partition;
+      if (given !== undefined && given !== null) {
+        partition = given;
         if (!Number.isInteger(partition) || partition < 0 || partition >= partitions) {
-          outcomes[i] = { ok: false, partition, error: errors.partitionNotFound(partition) };
-          return;
+          refused.set(i, { partition, error: errors.partitionNotFound(partition) });
+          continue;
         }
-      } else if (record.key !== null) {
-        partition = partitionForKey(record.key, partitions);
+      } else if (key !== null) {
+        partition = partitionForKey(key, partitions);
       } else {
         sticky ??= this.partitioner(topic).next(partitions);
         partition = sticky;
@@ -102,29 +192,21 @@ export class ProduceService {
       const indexes = byPartition.get(partition);
       if (indexes === undefined) byPartition.set(partition, [i]);
       else indexes.push(i);
-    });
-    await Promise.all(
-      [...byPartition].map(async ([partition, indexes]) => {
+    }
+    const appended = await Promise.all(
+      [...byPartition].map(async ([partition, indexes]): Promise<AppendedGroup> => {
         try {
-          const batch = encodeBatch(indexes.map((i) => records[i]));
+          const batch = source.encode(indexes);
           const info = await this.replicas.produce(topic, partition, batch, acks);
           this.metrics.produced(topic, indexes.length, batch.length);
-          indexes.forEach((recordIndex, position) => {
-            outcomes[recordIndex] = {
-              ok: true,
-              partition,
-              offset: info === null ? -1 : info.firstOffset + position,
-              timestampMs:
-                info !== null && info.logAppendTimeMs >= 0 ? info.logAppendTimeMs : records[recordIndex].timestamp,
-            };
-          });
+          return { partition, indexes, info, error: null };
         } catch (error) {
           const failure = error instanceof BrookError ? error : errors.kafkaError((error as Error).message);
-          for (const recordIndex of indexes) outcomes[recordIndex] = { ok: false, partition, error: failure };
+          return { partition, indexes, info: null, error: failure };
         }
       }),
     );
-    return outcomes;
+    return { refused, appended };
   }
 
   private partitioner(topic: string): StickyPartitioner {

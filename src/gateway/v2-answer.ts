@@ -1,0 +1,77 @@
+// The v2 produce answer for the common case, written as bytes: every record of the request appended to one
+// partition at consecutive offsets. Each entry is the same text but for its offset, so the buffer is filled with
+// copies of the first entry (a few doubling copyWithin calls) and each copy's offset digits are then counted up,
+// odometer-style: no per-entry strings, no UTF-8 encoding of a 66 KB string for the socket.
+// v2-binary-body.property.spec.ts checks it against JSON.stringify of the generic answer.
+
+const PREFIX = Buffer.from('{"offsets":[', 'latin1');
+/** An entry's text after its offset, ending in the comma before the next entry. */
+const TAIL = Buffer.from(',"error_code":null,"error":null},', 'latin1');
+/** What follows the last entry (its trailing comma becomes the ']'). */
+const SUFFIX = Buffer.from(',"key_schema_id":null,"value_schema_id":null}', 'latin1');
+const CLOSE_BRACKET = 0x5d;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** Fills buffer[start, start + length * count) with `count` copies of the `length` bytes at `start`. */
+function repeat(buffer: Buffer, start: number, length: number, count: number): void {
+  const total = length * count;
+  for (let filled = length; filled < total; filled *= 2)
+    buffer.copyWithin(start + filled, start, start + Math.min(filled, total - filled));
+}
+
+/**
+ * JSON.stringify(v2ProduceAnswer(...)) for `count` records appended to `partition` at offsets first, first + 1, ...
+ * (first -1 with acks=0: every offset is -1).
+ */
+export function consecutiveOffsetsAnswer(partition: number, first: number, count: number): Buffer {
+  const head = Buffer.from(`{"partition":${partition},"offset":`, 'latin1');
+  // Runs of offsets with the same number of digits: [from, to] each
+  const runs: Array<[number, number]> = [];
+  if (first < 0) runs.push([first, first]);
+  else {
+    for (let from = first; from <= first + count - 1;) {
+      const limit = 10 ** String(from).length - 1; // the largest offset with as many digits
+      const to = Math.min(limit, first + count - 1);
+      runs.push([from, to]);
+      from = to + 1;
+    }
+  }
+  let size = PREFIX.length + SUFFIX.length;
+  for (const [from, to] of runs) {
+    const n = first < 0 ? count : to - from + 1;
+    size += n * (head.length + String(from).length + TAIL.length);
+  }
+  const answer = Buffer.allocUnsafe(size);
+  let at = PREFIX.copy(answer, 0);
+  for (const [from, to] of runs) {
+    const n = first < 0 ? count : to - from + 1;
+    const digits = String(from);
+    const entry = head.length + digits.length + TAIL.length;
+    const start = at;
+    head.copy(answer, start);
+    answer.write(digits, start + head.length, 'latin1');
+    TAIL.copy(answer, start + head.length + digits.length);
+    repeat(answer, start, entry, n);
+    if (first >= 0) {
+      // Every copy holds the first offset's digits; count up in `current` (add 1 at the last digit and carry) and
+      // write each copy the digits from the leftmost one that has changed so far.
+      const current = Buffer.from(digits, 'latin1');
+      const digitsAt = start + head.length;
+      const last = digits.length - 1;
+      let changedFrom = last;
+      for (let k = 1; k < n; k++) {
+        let d = last;
+        while (current[d] === NINE) current[d--] = ZERO;
+        current[d]++;
+        if (d < changedFrom) changedFrom = d;
+        const here = digitsAt + k * entry;
+        for (let j = changedFrom; j <= last; j++) answer[here + j] = current[j];
+      }
+    }
+    at = start + entry * n;
+  }
+  answer[at - 1] = CLOSE_BRACKET;
+  SUFFIX.copy(answer, at);
+  return answer;
+}
