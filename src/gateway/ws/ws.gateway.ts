@@ -11,6 +11,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { systemClock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
+import { Metrics } from '../../metrics/metrics.service.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { Authenticator } from '../../security/authenticator.service.js';
 import { Authorizer } from '../../security/authorizer.service.js';
@@ -48,8 +49,15 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     coordinator: GroupCoordinator,
     private readonly authenticator: Authenticator,
     private readonly authorizer: Authorizer,
+    metrics: Metrics,
   ) {
     this.groups = new CoordinatorGroupPort(coordinator);
+    metrics.gaugeOf('brook_websocket_connections', 'Open WebSockets on /v3/ws.', () => this.sessions.size);
+    metrics.gaugeOf('brook_websocket_subscriptions', 'Subscriptions of the open WebSockets.', () => {
+      let count = 0;
+      for (const session of this.sessions.values()) count += session.subscriptionCount;
+      return count;
+    });
   }
 
   get openSockets(): number {
