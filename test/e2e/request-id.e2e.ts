@@ -1,0 +1,69 @@
+// One request id across brokers: a request sent to a broker that forwards it (produce to a partition led by
+// another broker, a topic created through a broker that is not the controller) carries its X-Request-Id to the
+// broker that does the work, and both brokers' JSON logs (BROOK_LOG_FORMAT=json, debug level: a line per answered
+// request) show that id as request_id.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerProcess } from './support/broker-process.js';
+import { TestCluster, waitUntil } from './support/cluster.js';
+import { call } from './support/http.js';
+
+let cluster: TestCluster;
+let cid: string;
+
+beforeAll(async () => {
+  cluster = await TestCluster.start(2, { BROOK_LOG_FORMAT: 'json', BROOK_LOG_LEVEL: 'debug' });
+  cid = await cluster.brokers[0].clusterId();
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+/** The JSON log lines of a broker that carry this request id. */
+function linesWithId(broker: BrokerProcess, requestId: string): Array<Record<string, unknown>> {
+  return `${broker.stdout}${broker.stderr}`
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes(requestId))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.request_id === requestId);
+}
+
+const logged = (broker: BrokerProcess, requestId: string, message: RegExp) =>
+  waitUntil(
+    `a log line of ${requestId} matching ${message} on ${broker.url}`,
+    async () => linesWithId(broker, requestId).find((line) => message.test(String(line.message))) ?? null,
+    5_000,
+  );
+
+describe('request ids across brokers', () => {
+  it('follows a forwarded produce and a forwarded topic creation into the other broker logs', async () => {
+    const [status1, status2] = await Promise.all(cluster.brokers.map((broker) => cluster.status(broker)));
+    const controllerIndex = status1?.is_controller ? 0 : status2?.is_controller ? 1 : -1;
+    expect(controllerIndex).toBeGreaterThanOrEqual(0);
+    const controller = cluster.brokers[controllerIndex];
+    const other = cluster.brokers[1 - controllerIndex];
+
+    const created = await call(other.url, 'POST', `/v3/clusters/${cid}/topics`, {
+      headers: { 'x-request-id': 'trace-create-1' },
+      body: { topic_name: 'traced', partitions_count: 2, replication_factor: 1 },
+    });
+    expect(created.status, created.text).toBe(201);
+    await logged(other, 'trace-create-1', /^POST \/v3\/clusters\/:cluster_id\/topics 201/);
+    await logged(controller, 'trace-create-1', /^POST \/internal\/v1\/controller\/commands 2\d\d/);
+
+    // partitions 0 and 1 are led by different brokers: produce each through the broker that does not lead it
+    const partitions = await call(other.url, 'GET', '/topics/traced/partitions');
+    for (const { partition, leader } of partitions.body as Array<{ partition: number; leader: number }>) {
+      const leaderBroker = cluster.broker(leader);
+      const through = cluster.brokers.find((broker) => broker !== leaderBroker)!;
+      const requestId = `trace-produce-${partition}`;
+      const produced = await call(through.url, 'POST', `/v3/clusters/${cid}/topics/traced/records`, {
+        headers: { 'x-request-id': requestId },
+        body: { partition_id: partition, value: { type: 'STRING', data: 'hello' } },
+      });
+      expect(produced.status, produced.text).toBe(200);
+      expect(produced.headers.get('x-request-id')).toBe(requestId);
+      await logged(through, requestId, /^POST \/v3\/clusters\/:cluster_id\/topics\/:topic_name\/records 200/);
+      await logged(leaderBroker, requestId, /^POST \/internal\/v1\/partitions\/:topic\/:partition\/records 2\d\d/);
+    }
+  });
+});
