@@ -1,7 +1,7 @@
 // One request id across brokers: a request sent to a broker that forwards it (produce to a partition led by
 // another broker, a topic created through a broker that is not the controller) carries its X-Request-Id to the
 // broker that does the work, and both brokers' JSON logs (BROOK_LOG_FORMAT=json, debug level: a line per answered
-// request) show that id as request_id.
+// request) show that id as request_id. Background work a request sets off (follower fetchers) does not carry it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerProcess } from './support/broker-process.js';
 import { TestCluster, waitUntil } from './support/cluster.js';
@@ -65,5 +65,19 @@ describe('request ids across brokers', () => {
       await logged(through, requestId, /^POST \/v3\/clusters\/:cluster_id\/topics\/:topic_name\/records 200/);
       await logged(leaderBroker, requestId, /^POST \/internal\/v1\/partitions\/:topic\/:partition\/records 2\d\d/);
     }
+  });
+
+  it('does not lend a request id to the background work it sets off (follower fetches of a new topic)', async () => {
+    const created = await call(cluster.brokers[0].url, 'POST', `/v3/clusters/${cid}/topics`, {
+      headers: { 'x-request-id': 'trace-create-2' },
+      body: { topic_name: 'traced-replicated', partitions_count: 1, replication_factor: 2 },
+    });
+    expect(created.status, created.text).toBe(201);
+    const fetches = () =>
+      cluster.brokers.flatMap((broker) =>
+        `${broker.stdout}`.split('\n').filter((line) => line.includes('replica-fetch 200')),
+      );
+    await waitUntil('follower fetches of the new topic', async () => fetches().length >= 3, 10_000);
+    expect(fetches().filter((line) => line.includes('trace-create-2'))).toEqual([]);
   });
 });
