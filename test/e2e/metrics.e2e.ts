@@ -127,7 +127,7 @@ describe('metrics', () => {
     expect(await lag()).toBe(4);
   });
 
-  it('counts open WebSockets and their subscriptions', async () => {
+  it('counts open WebSockets, their subscriptions and SSE streams', async () => {
     const gauges = async () => {
       const samples = await scrape();
       return [value(samples, 'brook_websocket_connections'), value(samples, 'brook_websocket_subscriptions')];
@@ -140,6 +140,17 @@ describe('metrics', () => {
     client.close();
     await waitUntil('the socket is gone', async () => (await gauges())[0] === 0, 5_000);
     expect(await gauges()).toEqual([0, 0]);
+
+    const sse = async () => value(await scrape(), 'brook_sse_streams');
+    expect(await sse()).toBe(0);
+    const stop = new AbortController();
+    const stream = await fetch(`${broker.url}/v3/clusters/${cid}/topics/metered/records:stream?from=earliest`, {
+      signal: stop.signal,
+    });
+    expect(stream.status).toBe(200);
+    expect(await sse()).toBe(1);
+    stop.abort();
+    await waitUntil('the stream is gone', async () => (await sse()) === 0, 5_000);
   });
 
   it('the Grafana dashboard queries only metrics the broker exposes', async () => {
