@@ -1,6 +1,6 @@
 // One request id across brokers: a request sent to a broker that forwards it (produce to a partition led by
 // another broker, a topic created through a broker that is not the controller) carries its X-Request-Id to the
-// broker that does the work, and both brokers' JSON logs (BROOK_LOG_FORMAT=json, debug level: a line per answered
+// broker that does the work (as does a consumer-group request forwarded to the group's coordinator), and both brokers' JSON logs (BROOK_LOG_FORMAT=json, debug level: a line per answered
 // request) show that id as request_id. Background work a request sets off (follower fetchers) does not carry it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerProcess } from './support/broker-process.js';
@@ -11,7 +11,12 @@ let cluster: TestCluster;
 let cid: string;
 
 beforeAll(async () => {
-  cluster = await TestCluster.start(2, { BROOK_LOG_FORMAT: 'json', BROOK_LOG_LEVEL: 'debug' });
+  cluster = await TestCluster.start(2, {
+    BROOK_LOG_FORMAT: 'json',
+    BROOK_LOG_LEVEL: 'debug',
+    BROOK_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+    BROOK_OFFSETS_TOPIC_NUM_PARTITIONS: '4',
+  });
   cid = await cluster.brokers[0].clusterId();
 });
 afterAll(async () => {
@@ -65,6 +70,27 @@ describe('request ids across brokers', () => {
       await logged(through, requestId, /^POST \/v3\/clusters\/:cluster_id\/topics\/:topic_name\/records 200/);
       await logged(leaderBroker, requestId, /^POST \/internal\/v1\/partitions\/:topic\/:partition\/records 2\d\d/);
     }
+  });
+
+  it('follows a consumer-group request forwarded to the group coordinator', async () => {
+    // the same group through both brokers: one of them is not its coordinator and forwards
+    for (const [index, broker] of cluster.brokers.entries()) {
+      const requestId = `trace-group-${index}`;
+      const created = await call(broker.url, 'POST', '/consumers/g-traced', {
+        headers: { 'x-request-id': requestId },
+        body: { name: `c${index}`, format: 'binary' },
+        contentType: 'application/vnd.kafka.v2+json',
+      });
+      expect(created.status, created.text).toBe(200);
+      await logged(broker, requestId, /^POST \/consumers\/:group_name 200/);
+    }
+    const coordinators = cluster.brokers.filter((broker) =>
+      [0, 1].every((index) =>
+        linesWithId(broker, `trace-group-${index}`).some((line) => String(line.message).startsWith('POST /consumers')),
+      ),
+    );
+    // the coordinator logged both requests: the one it got and the one forwarded to it, under the client's ids
+    expect(coordinators).toHaveLength(1);
   });
 
   it('does not lend a request id to the background work it sets off (follower fetches of a new topic)', async () => {
