@@ -263,12 +263,19 @@ describe('a cluster with broker-to-broker TLS', () => {
     expect((await acl('GROUP', 'alice-group')).status).toBe(201);
     // each step through another broker: at least two of the three are not the group's coordinator
     const [b1, b2, b3] = cluster.brokers;
-    const v2 = (broker: BrokerProcess, method: string, path: string, body?: unknown, accept = V2) =>
-      request(broker.url, method, path, {
-        client: 'alice',
-        body,
-        headers: { 'content-type': V2, accept },
-      });
+    /** A v2 request as alice; retried while the answer is 503 (the coordinator still loading the group's partition). */
+    const v2 = async (broker: BrokerProcess, method: string, path: string, body?: unknown, accept = V2) => {
+      const deadline = performance.now() + 15_000;
+      for (;;) {
+        const answer = await request(broker.url, method, path, {
+          client: 'alice',
+          body,
+          headers: { 'content-type': V2, accept },
+        });
+        if (answer.status !== 503 || performance.now() > deadline) return answer;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
     const created = await v2(b1, 'POST', '/consumers/alice-group', {
       name: 'alice-1',
       format: 'binary',
