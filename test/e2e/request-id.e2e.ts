@@ -76,11 +76,19 @@ describe('request ids across brokers', () => {
     // the same group through both brokers: one of them is not its coordinator and forwards
     for (const [index, broker] of cluster.brokers.entries()) {
       const requestId = `trace-group-${index}`;
-      const created = await call(broker.url, 'POST', '/consumers/g-traced', {
-        headers: { 'x-request-id': requestId },
-        body: { name: `c${index}`, format: 'binary' },
-        contentType: 'application/vnd.kafka.v2+json',
-      });
+      // retried while the new offsets topic's coordinator is loading (503), as a client does
+      const created = await waitUntil(
+        `consumer c${index} created`,
+        async () => {
+          const answer = await call(broker.url, 'POST', '/consumers/g-traced', {
+            headers: { 'x-request-id': requestId },
+            body: { name: `c${index}`, format: 'binary' },
+            contentType: 'application/vnd.kafka.v2+json',
+          });
+          return answer.status === 503 ? null : answer;
+        },
+        15_000,
+      );
       expect(created.status, created.text).toBe(200);
       await logged(broker, requestId, /^POST \/consumers\/:group_name 200/);
     }
