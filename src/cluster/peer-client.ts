@@ -24,8 +24,11 @@ export const CLUSTER_SECRET_HEADER = 'x-brook-cluster-secret';
 export const PRINCIPAL_HEADER = 'x-brook-principal';
 export const CLIENT_HOST_HEADER = 'x-brook-client-host';
 const REQUEST_ID_HEADER = 'x-request-id';
-/** Open connections kept per peer by the HTTPS agent. */
-const PEER_SOCKETS_MAX = 64;
+/**
+ * Connections to one peer through the HTTPS agent. Each partition followed from that peer holds one in a long poll
+ * (as plain-HTTP fetch does, which has no bound), so the bound is generous; past it requests queue.
+ */
+const PEER_SOCKETS_MAX = 4096;
 export const BATCHES_MEDIA_TYPE = 'application/vnd.brook.batches';
 /** A peer call without an answer in this time fails (reads add their long-poll wait on top). */
 export const PEER_REQUEST_TIMEOUT_MS = 10_000;
