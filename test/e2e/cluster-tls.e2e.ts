@@ -3,7 +3,8 @@
 // An RF=3 topic is produced to with acks=all through a broker that does not lead it and read back through every
 // broker, every replica holding the records: replication, forwarding and metadata all went over HTTPS. A peer's
 // internal routes refuse the cluster secret without a broker certificate (none, a user's, or one from another CA),
-// and a broker whose certificate the peer CA did not sign does not start. A user known only by a client
+// a broker whose certificate the peer CA did not sign does not start, and one that trusts another CA (with the secret
+// and Redis) never gets a record: the brokers and it refuse each other's certificates. A user known only by a client
 // certificate keeps its identity when its consumer-group requests are forwarded to the group's coordinator.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -89,12 +90,12 @@ interface Answer {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-/** An HTTPS request that trusts the broker CA, presenting the client certificate `client` if given. */
+/** An HTTPS request that trusts the broker CA (or `ca`), presenting the client certificate `client` if given. */
 function request(
   baseUrl: string,
   method: string,
   path: string,
-  options: { client?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: { client?: string; body?: unknown; headers?: Record<string, string>; ca?: string } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -102,7 +103,7 @@ function request(
       `${baseUrl}${path}`,
       {
         method,
-        ca: pem('broker-ca.crt'),
+        ca: pem(`${options.ca ?? 'broker-ca'}.crt`),
         ...(options.client ? { cert: pem(`${options.client}.crt`), key: pem(`${options.client}.key`) } : {}),
         headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
         agent: false,
@@ -306,5 +307,74 @@ describe('a cluster with broker-to-broker TLS', () => {
       'alice-group',
     );
     expect((await v2(b1, 'DELETE', instance)).status).toBe(204);
+  });
+  it('leaves a broker whose certificate the cluster does not trust out of replication', async () => {
+    // broker 4 has the cluster secret and Redis, but a certificate from another CA (and trusts only that CA)
+    const rogue = await BrokerProcess.start({
+      env: {
+        ...cluster.env(4),
+        ...tlsEnv(),
+        BROOK_TLS_CERT: file('rogue.crt'),
+        BROOK_TLS_KEY: file('rogue.key'),
+        BROOK_TLS_PEER_CA: file('other-ca.crt'),
+      },
+      https: { ca: pem('other-ca.crt') },
+    });
+    try {
+      const [b1] = cluster.brokers;
+      await waitUntil(
+        'broker 4 registered',
+        async () => {
+          const brokers = await request(b1.url, 'GET', `/v3/clusters/${cid}/brokers`, { client: 'admin' });
+          return brokers.body.data.some((broker: { broker_id: number }) => broker.broker_id === 4);
+        },
+        15_000,
+      );
+      const created = await request(b1.url, 'POST', `/v3/clusters/${cid}/topics`, {
+        client: 'admin',
+        body: {
+          topic_name: 'strangers',
+          partitions_count: 4,
+          replication_factor: 3,
+          configs: [{ name: 'min.insync.replicas', value: '2' }],
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const listed = await request(b1.url, 'GET', '/topics/strangers/partitions', { client: 'admin' });
+      const followedByRogue = (
+        listed.body as Array<{ partition: number; leader: number; replicas: Array<{ broker: number }> }>
+      )
+        .filter((p) => p.leader !== 4 && p.replicas.some((replica) => replica.broker === 4))
+        .map((p) => ({ partition: p.partition, leader: cluster.broker(p.leader) }));
+      expect(followedByRogue.length).toBeGreaterThan(0);
+      for (const { partition, leader } of followedByRogue) {
+        // acks=all succeeds once the leader has dropped broker 4 from the ISR (it never fetches)
+        const produced = await request(leader.url, 'POST', `/v3/clusters/${cid}/topics/strangers/records?acks=all`, {
+          client: 'admin',
+          body: { partition_id: partition, value: { type: 'STRING', data: 'not for broker 4' } },
+        });
+        expect(produced.status, JSON.stringify(produced.body)).toBe(200);
+        await waitUntil(
+          `broker 4 out of the ISR of strangers-${partition}`,
+          async () => {
+            const state = await request(leader.url, 'GET', `/topics/strangers/partitions/${partition}`, {
+              client: 'admin',
+            });
+            const replicas = state.body.replicas as Array<{ broker: number; in_sync: boolean }>;
+            return replicas.some((replica) => replica.broker === 4 && !replica.in_sync);
+          },
+          10_000,
+        );
+        const replica = await request(rogue.url, 'GET', `/internal/v1/partitions/strangers/${partition}/replica`, {
+          client: 'rogue',
+          ca: 'other-ca',
+          headers: { [SECRET_HEADER]: cluster.secret },
+        });
+        expect(replica.status, JSON.stringify(replica.body)).toBe(200);
+        expect(replica.body.log_end_offset).toBe(0);
+      }
+    } finally {
+      await rogue.stop();
+    }
   });
 });
