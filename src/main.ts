@@ -2,12 +2,13 @@
 // `--port 8083` is BROOK_PORT=8083, `--log-retention-check-interval-ms 1000` is
 // BROOK_LOG_RETENTION_CHECK_INTERVAL_MS=1000. A bad setting stops start-up with a message naming it.
 import 'reflect-metadata';
-import { ConsoleLogger, type LogLevel } from '@nestjs/common';
+import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
+import { JsonLogger } from './common/json-logger.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
@@ -21,7 +22,7 @@ import {
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
 import { registerV2AcceptCheck } from './gateway/v2-accept.js';
 import { GroupForwarding } from './gateway/group-forwarding.js';
-import { registerRequestIdHeader, requestIdOptions } from './gateway/request-id.js';
+import { registerRequestContext, registerRequestIdHeader, requestIdOptions } from './gateway/request-id.js';
 import { registerHttpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.service.js';
 import { installSecurity, tlsOptions } from './security/install-security.js';
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger:
       config.logFormat === 'json'
-        ? new ConsoleLogger({ json: true, logLevels: LOG_LEVELS[config.logLevel] || [] })
+        ? new JsonLogger({ json: true, logLevels: LOG_LEVELS[config.logLevel] || [] })
         : LOG_LEVELS[config.logLevel],
     bodyParser: false,
     // Peers keep connections alive and keep using them; without this a stopping broker waits on them forever.
@@ -73,9 +74,10 @@ async function main(): Promise<void> {
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   registerV2AcceptCheck(app.getHttpAdapter().getInstance());
+  registerRequestIdHeader(app.getHttpAdapter().getInstance());
+  registerRequestContext(app.getHttpAdapter().getInstance());
   app.get(GroupForwarding).register(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ErrorFilter());
-  registerRequestIdHeader(app.getHttpAdapter().getInstance());
   registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
   installSecurity(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by

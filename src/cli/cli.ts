@@ -9,6 +9,7 @@ import { registerConsoleProducerCommand } from './commands/console-producer.js';
 import { registerConsumerGroupsCommand } from './commands/consumer-groups.js';
 import { registerStartCommand } from './commands/start.js';
 import { registerTopicsCommand } from './commands/topics.js';
+import { registerUsersCommand } from './commands/users.js';
 import type { CliIo } from './command-context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './errors.js';
 
@@ -28,6 +29,7 @@ Examples:
   brook topics --create --topic test --partitions 1 --replication-factor 1
   echo hello | brook console-producer --topic test
   brook console-consumer --topic test --from-beginning --max-messages 1
+  echo "$PASSWORD" | brook users add --users-file users --user alice --password-stdin
 
 ${EXIT_CODES_HELP}
 `,
@@ -39,6 +41,7 @@ ${EXIT_CODES_HELP}
   registerConsoleConsumerCommand(program, io);
   registerConsumerGroupsCommand(program, io);
   registerClusterCommand(program, io);
+  registerUsersCommand(program, io);
   return program;
 }
 

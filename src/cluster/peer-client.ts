@@ -2,7 +2,15 @@
 // cluster secret. Binary record batches travel as they are (BATCHES_MEDIA_TYPE), JSON only for control calls.
 // A peer's Brook error comes back as the same BrookError; a peer that cannot be reached is `unreachable`, which
 // callers turn into the error that fits (leader not available, no controller).
-import { Inject, Injectable } from '@nestjs/common';
+//
+// Every call made while serving a request carries that request's X-Request-Id, so the peer logs it under the same
+// id. With TLS (BROOK_TLS_CERT/KEY) peers' URLs are https: calls go through a keep-alive HTTPS agent that verifies
+// the peer's certificate against BROOK_TLS_PEER_CA (or the system's CAs) and presents this broker's certificate,
+// which the peer's internal routes require when it has a peer CA (cluster/peer-auth.ts).
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+import { currentRequestId } from '../common/request-context.js';
 import { BrookError } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
@@ -12,6 +20,15 @@ import type { BrokerRegistration } from '../topic/cluster-metadata.js';
 
 export const INTERNAL_PREFIX = '/internal/v1';
 export const CLUSTER_SECRET_HEADER = 'x-brook-cluster-secret';
+/** On a request forwarded by a peer: the principal the forwarding broker authenticated, and the client's address. */
+export const PRINCIPAL_HEADER = 'x-brook-principal';
+export const CLIENT_HOST_HEADER = 'x-brook-client-host';
+const REQUEST_ID_HEADER = 'x-request-id';
+/**
+ * Connections to one peer through the HTTPS agent. Each partition followed from that peer holds one in a long poll
+ * (as plain-HTTP fetch does, which has no bound), so the bound is generous; past it requests queue.
+ */
+const PEER_SOCKETS_MAX = 4096;
 export const BATCHES_MEDIA_TYPE = 'application/vnd.brook.batches';
 /** A peer call without an answer in this time fails (reads add their long-poll wait on top). */
 export const PEER_REQUEST_TIMEOUT_MS = 10_000;
@@ -20,6 +37,14 @@ const BROKER_DIRECTORY_TTL_MS = 1_000;
 
 export class PeerUnreachableError extends Error {
   override readonly name = 'PeerUnreachableError';
+}
+
+/** A request to any route of a peer (forwarded public requests included), through peerFetch. */
+export interface PeerFetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  signal: AbortSignal;
 }
 
 export interface PeerRequest {
@@ -33,15 +58,50 @@ export interface PeerRequest {
 }
 
 @Injectable()
-export class PeerClient {
+export class PeerClient implements OnModuleDestroy {
   private directory = new Map<number, string>();
   private directoryReadAtMs = -Infinity;
   private refreshing: Promise<void> | null = null;
+  private readonly httpsAgent: HttpsAgent | null;
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly store: CoordinationStore,
-  ) {}
+  ) {
+    const tls = config.security.tls;
+    this.httpsAgent =
+      tls === null
+        ? null
+        : new HttpsAgent({
+            keepAlive: true,
+            maxSockets: PEER_SOCKETS_MAX,
+            ca: tls.peerCa ?? undefined,
+            cert: tls.cert,
+            key: tls.key,
+          });
+  }
+
+  onModuleDestroy(): void {
+    this.httpsAgent?.destroy();
+  }
+
+  /**
+   * Sends a request to a peer broker, adding the cluster secret and the current request's id: fetch for http,
+   * the TLS agent for https. Resolves with the peer's answer, whatever its status; rejects when it cannot be
+   * reached (or its certificate is not trusted).
+   */
+  peerFetch(url: URL, init: PeerFetchInit): Promise<Response> {
+    const headers: Record<string, string> = {
+      ...init.headers,
+      [CLUSTER_SECRET_HEADER]: this.config.clusterSecret ?? '',
+    };
+    const requestId = currentRequestId();
+    if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
+    if (url.protocol !== 'https:' || this.httpsAgent === null) {
+      return fetch(url, { method: init.method, headers, body: init.body, signal: init.signal });
+    }
+    return httpsFetch(url, { ...init, headers }, this.httpsAgent);
+  }
 
   /**
    * The advertised URL of a live broker, or null when it is not registered. While the store cannot be read, the
@@ -57,7 +117,7 @@ export class PeerClient {
   async call(baseUrl: string, request: PeerRequest): Promise<Response> {
     const url = new URL(`${INTERNAL_PREFIX}${request.path}`, baseUrl);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { [CLUSTER_SECRET_HEADER]: this.config.clusterSecret ?? '' };
+    const headers: Record<string, string> = {};
     let body: string | Buffer | undefined;
     if (request.json !== undefined) {
       headers['content-type'] = 'application/json';
@@ -70,7 +130,7 @@ export class PeerClient {
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     let response: Response;
     try {
-      response = await fetch(url, { method: request.method, headers, body, signal });
+      response = await this.peerFetch(url, { method: request.method, headers, body, signal });
     } catch (error) {
       throw new PeerUnreachableError(`broker at ${baseUrl} did not answer: ${(error as Error).message}`);
     }
@@ -109,4 +169,27 @@ export class PeerClient {
     this.directory = directory;
     this.directoryReadAtMs = performance.now();
   }
+}
+
+/** fetch's contract over node:https with an agent (fetch itself takes no CA or client certificate in Node 20). */
+function httpsFetch(url: URL, init: PeerFetchInit, agent: HttpsAgent): Promise<Response> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, { method: init.method, headers, agent, signal: init.signal }, (answer) => {
+      const answerHeaders = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) {
+        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+          answerHeaders.append(name, item);
+        }
+      }
+      const status = answer.statusCode ?? 502;
+      const empty = status === 204 || status === 304 || init.method === 'HEAD';
+      if (empty) answer.resume();
+      const body = empty ? null : (Readable.toWeb(answer) as unknown as ReadableStream<Uint8Array>);
+      resolve(new Response(body, { status, statusText: answer.statusMessage, headers: answerHeaders }));
+    });
+    request.once('error', reject);
+    request.end(init.body);
+  });
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { securityWarnings } from '../security/install-security.js';
 import { loadBrokerConfig } from './broker-config.js';
@@ -29,6 +30,16 @@ describe('security config', () => {
     expect(() => loadBrokerConfig({ BROOK_TLS_CERT: '/nonexistent.pem', BROOK_TLS_KEY: '/x' })).toThrow(
       /BROOK_TLS_CERT=\/nonexistent.pem cannot be read/,
     );
+  });
+
+  it('refuses BROOK_TLS_PEER_CA without a certificate of its own, or a file that holds no certificate', () => {
+    expect(() => loadBrokerConfig({ BROOK_TLS_PEER_CA: '/etc/brook/ca.crt' })).toThrow(
+      /BROOK_TLS_PEER_CA is set without BROOK_TLS_CERT/,
+    );
+    const pemless = fileURLToPath(import.meta.url);
+    expect(() =>
+      loadBrokerConfig({ BROOK_TLS_CERT: pemless, BROOK_TLS_KEY: pemless, BROOK_TLS_PEER_CA: pemless }),
+    ).toThrow(/BROOK_TLS_CERT=.* contains no PEM certificate/);
   });
 
   it('warns at start-up when bound beyond loopback without authentication', () => {

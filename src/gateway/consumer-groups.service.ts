@@ -2,7 +2,7 @@
 // ConsumerLagData, ConsumerGroupLagSummaryData) built from the group coordinator's state and the logs' end
 // offsets, and Brook's operator actions: reset a group's offsets (with a dry-run plan) and delete a group.
 import { Inject, Injectable } from '@nestjs/common';
-import { PeerClient } from '../cluster/peer-client.js';
+import { CLIENT_HOST_HEADER, PeerClient, PRINCIPAL_HEADER } from '../cluster/peer-client.js';
 import { errors } from '../common/brook-error.js';
 import { ControllerElection } from '../controller-election/controller-election.service.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -53,7 +53,7 @@ export class ConsumerGroupsService {
    * The groups this broker coordinates and, unless `localOnly` (a request forwarded by another broker), those of
    * every other live broker, asked in parallel; a broker that does not answer in time is left out.
    */
-  async list(clusterId: string, localOnly: boolean) {
+  async list(clusterId: string, localOnly: boolean, caller: { principal: string; host: string }) {
     const local = this.coordinator
       .allGroups()
       .filter((group) => group.state !== 'Dead')
@@ -61,19 +61,29 @@ export class ConsumerGroupsService {
     const remote: Array<{ consumer_group_id: string }> = [];
     if (this.config.redisUrl !== null && !localOnly) {
       const others = (await this.election.liveBrokerIds()).filter((id) => id !== this.config.brokerId);
-      const answers = await Promise.all(others.map((id) => this.remoteGroups(id, clusterId)));
+      const answers = await Promise.all(others.map((id) => this.remoteGroups(id, clusterId, caller)));
       for (const answer of answers) remote.push(...answer);
     }
     const all = [...local, ...remote].sort((a, b) => a.consumer_group_id.localeCompare(b.consumer_group_id));
     return listEnvelope('KafkaConsumerGroupList', this.urls.cluster(clusterId, 'consumer-groups'), all);
   }
 
-  private async remoteGroups(brokerId: number, clusterId: string): Promise<Array<{ consumer_group_id: string }>> {
+  /** The groups another broker coordinates, asked for the caller (its principal travels with the request). */
+  private async remoteGroups(
+    brokerId: number,
+    clusterId: string,
+    caller: { principal: string; host: string },
+  ): Promise<Array<{ consumer_group_id: string }>> {
     const url = await this.peers.brokerUrl(brokerId);
     if (url === null) return [];
     try {
-      const response = await fetch(new URL(`/v3/clusters/${clusterId}/consumer-groups`, url), {
-        headers: { [FORWARDED_HEADER]: String(this.config.brokerId) },
+      const response = await this.peers.peerFetch(new URL(`/v3/clusters/${clusterId}/consumer-groups`, url), {
+        method: 'GET',
+        headers: {
+          [FORWARDED_HEADER]: String(this.config.brokerId),
+          [PRINCIPAL_HEADER]: caller.principal,
+          [CLIENT_HOST_HEADER]: caller.host,
+        },
         signal: AbortSignal.timeout(GROUP_LIST_TIMEOUT_MS),
       });
       if (!response.ok) return [];

@@ -1,15 +1,18 @@
 // Consumer groups live on their coordinator: the broker leading the group's __consumer_offsets partition. In a
 // cluster any broker accepts a v2 consumer-instance or v3 consumer-group request and forwards it, unchanged, to
 // the coordinator's public route (marked with FORWARDED_HEADER so it is never forwarded twice); the answer goes
-// back as the coordinator gave it. So a consumer's base_uri may point at any broker or a load balancer.
+// back as the coordinator gave it. So a consumer's base_uri may point at any broker or a load balancer. The
+// forwarded request carries the cluster secret, the request id and the principal this broker authenticated (the
+// coordinator believes it from a peer, security-hooks.ts): a user known by a client certificate stays that user.
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PEER_REQUEST_TIMEOUT_MS, PeerClient } from '../cluster/peer-client.js';
+import { CLIENT_HOST_HEADER, PEER_REQUEST_TIMEOUT_MS, PeerClient, PRINCIPAL_HEADER } from '../cluster/peer-client.js';
 import { BrookError, errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { GroupCoordinator } from '../group-coordinator/group-coordinator.service.js';
 import { NO_LEADER } from '../topic/cluster-metadata.js';
+import { hostOf, principalOf } from '../security/security-hooks.js';
 import { readUnparsedBody } from './unparsed-body.js';
 
 export const FORWARDED_HEADER = 'x-brook-forwarded-by';
@@ -70,7 +73,11 @@ export class GroupForwarding {
     const url = await this.peers.brokerUrl(coordinator);
     if (url === null)
       throw errors.retriable(`The coordinator of group ${groupId}, broker ${coordinator}, is not available.`);
-    const headers: Record<string, string> = { [FORWARDED_HEADER]: String(this.config.brokerId) };
+    const headers: Record<string, string> = {
+      [FORWARDED_HEADER]: String(this.config.brokerId),
+      [PRINCIPAL_HEADER]: principalOf(request),
+      [CLIENT_HOST_HEADER]: hostOf(request),
+    };
     for (const name of PASSED_HEADERS) {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
@@ -78,7 +85,7 @@ export class GroupForwarding {
     const body = await bodyOf(request);
     let response: Response;
     try {
-      response = await fetch(new URL(request.url, url), {
+      response = await this.peers.peerFetch(new URL(request.url, url), {
         method: request.method,
         headers,
         body,

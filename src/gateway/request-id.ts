@@ -1,9 +1,14 @@
 // Request ids: a request keeps the X-Request-Id it came with (when it is a short token: letters, digits, . _ : -,
 // at most 128) or gets a random UUID; the response carries it back, the audit log prints it, and a broker
 // forwarding the request to another sends it along in the same header, so one id follows a request across brokers.
+// The route handler runs inside the request's context (common/request-context.ts): the peer client sends the id on
+// every call made for the request, and JSON log lines written meanwhile carry it as `request_id`. At debug level,
+// every answered request is logged with its id, method, route, status and duration.
+import { Logger } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { runInRequest } from '../common/request-context.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -20,5 +25,23 @@ export const requestIdOptions = {
 export function registerRequestIdHeader(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+  });
+}
+
+/**
+ * Runs every later hook and the route handler in the request's context. Registered before the other preHandler
+ * hooks (group forwarding, authorisation), so that they run in it too; callback style, as the context must wrap
+ * the call that continues the request.
+ */
+export function registerRequestContext(app: FastifyInstance): void {
+  const logger = new Logger('Request');
+  app.addHook('preHandler', (request, _reply, done) => runInRequest({ requestId: request.id }, done));
+  app.addHook('onResponse', async (request, reply) => {
+    runInRequest({ requestId: request.id }, () =>
+      logger.debug(
+        `${request.method} ${request.routeOptions.url ?? 'unmatched'} ${reply.statusCode} ` +
+          `${reply.elapsedTime.toFixed(1)} ms`,
+      ),
+    );
   });
 }

@@ -4,7 +4,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Req } fr
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../common/brook-error.js';
 import { Authorizer } from '../security/authorizer.service.js';
-import { describable } from '../security/security-hooks.js';
+import { describable, hostOf, principalOf } from '../security/security-hooks.js';
 import { AdminService } from './admin.service.js';
 import { ConsumerGroupsService, type ResetTarget } from './consumer-groups.service.js';
 import { FORWARDED_HEADER } from './group-forwarding.js';
@@ -29,7 +29,10 @@ export class V3ConsumerGroupsController {
   ) {
     this.admin.checkCluster(clusterId);
     const visible = describable(this.authorizer, request);
-    const list = await this.groups.list(clusterId, forwardedBy !== undefined);
+    const list = await this.groups.list(clusterId, forwardedBy !== undefined, {
+      principal: principalOf(request),
+      host: hostOf(request),
+    });
     return { ...list, data: list.data.filter((group) => visible('GROUP', group.consumer_group_id)) };
   }
 

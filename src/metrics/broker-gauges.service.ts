@@ -1,7 +1,8 @@
 // Gauges of broker state, computed from that state when Prometheus scrapes (no timers, nothing stale): consumer
 // group lag per group and partition (Kafka's definition: log end offset minus the committed offset, for every
-// partition the group has committed on this broker's logs), the partitions this broker leads, and whether it is
-// the active controller.
+// partition the group has committed on this broker's logs), the partitions this broker leads, whether it is
+// the active controller, and (on the active controller only, as Kafka's OfflinePartitionsCount) the partitions
+// that have no leader.
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -9,6 +10,7 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerElection } from '../controller-election/controller-election.service.js';
 import { GroupCoordinator } from '../group-coordinator/group-coordinator.service.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { NO_LEADER } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { Metrics } from './metrics.service.js';
 
@@ -54,6 +56,21 @@ export class BrokerGauges implements OnModuleInit {
         this.set(isController() ? 1 : 0);
       },
     });
+    this.metrics.gaugeOf(
+      'brook_controller_offline_partitions',
+      'Partitions without a leader, reported by the active controller (0 on other brokers).',
+      () => (isController() ? this.offlineCount() : 0),
+    );
+  }
+
+  private offlineCount(): number {
+    let count = 0;
+    for (const topic of this.metadata.allTopics().values())
+      for (let partition = 0; partition < topic.assignment.replicas.length; partition++) {
+        const state = topic.states[partition];
+        if (state === undefined || state.leader === NO_LEADER) count++;
+      }
+    return count;
   }
 
   private lags(): Array<{ labels: { group: string; topic: string; partition: string }; value: number }> {

@@ -15,9 +15,14 @@
 //   brook_partition_leader_count                             partitions this broker leads
 //   brook_controller_active_count                            1 on the controller, 0 elsewhere
 //   brook_quota_throttled_requests_total{quota}              requests refused by a client quota (429)
+//   brook_replication_under_replicated_partitions            partitions led here whose ISR is smaller than their replicas
+//   brook_controller_offline_partitions                      partitions without a leader (the active controller only)
+//   brook_isr_shrinks_total, brook_isr_expands_total         ISR changes written by this broker as leader
+//   brook_websocket_connections, brook_websocket_subscriptions  open WebSockets and their subscriptions
+//   brook_sse_streams                                        open SSE streams
 //   plus prom-client's process and Node.js metrics (brook_process_*, brook_nodejs_*).
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Buckets from 1 ms to 30 s: produce with acks=all sits in the low milliseconds, long-polls up to wait_ms. */
 const DURATION_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -77,8 +82,31 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly isrShrinks = new Counter({
+    name: 'brook_isr_shrinks_total',
+    help: 'ISR shrinks written by this broker as leader (a follower left the in-sync replicas).',
+    registers: [this.registry],
+  });
+  readonly isrExpands = new Counter({
+    name: 'brook_isr_expands_total',
+    help: 'ISR expansions written by this broker as leader (a follower caught up and rejoined).',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'brook_' });
+  }
+
+  /** A gauge without labels whose value is read from its owner's state at every scrape. */
+  gaugeOf(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
   produced(topic: string, records: number, batchBytes: number): void {

@@ -26,6 +26,7 @@ import { type Clock, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
+import { Metrics } from '../metrics/metrics.service.js';
 import { LogManager } from '../partition-log/log-manager.service.js';
 import { LogOfflineError, OffsetOutOfRangeError, RecordTooLargeError } from '../partition-log/log-errors.js';
 import type { AppendInfo, ReadResult } from '../partition-log/partition-log.js';
@@ -102,8 +103,21 @@ export class ReplicaManager implements OnModuleDestroy {
     private readonly metadata: MetadataCache,
     private readonly store: CoordinationStore,
     private readonly peers: PeerClient,
+    private readonly metrics: Metrics,
   ) {
     logs.setHighWatermarkSource((topic, partition) => this.highWatermarkOf(topic, partition));
+    metrics.gaugeOf(
+      'brook_replication_under_replicated_partitions',
+      'Partitions led by this broker whose ISR is smaller than their replica set.',
+      () => this.underReplicatedCount(),
+    );
+  }
+
+  /** Kafka's UnderReplicatedPartitions: partitions led here with fewer in-sync replicas than replicas. */
+  underReplicatedCount(): number {
+    let count = 0;
+    for (const leader of this.leaders.values()) if (leader.state.isr.length < leader.state.replicas.length) count++;
+    return count;
   }
 
   /**
@@ -609,6 +623,7 @@ export class ReplicaManager implements OnModuleDestroy {
       }
       leader.stateVersion = written.version;
       leader.state.changeCommitted();
+      (change.kind === 'shrink' ? this.metrics.isrShrinks : this.metrics.isrExpands).inc();
       this.logger.log(`${leader.key}: ISR [${from.join(',')}] -> [${change.isr.join(',')}]`);
       this.highWatermarkMoved(leader);
       void this.metadata.reload();

@@ -1,6 +1,7 @@
 // Wires security into the HTTP server (called once by main.ts, before the routes are registered): the TLS options
 // of the listener, the authentication/authorisation hooks, and the start-up warning for an open broker.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { PeerAuthenticator } from '../cluster/peer-auth.js';
 import { announce } from '../common/announce.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ConsumerInstances } from '../group-coordinator/consumer-instances.service.js';
@@ -12,15 +13,19 @@ import { Metrics } from '../metrics/metrics.service.js';
 import { QuotaManager } from './quota-manager.service.js';
 import { registerSecurityHooks } from './security-hooks.js';
 
-/** FastifyAdapter options for BROOK_TLS_*: HTTPS, and client certificates requested when a CA is given. */
+/**
+ * FastifyAdapter options for BROOK_TLS_*: HTTPS, and client certificates requested (not required) when a client
+ * CA or a peer CA is given; both CAs are trusted by the handshake, the authenticator and peer-auth.ts tell them apart.
+ */
 export function tlsOptions(config: BrokerConfig): object {
   const tls = config.security.tls;
   if (tls === null) return {};
+  const authorities = [tls.ca, tls.peerCa].filter((ca): ca is Buffer => ca !== null);
   return {
     https: {
       cert: tls.cert,
       key: tls.key,
-      ...(tls.ca === null ? {} : { ca: tls.ca, requestCert: true, rejectUnauthorized: false }),
+      ...(authorities.length === 0 ? {} : { ca: authorities, requestCert: true, rejectUnauthorized: false }),
     },
   };
 }
@@ -41,6 +46,12 @@ export function securityWarnings(config: BrokerConfig): string[] {
   if (exposed && config.security.authModes.includes('basic') && config.security.tls === null) {
     warnings.push('WARNING: Basic authentication without TLS sends passwords in clear text; set BROOK_TLS_CERT/KEY.');
   }
+  if (config.redisUrl !== null && config.security.tls !== null && config.security.tls.peerCa === null) {
+    warnings.push(
+      "WARNING: broker-to-broker TLS checks the other brokers' certificates against the system's CAs only, and " +
+        'internal routes rest on the cluster secret alone; set BROOK_TLS_PEER_CA to the CA of the brokers.',
+    );
+  }
   if (config.security.authorizerEnable && !authenticated) {
     warnings.push('WARNING: BROOK_AUTHORIZER_ENABLE without BROOK_AUTH: every client is User:ANONYMOUS.');
   }
@@ -57,6 +68,7 @@ export function installSecurity(app: NestFastifyApplication, config: BrokerConfi
     audit: app.get(AuditLog),
     quotas: app.get(QuotaManager),
     metrics: app.get(Metrics, { strict: false }),
+    peers: new PeerAuthenticator(config),
     lookups: {
       instanceTopics(group, instance) {
         try {

@@ -6,7 +6,10 @@
 //               then the client quotas (quota.ts): 429 (42901) with Retry-After while the caller's bucket is in debt
 //   onSend      charge the consumer byte quota with the bytes a consume route answers
 //   onResponse  an audit line for every successful admin change
-// The principal of a request is kept beside it (principalOf) for the controllers that filter lists.
+// The principal of a request is kept beside it (principalOf) for the controllers that filter lists. A request that
+// a peer broker forwarded (a consumer group's request sent on to its coordinator) is not authenticated again: it
+// carries the principal the first broker authenticated, believed only when the request comes from a peer
+// (cluster/peer-auth.ts), so users known by a client certificate keep their identity on every broker.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
@@ -19,10 +22,15 @@ import type { Metrics } from '../metrics/metrics.service.js';
 import type { QuotaKind } from './quota.js';
 import { QuotaManager } from './quota-manager.service.js';
 import { certificateCommonNameOf } from './stream-auth.js';
-import { INTERNAL_PREFIX } from '../cluster/peer-client.js';
+import type { PeerAuthenticator } from '../cluster/peer-auth.js';
+import { CLIENT_HOST_HEADER, INTERNAL_PREFIX, PRINCIPAL_HEADER } from '../cluster/peer-client.js';
 import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
 
 const principals = new WeakMap<IncomingMessage, string>();
+/** The client address of a request forwarded by a peer, as the first broker saw it. */
+const forwardedHosts = new WeakMap<IncomingMessage, string>();
+const FORWARDED_PRINCIPAL = /^User:[^\s;]{1,256}$/;
+const FORWARDED_HOST = /^[0-9A-Fa-f.:]{1,64}$/;
 
 /** The authenticated principal of a request (User:ANONYMOUS when authentication is off). */
 export function principalOf(request: FastifyRequest | IncomingMessage): string {
@@ -32,6 +40,8 @@ export function principalOf(request: FastifyRequest | IncomingMessage): string {
 
 /** The client address as ACLs name hosts: IPv4-mapped IPv6 addresses in their IPv4 form. */
 export function hostOf(request: FastifyRequest): string {
+  const forwarded = forwardedHosts.get(request.raw);
+  if (forwarded !== undefined) return forwarded;
   const ip = request.ip ?? '';
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
@@ -110,6 +120,19 @@ export interface SecurityServices {
   quotas: QuotaManager;
   metrics: Metrics;
   lookups: Pick<RouteContext, 'instanceTopics' | 'groupTopics'>;
+  peers: PeerAuthenticator;
+}
+
+/** The principal (and client host) a peer forwarded the request for, or null when it is not such a request. */
+function forwardedIdentity(
+  request: FastifyRequest,
+  peers: PeerAuthenticator,
+): { principal: string; host?: string } | null {
+  const principal = request.headers[PRINCIPAL_HEADER];
+  if (typeof principal !== 'string' || !FORWARDED_PRINCIPAL.test(principal) || !peers.check(request.raw).ok)
+    return null;
+  const host = request.headers[CLIENT_HOST_HEADER];
+  return { principal, host: typeof host === 'string' && FORWARDED_HOST.test(host) ? host : undefined };
 }
 
 function send(reply: FastifyReply, error: BrookError): FastifyReply {
@@ -136,6 +159,12 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
 
   app.addHook('onRequest', async (request, reply) => {
     if (isInternalRoute(request) || ruleOf(request) === 'public') return;
+    const forwarded = forwardedIdentity(request, services.peers);
+    if (forwarded !== null) {
+      principals.set(request.raw, forwarded.principal);
+      if (forwarded.host !== undefined) forwardedHosts.set(request.raw, forwarded.host);
+      return;
+    }
     try {
       principals.set(
         request.raw,

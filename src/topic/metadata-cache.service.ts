@@ -6,6 +6,7 @@
 // incarnation this broker applied is gone), the broker keeps serving what it applied last, and deletes no log,
 // until a controller has restored the store and written a new incarnation.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { outsideRequest } from '../common/request-context.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -94,7 +95,8 @@ export class MetadataCache implements OnModuleDestroy {
       this.reloadAgain = true;
       return this.reloading;
     }
-    this.reloading = (async () => {
+    // shared by every caller and starting long-lived work (fetchers, timers): not part of any one request
+    this.reloading = outsideRequest(async () => {
       try {
         do {
           this.reloadAgain = false;
@@ -105,7 +107,7 @@ export class MetadataCache implements OnModuleDestroy {
       } finally {
         this.reloading = null;
       }
-    })();
+    });
     return this.reloading;
   }
 

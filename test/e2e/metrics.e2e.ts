@@ -1,10 +1,13 @@
 // GET /metrics: produce and consume through v3 and v2 and see the per-topic counters, the per-route request
-// counters, histograms and error codes, and consumer group lag move; gauges of leadership and controller.
+// counters, histograms and error codes, and consumer group lag move; gauges of leadership, controller and WebSockets.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
+import { WsClient } from './support/ws-client.js';
+import { waitUntil } from './support/cluster.js';
 import { call } from './support/http.js';
+import { metricValue, parseMetrics, type Samples } from './support/prometheus.js';
 
 const V2 = 'application/vnd.kafka.v2+json';
 const BINARY = 'application/vnd.kafka.binary.v2+json';
@@ -13,30 +16,14 @@ const RECORDS_ROUTE = '/v3/clusters/{cluster_id}/topics/{topic_name}/records';
 let broker: BrokerProcess;
 let cid: string;
 
-/** Samples of the Prometheus text format: name -> [{labels, value}]. */
-async function scrape(): Promise<Map<string, Array<{ labels: Record<string, string>; value: number }>>> {
+async function scrape(): Promise<Samples> {
   const response = await fetch(`${broker.url}/metrics`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
-  const samples = new Map<string, Array<{ labels: Record<string, string>; value: number }>>();
-  for (const line of (await response.text()).split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (match === null) continue;
-    const labels: Record<string, string> = {};
-    for (const label of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[label[1]] = label[2];
-    const list = samples.get(match[1]) ?? [];
-    list.push({ labels, value: Number(match[3]) });
-    samples.set(match[1], list);
-  }
-  return samples;
+  return parseMetrics(await response.text());
 }
 
-function value(samples: Awaited<ReturnType<typeof scrape>>, name: string, labels: Record<string, string> = {}): number {
-  const found = (samples.get(name) ?? []).filter((sample) =>
-    Object.entries(labels).every(([key, expected]) => sample.labels[key] === expected),
-  );
-  return found.reduce((sum, sample) => sum + sample.value, 0);
-}
+const value = metricValue;
 
 const produce = async (count: number) => {
   for (let i = 0; i < count; i++) {
@@ -138,6 +125,32 @@ describe('metrics', () => {
     expect(await lag()).toBe(0);
     await produce(4);
     expect(await lag()).toBe(4);
+  });
+
+  it('counts open WebSockets, their subscriptions and SSE streams', async () => {
+    const gauges = async () => {
+      const samples = await scrape();
+      return [value(samples, 'brook_websocket_connections'), value(samples, 'brook_websocket_subscriptions')];
+    };
+    expect(await gauges()).toEqual([0, 0]);
+    const client = await WsClient.connect(broker.url);
+    client.send({ op: 'subscribe', id: 's1', assign: [{ topic: 'metered', partition: 0, offset: 0 }] });
+    await client.waitForRecords('s1', 1);
+    expect(await gauges()).toEqual([1, 1]);
+    client.close();
+    await waitUntil('the socket is gone', async () => (await gauges())[0] === 0, 5_000);
+    expect(await gauges()).toEqual([0, 0]);
+
+    const sse = async () => value(await scrape(), 'brook_sse_streams');
+    expect(await sse()).toBe(0);
+    const stop = new AbortController();
+    const stream = await fetch(`${broker.url}/v3/clusters/${cid}/topics/metered/records:stream?from=earliest`, {
+      signal: stop.signal,
+    });
+    expect(stream.status).toBe(200);
+    expect(await sse()).toBe(1);
+    stop.abort();
+    await waitUntil('the stream is gone', async () => (await sse()) === 0, 5_000);
   });
 
   it('the Grafana dashboard queries only metrics the broker exposes', async () => {

@@ -355,7 +355,7 @@ export interface paths {
     };
     /**
      * Prometheus metrics
-     * @description This broker's metrics in the Prometheus text format: messages and bytes in and out per topic, HTTP requests, latency histograms and errors per route template and error code, consumer group lag per group and partition, partitions led, active controller, and process metrics. With authentication on, the scraper authenticates like any client; with the authorizer on it needs DESCRIBE on the cluster.
+     * @description This broker's metrics in the Prometheus text format: messages and bytes in and out per topic, HTTP requests, latency histograms and errors per route template and error code, consumer group lag per group and partition, partitions led, active controller, under-replicated partitions, offline partitions (on the active controller), ISR shrinks and expands, open WebSockets, their subscriptions and SSE streams, and process metrics. With authentication on, the scraper authenticates like any client; with the authorizer on it needs DESCRIBE on the cluster.
      */
     get: operations['getMetrics'];
     put?: never;

@@ -4,6 +4,7 @@
 // high-water mark), so a client that stops reading holds at most one fetch per partition. Open streams per broker
 // are bounded (BROOK_SSE_STREAMS_MAX, 429 / 42901 beyond); a heartbeat comment goes out every BROOK_SSE_HEARTBEAT_MS.
 // With `group=`, the stream is a member of the consumer group instead (sse-group-stream.ts).
+import { Metrics } from '../../metrics/metrics.service.js';
 import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
@@ -63,7 +64,10 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     private readonly cache: RecordJsonCache,
     private readonly reads: SharedReads,
     private readonly ws: WsGateway,
-  ) {}
+    metrics: Metrics,
+  ) {
+    metrics.gaugeOf('brook_sse_streams', 'Open SSE record streams.', () => this.responses.size);
+  }
 
   beforeApplicationShutdown(): void {
     for (const response of this.responses) response.end();

@@ -61,6 +61,10 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   private readonly subscriptions = new Map<FrameId, Entry>();
   readonly pressure: SendPressure;
 
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
   constructor(
     private readonly socket: WebSocket,
     private readonly deps: SessionDeps,

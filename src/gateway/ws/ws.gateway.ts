@@ -11,6 +11,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { systemClock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
+import { Metrics } from '../../metrics/metrics.service.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { Authenticator } from '../../security/authenticator.service.js';
 import { Authorizer } from '../../security/authorizer.service.js';
@@ -51,9 +52,16 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly authenticator: Authenticator,
     private readonly authorizer: Authorizer,
     peers: PeerClient,
+    metrics: Metrics,
   ) {
     const local = new CoordinatorGroupPort(coordinator);
     this.groups = config.redisUrl === null ? local : new RoutingGroupPort(local, coordinator, config.brokerId, peers);
+    metrics.gaugeOf('brook_websocket_connections', 'Open WebSockets on /v3/ws.', () => this.sessions.size);
+    metrics.gaugeOf('brook_websocket_subscriptions', 'Subscriptions of the open WebSockets.', () => {
+      let count = 0;
+      for (const session of this.sessions.values()) count += session.subscriptionCount;
+      return count;
+    });
   }
 
   /** Group membership for streams (WebSocket here, SSE group streams too): local or routed to the coordinator. */

@@ -2,7 +2,7 @@
 // generated cluster secret and short session timings, plus helpers to ask brokers about their cluster role.
 import { randomBytes } from 'node:crypto';
 import { RedisServerProcess } from '../../../src/local-cluster/redis-server-process.js';
-import { BrokerProcess } from './broker-process.js';
+import { type BrokerOptions, BrokerProcess } from './broker-process.js';
 import { type ApiResponse, call } from './http.js';
 
 export const SESSION_TIMEOUT_MS = 3_000;
@@ -24,13 +24,21 @@ export class TestCluster {
     readonly brokers: BrokerProcess[],
     readonly secret: string,
     private readonly extraEnv: Record<string, string>,
+    private readonly options: Omit<BrokerOptions, 'env'>,
   ) {}
 
-  /** Starts redis-server and `brokerCount` brokers; `extraEnv` is added to every broker's environment. */
-  static async start(brokerCount: number, extraEnv: Record<string, string> = {}): Promise<TestCluster> {
+  /**
+   * Starts redis-server and `brokerCount` brokers; `extraEnv` is added to every broker's environment, `options`
+   * (such as `https` for brokers with TLS) to every broker's.
+   */
+  static async start(
+    brokerCount: number,
+    extraEnv: Record<string, string> = {},
+    options: Omit<BrokerOptions, 'env'> = {},
+  ): Promise<TestCluster> {
     const redis = await RedisServerProcess.start();
     const secret = randomBytes(24).toString('hex');
-    const cluster = new TestCluster(redis, [], secret, extraEnv);
+    const cluster = new TestCluster(redis, [], secret, extraEnv, options);
     try {
       for (let id = 1; id <= brokerCount; id++) cluster.brokers.push(await cluster.startBroker(id));
     } catch (error) {
@@ -52,7 +60,7 @@ export class TestCluster {
   }
 
   startBroker(brokerId: number): Promise<BrokerProcess> {
-    return BrokerProcess.start({ env: this.env(brokerId) });
+    return BrokerProcess.start({ ...this.options, env: this.env(brokerId) });
   }
 
   broker(brokerId: number): BrokerProcess {
