@@ -371,6 +371,20 @@ describe('WebSocket and SSE', () => {
     const allowed = await sse(ALICE);
     expect(allowed.status).toBe(200);
     await allowed.body?.cancel();
+    // as a group member, the stream also needs READ on the group
+    const asMember = () =>
+      fetch(`${broker.url}/v3/clusters/${cid}/topics/ws-secured/records:stream?from=earliest&group=sse-readers`, {
+        headers: ALICE,
+        signal: AbortSignal.timeout(5_000),
+      });
+    const noGroupRight = await asMember();
+    expect(noGroupRight.status).toBe(403);
+    expect(((await noGroupRight.json()) as { error_code: number }).error_code).toBe(40301);
+    await acl('POST', allowAlice('GROUP', 'sse-readers', 'READ'));
+    await waitForAcls();
+    const member = await asMember();
+    expect(member.status).toBe(200);
+    await member.body?.cancel();
     await acl('DELETE', allowAlice('TOPIC', 'ws-secured', 'READ'));
     await waitForAcls();
     expect((await sse(ALICE)).status).toBe(403);
