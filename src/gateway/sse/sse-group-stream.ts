@@ -8,7 +8,6 @@
 // response, per owned partition. Delivery is at least once for records written since the last commit (a new owner
 // after a rebalance or a reconnect starts from the committed offset). The open response is the member's liveness:
 // heartbeats go out while it is open; a closed response commits and leaves the group.
-import { BrookError } from '../../common/brook-error.js';
 import type { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { ReadFormat } from '../record-format.js';
 import { GroupMember, type MemberOwner, type MemberStreams } from '../ws/group-member.js';
@@ -179,9 +178,8 @@ export class SseGroupStream implements MemberStreams {
     try {
       await this.deps.port.commit(this.options.group, this.member.memberId, offsets, this.generations());
       for (const [index, running] of moved.entries()) running.committed = offsets[index].offset;
-    } catch (error) {
+    } catch {
       // a partition just revoked (40903) or a coordinator moving: the next interval, or the new owner, goes on
-      if (!(error instanceof BrookError)) throw error;
     }
   }
 
