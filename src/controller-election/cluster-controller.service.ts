@@ -8,7 +8,10 @@
 //      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts);
 //   3. on a broker's controlled shutdown, treat it as gone for the same decisions while it still runs;
 //   4. every leader.imbalance.check.interval.seconds, give preferred replicas their leadership back
-//      (preferred-leader.ts), when nothing else had to change in that pass.
+//      (preferred-leader.ts), when nothing else had to change in that pass;
+//   5. take every persisted partition reassignment one step further (reassignment.ts): on each pass, and at once
+//      when a reassignment is written or a partition state (an ISR) changes. A reassignment whose topic is gone
+//      (deleted, or deleted and created again) is dropped.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -21,10 +24,14 @@ import { CoordinationStore } from '../coordination/coordination-store.js';
 import {
   BROKERS_PREFIX,
   METADATA_INCARNATION_KEY,
+  PARTITION_STATE_PREFIX,
+  REASSIGNMENTS_PREFIX,
   partitionStateKey,
   topicConfigKey,
   topicKey,
 } from '../coordination/cluster-keys.js';
+import type { KeyedVersionedValue } from '../coordination/coordination-store.js';
+import type { TopicAssignment, TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
@@ -34,6 +41,7 @@ import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
 import { decideLeaderChanges } from './partition-leadership.js';
 import { decidePreferredLeaders } from './preferred-leader.js';
+import { nextReassignmentStep, type ReassignmentCommand, type ReassignmentStep } from './reassignment.js';
 
 /** How long a broker has to hand over its metadata snapshot during a restore. */
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
@@ -48,7 +56,7 @@ export class ClusterController implements OnModuleDestroy {
   private readonly logger = new Logger(ClusterController.name);
   private epoch = -1;
   private restored = false;
-  private stopWatch: (() => void) | null = null;
+  private stopWatches: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private runAgain = false;
@@ -92,7 +100,9 @@ export class ClusterController implements OnModuleDestroy {
     this.end();
     this.epoch = epoch;
     this.restored = false;
-    this.stopWatch = this.store.watch(BROKERS_PREFIX, () => this.schedule());
+    this.stopWatches = [BROKERS_PREFIX, REASSIGNMENTS_PREFIX, PARTITION_STATE_PREFIX].map((prefix) =>
+      this.store.watch(prefix, () => this.schedule()),
+    );
     this.timer = setInterval(() => this.schedule(), this.config.brokerHeartbeatIntervalMs);
     this.timer.unref();
     this.schedule();
@@ -101,14 +111,14 @@ export class ClusterController implements OnModuleDestroy {
   private end(): void {
     this.epoch = -1;
     this.restored = false;
-    this.stopWatch?.();
-    this.stopWatch = null;
+    for (const stop of this.stopWatches) stop();
+    this.stopWatches = [];
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
 
   /** Runs one pass now, or once more after the running one. */
-  private schedule(): void {
+  schedule(): void {
     if (this.running) {
       this.runAgain = true;
       return;
@@ -136,7 +146,8 @@ export class ClusterController implements OnModuleDestroy {
         await this.metadata.reload();
         await this.pushMetadata(epoch);
       }
-      await this.moveLeaders(epoch);
+      const live = await this.moveLeaders(epoch);
+      if (this.epoch === epoch && (await this.stepReassignments(epoch, live))) this.runAgain = true;
     } catch (error) {
       if (error instanceof CoordinationFencedError) {
         this.election.resign(`a write was fenced: ${error.message}`);
@@ -232,16 +243,22 @@ export class ClusterController implements OnModuleDestroy {
     await this.running;
   }
 
-  private async moveLeaders(epoch: number): Promise<void> {
-    await this.metadata.reload();
+  /** The brokers that may lead: registered, and not in a controlled shutdown. */
+  async leadershipCandidates(): Promise<Set<number>> {
     const registrations = await this.election.liveBrokers();
     for (const [brokerId, brokerEpoch] of [...this.shuttingDown]) {
       const registration = registrations.find((broker) => broker.brokerId === brokerId);
       if (registration?.brokerEpoch !== brokerEpoch) this.shuttingDown.delete(brokerId);
     }
-    const live = new Set(
+    return new Set(
       registrations.map((broker) => broker.brokerId).filter((brokerId) => !this.shuttingDown.has(brokerId)),
     );
+  }
+
+  /** Returns the brokers that may lead, as this pass saw them. */
+  private async moveLeaders(epoch: number): Promise<Set<number>> {
+    await this.metadata.reload();
+    const live = await this.leadershipCandidates();
     const changes = decideLeaderChanges(
       this.metadata.allTopics().values(),
       live,
@@ -259,7 +276,7 @@ export class ClusterController implements OnModuleDestroy {
       );
     }
     for (const change of changes) {
-      if (this.epoch !== epoch) return;
+      if (this.epoch !== epoch) return live;
       const written = await this.store.put(
         partitionStateKey(change.topic, change.partition),
         JSON.stringify(change.state),
@@ -273,8 +290,83 @@ export class ClusterController implements OnModuleDestroy {
         this.logger.log(`${change.topic}-${change.partition} is ${where} (leader epoch ${change.state.leaderEpoch})`);
       }
     }
-    if (changes.length === 0) return;
+    if (changes.length === 0) return live;
     await this.metadata.reload();
     await this.pushMetadata(epoch);
+    return live;
+  }
+
+  /** Takes each persisted reassignment one step; true when something was written (then another pass follows). */
+  private async stepReassignments(epoch: number, live: ReadonlySet<number>): Promise<boolean> {
+    const entries = await this.store.list(REASSIGNMENTS_PREFIX);
+    let wrote = false;
+    for (const entry of entries) {
+      if (this.epoch !== epoch) return false;
+      const command = JSON.parse(entry.value) as ReassignmentCommand;
+      const topic = this.metadata.topic(command.topic);
+      const state = topic?.states[command.partition];
+      const replicas = topic?.assignment.replicas[command.partition];
+      if (topic === undefined || topic.assignment.topicId !== command.topicId || !state || !replicas) {
+        await this.store.delete(entry.key, { fence: epochFence(epoch), expectedVersion: entry.version });
+        this.logger.warn(`dropped the reassignment of ${command.topic}-${command.partition}: the topic is gone`);
+        continue;
+      }
+      const step = nextReassignmentStep({ command, replicas, state, liveBrokers: live, controllerEpoch: epoch });
+      if (await this.applyReassignmentStep(epoch, entry, command, topic, step)) wrote = true;
+    }
+    if (!wrote) return false;
+    await this.metadata.reload();
+    await this.pushMetadata(epoch);
+    return true;
+  }
+
+  private async applyReassignmentStep(
+    epoch: number,
+    entry: KeyedVersionedValue,
+    command: ReassignmentCommand,
+    topic: TopicMetadata,
+    step: ReassignmentStep,
+  ): Promise<boolean> {
+    const name = `${command.topic}-${command.partition}`;
+    const fence = epochFence(epoch);
+    switch (step.kind) {
+      case 'wait':
+        return false;
+      case 'complete':
+        await this.store.delete(entry.key, { fence, expectedVersion: entry.version });
+        this.logger.log(`reassignment of ${name} to [${command.target.join(',')}] is complete`);
+        return true;
+      case 'extend-replicas':
+      case 'shrink-replicas': {
+        const stored = await this.store.get(topicKey(command.topic));
+        if (stored === null) return false;
+        const assignment = JSON.parse(stored.value) as TopicAssignment;
+        if (assignment.topicId !== command.topicId) return false;
+        assignment.replicas[command.partition] = step.replicas;
+        const written = await this.store.put(topicKey(command.topic), JSON.stringify(assignment), {
+          fence,
+          expectedVersion: stored.version,
+        });
+        if (written.ok) this.logger.log(`reassignment of ${name}: replicas [${step.replicas.join(',')}]`);
+        return written.ok;
+      }
+      default: {
+        const written = await this.store.put(
+          partitionStateKey(command.topic, command.partition),
+          JSON.stringify(step.state),
+          {
+            fence,
+            expectedVersion: topic.stateVersions[command.partition] ?? 0,
+          },
+        );
+        if (written.ok) {
+          const { leader, leaderEpoch, isr } = step.state;
+          this.logger.log(
+            `reassignment of ${name}: ${step.kind}, leader ${leader} (epoch ${leaderEpoch}), ISR [${isr.join(',')}]`,
+          );
+        }
+        return written.ok;
+      }
+    }
   }
 }

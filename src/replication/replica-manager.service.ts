@@ -9,8 +9,8 @@
 //   leader     this broker leads, epoch E                         stop the fetcher (its last write done), assign E at
 //                                                                 the log end, build the ISR/HW state machine
 //                                                                 (leader-replica-state.ts) from the stored ISR
-// A leader that sees its own epoch again with a newer stored ISR (the controller dropped a dead follower) rebuilds
-// its state with that ISR, keeping its high watermark.
+// A leader that sees its own epoch again with a newer stored ISR (the controller dropped a dead follower), or with
+// other replicas (a reassignment added or removed some), rebuilds its state with them, keeping its high watermark.
 //
 // Leader side: produce appends with the partition's leader epoch; acks=0 answers at once, acks=1 after the local
 // write, acks=all after the high watermark passes the batch (bounded by acksAllTimeoutMs), and is refused before
@@ -158,13 +158,18 @@ export class ReplicaManager implements OnModuleDestroy {
     version: number,
   ): Promise<void> {
     const current = this.leaders.get(key);
+    const removing = stored.removingReplicas ?? [];
     if (current !== undefined && current.epoch === stored.leaderEpoch && current.log === log) {
-      if (version > current.stateVersion && current.state.pendingChange === null) {
-        current.stateVersion = version;
-        if (!sameMembers(current.state.isr, stored.isr) && stored.isr.includes(this.config.brokerId)) {
-          current.state = this.newLeaderState(log, stored.isr, replicas, current.state.highWatermark, current.state);
-          this.highWatermarkMoved(current);
-        }
+      if (current.state.pendingChange !== null) return; // its outcome reloads the metadata, and this runs again
+      const newer = version > current.stateVersion;
+      if (newer) current.stateVersion = version;
+      const isrChanged = newer && !sameMembers(current.state.isr, stored.isr);
+      const replicasChanged =
+        !sameMembers(current.state.replicas, replicas) || !sameMembers(current.state.notExpandable, removing);
+      if ((isrChanged || replicasChanged) && stored.isr.includes(this.config.brokerId)) {
+        const isr = isrChanged ? stored.isr : [...current.state.isr];
+        current.state = this.newLeaderState(log, isr, replicas, removing, current.state.highWatermark, current.state);
+        this.highWatermarkMoved(current);
       }
       return;
     }
@@ -184,7 +189,7 @@ export class ReplicaManager implements OnModuleDestroy {
       log,
       epoch: stored.leaderEpoch,
       stateVersion: version,
-      state: this.newLeaderState(log, stored.isr, replicas, highWatermark, null),
+      state: this.newLeaderState(log, stored.isr, replicas, removing, highWatermark, null),
     };
     this.leaders.set(key, leader);
     this.logger.log(`${key}: leader in epoch ${leader.epoch}, ISR [${stored.isr.join(',')}]`);
@@ -195,6 +200,7 @@ export class ReplicaManager implements OnModuleDestroy {
     log: PartitionLog,
     isr: number[],
     replicas: number[],
+    removing: number[],
     highWatermark: number,
     previous: LeaderReplicaState | null,
   ): LeaderReplicaState {
@@ -207,6 +213,7 @@ export class ReplicaManager implements OnModuleDestroy {
       log.logEndOffset,
       Math.min(highWatermark, log.logEndOffset),
       this.clock.monotonicMs(),
+      removing,
     );
     return state;
   }
