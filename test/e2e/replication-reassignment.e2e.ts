@@ -128,7 +128,7 @@ describe('partition reassignment', () => {
       const { replicas } = await partitionReplicas(cluster.brokers[0], clusterId, `checked-${attempt}`);
       if (replicas.includes(controllerId)) name = `checked-${attempt}`;
     }
-    const through = cluster.brokers[2];
+    const through = cluster.broker(controllerId); // never the paused broker
     const base = `/v3/clusters/${clusterId}/topics`;
     const bad = async (partitions: unknown, status: number, code: number, message?: RegExp) => {
       const answer = await call(through.url, 'POST', `${base}/-/partitions/-/reassignment`, {
