@@ -1,12 +1,14 @@
 // The `brook` program: its commands, its help and the mapping of every failure to an exit code. One file per
-// command under commands/, registered below; the replication commands (`reassign-partitions`,
-// `leader-election`, issue 7) belong there too, each as commands/<name>.ts, once their routes are in openapi.yaml.
+// command under commands/, registered below, among them the replication commands (`reassign-partitions`,
+// `leader-election`, issue 7).
 import { Command, CommanderError } from 'commander';
 import { registerClusterCommand } from './commands/cluster.js';
 import { registerConfigsCommand } from './commands/configs.js';
 import { registerConsoleConsumerCommand } from './commands/console-consumer.js';
 import { registerConsoleProducerCommand } from './commands/console-producer.js';
 import { registerConsumerGroupsCommand } from './commands/consumer-groups.js';
+import { registerLeaderElectionCommand } from './commands/leader-election.js';
+import { registerReassignPartitionsCommand } from './commands/reassign-partitions.js';
 import { registerStartCommand } from './commands/start.js';
 import { registerTopicsCommand } from './commands/topics.js';
 import type { CliIo } from './command-context.js';
@@ -14,7 +16,10 @@ import { CliError, EXIT, EXIT_CODES_HELP } from './errors.js';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('brook')
-    .description("Brook's command-line tools: Kafka's topics, configs, console producer and consumer, consumer groups")
+    .description(
+      "Brook's command-line tools: Kafka's topics, configs, console producer and consumer, consumer groups, " +
+        'partition reassignment and leader election',
+    )
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(add --help for usage)')
@@ -38,6 +43,8 @@ ${EXIT_CODES_HELP}
   registerConsoleProducerCommand(program, io);
   registerConsoleConsumerCommand(program, io);
   registerConsumerGroupsCommand(program, io);
+  registerReassignPartitionsCommand(program, io);
+  registerLeaderElectionCommand(program, io);
   registerClusterCommand(program, io);
   return program;
 }
