@@ -7,6 +7,7 @@
 //   - PREFERRED and UNCLEAN elections answer per partition with Kafka's error names;
 //   - deleting a topic removes every replica's folder, also on a broker that was down during the deletion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerProcess } from './support/broker-process.js';
 import { TestCluster, waitUntil } from './support/cluster.js';
 import { call, expectError } from './support/http.js';
 import { REPLICATION_ENV, ReplicatedTopic } from './support/replication.js';
@@ -22,6 +23,16 @@ import {
 const RECORDS = 300;
 
 let cluster: TestCluster;
+
+/** Whether the broker wrote an audit line (stdout, one JSON object) for an admin change on a route ending in `route`. */
+function auditLines(broker: BrokerProcess, route: string): boolean {
+  return broker.stdout
+    .split('\n')
+    .some(
+      (line) =>
+        line.includes('"audit":true') && line.includes(`/partitions/-/${route}"`) && line.includes('"event":"admin"'),
+    );
+}
 let clusterId: string;
 
 beforeAll(async () => {
@@ -72,6 +83,11 @@ describe('partition reassignment', () => {
       { topic_name: 'moved', partition_id: 0, replicas: target },
     ]);
     expect(started.status, started.text).toBe(202);
+    await waitUntil(
+      'an audit line for the reassignment',
+      async () => auditLines(cluster.brokers[1], 'reassignment'),
+      5_000,
+    );
     expect(started.body).toMatchObject({
       kind: 'KafkaReassignmentList',
       data: [
@@ -226,6 +242,7 @@ describe('leader election', () => {
       async () => (await partitionReplicas(through, clusterId, 'elected')).leader === reordered[0],
       10_000,
     );
+    await waitUntil('an audit line for the election', async () => auditLines(through, 'leader-election'), 5_000);
     const again = await elect({ election_type: 'PREFERRED', partitions });
     expect(again.body.data[0]).toMatchObject({ leader_id: reordered[0], error: 'ELECTION_NOT_NEEDED' });
     const unclean = await elect({ election_type: 'UNCLEAN', partitions });
