@@ -11,7 +11,8 @@
 //      (preferred-leader.ts), when nothing else had to change in that pass;
 //   5. take every persisted partition reassignment one step further (reassignment.ts): on each pass, and at once
 //      when a reassignment is written or a partition state (an ISR) changes. A reassignment whose topic is gone
-//      (deleted, or deleted and created again) is dropped.
+//      (deleted, or deleted and created again) is dropped; one whose command was lost with the store's data is
+//      recovered from the markers in its partition state.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -27,6 +28,7 @@ import {
   PARTITION_STATE_PREFIX,
   REASSIGNMENTS_PREFIX,
   partitionStateKey,
+  reassignmentKey,
   topicConfigKey,
   topicKey,
 } from '../coordination/cluster-keys.js';
@@ -60,6 +62,10 @@ export class ClusterController implements OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private runAgain = false;
+  /** Callers waiting for the next whole pass (controlled shutdown). */
+  private passWaiters: Array<() => void> = [];
+  /** Whether the last pass saw reassignments in progress (then ISR changes wake the controller). */
+  private reassigning = false;
   /** Brokers in controlled shutdown, by broker id, with the broker epoch of the incarnation that asked. */
   private readonly shuttingDown = new Map<number, number>();
   private lastRebalanceMs = performance.now();
@@ -100,9 +106,14 @@ export class ClusterController implements OnModuleDestroy {
     this.end();
     this.epoch = epoch;
     this.restored = false;
-    this.stopWatches = [BROKERS_PREFIX, REASSIGNMENTS_PREFIX, PARTITION_STATE_PREFIX].map((prefix) =>
-      this.store.watch(prefix, () => this.schedule()),
-    );
+    this.stopWatches = [
+      this.store.watch(BROKERS_PREFIX, () => this.schedule()),
+      this.store.watch(REASSIGNMENTS_PREFIX, () => this.schedule()),
+      // an ISR change may let a reassignment take its next step; otherwise the heartbeat pass is soon enough
+      this.store.watch(PARTITION_STATE_PREFIX, () => {
+        if (this.reassigning) this.schedule();
+      }),
+    ];
     this.timer = setInterval(() => this.schedule(), this.config.brokerHeartbeatIntervalMs);
     this.timer.unref();
     this.schedule();
@@ -111,6 +122,7 @@ export class ClusterController implements OnModuleDestroy {
   private end(): void {
     this.epoch = -1;
     this.restored = false;
+    this.reassigning = false;
     for (const stop of this.stopWatches) stop();
     this.stopWatches = [];
     if (this.timer) clearInterval(this.timer);
@@ -126,11 +138,21 @@ export class ClusterController implements OnModuleDestroy {
     this.running = (async () => {
       do {
         this.runAgain = false;
+        const waiting = this.passWaiters.splice(0);
         await this.pass();
+        for (const resolve of waiting) resolve();
       } while (this.runAgain && this.epoch >= 0);
     })().finally(() => {
       this.running = null;
+      for (const resolve of this.passWaiters.splice(0)) resolve();
     });
+  }
+
+  /** Resolves once a pass that started after this call has run (or this broker stopped being controller). */
+  private nextPass(): Promise<void> {
+    const done = new Promise<void>((resolve) => this.passWaiters.push(resolve));
+    this.schedule();
+    return done;
   }
 
   private async pass(): Promise<void> {
@@ -239,8 +261,7 @@ export class ClusterController implements OnModuleDestroy {
     if (epoch < 0 || !this.restored) throw errors.brokerNotAvailable('The controller is still loading; retry.');
     this.shuttingDown.set(brokerId, brokerEpoch);
     this.logger.log(`broker ${brokerId} (epoch ${brokerEpoch}) is shutting down: moving its leadership`);
-    this.schedule();
-    await this.running;
+    await this.nextPass();
   }
 
   /** The brokers that may lead: registered, and not in a controlled shutdown. */
@@ -298,7 +319,9 @@ export class ClusterController implements OnModuleDestroy {
 
   /** Takes each persisted reassignment one step; true when something was written (then another pass follows). */
   private async stepReassignments(epoch: number, live: ReadonlySet<number>): Promise<boolean> {
-    const entries = await this.store.list(REASSIGNMENTS_PREFIX);
+    let entries = await this.store.list(REASSIGNMENTS_PREFIX);
+    if (await this.recoverReassignments(epoch, entries)) entries = await this.store.list(REASSIGNMENTS_PREFIX);
+    this.reassigning = entries.length > 0;
     let wrote = false;
     for (const entry of entries) {
       if (this.epoch !== epoch) return false;
@@ -318,6 +341,42 @@ export class ClusterController implements OnModuleDestroy {
     await this.metadata.reload();
     await this.pushMetadata(epoch);
     return true;
+  }
+
+  /**
+   * A partition whose state still marks a reassignment that has no command (the coordination store lost it, and a
+   * restore brought back only the partition states) gets its command back from the markers, as Kafka keeps a
+   * reassignment in the partition's own znode: target = replicas without the removing ones, original = replicas
+   * without the adding ones. Returns true when it wrote any.
+   */
+  private async recoverReassignments(epoch: number, entries: KeyedVersionedValue[]): Promise<boolean> {
+    const known = new Set(entries.map((entry) => entry.key));
+    let recovered = false;
+    for (const topic of this.metadata.allTopics().values()) {
+      for (const [partition, state] of topic.states.entries()) {
+        const adding = state?.addingReplicas ?? [];
+        const removing = state?.removingReplicas ?? [];
+        const replicas = topic.assignment.replicas[partition];
+        const name = topic.assignment.name;
+        if ((adding.length === 0 && removing.length === 0) || replicas === undefined) continue;
+        if (known.has(reassignmentKey(name, partition))) continue;
+        const command: ReassignmentCommand = {
+          topic: name,
+          partition,
+          topicId: topic.assignment.topicId,
+          target: replicas.filter((broker) => !removing.includes(broker)),
+          original: replicas.filter((broker) => !adding.includes(broker)),
+        };
+        const written = await this.store.put(reassignmentKey(name, partition), JSON.stringify(command), {
+          fence: epochFence(epoch),
+          expectedVersion: 0,
+        });
+        if (!written.ok) continue;
+        recovered = true;
+        this.logger.warn(`resumed the reassignment of ${name}-${partition} from its partition state`);
+      }
+    }
+    return recovered;
   }
 
   private async applyReassignmentStep(
