@@ -145,7 +145,12 @@ export class ReplicaManager implements OnModuleDestroy {
       }
     }
     for (const key of [...this.leaders.keys()]) if (!hosted.has(key)) this.dropLeader(key);
-    for (const key of [...this.fetchers.keys()]) if (!hosted.has(key)) await this.stopFetcher(key);
+    for (const key of [...this.fetchers.keys()]) {
+      if (hosted.has(key)) continue;
+      await this.stopFetcher(key);
+      this.followerHighWatermarks.delete(key);
+      this.acks.notify(key, Number.POSITIVE_INFINITY); // requests parked here learn that this replica is gone
+    }
   }
 
   private async becomeLeader(
@@ -429,6 +434,9 @@ export class ReplicaManager implements OnModuleDestroy {
           'the records were appended but may not be committed (outcome unknown).',
       );
     for (;;) {
+      if (this.logs.log(leader.topic, leader.partition) !== leader.log || leader.log.isClosed) {
+        throw unknown('this broker no longer holds a replica of it (moved away or deleted)');
+      }
       const highWatermark = this.highWatermarkOf(leader.topic, leader.partition);
       if (highWatermark !== undefined && highWatermark >= endOffset) {
         if (await this.holdsBatch(leader, endOffset - 1)) return;

@@ -1,7 +1,8 @@
 // Partition reassignment and on-demand leader election on four brokers and a real redis-server (issue 7):
-//   - a partition with data on [a, b, c], led by a, moved to [b, c, d]: the new replica d catches up and joins the
-//     ISR, leadership moves off a with a new leader epoch, a drops its replica and deletes its files; every record
-//     is readable after, and d's log is byte-identical to b's up to the high watermark;
+//   - a partition with data on [a, b, c], led by a, moved to [b, c, d] while acks=all production goes on: the new
+//     replica d catches up and joins the ISR, leadership moves off a with a new leader epoch, a drops its replica
+//     and deletes its files; every acknowledged record is readable after, and the replicas are byte-identical up
+//     to the high watermark;
 //   - the reassignment routes answer Confluent's shapes and refuse bad requests with Confluent-style errors; a
 //     cancellation goes back to the original replicas;
 //   - PREFERRED and UNCLEAN elections answer per partition with Kafka's error names;
@@ -79,6 +80,19 @@ describe('partition reassignment', () => {
     expect(hasReplicaFolder(cluster.broker(leader), 'moved')).toBe(true);
     const epochBefore = (await topic.replica(cluster.broker(leader))).leader_epoch;
 
+    // acks=all production goes on through a broker that stays, while the partition moves
+    const staying = cluster.broker(target[0]);
+    const acknowledged = new Map<string, number>();
+    const failures: string[] = [];
+    let stopping = false;
+    const producer = (async () => {
+      for (let sequence = 0; !stopping; sequence++) {
+        const result = await topic.produceRetrying(staying, `during-${sequence}`);
+        if (result.ok) acknowledged.set(`during-${sequence}`, result.offset);
+        else failures.push(`${result.status} ${result.errorCode} ${result.message}`);
+      }
+    })();
+
     const started = await reassign(cluster.brokers[1], clusterId, [
       { topic_name: 'moved', partition_id: 0, replicas: target },
     ]);
@@ -103,6 +117,9 @@ describe('partition reassignment', () => {
     });
 
     const after = await waitForReassignment(() => cluster.brokers[0], clusterId, 'moved', target, 45_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stopping = true;
+    await producer;
     expect(target).toContain(after.leader);
     await waitUntil(
       'the removed replica deletes its folder',
@@ -124,15 +141,21 @@ describe('partition reassignment', () => {
       },
       15_000,
     );
-    expect(highWatermark).toBe(RECORDS);
+    expect(highWatermark).toBeGreaterThanOrEqual(RECORDS + acknowledged.size);
     // a new leader's high watermark catches up once its followers fetch (as in Kafka): read once it has
     const values = await topic.readAll(cluster.broker(added));
-    expect(values.size).toBe(RECORDS);
     for (let i = 0; i < RECORDS; i++) expect(values.get(i)).toBe(`record-${i}-${'x'.repeat(200)}`);
+    const lost = [...acknowledged].filter(([value, offset]) => values.get(offset) !== value).length;
+    console.log(
+      `reassignment under production: acknowledged ${acknowledged.size}, failed ${failures.length}, lost ${lost}` +
+        (failures.length > 0 ? `\n  ${failures.slice(0, 5).join('\n  ')}` : ''),
+    );
+    expect(lost).toBe(0);
+    expect(acknowledged.size).toBeGreaterThan(0);
 
     const bytes = await Promise.all(target.map((broker) => topic.replicaBytes(cluster.broker(broker), highWatermark)));
     expect(bytes.every((replica) => replica.equals(bytes[0]))).toBe(true);
-    expect(await topic.produceRetrying(newLeader, 'after')).toMatchObject({ ok: true, offset: RECORDS });
+    expect(await topic.produceRetrying(newLeader, 'after')).toMatchObject({ ok: true, offset: highWatermark });
   });
 
   it('answers Confluent shapes and errors, and a cancellation goes back to the original replicas', async () => {
