@@ -5,7 +5,8 @@
 //     to the high watermark;
 //   - the reassignment routes answer Confluent's shapes and refuse bad requests with Confluent-style errors; a
 //     cancellation goes back to the original replicas;
-//   - PREFERRED and UNCLEAN elections answer per partition with Kafka's error names;
+//   - PREFERRED and UNCLEAN elections answer per partition with Kafka's error names; UNCLEAN elects an out-of-sync
+//     replica once no ISR member is alive;
 //   - deleting a topic removes every replica's folder, also on a broker that was down during the deletion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerProcess } from './support/broker-process.js';
@@ -278,6 +279,67 @@ describe('leader election', () => {
     expectError(await elect({ election_type: 'SOMETIMES' }), 400, 40002, /election_type/);
     const topic = new ReplicatedTopic(cluster, clusterId, 'elected');
     expect(await topic.produceRetrying(cluster.broker(reordered[0]), 'led')).toMatchObject({ ok: true, offset: 0 });
+  });
+});
+
+describe('unclean leader election', () => {
+  it('UNCLEAN elects a live out-of-sync replica only once no ISR member is alive', async () => {
+    // an RF=2 topic away from the controller: its leader a is killed while its follower b, paused, is out of the ISR
+    const controllerId = (await cluster.controllers())[0].broker_id;
+    let name = '';
+    for (let attempt = 0; name === ''; attempt++) {
+      const candidate = `unclean-${attempt}`;
+      await createTopic(candidate, 2);
+      const { replicas } = await partitionReplicas(cluster.brokers[0], clusterId, candidate);
+      if (!replicas.includes(controllerId)) name = candidate;
+    }
+    const through = cluster.broker(controllerId);
+    const { replicas, leader } = await partitionReplicas(through, clusterId, name);
+    const [a, b] = [leader!, replicas.find((broker) => broker !== leader)!];
+    const topic = new ReplicatedTopic(cluster, clusterId, name);
+    const elect = (electionType: string) =>
+      call(through.url, 'POST', `/v3/clusters/${clusterId}/topics/-/partitions/-/leader-election`, {
+        body: { election_type: electionType, partitions: [{ topic_name: name, partition_id: 0 }] },
+        spec: ELECTIONS,
+      });
+    cluster.broker(b).signal('SIGSTOP');
+    try {
+      await waitUntil(
+        `the ISR of ${name} down to its leader`,
+        async () => (await partitionReplicas(through, clusterId, name)).isr.join(',') === String(a),
+        15_000,
+      );
+      expect((await elect('UNCLEAN')).body.data[0]).toMatchObject({ leader_id: a, error: 'ELECTION_NOT_NEEDED' });
+      await cluster.broker(a).kill('SIGKILL');
+      await waitUntil(
+        `${name} offline`,
+        async () => (await partitionReplicas(through, clusterId, name)).leader === null,
+        15_000,
+      );
+    } finally {
+      cluster.broker(b).signal('SIGCONT');
+    }
+    await waitUntil(
+      `broker ${b} registered again`,
+      async () => (await call(through.url, 'GET', `/v3/clusters/${clusterId}/brokers/${b}`)).status === 200,
+      15_000,
+    );
+    if (replicas[0] === a) {
+      expect((await elect('PREFERRED')).body.data[0]).toMatchObject({ error: 'PREFERRED_LEADER_NOT_AVAILABLE' });
+    }
+    const unclean = await elect('UNCLEAN');
+    expect(unclean.status, unclean.text).toBe(200);
+    expect(unclean.body.data[0]).toMatchObject({ leader_id: b, error: null });
+    await waitUntil(
+      `broker ${b} leads`,
+      async () => (await partitionReplicas(through, clusterId, name)).leader === b,
+      10_000,
+    );
+    // the ISR is [b] alone, below min.insync.replicas=2: acks=1 produce works, acks=all is refused
+    expect(await topic.produceRetrying(cluster.broker(b), 'after an unclean election', '1')).toMatchObject({
+      ok: true,
+    });
+    await cluster.broker(a).restart();
   });
 });
 
