@@ -9,10 +9,8 @@
 //   3. on a broker's controlled shutdown, treat it as gone for the same decisions while it still runs;
 //   4. every leader.imbalance.check.interval.seconds, give preferred replicas their leadership back
 //      (preferred-leader.ts), when nothing else had to change in that pass;
-//   5. take every persisted partition reassignment one step further (reassignment.ts): on each pass, and at once
-//      when a reassignment is written or a partition state (an ISR) changes. A reassignment whose topic is gone
-//      (deleted, or deleted and created again) is dropped; one whose command was lost with the store's data is
-//      recovered from the markers in its partition state.
+//   5. take every persisted partition reassignment one step further (reassignment-driver.ts): on each pass, and at
+//      once when a reassignment is written or, while some are in progress, a partition state (an ISR) changes.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -28,12 +26,9 @@ import {
   PARTITION_STATE_PREFIX,
   REASSIGNMENTS_PREFIX,
   partitionStateKey,
-  reassignmentKey,
   topicConfigKey,
   topicKey,
 } from '../coordination/cluster-keys.js';
-import type { KeyedVersionedValue } from '../coordination/coordination-store.js';
-import type { TopicAssignment, TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
@@ -43,7 +38,7 @@ import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
 import { decideLeaderChanges } from './partition-leadership.js';
 import { decidePreferredLeaders } from './preferred-leader.js';
-import { nextReassignmentStep, type ReassignmentCommand, type ReassignmentStep } from './reassignment.js';
+import { ReassignmentDriver } from './reassignment-driver.js';
 
 /** How long a broker has to hand over its metadata snapshot during a restore. */
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
@@ -64,8 +59,7 @@ export class ClusterController implements OnModuleDestroy {
   private runAgain = false;
   /** Callers waiting for the next whole pass (controlled shutdown). */
   private passWaiters: Array<() => void> = [];
-  /** Whether the last pass saw reassignments in progress (then ISR changes wake the controller). */
-  private reassigning = false;
+  private readonly reassignments: ReassignmentDriver;
   /** Brokers in controlled shutdown, by broker id, with the broker epoch of the incarnation that asked. */
   private readonly shuttingDown = new Map<number, number>();
   private lastRebalanceMs = performance.now();
@@ -77,6 +71,7 @@ export class ClusterController implements OnModuleDestroy {
     private readonly metadata: MetadataCache,
     private readonly peers: PeerClient,
   ) {
+    this.reassignments = new ReassignmentDriver(store, metadata, this.logger, (epoch) => this.epoch === epoch);
     election.onElected((epoch) => this.begin(epoch));
     election.onResigned(() => this.end());
     metadata.onChange(() => {
@@ -111,7 +106,7 @@ export class ClusterController implements OnModuleDestroy {
       this.store.watch(REASSIGNMENTS_PREFIX, () => this.schedule()),
       // an ISR change may let a reassignment take its next step; otherwise the heartbeat pass is soon enough
       this.store.watch(PARTITION_STATE_PREFIX, () => {
-        if (this.reassigning) this.schedule();
+        if (this.reassignments.inProgress) this.schedule();
       }),
     ];
     this.timer = setInterval(() => this.schedule(), this.config.brokerHeartbeatIntervalMs);
@@ -122,7 +117,7 @@ export class ClusterController implements OnModuleDestroy {
   private end(): void {
     this.epoch = -1;
     this.restored = false;
-    this.reassigning = false;
+    this.reassignments.inProgress = false;
     for (const stop of this.stopWatches) stop();
     this.stopWatches = [];
     if (this.timer) clearInterval(this.timer);
@@ -169,7 +164,11 @@ export class ClusterController implements OnModuleDestroy {
         await this.pushMetadata(epoch);
       }
       const live = await this.moveLeaders(epoch);
-      if (this.epoch === epoch && (await this.stepReassignments(epoch, live))) this.runAgain = true;
+      if (this.epoch === epoch && (await this.reassignments.step(epoch, live))) {
+        await this.metadata.reload();
+        await this.pushMetadata(epoch);
+        this.runAgain = true;
+      }
     } catch (error) {
       if (error instanceof CoordinationFencedError) {
         this.election.resign(`a write was fenced: ${error.message}`);
@@ -315,117 +314,5 @@ export class ClusterController implements OnModuleDestroy {
     await this.metadata.reload();
     await this.pushMetadata(epoch);
     return live;
-  }
-
-  /** Takes each persisted reassignment one step; true when something was written (then another pass follows). */
-  private async stepReassignments(epoch: number, live: ReadonlySet<number>): Promise<boolean> {
-    let entries = await this.store.list(REASSIGNMENTS_PREFIX);
-    if (await this.recoverReassignments(epoch, entries)) entries = await this.store.list(REASSIGNMENTS_PREFIX);
-    this.reassigning = entries.length > 0;
-    let wrote = false;
-    for (const entry of entries) {
-      if (this.epoch !== epoch) return false;
-      const command = JSON.parse(entry.value) as ReassignmentCommand;
-      const topic = this.metadata.topic(command.topic);
-      const state = topic?.states[command.partition];
-      const replicas = topic?.assignment.replicas[command.partition];
-      if (topic === undefined || topic.assignment.topicId !== command.topicId || !state || !replicas) {
-        await this.store.delete(entry.key, { fence: epochFence(epoch), expectedVersion: entry.version });
-        this.logger.warn(`dropped the reassignment of ${command.topic}-${command.partition}: the topic is gone`);
-        continue;
-      }
-      const step = nextReassignmentStep({ command, replicas, state, liveBrokers: live, controllerEpoch: epoch });
-      if (await this.applyReassignmentStep(epoch, entry, command, topic, step)) wrote = true;
-    }
-    if (!wrote) return false;
-    await this.metadata.reload();
-    await this.pushMetadata(epoch);
-    return true;
-  }
-
-  /**
-   * A partition whose state still marks a reassignment that has no command (the coordination store lost it, and a
-   * restore brought back only the partition states) gets its command back from the markers, as Kafka keeps a
-   * reassignment in the partition's own znode: target = replicas without the removing ones, original = replicas
-   * without the adding ones. Returns true when it wrote any.
-   */
-  private async recoverReassignments(epoch: number, entries: KeyedVersionedValue[]): Promise<boolean> {
-    const known = new Set(entries.map((entry) => entry.key));
-    let recovered = false;
-    for (const topic of this.metadata.allTopics().values()) {
-      for (const [partition, state] of topic.states.entries()) {
-        const adding = state?.addingReplicas ?? [];
-        const removing = state?.removingReplicas ?? [];
-        const replicas = topic.assignment.replicas[partition];
-        const name = topic.assignment.name;
-        if ((adding.length === 0 && removing.length === 0) || replicas === undefined) continue;
-        if (known.has(reassignmentKey(name, partition))) continue;
-        const command: ReassignmentCommand = {
-          topic: name,
-          partition,
-          topicId: topic.assignment.topicId,
-          target: replicas.filter((broker) => !removing.includes(broker)),
-          original: replicas.filter((broker) => !adding.includes(broker)),
-        };
-        const written = await this.store.put(reassignmentKey(name, partition), JSON.stringify(command), {
-          fence: epochFence(epoch),
-          expectedVersion: 0,
-        });
-        if (!written.ok) continue;
-        recovered = true;
-        this.logger.warn(`resumed the reassignment of ${name}-${partition} from its partition state`);
-      }
-    }
-    return recovered;
-  }
-
-  private async applyReassignmentStep(
-    epoch: number,
-    entry: KeyedVersionedValue,
-    command: ReassignmentCommand,
-    topic: TopicMetadata,
-    step: ReassignmentStep,
-  ): Promise<boolean> {
-    const name = `${command.topic}-${command.partition}`;
-    const fence = epochFence(epoch);
-    switch (step.kind) {
-      case 'wait':
-        return false;
-      case 'complete':
-        await this.store.delete(entry.key, { fence, expectedVersion: entry.version });
-        this.logger.log(`reassignment of ${name} to [${command.target.join(',')}] is complete`);
-        return true;
-      case 'extend-replicas':
-      case 'shrink-replicas': {
-        const stored = await this.store.get(topicKey(command.topic));
-        if (stored === null) return false;
-        const assignment = JSON.parse(stored.value) as TopicAssignment;
-        if (assignment.topicId !== command.topicId) return false;
-        assignment.replicas[command.partition] = step.replicas;
-        const written = await this.store.put(topicKey(command.topic), JSON.stringify(assignment), {
-          fence,
-          expectedVersion: stored.version,
-        });
-        if (written.ok) this.logger.log(`reassignment of ${name}: replicas [${step.replicas.join(',')}]`);
-        return written.ok;
-      }
-      default: {
-        const written = await this.store.put(
-          partitionStateKey(command.topic, command.partition),
-          JSON.stringify(step.state),
-          {
-            fence,
-            expectedVersion: topic.stateVersions[command.partition] ?? 0,
-          },
-        );
-        if (written.ok) {
-          const { leader, leaderEpoch, isr } = step.state;
-          this.logger.log(
-            `reassignment of ${name}: ${step.kind}, leader ${leader} (epoch ${leaderEpoch}), ISR [${isr.join(',')}]`,
-          );
-        }
-        return written.ok;
-      }
-    }
   }
 }

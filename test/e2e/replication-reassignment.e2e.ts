@@ -348,16 +348,20 @@ describe('topic deletion', () => {
     const topic = await createTopic('deleted');
     const { replicas } = await partitionReplicas(cluster.brokers[0], clusterId, 'deleted');
     expect(await topic.produceRetrying(cluster.broker(replicas[0]), 'gone soon')).toMatchObject({ ok: true });
-    const down = cluster.broker(replicas[2]);
+    // the broker that is down is not the controller (a deletion needs one), the broker asked is not down
+    const controllerId = (await cluster.controllers())[0].broker_id;
+    const downId = replicas.filter((broker) => broker !== controllerId).at(-1)!;
+    const down = cluster.broker(downId);
     await down.kill('SIGKILL');
-    const through = cluster.broker(replicas[0]);
+    const through = cluster.broker(replicas.find((broker) => broker !== downId)!);
     const deleted = await call(through.url, 'DELETE', `/v3/clusters/${clusterId}/topics/deleted`);
     expect(deleted.status, deleted.text).toBe(204);
     await waitUntil(
       'the live replicas delete their folders',
       async () =>
-        !hasReplicaFolder(cluster.broker(replicas[0]), 'deleted') &&
-        !hasReplicaFolder(cluster.broker(replicas[1]), 'deleted'),
+        replicas
+          .filter((broker) => broker !== downId)
+          .every((broker) => !hasReplicaFolder(cluster.broker(broker), 'deleted')),
       15_000,
     );
     expect(hasReplicaFolder(down, 'deleted')).toBe(true);
