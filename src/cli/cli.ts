@@ -33,6 +33,8 @@ Examples:
   brook topics --create --topic test --partitions 1 --replication-factor 1
   echo hello | brook console-producer --topic test
   brook console-consumer --topic test --from-beginning --max-messages 1
+  brook reassign-partitions --execute --reassignment-json-file plan.json
+  brook leader-election --election-type PREFERRED --all-topic-partitions
 
 ${EXIT_CODES_HELP}
 `,

@@ -68,10 +68,13 @@ export function registerReassignPartitionsCommand(program: Command, io: CliIo): 
     'brook reassign-partitions --verify --reassignment-json-file plan.json',
     'brook reassign-partitions --cancel --reassignment-json-file plan.json',
     'brook reassign-partitions --list --output json',
-    '',
-    'plan.json: {"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[2,3,4]}]}',
-    '--verify exits 0 when every partition is at its target, 5 while one is still in progress.',
   ]);
+  command.addHelpText(
+    'after',
+    '\nplan.json: {"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[2,3,4]}]}\n' +
+      '--verify exits 0 when every partition is at its target, 5 while one is still in progress, 1 when one has\n' +
+      'neither its target nor a reassignment running.\n',
+  );
   command.action(async (options: ReassignOptions) => {
     const action = exactlyOneAction(options, ACTIONS);
     if (action === 'generate') {
