@@ -71,7 +71,7 @@ export function registerReassignPartitionsCommand(program: Command, io: CliIo): 
   ]);
   command.addHelpText(
     'after',
-    '\nplan.json: {"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[2,3,4]}]}\n' +
+    'plan.json: {"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[2,3,4]}]}\n' +
       '--verify exits 0 when every partition is at its target, 5 while one is still in progress, 1 when one has\n' +
       'neither its target nor a reassignment running.\n',
   );
