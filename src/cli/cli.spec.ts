@@ -35,15 +35,21 @@ describe('brook', () => {
     expect(result.stdout).toMatch(/3 +the broker could not be reached/);
   });
 
-  it.each(['topics', 'configs', 'console-producer', 'console-consumer', 'consumer-groups', 'start'])(
-    '%s --help shows examples',
-    async (command) => {
-      const result = await brook(command, '--help');
-      expect(result.code).toBe(EXIT.ok);
-      expect(result.stdout).toContain('Examples:');
-      expect(result.stdout).toContain(`brook ${command}`);
-    },
-  );
+  it.each([
+    'topics',
+    'configs',
+    'console-producer',
+    'console-consumer',
+    'consumer-groups',
+    'start',
+    'reassign-partitions',
+    'leader-election',
+  ])('%s --help shows examples', async (command) => {
+    const result = await brook(command, '--help');
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stdout).toContain('Examples:');
+    expect(result.stdout).toContain(`brook ${command}`);
+  });
 
   it.each([
     [['topics', '--lst'], /unknown option '--lst'/],
@@ -66,11 +72,29 @@ describe('brook', () => {
     [['console-consumer', '--topic', 't', '--property', 'print.keys=true'], /unknown --property 'print.keys'/],
     [['console-producer', '--topic', 't', '--property', 'parse.key=maybe'], /must be true or false/],
     [['console-producer', '--topic', 't', '--batch-size', '20000'], /--batch-size is at most 10000/],
+    [['reassign-partitions'], /exactly one action/],
+    [['reassign-partitions', '--execute'], /--execute needs --reassignment-json-file/],
+    [['reassign-partitions', '--generate', '--broker-list', '1,2'], /--generate needs --topics-to-move-json-file/],
+    [['reassign-partitions', '--verify', '--reassignment-json-file', '/no/such/file'], /cannot read \/no\/such\/file/],
+    [['leader-election', '--all-topic-partitions'], /required option '--election-type <type>'/],
+    [['leader-election', '--election-type', 'sometimes', '--all-topic-partitions'], /PREFERRED or UNCLEAN/],
+    [['leader-election', '--election-type', 'preferred'], /name the partitions one way/],
+    [['leader-election', '--election-type', 'preferred', '--topic', 't'], /--topic and --partition go together/],
     [['no-such-command'], /unknown command 'no-such-command'/],
   ])('%j is a usage error (exit 2)', async (argv, message) => {
     const result = await brook(...argv);
     expect(result.stderr).toMatch(message);
     expect(result.code).toBe(EXIT.usage);
+  });
+
+  it.each([
+    ['reassign-partitions', '--list'],
+    ['leader-election', '--election-type', 'PREFERRED', '--all-topic-partitions'],
+  ])('%s reports an unreachable broker in one line (exit 3)', async (...argv) => {
+    const port = await closedPort();
+    const result = await brook(...argv, '--bootstrap-server', `127.0.0.1:${port}`);
+    expect(result.code).toBe(EXIT.unreachable);
+    expect(result.stderr).toBe(`brook: cannot reach the broker at http://127.0.0.1:${port} (connection refused)\n`);
   });
 
   it('reports an unreachable broker in one line naming the URL (exit 3)', async () => {

@@ -1,12 +1,14 @@
 // The `brook` program: its commands, its help and the mapping of every failure to an exit code. One file per
-// command under commands/, registered below; the replication commands (`reassign-partitions`,
-// `leader-election`, issue 7) belong there too, each as commands/<name>.ts, once their routes are in openapi.yaml.
+// command under commands/, registered below, among them the replication commands (`reassign-partitions`,
+// `leader-election`, issue 7).
 import { Command, CommanderError } from 'commander';
 import { registerClusterCommand } from './commands/cluster.js';
 import { registerConfigsCommand } from './commands/configs.js';
 import { registerConsoleConsumerCommand } from './commands/console-consumer.js';
 import { registerConsoleProducerCommand } from './commands/console-producer.js';
 import { registerConsumerGroupsCommand } from './commands/consumer-groups.js';
+import { registerLeaderElectionCommand } from './commands/leader-election.js';
+import { registerReassignPartitionsCommand } from './commands/reassign-partitions.js';
 import { registerStartCommand } from './commands/start.js';
 import { registerTopicsCommand } from './commands/topics.js';
 import { registerUsersCommand } from './commands/users.js';
@@ -15,7 +17,10 @@ import { CliError, EXIT, EXIT_CODES_HELP } from './errors.js';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('brook')
-    .description("Brook's command-line tools: Kafka's topics, configs, console producer and consumer, consumer groups")
+    .description(
+      "Brook's command-line tools: Kafka's topics, configs, console producer and consumer, consumer groups, " +
+        'partition reassignment and leader election',
+    )
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(add --help for usage)')
@@ -29,6 +34,8 @@ Examples:
   brook topics --create --topic test --partitions 1 --replication-factor 1
   echo hello | brook console-producer --topic test
   brook console-consumer --topic test --from-beginning --max-messages 1
+  brook reassign-partitions --execute --reassignment-json-file plan.json
+  brook leader-election --election-type PREFERRED --all-topic-partitions
   echo "$PASSWORD" | brook users add --users-file users --user alice --password-stdin
 
 ${EXIT_CODES_HELP}
@@ -40,6 +47,8 @@ ${EXIT_CODES_HELP}
   registerConsoleProducerCommand(program, io);
   registerConsoleConsumerCommand(program, io);
   registerConsumerGroupsCommand(program, io);
+  registerReassignPartitionsCommand(program, io);
+  registerLeaderElectionCommand(program, io);
   registerClusterCommand(program, io);
   registerUsersCommand(program, io);
   return program;

@@ -13,6 +13,8 @@ export const EXIT = {
   unreachable: 3,
   /** A bug in the CLI: the stack trace is printed. */
   internal: 4,
+  /** `reassign-partitions --verify`: some reassignment is still in progress (run it again later). */
+  inProgress: 5,
   /** Stopped by Ctrl-C (SIGINT) before finishing, as shells report it (128 + 2). */
   interrupted: 130,
 } as const;
@@ -23,6 +25,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    bad usage (unknown flag, missing or malformed value)
   3    the broker could not be reached
   4    an internal error (a bug: please report the stack trace)
+  5    reassign-partitions --verify: a reassignment is still in progress
   130  interrupted (Ctrl-C) before the command finished`;
 
 export class CliError extends Error {

@@ -8,7 +8,9 @@
 //      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts);
 //   3. on a broker's controlled shutdown, treat it as gone for the same decisions while it still runs;
 //   4. every leader.imbalance.check.interval.seconds, give preferred replicas their leadership back
-//      (preferred-leader.ts), when nothing else had to change in that pass.
+//      (preferred-leader.ts), when nothing else had to change in that pass;
+//   5. take every persisted partition reassignment one step further (reassignment-driver.ts): on each pass, and at
+//      once when a reassignment is written or, while some are in progress, a partition state (an ISR) changes.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +23,8 @@ import { CoordinationStore } from '../coordination/coordination-store.js';
 import {
   BROKERS_PREFIX,
   METADATA_INCARNATION_KEY,
+  PARTITION_STATE_PREFIX,
+  REASSIGNMENTS_PREFIX,
   partitionStateKey,
   topicConfigKey,
   topicKey,
@@ -34,6 +38,7 @@ import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
 import { decideLeaderChanges } from './partition-leadership.js';
 import { decidePreferredLeaders } from './preferred-leader.js';
+import { ReassignmentDriver } from './reassignment-driver.js';
 
 /** How long a broker has to hand over its metadata snapshot during a restore. */
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
@@ -48,10 +53,13 @@ export class ClusterController implements OnModuleDestroy {
   private readonly logger = new Logger(ClusterController.name);
   private epoch = -1;
   private restored = false;
-  private stopWatch: (() => void) | null = null;
+  private stopWatches: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private runAgain = false;
+  /** Callers waiting for the next whole pass (controlled shutdown). */
+  private passWaiters: Array<() => void> = [];
+  private readonly reassignments: ReassignmentDriver;
   /** Brokers in controlled shutdown, by broker id, with the broker epoch of the incarnation that asked. */
   private readonly shuttingDown = new Map<number, number>();
   private lastRebalanceMs = performance.now();
@@ -63,6 +71,7 @@ export class ClusterController implements OnModuleDestroy {
     private readonly metadata: MetadataCache,
     private readonly peers: PeerClient,
   ) {
+    this.reassignments = new ReassignmentDriver(store, metadata, this.logger, (epoch) => this.epoch === epoch);
     election.onElected((epoch) => this.begin(epoch));
     election.onResigned(() => this.end());
     metadata.onChange(() => {
@@ -92,7 +101,14 @@ export class ClusterController implements OnModuleDestroy {
     this.end();
     this.epoch = epoch;
     this.restored = false;
-    this.stopWatch = this.store.watch(BROKERS_PREFIX, () => this.schedule());
+    this.stopWatches = [
+      this.store.watch(BROKERS_PREFIX, () => this.schedule()),
+      this.store.watch(REASSIGNMENTS_PREFIX, () => this.schedule()),
+      // an ISR change may let a reassignment take its next step; otherwise the heartbeat pass is soon enough
+      this.store.watch(PARTITION_STATE_PREFIX, () => {
+        if (this.reassignments.inProgress) this.schedule();
+      }),
+    ];
     this.timer = setInterval(() => this.schedule(), this.config.brokerHeartbeatIntervalMs);
     this.timer.unref();
     this.schedule();
@@ -101,14 +117,15 @@ export class ClusterController implements OnModuleDestroy {
   private end(): void {
     this.epoch = -1;
     this.restored = false;
-    this.stopWatch?.();
-    this.stopWatch = null;
+    this.reassignments.inProgress = false;
+    for (const stop of this.stopWatches) stop();
+    this.stopWatches = [];
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
 
   /** Runs one pass now, or once more after the running one. */
-  private schedule(): void {
+  schedule(): void {
     if (this.running) {
       this.runAgain = true;
       return;
@@ -116,11 +133,21 @@ export class ClusterController implements OnModuleDestroy {
     this.running = (async () => {
       do {
         this.runAgain = false;
+        const waiting = this.passWaiters.splice(0);
         await this.pass();
+        for (const resolve of waiting) resolve();
       } while (this.runAgain && this.epoch >= 0);
     })().finally(() => {
       this.running = null;
+      for (const resolve of this.passWaiters.splice(0)) resolve();
     });
+  }
+
+  /** Resolves once a pass that started after this call has run (or this broker stopped being controller). */
+  private nextPass(): Promise<void> {
+    const done = new Promise<void>((resolve) => this.passWaiters.push(resolve));
+    this.schedule();
+    return done;
   }
 
   private async pass(): Promise<void> {
@@ -136,7 +163,12 @@ export class ClusterController implements OnModuleDestroy {
         await this.metadata.reload();
         await this.pushMetadata(epoch);
       }
-      await this.moveLeaders(epoch);
+      const live = await this.moveLeaders(epoch);
+      if (this.epoch === epoch && (await this.reassignments.step(epoch, live))) {
+        await this.metadata.reload();
+        await this.pushMetadata(epoch);
+        this.runAgain = true;
+      }
     } catch (error) {
       if (error instanceof CoordinationFencedError) {
         this.election.resign(`a write was fenced: ${error.message}`);
@@ -228,20 +260,25 @@ export class ClusterController implements OnModuleDestroy {
     if (epoch < 0 || !this.restored) throw errors.brokerNotAvailable('The controller is still loading; retry.');
     this.shuttingDown.set(brokerId, brokerEpoch);
     this.logger.log(`broker ${brokerId} (epoch ${brokerEpoch}) is shutting down: moving its leadership`);
-    this.schedule();
-    await this.running;
+    await this.nextPass();
   }
 
-  private async moveLeaders(epoch: number): Promise<void> {
-    await this.metadata.reload();
+  /** The brokers that may lead: registered, and not in a controlled shutdown. */
+  async leadershipCandidates(): Promise<Set<number>> {
     const registrations = await this.election.liveBrokers();
     for (const [brokerId, brokerEpoch] of [...this.shuttingDown]) {
       const registration = registrations.find((broker) => broker.brokerId === brokerId);
       if (registration?.brokerEpoch !== brokerEpoch) this.shuttingDown.delete(brokerId);
     }
-    const live = new Set(
+    return new Set(
       registrations.map((broker) => broker.brokerId).filter((brokerId) => !this.shuttingDown.has(brokerId)),
     );
+  }
+
+  /** Returns the brokers that may lead, as this pass saw them. */
+  private async moveLeaders(epoch: number): Promise<Set<number>> {
+    await this.metadata.reload();
+    const live = await this.leadershipCandidates();
     const changes = decideLeaderChanges(
       this.metadata.allTopics().values(),
       live,
@@ -259,7 +296,7 @@ export class ClusterController implements OnModuleDestroy {
       );
     }
     for (const change of changes) {
-      if (this.epoch !== epoch) return;
+      if (this.epoch !== epoch) return live;
       const written = await this.store.put(
         partitionStateKey(change.topic, change.partition),
         JSON.stringify(change.state),
@@ -273,8 +310,9 @@ export class ClusterController implements OnModuleDestroy {
         this.logger.log(`${change.topic}-${change.partition} is ${where} (leader epoch ${change.state.leaderEpoch})`);
       }
     }
-    if (changes.length === 0) return;
+    if (changes.length === 0) return live;
     await this.metadata.reload();
     await this.pushMetadata(epoch);
+    return live;
   }
 }

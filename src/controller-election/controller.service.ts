@@ -1,5 +1,6 @@
 // The controller's admin operations (Kafka's KafkaController topic paths): create a topic (placement, assignment,
-// initial partition states, configs), add partitions, change configs, delete a topic. Every write is fenced by the
+// initial partition states, configs), add partitions, change configs, delete a topic; start or cancel partition
+// reassignments and elect leaders on demand (replica-admin.ts). Every write is fenced by the
 // controller epoch in the coordination store (and compare-and-set where it replaces a value), so a deposed
 // controller's late write changes nothing; a refused write makes this broker resign.
 //
@@ -18,6 +19,14 @@ import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { findCollidingTopic, isInternalTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
 import { validateTopicConfigs } from '../topic/topic-config.js';
 import { executePlan } from './admin-plans.js';
+import type { ReassignmentCommand } from './reassignment.js';
+import {
+  alterReassignments,
+  electLeaders,
+  type ElectionRequest,
+  type ElectionResult,
+  type ReassignmentRequest,
+} from './replica-admin.js';
 import { ClusterController } from './cluster-controller.service.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';
@@ -48,7 +57,9 @@ export type ControllerCommand =
   | { op: 'add-partitions'; topic: string; partitionsCount: number }
   | { op: 'alter-configs'; topic: string; changes: ConfigChange[] }
   | { op: 'delete-topic'; topic: string }
-  | { op: 'controlled-shutdown'; brokerId: number; brokerEpoch: number };
+  | { op: 'controlled-shutdown'; brokerId: number; brokerEpoch: number }
+  | { op: 'alter-reassignments'; partitions: ReassignmentRequest[] }
+  | { op: 'elect-leaders'; request: ElectionRequest };
 
 /** How long a command waits for a just-elected controller to finish loading before answering 503. */
 export const CONTROLLER_READY_WAIT_MS = 5_000;
@@ -79,6 +90,16 @@ export class ControllerService {
 
   async deleteTopic(topic: string): Promise<void> {
     await this.submit({ op: 'delete-topic', topic });
+  }
+
+  /** Starts, replaces or cancels partition reassignments; answers the persisted commands. */
+  async alterReassignments(partitions: ReassignmentRequest[]): Promise<ReassignmentCommand[]> {
+    return (await this.submit({ op: 'alter-reassignments', partitions })) as ReassignmentCommand[];
+  }
+
+  /** Elects leaders now (PREFERRED or UNCLEAN); answers per partition. */
+  async electLeaders(request: ElectionRequest): Promise<ElectionResult[]> {
+    return (await this.submit({ op: 'elect-leaders', request })) as ElectionResult[];
   }
 
   /** Asks the controller to move this broker's leadership and ISR memberships to others before it stops. */
@@ -149,9 +170,31 @@ export class ControllerService {
           throw errors.invalidRequest('controlled-shutdown needs integer brokerId and brokerEpoch.');
         }
         return this.cluster.controlledShutdown(command.brokerId, command.brokerEpoch).then(() => null);
+      case 'alter-reassignments':
+        return this.alterReassignmentsAsController(command.partitions, epoch);
+      case 'elect-leaders':
+        return this.electLeadersAsController(command.request, epoch);
       default:
         throw errors.invalidRequest('Unknown controller command.');
     }
+  }
+
+  private async alterReassignmentsAsController(
+    partitions: ReassignmentRequest[],
+    epoch: number,
+  ): Promise<ReassignmentCommand[]> {
+    if (!Array.isArray(partitions)) throw errors.invalidRequest('partitions must be an array.');
+    const registered = new Set(await this.election.liveBrokerIds());
+    const commands = await alterReassignments(this.store, this.metadata, registered, partitions, epochFence(epoch));
+    this.cluster.schedule();
+    return commands;
+  }
+
+  private async electLeadersAsController(request: ElectionRequest, epoch: number): Promise<ElectionResult[]> {
+    const live = () => this.cluster.leadershipCandidates();
+    const results = await electLeaders(this.store, this.metadata, live, request, epochFence(epoch));
+    await this.metadata.reload();
+    return results;
   }
 
   private async createTopicAsController(request: CreateTopicRequest, epoch: number): Promise<TopicAssignment> {

@@ -2,8 +2,10 @@
 // piles up on the brokers that stayed; the first replica of each partition's assignment is its preferred leader.
 // A broker whose share of "preferred here but led elsewhere" partitions is above
 // leader.imbalance.per.broker.percentage gets them back, each only when the preferred replica is live and in the
-// ISR (so it holds every committed record). The leader epoch goes up; the ISR stays as it is.
+// ISR (so it holds every committed record): leader-election.ts's PREFERRED election, the same as an operator's.
+// The leader epoch goes up; the ISR stays as it is.
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
+import { decideElection } from './leader-election.js';
 import type { LeaderChange } from './partition-leadership.js';
 
 export function decidePreferredLeaders(
@@ -20,14 +22,9 @@ export function decidePreferredLeaders(
       const state = topic.states[partition];
       if (preferred === undefined || state === undefined) return;
       preferredCount.set(preferred, (preferredCount.get(preferred) ?? 0) + 1);
-      if (state.leader === preferred || !liveBrokers.has(preferred) || !state.isr.includes(preferred)) return;
-      const change: LeaderChange = {
-        topic: topic.assignment.name,
-        partition,
-        expectedVersion: topic.stateVersions[partition] ?? 0,
-        state: { leader: preferred, leaderEpoch: state.leaderEpoch + 1, isr: [...state.isr], controllerEpoch },
-      };
-      candidates.set(preferred, [...(candidates.get(preferred) ?? []), change]);
+      const decision = decideElection('PREFERRED', topic, partition, liveBrokers, controllerEpoch);
+      if (!decision.ok) return;
+      candidates.set(preferred, [...(candidates.get(preferred) ?? []), decision.change]);
     });
   }
   const changes: LeaderChange[] = [];

@@ -11,6 +11,10 @@
 //   brook/admin/plans/<uuid>              a persisted admin command (controller-election/admin-plans.ts): the
 //                                         writes of a topic creation, partition addition or deletion, removed
 //                                         once applied; a new controller re-applies what is left
+//   brook/admin/reassign-partitions/<topic>/<p>
+//                                         a partition reassignment in progress (Kafka's /admin/reassign_partitions,
+//                                         controller-election/reassignment.ts): written when requested, followed
+//                                         step by step by the controller, removed once complete
 //   brook/metadata-incarnation            random id written by a controller once the topic metadata in the
 //                                         store is complete (restored, when the store came back empty). Absent:
 //                                         the store lost its data and brokers keep the metadata they applied last.
@@ -20,6 +24,7 @@ export const CONTROLLER_EPOCH_KEY = 'brook/controller-epoch';
 export const BROKER_EPOCH_KEY = 'brook/broker-epoch';
 export const METADATA_INCARNATION_KEY = 'brook/metadata-incarnation';
 export const ADMIN_PLANS_PREFIX = 'brook/admin/plans/';
+export const REASSIGNMENTS_PREFIX = 'brook/admin/reassign-partitions/';
 export const BROKERS_PREFIX = 'brook/brokers/';
 export const TOPICS_PREFIX = 'brook/topics/';
 export const PARTITION_STATE_PREFIX = 'brook/partition-state/';
@@ -31,3 +36,5 @@ export const topicConfigKey = (topic: string): string => `${TOPIC_CONFIGS_PREFIX
 export const partitionStatePrefix = (topic: string): string => `${PARTITION_STATE_PREFIX}${topic}/`;
 export const partitionStateKey = (topic: string, partition: number): string =>
   `${partitionStatePrefix(topic)}${partition}`;
+export const reassignmentKey = (topic: string, partition: number): string =>
+  `${REASSIGNMENTS_PREFIX}${topic}/${partition}`;

@@ -19,6 +19,8 @@ import { V3AdminController } from './v3-admin.controller.js';
 import { V3ConsumerGroupsController } from './v3-consumer-groups.controller.js';
 import { V3ProduceController } from './v3-produce.controller.js';
 import { V3ReadController } from './v3-read.controller.js';
+import { ReplicaAdminService } from './replica-admin.service.js';
+import { V3ReplicaAdminController } from './v3-replica-admin.controller.js';
 import { SharedReads } from './ws/partition-stream.js';
 import { RecordJsonCache } from './ws/record-json-cache.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
@@ -29,6 +31,7 @@ import { WsGateway } from './ws/ws.gateway.js';
   controllers: [
     HealthController,
     V3AdminController,
+    V3ReplicaAdminController,
     V3ProduceController,
     V3ReadController,
     V3ConsumerGroupsController,
@@ -40,6 +43,7 @@ import { WsGateway } from './ws/ws.gateway.js';
   ],
   providers: [
     AdminService,
+    ReplicaAdminService,
     ProduceService,
     ConsumerGroupsService,
     GroupForwarding,

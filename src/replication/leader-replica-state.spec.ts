@@ -72,6 +72,12 @@ describe('LeaderReplicaState', () => {
     expect(state.isr).toEqual([1, 2, 3]);
   });
 
+  it('never readmits a replica that a reassignment is removing; a new replica joins once caught up', () => {
+    const state = new LeaderReplicaState(2, [2, 3, 4, 1], [2, 3], 0, 10, 10, 0, [1]);
+    expect(state.onFollowerFetch(1, 10, 1).change).toBeNull();
+    expect(state.onFollowerFetch(4, 10, 1).change).toEqual({ kind: 'expand', replica: 4, isr: [2, 3, 4] });
+  });
+
   it('does not readmit a follower before it reaches the start offset of the leader epoch', () => {
     const state = new LeaderReplicaState(1, [1, 2], [1], 50, 40, 40, 0);
     expect(state.onFollowerFetch(2, 45, 1).change).toBeNull();

@@ -8,7 +8,7 @@
 //   caught up at its previous fetch when F >= the leader's LEO at that previous fetch.
 // - A follower is out of sync when it has not been caught up for more than replica.lag.time.max.ms: the leader
 //   proposes the ISR without it. A follower outside the ISR whose LEO has reached the HW and the start offset of the
-//   leader's epoch is proposed back in.
+//   leader's epoch is proposed back in, unless a reassignment is removing it.
 // - The HW is the minimum LEO over the maximal ISR (KIP-497): the committed ISR plus a pending addition; a pending
 //   removal still counts until it is committed. So the HW only moves past an offset every replica that may be in
 //   the ISR has; it never goes down.
@@ -40,6 +40,8 @@ export class LeaderReplicaState {
     leaderEndOffset: number,
     highWatermark: number,
     nowMs: number,
+    /** Replicas a reassignment is removing: once out of the ISR they are not let back in (KIP-455). */
+    readonly notExpandable: readonly number[] = [],
   ) {
     if (!isr.includes(leaderId)) throw new Error(`the leader ${leaderId} must be in its ISR [${isr.join(',')}]`);
     this.committedIsr = [...isr];
@@ -112,6 +114,7 @@ export class LeaderReplicaState {
     if (
       this.pending === null &&
       !this.committedIsr.includes(replica) &&
+      !this.notExpandable.includes(replica) &&
       state.logEndOffset >= this.hw &&
       state.logEndOffset >= this.epochStartOffset
     ) {

@@ -9,8 +9,8 @@
 //   leader     this broker leads, epoch E                         stop the fetcher (its last write done), assign E at
 //                                                                 the log end, build the ISR/HW state machine
 //                                                                 (leader-replica-state.ts) from the stored ISR
-// A leader that sees its own epoch again with a newer stored ISR (the controller dropped a dead follower) rebuilds
-// its state with that ISR, keeping its high watermark.
+// A leader that sees its own epoch again with a newer stored ISR (the controller dropped a dead follower), or with
+// other replicas (a reassignment added or removed some), rebuilds its state with them, keeping its high watermark.
 //
 // Leader side: produce appends with the partition's leader epoch; acks=0 answers at once, acks=1 after the local
 // write, acks=all after the high watermark passes the batch (bounded by acksAllTimeoutMs), and is refused before
@@ -215,7 +215,12 @@ export class ReplicaManager implements OnModuleDestroy {
       }
     }
     for (const key of [...this.leaders.keys()]) if (!hosted.has(key)) this.dropLeader(key);
-    for (const key of [...this.fetchers.keys()]) if (!hosted.has(key)) await this.stopFetcher(key);
+    for (const key of [...this.fetchers.keys()]) {
+      if (hosted.has(key)) continue;
+      await this.stopFetcher(key);
+      this.followerHighWatermarks.delete(key);
+      this.acks.notify(key, Number.POSITIVE_INFINITY); // requests parked here learn that this replica is gone
+    }
     // a deleted (or moved away) partition's HW must not seed a partition of the same name created later
     for (const key of [...this.followerHighWatermarks.keys()]) {
       if (!assigned.has(key)) this.followerHighWatermarks.delete(key);
@@ -232,13 +237,18 @@ export class ReplicaManager implements OnModuleDestroy {
     version: number,
   ): Promise<void> {
     const current = this.leaders.get(key);
+    const removing = stored.removingReplicas ?? [];
     if (current !== undefined && current.epoch === stored.leaderEpoch && current.log === log) {
-      if (version > current.stateVersion && current.state.pendingChange === null) {
-        current.stateVersion = version;
-        if (!sameMembers(current.state.isr, stored.isr) && stored.isr.includes(this.config.brokerId)) {
-          current.state = this.newLeaderState(log, stored.isr, replicas, current.state.highWatermark, current.state);
-          this.highWatermarkMoved(current);
-        }
+      if (current.state.pendingChange !== null) return; // its outcome reloads the metadata, and this runs again
+      const newer = version > current.stateVersion;
+      if (newer) current.stateVersion = version;
+      const isrChanged = newer && !sameMembers(current.state.isr, stored.isr);
+      const replicasChanged =
+        !sameMembers(current.state.replicas, replicas) || !sameMembers(current.state.notExpandable, removing);
+      if ((isrChanged || replicasChanged) && stored.isr.includes(this.config.brokerId)) {
+        const isr = isrChanged ? stored.isr : [...current.state.isr];
+        current.state = this.newLeaderState(log, isr, replicas, removing, current.state.highWatermark, current.state);
+        this.highWatermarkMoved(current);
       }
       return;
     }
@@ -258,7 +268,7 @@ export class ReplicaManager implements OnModuleDestroy {
       log,
       epoch: stored.leaderEpoch,
       stateVersion: version,
-      state: this.newLeaderState(log, stored.isr, replicas, highWatermark, null),
+      state: this.newLeaderState(log, stored.isr, replicas, removing, highWatermark, null),
     };
     this.leaders.set(key, leader);
     this.logger.log(`${key}: leader in epoch ${leader.epoch}, ISR [${stored.isr.join(',')}]`);
@@ -269,6 +279,7 @@ export class ReplicaManager implements OnModuleDestroy {
     log: PartitionLog,
     isr: number[],
     replicas: number[],
+    removing: number[],
     highWatermark: number,
     previous: LeaderReplicaState | null,
   ): LeaderReplicaState {
@@ -281,6 +292,7 @@ export class ReplicaManager implements OnModuleDestroy {
       log.logEndOffset,
       Math.min(highWatermark, log.logEndOffset),
       this.clock.monotonicMs(),
+      removing,
     );
     return state;
   }
@@ -496,6 +508,9 @@ export class ReplicaManager implements OnModuleDestroy {
           'the records were appended but may not be committed (outcome unknown).',
       );
     for (;;) {
+      if (this.logs.log(leader.topic, leader.partition) !== leader.log || leader.log.isClosed) {
+        throw unknown('this broker no longer holds a replica of it (moved away or deleted)');
+      }
       const highWatermark = this.highWatermarkOf(leader.topic, leader.partition);
       if (highWatermark !== undefined && highWatermark >= endOffset) {
         if (await this.holdsBatch(leader, endOffset - 1)) return;

@@ -2,7 +2,8 @@
 // `"audit": true` so that log shippers can route them apart, e.g.
 //   {"time":"2026-...","audit":true,"event":"acl.create","principal":"User:admin","host":"10.0.0.7",...}
 // Events: authentication.failed, authorization.denied, admin (a successful mutating admin request: topic,
-// config, partition, group, ACL or quota change; with method, route, params and status).
+// config, partition, reassignment, leader election, group, ACL or quota change; with method, route, params and
+// status).
 import { Injectable } from '@nestjs/common';
 
 export type AuditEvent = { event: string; principal: string; host: string } & Record<string, unknown>;

@@ -4,6 +4,8 @@
 // are checked one by one. As in Kafka: creating a topic needs CREATE on the cluster or on the topic; a consumer
 // group needs READ on the group and on each topic it reads or commits; READ, WRITE, DELETE and ALTER imply
 // DESCRIBE. Lists (topics, consumer groups) need nothing and are filtered to what the caller may DESCRIBE.
+// Partition reassignments and leader elections are cluster operations, as in Kafka: ALTER on the cluster to start
+// or cancel them, DESCRIBE on the cluster to read them.
 import { CLUSTER_RESOURCE_NAME, type Resource } from './acl.js';
 import type { CheckedOperation } from './authorizer.service.js';
 
@@ -101,6 +103,11 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   [`GET ${T}/partitions/{partition_id}`]: topicParam('DESCRIBE'),
   [`GET ${T}/partitions/{partition_id}/replicas`]: topicParam('DESCRIBE'),
   [`GET ${T}/partitions/{partition_id}/offset`]: topicParam('DESCRIBE'),
+  'GET /v3/clusters/{cluster_id}/topics/-/partitions/-/reassignment': () => [on('DESCRIBE', CLUSTER)],
+  'POST /v3/clusters/{cluster_id}/topics/-/partitions/-/reassignment': () => [on('ALTER', CLUSTER)],
+  [`GET ${T}/partitions/-/reassignment`]: () => [on('DESCRIBE', CLUSTER)],
+  [`GET ${T}/partitions/{partition_id}/reassignment`]: () => [on('DESCRIBE', CLUSTER)],
+  'POST /v3/clusters/{cluster_id}/topics/-/partitions/-/leader-election': () => [on('ALTER', CLUSTER)],
   [`POST ${T}/records`]: topicParam('WRITE'),
   [`POST ${T}/records:batch`]: topicParam('WRITE'),
   [`GET ${T}/partitions/{partition_id}/records`]: topicParam('READ'),

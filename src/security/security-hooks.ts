@@ -54,9 +54,12 @@ export function operationOf(request: FastifyRequest): string | null {
   return `${method} ${specPath(url)}`;
 }
 
-/** Mutating admin routes, audited when they succeed (produce and consumer traffic is not audited). */
+/**
+ * Mutating admin routes (topics, configs, partition reassignments, leader elections, ACLs, quotas, group offsets),
+ * audited when they succeed (produce and consumer traffic is not audited).
+ */
 const ADMIN_CHANGE =
-  /^(POST|PUT|PATCH|DELETE) \/v3\/clusters\/\{cluster_id\}\/(topics|topics\/\{topic_name\}(\/configs.*)?|acls|client-quotas.*|consumer-groups\/\{consumer_group_id\}(\/offsets:reset)?)$/;
+  /^(POST|PUT|PATCH|DELETE) \/v3\/clusters\/\{cluster_id\}\/(topics|topics\/\{topic_name\}(\/configs.*)?|topics\/-\/partitions\/-\/(reassignment|leader-election)|acls|client-quotas.*|consumer-groups\/\{consumer_group_id\}(\/offsets:reset)?)$/;
 
 const T = '/v3/clusters/{cluster_id}/topics/{topic_name}';
 /** Routes charged to producer_byte_rate (request body bytes) and consumer_byte_rate (response body bytes). */

@@ -14,6 +14,9 @@ export interface PartitionState {
   leaderEpoch: number;
   isr: number[];
   controllerEpoch: number;
+  /** During a partition reassignment (KIP-455): the replicas being added, and those to be removed once done. */
+  addingReplicas?: number[];
+  removingReplicas?: number[];
 }
 
 export interface BrokerRegistration {

@@ -995,6 +995,72 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/topics/-/partitions/-/leader-election': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Elect partition leaders (Brook)
+     * @description Brook's own, as Kafka's ElectLeaders request and `kafka-leader-election.sh`. `PREFERRED` makes each
+     *     partition's preferred replica (the first of its replicas) the leader when it is live and in the ISR.
+     *     `UNCLEAN` elects a leader only for a partition that has none: a live ISR member if there is one, else any
+     *     live replica, which may lose the records only the old ISR had. Without `partitions`, every partition of every
+     *     topic. Answers per partition with the leader, or `error`, one of Kafka's: `ELECTION_NOT_NEEDED` (the
+     *     preferred replica already leads; for UNCLEAN, the leader is live), `PREFERRED_LEADER_NOT_AVAILABLE` (not
+     *     live or not in the ISR), `ELIGIBLE_LEADERS_NOT_AVAILABLE` (no live replica), `UNKNOWN_TOPIC_OR_PARTITION`.
+     *     Every election bumps the partition's leader epoch.
+     */
+    post: operations['electLeaders'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/-/partitions/-/reassignment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List partition reassignments of the cluster
+     * @description Returns every partition reassignment in progress (Confluent REST Proxy v3).
+     */
+    get: operations['listClusterPartitionReassignments'];
+    put?: never;
+    /**
+     * Start or cancel partition reassignments (Brook)
+     * @description Brook's own (Confluent has no write route; this is Kafka's AlterPartitionReassignments, KIP-455). For each
+     *     entry, `replicas` is the partition's new replica list (its first broker is the preferred leader), or `null`
+     *     to cancel the reassignment in progress, which goes back to the replicas it had before. The controller
+     *     persists the request and carries it out step by step: it adds the new replicas, waits until every target
+     *     replica is in the ISR, moves leadership to a target replica if needed (a new leader epoch), then removes the
+     *     old replicas, whose brokers delete their copy; a new controller resumes where the old one stopped. A new
+     *     target for a partition already being reassigned replaces the old target. As in Kafka, the replication
+     *     factor may change. The request is all or nothing: one invalid entry and nothing is started. Answers 202 with
+     *     the reassignments as they start; follow them with the GET routes (a completed reassignment is no longer
+     *     listed).
+     */
+    post: operations['alterPartitionReassignments'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/topics/{topic_name}': {
     parameters: {
       query?: never;
@@ -1124,6 +1190,31 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/-/reassignment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List partition reassignments of a topic
+     * @description Returns the reassignments in progress of the topic's partitions (Confluent REST Proxy v3).
+     */
+    get: operations['listTopicPartitionReassignments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}': {
     parameters: {
       query?: never;
@@ -1168,6 +1259,33 @@ export interface paths {
      *     committed record will get) of the partition. As in Confluent's spec.
      */
     get: operations['listPartitionOffsets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/reassignment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a partition's reassignment
+     * @description Returns the partition's reassignment in progress (Confluent REST Proxy v3); 404 when there is none.
+     */
+    get: operations['getPartitionReassignment'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1390,6 +1508,15 @@ export interface components {
       }[];
       /** @description Only validate the change; alter nothing. */
       validate_only?: boolean;
+    };
+    AlterPartitionReassignmentsRequestData: {
+      partitions: {
+        /** Format: int32 */
+        partition_id: number;
+        /** @description The new replicas, the preferred leader first; null cancels the reassignment in progress. */
+        replicas: number[] | null;
+        topic_name: string;
+      }[];
     };
     BrokerData: components['schemas']['Resource'] & {
       /** Format: int32 */
@@ -1663,6 +1790,18 @@ export interface components {
       /** @description Only validate the request; create nothing. */
       validate_only?: boolean;
     };
+    ElectLeadersRequestData: {
+      /** @enum {string} */
+      election_type: 'PREFERRED' | 'UNCLEAN';
+      /** @description The partitions to elect a leader for; absent or null means every partition of every topic. */
+      partitions?:
+        | {
+            /** Format: int32 */
+            partition_id: number;
+            topic_name: string;
+          }[]
+        | null;
+    };
     Error: {
       /** @description The HTTP status, or a five-digit Confluent error code (HTTP status * 100 + sub-code). */
       error_code: number;
@@ -1671,6 +1810,37 @@ export interface components {
     HealthStatus: {
       /** @constant */
       status: 'ok';
+    };
+    LeaderElectionResult: {
+      cluster_id: string;
+      /** @enum {string} */
+      election_type: 'PREFERRED' | 'UNCLEAN';
+      /**
+       * @description Why no leader was elected (Kafka's error name); null when one was.
+       * @enum {string|null}
+       */
+      error:
+        | 'ELECTION_NOT_NEEDED'
+        | 'PREFERRED_LEADER_NOT_AVAILABLE'
+        | 'ELIGIBLE_LEADERS_NOT_AVAILABLE'
+        | 'UNKNOWN_TOPIC_OR_PARTITION'
+        | null;
+      /** @constant */
+      kind: 'KafkaLeaderElectionResult';
+      /**
+       * Format: int32
+       * @description The partition's leader after the election (the one elected, or the one that stays); null when none.
+       */
+      leader_id: number | null;
+      message: string | null;
+      /** Format: int32 */
+      partition_id: number;
+      topic_name: string;
+    };
+    LeaderElectionResultList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['LeaderElectionResult'][];
+      /** @constant */
+      kind?: 'KafkaLeaderElectionResultList';
     };
     PartitionData: components['schemas']['Resource'] & {
       cluster_id: string;
@@ -1816,6 +1986,26 @@ export interface components {
        */
       next_offset: number;
       records: components['schemas']['ConsumedRecord'][];
+    };
+    ReassignmentData: components['schemas']['Resource'] & {
+      /** @description The brokers the partition is being added to. */
+      adding_replicas: number[];
+      cluster_id: string;
+      /** @constant */
+      kind?: 'KafkaReassignment';
+      /** Format: int32 */
+      partition_id: number;
+      /** @description The brokers the partition will be removed from once the target replicas are in sync. */
+      removing_replicas: number[];
+      replicas: components['schemas']['Relationship'];
+      /** @description (Brook) The replicas the partition will have, in order, when the reassignment completes. */
+      target_replicas?: number[];
+      topic_name: string;
+    };
+    ReassignmentDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ReassignmentData'][];
+      /** @constant */
+      kind?: 'KafkaReassignmentList';
     };
     RecordHeader: {
       name: string;
@@ -2142,6 +2332,15 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description The outcome of the election, per partition. */
+    ElectLeadersResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['LeaderElectionResultList'];
+      };
+    };
     /** @description The authenticated principal lacks the ACL this operation needs (40301), when `BROOK_AUTHORIZER_ENABLE`. */
     Forbidden: {
       headers: {
@@ -2336,6 +2535,41 @@ export interface components {
         'application/json': components['schemas']['PartitionData'];
       };
     };
+    /** @description The partition's reassignment. */
+    GetReassignmentResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "kind": "KafkaReassignment",
+         *       "metadata": {
+         *         "self": "http://localhost:8082/v3/clusters/brook-1/topics/orders/partitions/0/reassignment",
+         *         "resource_name": "crn:///kafka=brook-1/topic=orders/partition=0"
+         *       },
+         *       "cluster_id": "brook-1",
+         *       "topic_name": "orders",
+         *       "partition_id": 0,
+         *       "adding_replicas": [
+         *         4
+         *       ],
+         *       "removing_replicas": [
+         *         1
+         *       ],
+         *       "target_replicas": [
+         *         2,
+         *         3,
+         *         4
+         *       ],
+         *       "replicas": {
+         *         "related": "http://localhost:8082/v3/clusters/brook-1/topics/orders/partitions/0/replicas"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ReassignmentData'];
+      };
+    };
     /** @description The topic config. */
     GetTopicConfigResponse: {
       headers: {
@@ -2461,6 +2695,15 @@ export interface components {
       };
       content: {
         'application/json': components['schemas']['PartitionDataList'];
+      };
+    };
+    /** @description The partition reassignments in progress. */
+    ListReassignmentsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ReassignmentDataList'];
       };
     };
     /** @description The list of replicas. */
@@ -3180,6 +3423,31 @@ export interface components {
     WaitMs: number;
   };
   requestBodies: {
+    AlterPartitionReassignmentsRequest: {
+      content: {
+        /**
+         * @example {
+         *       "partitions": [
+         *         {
+         *           "topic_name": "orders",
+         *           "partition_id": 0,
+         *           "replicas": [
+         *             2,
+         *             3,
+         *             4
+         *           ]
+         *         },
+         *         {
+         *           "topic_name": "orders",
+         *           "partition_id": 1,
+         *           "replicas": null
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['AlterPartitionReassignmentsRequestData'];
+      };
+    };
     AlterTopicConfigBatchRequest: {
       content: {
         /**
@@ -3215,6 +3483,22 @@ export interface components {
          *     }
          */
         'application/json': components['schemas']['CreateTopicRequestData'];
+      };
+    };
+    ElectLeadersRequest: {
+      content: {
+        /**
+         * @example {
+         *       "election_type": "PREFERRED",
+         *       "partitions": [
+         *         {
+         *           "topic_name": "orders",
+         *           "partition_id": 0
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['ElectLeadersRequestData'];
       };
     };
     ProduceBatchRequest: {
@@ -4996,6 +5280,80 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  electLeaders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['ElectLeadersRequest'];
+    responses: {
+      200: components['responses']['ElectLeadersResponse'];
+      /** @description Malformed JSON (400); 40002 invalid request (`election_type` not PREFERRED or UNCLEAN, `partitions` empty or an entry without `topic_name` or `partition_id`). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listClusterPartitionReassignments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListReassignmentsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  alterPartitionReassignments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['AlterPartitionReassignmentsRequest'];
+    responses: {
+      202: components['responses']['ListReassignmentsResponse'];
+      /** @description Malformed JSON (400); 40002 invalid request (`partitions` missing or empty, an entry without `topic_name` or `partition_id`, `replicas` not a list of broker ids or null, an empty list, a broker listed twice, a broker that is not registered, the same partition twice). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, or a cancellation of a partition with no reassignment in progress (404); 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   getTopic: {
     parameters: {
       query?: never;
@@ -5260,6 +5618,30 @@ export interface operations {
       500: components['responses']['ServerError'];
     };
   };
+  listTopicPartitionReassignments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListReassignmentsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (404) or 40401 topic not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
   getPartition: {
     parameters: {
       query?: never;
@@ -5318,6 +5700,34 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPartitionReassignment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetReassignmentResponse'];
+      /** @description `partition_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, or no reassignment of the partition in progress (404); 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
     };
   };
   readRecords: {
