@@ -6,13 +6,13 @@
 // a broker whose certificate the peer CA did not sign does not start, and one that trusts another CA (with the secret
 // and Redis) never gets a record: the brokers and it refuse each other's certificates. A user known only by a client
 // certificate keeps its identity when its consumer-group requests are forwarded to the group's coordinator.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
+import { TestCertificates } from './support/certificates.js';
 import { SECRET_HEADER, TestCluster, waitUntil } from './support/cluster.js';
 import { REPLICATION_ENV } from './support/replication.js';
 
@@ -24,65 +24,14 @@ const V2 = 'application/vnd.kafka.v2+json';
 let cluster: TestCluster;
 let cid: string;
 
-function openssl(...args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-}
-
 function generateCertificates(): void {
-  for (const ca of ['broker-ca', 'client-ca', 'other-ca']) {
-    openssl(
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${ca}`,
-      '-keyout',
-      `${ca}.key`,
-      '-out',
-      `${ca}.crt`,
-    );
-  }
-  const sign = (name: string, ca: string, extensions: string) => {
-    writeFileSync(file(`${name}.ext`), extensions);
-    openssl(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-subj',
-      `/CN=${name}`,
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-    );
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      `${ca}.crt`,
-      '-CAkey',
-      `${ca}.key`,
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-out',
-      `${name}.crt`,
-      '-extfile',
-      `${name}.ext`,
-    );
-  };
+  const certificates = new TestCertificates(dir);
+  for (const ca of ['broker-ca', 'client-ca', 'other-ca']) certificates.ca(ca);
   const server = 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n';
-  sign('broker', 'broker-ca', server);
-  sign('rogue', 'other-ca', server);
-  sign('admin', 'client-ca', 'extendedKeyUsage=clientAuth\n');
-  sign('alice', 'client-ca', 'extendedKeyUsage=clientAuth\n');
+  certificates.sign('broker', 'broker', 'broker-ca', server);
+  certificates.sign('rogue', 'rogue', 'other-ca', server);
+  certificates.sign('admin', 'admin', 'client-ca', 'extendedKeyUsage=clientAuth\n');
+  certificates.sign('alice', 'alice', 'client-ca', 'extendedKeyUsage=clientAuth\n');
 }
 
 interface Answer {

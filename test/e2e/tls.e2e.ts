@@ -2,13 +2,13 @@
 // verifies against the test CA, plain HTTP refused on that port, produce and read over HTTPS; and client
 // certificates (BROOK_TLS_CA) as credentials: User:<common name>, checked by the ACLs like any principal, while a
 // missing certificate or one from another CA is 401.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
+import { TestCertificates } from './support/certificates.js';
 import { validateResponse } from './support/openapi-validator.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'brook-tls-'));
@@ -16,78 +16,20 @@ const pem = (name: string) => readFileSync(join(dir, name));
 let broker: BrokerProcess;
 let cid: string;
 
-function openssl(...args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-}
-
 /** A CA, and certificates it signs: `name` with common name `cn` (and SANs for a server certificate). */
 function generateCertificates(): void {
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=Brook Test CA',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
+  const certificates = new TestCertificates(dir);
+  certificates.ca('ca', 'Brook Test CA');
+  certificates.ca('other-ca', 'Other CA');
+  certificates.sign(
+    'server',
+    'localhost',
+    'ca',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
   );
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=Other CA',
-    '-keyout',
-    'other-ca.key',
-    '-out',
-    'other-ca.crt',
-  );
-  const sign = (name: string, cn: string, ca: string, extensions: string) => {
-    writeFileSync(join(dir, `${name}.ext`), extensions);
-    openssl(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-subj',
-      `/CN=${cn}`,
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-    );
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      `${ca}.crt`,
-      '-CAkey',
-      `${ca}.key`,
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-out',
-      `${name}.crt`,
-      '-extfile',
-      `${name}.ext`,
-    );
-  };
-  sign('server', 'localhost', 'ca', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
-  sign('admin', 'admin', 'ca', 'extendedKeyUsage=clientAuth\n');
-  sign('alice', 'alice', 'ca', 'extendedKeyUsage=clientAuth\n');
-  sign('mallory', 'admin', 'other-ca', 'extendedKeyUsage=clientAuth\n');
+  certificates.sign('admin', 'admin', 'ca', 'extendedKeyUsage=clientAuth\n');
+  certificates.sign('alice', 'alice', 'ca', 'extendedKeyUsage=clientAuth\n');
+  certificates.sign('mallory', 'admin', 'other-ca', 'extendedKeyUsage=clientAuth\n');
 }
 
 interface Answer {
