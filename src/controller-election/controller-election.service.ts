@@ -214,8 +214,30 @@ export class ControllerElection implements OnModuleDestroy {
     this.brokerEpoch = await this.store.raiseCounterAbove(BROKER_EPOCH_KEY, this.meta.lastBrokerEpoch ?? 0);
     this.meta.lastBrokerEpoch = this.brokerEpoch;
     const value = this.registrationValue();
-    if (!(await this.store.acquireLease(brokerKey(this.config.brokerId), value, this.sessionTimeoutMs))) return false;
+    if (!(await this.store.acquireLease(brokerKey(this.config.brokerId), value, this.sessionTimeoutMs))) {
+      // the write may have landed with its answer lost (a command timeout): then the key is ours
+      return this.adoptOwnRegistration();
+    }
     this.registeredValue = value;
+    return true;
+  }
+
+  /**
+   * Whether the registration key holds this incarnation's registration (its broker epoch, its URL) under a value
+   * this process lost track of: a write that landed while its answer timed out, or an update whose answer was lost.
+   * If so the value is adopted, so that the next renewal matches it.
+   */
+  private async adoptOwnRegistration(): Promise<boolean> {
+    const current = await this.store.get(brokerKey(this.config.brokerId));
+    if (current === null) return false;
+    let stored: Partial<BrokerRegistration>;
+    try {
+      stored = JSON.parse(current.value) as Partial<BrokerRegistration>;
+    } catch {
+      return false;
+    }
+    if (stored.brokerEpoch !== this.brokerEpoch || stored.url !== this.config.advertisedUrl) return false;
+    this.registeredValue = current.value;
     return true;
   }
 
@@ -258,6 +280,7 @@ export class ControllerElection implements OnModuleDestroy {
     const counter = await this.store.readCounter(CONTROLLER_EPOCH_KEY);
     this.observeControllerEpoch(counter);
     if (!(await this.store.renewLease(key, this.registeredValue, this.sessionTimeoutMs))) {
+      if (await this.adoptOwnRegistration()) return; // ours, under a value whose write answer was lost
       this.logger.warn(`registration of broker ${this.config.brokerId} was lost; registering again`);
       if (!(await this.register())) {
         // Another process now holds this id (it started while this one was paused past its session). Two brokers

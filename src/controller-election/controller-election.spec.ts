@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { ManualClock } from '../common/clock.js';
 import { loadBrokerConfig } from '../config/broker-config.js';
-import { CONTROLLER_KEY } from '../coordination/cluster-keys.js';
+import { brokerKey, CONTROLLER_KEY } from '../coordination/cluster-keys.js';
 import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
 import { ControllerElection } from './controller-election.service.js';
 
@@ -84,5 +84,56 @@ describe('ControllerElection lease validity', () => {
     clock.advance(TTL_MS);
     await heartbeat();
     expect(resigned).toEqual([epoch]);
+  });
+});
+
+describe('ControllerElection broker registration', () => {
+  let dataDir: string;
+  let clock: ManualClock;
+  let store: EmbeddedCoordinationStore;
+  let election: ControllerElection;
+  let taken: string[];
+
+  beforeEach(async () => {
+    dataDir = await fsp.mkdtemp(join(tmpdir(), 'brook-registration-'));
+    clock = new ManualClock();
+    store = await EmbeddedCoordinationStore.open(dataDir, clock);
+    election = new ControllerElection(
+      store,
+      loadBrokerConfig({ BROOK_DATA_DIR: dataDir, BROOK_BROKER_ID: '1' }),
+      clock,
+    );
+    taken = [];
+    election.onIdTaken((message) => taken.push(message));
+    await election.start();
+  });
+
+  afterEach(async () => {
+    await election.onModuleDestroy();
+    await store.close();
+    await fsp.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const heartbeat = () => (election as unknown as { tick(): Promise<void> }).tick();
+
+  it('keeps its registration when an update landed but its answer was lost', async () => {
+    const key = brokerKey(1);
+    const current = await store.get(key);
+    // this incarnation's registration under a value the process did not record (the put's answer timed out)
+    const landed = JSON.stringify({ ...JSON.parse(current!.value), highestControllerEpochSeen: 99 });
+    await store.put(key, landed, { ttlMs: TTL_MS, expectedVersion: current!.version });
+    await heartbeat();
+    await heartbeat();
+    expect(taken).toEqual([]);
+    expect((await store.get(key))?.value).toContain(`"brokerEpoch":${election.brokerEpoch}`);
+  });
+
+  it('stops when another incarnation holds its id', async () => {
+    const key = brokerKey(1);
+    const current = await store.get(key);
+    const other = JSON.stringify({ ...JSON.parse(current!.value), brokerEpoch: election.brokerEpoch + 1 });
+    await store.put(key, other, { ttlMs: TTL_MS, expectedVersion: current!.version });
+    await heartbeat();
+    expect(taken).toEqual([expect.stringMatching(/broker id 1 is now registered by another broker process/)]);
   });
 });
