@@ -30,7 +30,7 @@ export class PeerAuthenticator {
     if (this.secretDigest === null || typeof given !== 'string' || !timingSafeEqual(digest(given), this.secretDigest))
       return { ok: false, reason: 'a valid cluster secret is required' };
     if (this.authorities === null) return { ok: true };
-    const chain = peerChain(request.socket as TLSSocket);
+    const chain = verifiedChain(request.socket as TLSSocket);
     if (chain.length === 0 || !signedByAuthority(chain, this.authorities))
       return { ok: false, reason: 'a broker certificate signed by the peer CA (BROOK_TLS_PEER_CA) is required' };
     return { ok: true };
@@ -38,7 +38,7 @@ export class PeerAuthenticator {
 }
 
 /** The certificates a TLS client presented and the handshake verified, leaf first; empty when none. */
-function peerChain(socket: TLSSocket): X509Certificate[] {
+export function verifiedChain(socket: TLSSocket): X509Certificate[] {
   if (!socket.encrypted || !socket.authorized) return [];
   const chain: X509Certificate[] = [];
   let current: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);

@@ -13,7 +13,7 @@ import { PeerClient, PeerUnreachableError } from '../cluster/peer-client.js';
 import { BrookError, errors } from '../common/brook-error.js';
 import { CoordinationFencedError } from '../coordination/coordination-errors.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
-import { partitionStateKey, topicConfigKey, topicKey } from '../coordination/cluster-keys.js';
+import { partitionStateKey, REASSIGNMENTS_PREFIX, topicConfigKey, topicKey } from '../coordination/cluster-keys.js';
 import type { PartitionState, TopicAssignment } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { findCollidingTopic, isInternalTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
@@ -251,6 +251,14 @@ export class ControllerService {
     if (partitionsCount === existing) {
       throw errors.invalidPartitions(`Topic already has ${existing} partitions.`);
     }
+    // As Kafka (REASSIGNMENT_IN_PROGRESS): the assignment written below would race the reassignment's own writes.
+    if ((await this.store.list(`${REASSIGNMENTS_PREFIX}${topic}/`)).length > 0) {
+      throw new BrookError(
+        409,
+        40901,
+        `A partition reassignment of ${topic} is in progress; add partitions once it has completed.`,
+      );
+    }
     const brokers = await this.election.liveBrokerIds();
     const added = assignReplicas({
       brokerIds: brokers,
@@ -260,11 +268,17 @@ export class ControllerService {
       replicaShift: randomInt(brokers.length),
       firstPartitionId: existing,
     });
-    const assignment: TopicAssignment = { ...current.assignment, replicas: [...current.assignment.replicas, ...added] };
     const stored = await this.store.get(topicKey(topic));
-    if (stored === null || (JSON.parse(stored.value) as TopicAssignment).topicId !== current.assignment.topicId) {
+    const storedAssignment = stored === null ? null : (JSON.parse(stored.value) as TopicAssignment);
+    if (
+      storedAssignment === null ||
+      storedAssignment.topicId !== current.assignment.topicId ||
+      storedAssignment.replicas.length !== existing
+    ) {
       throw errors.retriable(`Topic ${topic} changed concurrently; retry.`);
     }
+    // the stored replicas, not the cached ones: never write back an assignment older than the store's
+    const assignment: TopicAssignment = { ...storedAssignment, replicas: [...storedAssignment.replicas, ...added] };
     await executePlan(
       this.store,
       {

@@ -81,4 +81,19 @@ describe('decideLeaderChanges', () => {
       },
     ]);
   });
+
+  it("keeps a reassignment's adding and removing replicas when it moves leadership or shrinks the ISR", () => {
+    const moving: PartitionState = { ...state(1, [1, 2, 3, 4], 2), addingReplicas: [4], removingReplicas: [1] };
+    const [failover] = decideLeaderChanges([topic('t', [moving], [[4, 2, 3, 1]])], new Set([2, 3, 4]), 6);
+    expect(failover.state).toEqual({
+      leader: 4,
+      leaderEpoch: 3,
+      isr: [2, 3, 4],
+      addingReplicas: [4],
+      removingReplicas: [1],
+      controllerEpoch: 6,
+    });
+    const [shrink] = decideLeaderChanges([topic('t', [moving], [[4, 2, 3, 1]])], new Set([1, 2, 4]), 6);
+    expect(shrink.state).toMatchObject({ leader: 1, isr: [1, 2, 4], addingReplicas: [4], removingReplicas: [1] });
+  });
 });

@@ -58,18 +58,20 @@ function decidePartition(
   live: ReadonlySet<number>,
   uncleanAllowed: () => boolean,
 ): Omit<PartitionState, 'controllerEpoch'> | null {
+  // everything else in the state (a reassignment's adding/removing replicas) is kept as it is
+  const { controllerEpoch: _controllerEpoch, ...rest } = state;
   const liveIsr = state.isr.filter((broker) => live.has(broker));
   if (state.leader !== NO_LEADER && live.has(state.leader)) {
     if (liveIsr.length === state.isr.length) return null;
-    return { leader: state.leader, leaderEpoch: state.leaderEpoch, isr: liveIsr };
+    return { ...rest, leader: state.leader, leaderEpoch: state.leaderEpoch, isr: liveIsr };
   }
   const leaderEpoch = state.leaderEpoch + 1;
   const clean = replicas.find((broker) => broker !== state.leader && liveIsr.includes(broker));
-  if (clean !== undefined) return { leader: clean, leaderEpoch, isr: liveIsr };
+  if (clean !== undefined) return { ...rest, leader: clean, leaderEpoch, isr: liveIsr };
   if (uncleanAllowed()) {
     const unclean = replicas.find((broker) => broker !== state.leader && live.has(broker));
-    if (unclean !== undefined) return { leader: unclean, leaderEpoch, isr: [unclean] };
+    if (unclean !== undefined) return { ...rest, leader: unclean, leaderEpoch, isr: [unclean] };
   }
   if (state.leader === NO_LEADER) return null;
-  return { leader: NO_LEADER, leaderEpoch, isr: [...state.isr] };
+  return { ...rest, leader: NO_LEADER, leaderEpoch, isr: [...state.isr] };
 }

@@ -8,8 +8,11 @@
 //   orders 0 1200          topic, partition, high watermark (topic names cannot hold spaces)
 //   orders 1 980
 //
-// A checkpoint is only a floor for a partition's high watermark: the replica manager caps it at the log end offset,
-// so a stale or lost file can only make the HW start lower (as with no file), never expose unreplicated records.
+// A checkpoint is only a starting point: the replica manager caps it at the replica's log end offset, a follower
+// replaces it with the leader's HW at its first fetch, and a new leader starts from min(checkpoint, log end) (which
+// Kafka does too). A lost file only makes the HW start lower. Entries are keyed by topic name, as in Kafka: a topic
+// deleted and re-created under its name while this broker was down finds its replica directory replaced (topic
+// ids, KIP-516), so the old entry is capped at the new, empty log's end.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file.js';

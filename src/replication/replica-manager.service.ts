@@ -91,7 +91,7 @@ export class ReplicaManager implements OnModuleDestroy {
   private readonly minInsyncByMetadata = new WeakMap<TopicMetadata, number>();
   private isrTimer: NodeJS.Timeout | null = null;
   private checkpointTimer: NodeJS.Timeout | null = null;
-  private checkpointing = false;
+  private checkpointInFlight: Promise<void> | null = null;
   private stopped = false;
   /** Set by a controlled shutdown: no more appends as leader here. */
   private draining = false;
@@ -148,6 +148,7 @@ export class ReplicaManager implements OnModuleDestroy {
     if (this.checkpointTimer) clearInterval(this.checkpointTimer);
     await Promise.all([...this.fetchers.keys()].map((key) => this.stopFetcher(key)));
     for (const key of [...this.leaders.keys()]) this.dropLeader(key);
+    await this.checkpointInFlight; // a periodic write may hold older values: the final one goes after it
     await this.checkpointHighWatermarks();
   }
 
@@ -164,10 +165,16 @@ export class ReplicaManager implements OnModuleDestroy {
     }
   }
 
-  /** Writes the HW of every partition this broker hosts; one write at a time, a failure only logged. */
-  private async checkpointHighWatermarks(): Promise<void> {
-    if (this.checkpointing) return;
-    this.checkpointing = true;
+  /** Writes the HW of every partition this broker hosts; one write at a time (a call meanwhile shares it). */
+  private checkpointHighWatermarks(): Promise<void> {
+    this.checkpointInFlight ??= this.writeHighWatermarks().finally(() => {
+      this.checkpointInFlight = null;
+    });
+    return this.checkpointInFlight;
+  }
+
+  /** One checkpoint write; a failure is only logged (the previous file stays, a floor like any checkpoint). */
+  private async writeHighWatermarks(): Promise<void> {
     try {
       const entries: HighWatermarkEntry[] = [];
       const keys = new Set([...this.leaders.keys(), ...this.followerHighWatermarks.keys()]);
@@ -181,8 +188,6 @@ export class ReplicaManager implements OnModuleDestroy {
       await writeHighWatermarkCheckpoint(this.config.dataDir, entries);
     } catch (error) {
       this.logger.warn(`could not write the high-watermark checkpoint: ${(error as Error).message}`);
-    } finally {
-      this.checkpointing = false;
     }
   }
 
@@ -653,7 +658,13 @@ export class ReplicaManager implements OnModuleDestroy {
   /** The high watermark of a partition hosted here: the leader's, or what a follower learnt from its leader. */
   highWatermarkOf(topic: string, partition: number): number | undefined {
     const key = partitionKey(topic, partition);
-    return this.leaders.get(key)?.state.highWatermark ?? this.followerHighWatermarks.get(key);
+    const leader = this.leaders.get(key);
+    if (leader !== undefined) return leader.state.highWatermark;
+    const highWatermark = this.followerHighWatermarks.get(key);
+    if (highWatermark === undefined) return undefined;
+    // a follower's (or a restarted replica's checkpointed) HW never runs past what it holds
+    const log = this.logs.log(topic, partition);
+    return log === undefined ? highWatermark : Math.min(highWatermark, log.logEndOffset);
   }
 
   /** Reads whole batches below the high watermark; waits up to `waitMs` when nothing is there yet. */

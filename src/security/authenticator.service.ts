@@ -12,6 +12,11 @@
 // bounded and cleared whenever the users file changes, which is checked every USERS_FILE_POLL_MS. Password checks
 // that miss the cache run at most PASSWORD_CHECKS_IN_FLIGHT_MAX at a time with a bounded queue behind them; past
 // it a request is refused with 429 (42901): guessing passwords cannot take all the CPU.
+import type { X509Certificate } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { verifiedChain } from '../cluster/peer-auth.js';
+import { certificatesOf, signedByAuthority } from '../config/security-config.js';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -60,7 +65,28 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
   /** The bounds on password checks (tests lower them). */
   readonly passwordCheckLimits = { inFlightMax: PASSWORD_CHECKS_IN_FLIGHT_MAX, queuedMax: PASSWORD_CHECKS_QUEUED_MAX };
 
-  constructor(@Inject(BROKER_CONFIG) private readonly config: BrokerConfig) {}
+  /** BROOK_TLS_CA: only client certificates it signed name a user (not, say, a broker's from BROOK_TLS_PEER_CA). */
+  private readonly clientAuthorities: X509Certificate[] | null;
+
+  constructor(@Inject(BROKER_CONFIG) private readonly config: BrokerConfig) {
+    const ca = config.security.tls?.ca ?? null;
+    this.clientAuthorities = ca === null ? null : certificatesOf('BROOK_TLS_CA', 'client CA', ca);
+  }
+
+  /**
+   * The common name of the request's TLS client certificate when the handshake verified it and it chains to
+   * BROOK_TLS_CA; null otherwise (no client CA configured, no certificate, or one signed by another CA the
+   * listener also trusts, such as the brokers' peer CA).
+   */
+  certificateCommonNameOf(request: IncomingMessage): string | null {
+    if (this.clientAuthorities === null) return null;
+    const socket = request.socket as TLSSocket;
+    const chain = verifiedChain(socket);
+    if (chain.length === 0 || !signedByAuthority(chain, this.clientAuthorities)) return null;
+    const subject = socket.getPeerCertificate()?.subject as { CN?: string | string[] } | undefined;
+    const cn = Array.isArray(subject?.CN) ? subject.CN[0] : subject?.CN;
+    return typeof cn === 'string' && cn.length > 0 ? cn : null;
+  }
 
   /** True when a request must carry credentials. */
   get required(): boolean {

@@ -113,7 +113,11 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   [`GET ${T}/partitions/{partition_id}/records`]: topicParam('READ'),
   [`GET ${T}/records:stream`]: (c) => [
     on('READ', topic(c.params.topic_name)),
-    ...(typeof c.query.group === 'string' ? [on('READ', group(c.query.group))] : []),
+    // a repeated `group` is refused by the route; checking each name keeps the rule closed whatever the shape
+    ...[c.query.group]
+      .flat()
+      .filter((name) => name !== undefined)
+      .map((name) => on('READ', group(String(name)))),
   ],
 
   'GET /v3/clusters/{cluster_id}/consumer-groups': none,

@@ -21,9 +21,9 @@ import { Authorizer, forbidden } from './authorizer.service.js';
 import type { Metrics } from '../metrics/metrics.service.js';
 import type { QuotaKind } from './quota.js';
 import { QuotaManager } from './quota-manager.service.js';
-import { certificateCommonNameOf } from './stream-auth.js';
 import type { PeerAuthenticator } from '../cluster/peer-auth.js';
 import { CLIENT_HOST_HEADER, INTERNAL_PREFIX, PRINCIPAL_HEADER } from '../cluster/peer-client.js';
+import { FORWARDED_HEADER } from '../gateway/group-forwarding.js';
 import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
 
 const principals = new WeakMap<IncomingMessage, string>();
@@ -127,12 +127,23 @@ export interface SecurityServices {
 }
 
 /** The principal (and client host) a peer forwarded the request for, or null when it is not such a request. */
+/** The routes a broker forwards to another with the caller's principal: v2 consumers and v3 consumer groups. */
+const GROUP_ROUTE = /^\/(?:consumers\/|v3\/clusters\/[^/?]+\/consumer-groups(?:[/?]|$))/;
+
 function forwardedIdentity(
   request: FastifyRequest,
   peers: PeerAuthenticator,
 ): { principal: string; host?: string } | null {
   const principal = request.headers[PRINCIPAL_HEADER];
-  if (typeof principal !== 'string' || !FORWARDED_PRINCIPAL.test(principal) || !peers.check(request.raw).ok)
+  // only what group forwarding and the cluster-wide group list send (FORWARDED_HEADER on a consumer-group route),
+  // and only from a peer
+  if (
+    typeof principal !== 'string' ||
+    !FORWARDED_PRINCIPAL.test(principal) ||
+    request.headers[FORWARDED_HEADER] === undefined ||
+    !GROUP_ROUTE.test(request.url) ||
+    !peers.check(request.raw).ok
+  )
     return null;
   const host = request.headers[CLIENT_HOST_HEADER];
   return { principal, host: typeof host === 'string' && FORWARDED_HOST.test(host) ? host : undefined };
@@ -173,7 +184,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
         request.raw,
         await authenticator.authenticate({
           authorization: request.headers.authorization,
-          certificateCommonName: certificateCommonNameOf(request.raw),
+          certificateCommonName: authenticator.certificateCommonNameOf(request.raw),
         }),
       );
     } catch (error) {

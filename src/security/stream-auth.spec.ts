@@ -14,6 +14,7 @@ describe('WebSocket and SSE security helpers', () => {
         seen.push(credentials);
         return 'User:x';
       },
+      certificateCommonNameOf: () => null,
     } as unknown as Authenticator;
     await authenticateUpgrade(authenticator, upgrade('/v3/ws?token=brook_k_secretsecretsecret'));
     await authenticateUpgrade(authenticator, upgrade('/v3/ws', { authorization: 'Basic YTpi' }));

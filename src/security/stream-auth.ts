@@ -8,7 +8,6 @@
 //
 // Browsers cannot set headers on a WebSocket, so the upgrade also takes the API key as ?token=.
 import type { IncomingMessage } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import type { Authenticator } from './authenticator.service.js';
 import type { Check } from './route-rights.js';
 
@@ -17,21 +16,13 @@ export async function authenticateUpgrade(authenticator: Authenticator, request:
   return authenticator.authenticate({
     authorization: request.headers.authorization,
     token: token ?? undefined,
-    certificateCommonName: certificateCommonNameOf(request),
+    certificateCommonName: authenticator.certificateCommonNameOf(request),
   });
 }
 
 export function hostOfSocket(request: IncomingMessage): string {
   const ip = request.socket.remoteAddress ?? '';
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
-
-export function certificateCommonNameOf(request: IncomingMessage): string | null {
-  const socket = request.socket as TLSSocket;
-  if (!socket.encrypted || !socket.authorized) return null;
-  const subject = socket.getPeerCertificate()?.subject as { CN?: string | string[] } | undefined;
-  const cn = Array.isArray(subject?.CN) ? subject.CN[0] : subject?.CN;
-  return typeof cn === 'string' && cn.length > 0 ? cn : null;
 }
 
 /**

@@ -186,6 +186,9 @@ describe('a cluster with broker-to-broker TLS', () => {
       headers: { [SECRET_HEADER]: cluster.secret, 'x-brook-principal': 'User:admin', 'x-brook-forwarded-by': '1' },
     });
     expect(forged.status).toBe(403);
+    // a broker certificate is no user credential on public routes: only BROOK_TLS_CA's certificates name users
+    const asBroker = await request(leader.url, 'GET', `/topics/${TOPIC}`, { client: 'broker' });
+    expect(asBroker.status, JSON.stringify(asBroker.body)).toBe(401);
 
     // a fourth broker with a certificate from another CA stops at start-up with a message naming the setting
     const rogue = BrokerProcess.start({

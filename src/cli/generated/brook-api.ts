@@ -1442,10 +1442,12 @@ export interface paths {
      *     streams only the partitions the group assigns it, announced as `event: assigned` (data `{partitions:
      *     [{topic, partition}], generation}`) and `event: revoked` (data `{partitions}`) at each rebalance; a newly
      *     assigned partition starts at the group's committed offset, else where `from` says; `Last-Event-ID` does not
-     *     apply. The broker commits for the client (SSE has no way back), as Kafka's auto-commit does: the position
-     *     after the last record written to the stream, every `BROOK_SSE_AUTO_COMMIT_INTERVAL_MS` (5 s) and when the
-     *     stream closes; delivery is at least once for the records written since the last commit. The open stream
-     *     keeps the member alive; closing it leaves the group. Needs READ on the group as well as on the topic.
+     *     apply. The broker commits for the client (SSE has no way back), as Kafka's auto-commit does: every
+     *     `BROOK_SSE_AUTO_COMMIT_INTERVAL_MS` (5 s) and when the stream closes, the position the stream had reached one
+     *     interval earlier, so a record is committed only once the stream stayed open an interval after it was
+     *     written; records of the last interval before a close are delivered again to the next member (at least
+     *     once). A partition that cannot be streamed any more ends the stream. The open stream keeps the member
+     *     alive; closing it leaves the group. Needs READ on the group as well as on the topic.
      */
     get: operations['streamRecords'];
     put?: never;

@@ -89,9 +89,9 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     const from = query.from ?? 'latest';
     if (from !== 'earliest' && from !== 'latest')
       throw errors.badRequest(`from must be earliest or latest, got '${from}'.`);
-    const group = query.group;
-    if (group !== undefined && (group.length === 0 || group.length > GROUP_ID_LENGTH_MAX))
-      throw errors.invalidRequest(`group must be 1 to ${GROUP_ID_LENGTH_MAX} characters.`);
+    const group: unknown = query.group;
+    if (group !== undefined && (typeof group !== 'string' || group.length === 0 || group.length > GROUP_ID_LENGTH_MAX))
+      throw errors.invalidRequest(`group must be given once, 1 to ${GROUP_ID_LENGTH_MAX} characters.`);
     this.checkStreamsLimit();
     if (group !== undefined) return this.streamAsMember(topic, group, from, format, reply);
     const resume = parseLastEventId(lastEventId, partitions);

@@ -3,11 +3,14 @@
 // generation as `event: assigned` (and `event: revoked`) before the records of newly assigned partitions. A newly
 // assigned partition starts at the group's committed offset, else where `from` says.
 //
-// SSE has no way back from the client, so the broker commits for it, as Kafka's auto-commit does: every
-// BROOK_SSE_AUTO_COMMIT_INTERVAL_MS and when the stream closes, the position after the last record written to the
-// response, per owned partition. Delivery is at least once for records written since the last commit (a new owner
-// after a rebalance or a reconnect starts from the committed offset). The open response is the member's liveness:
-// heartbeats go out while it is open; a closed response commits and leaves the group.
+// SSE has no way back from the client, so the broker commits for it, as Kafka's auto-commit does (which commits, at
+// each poll, what the previous poll returned): every BROOK_SSE_AUTO_COMMIT_INTERVAL_MS, and when the stream closes,
+// it commits per owned partition the position reached one interval earlier, so a record is committed only once the
+// stream has stayed open a whole interval after writing it. Records written in the last interval before a close
+// are delivered again to the next member (at least once); a record still in a socket buffer when the connection
+// broke is not committed past. The open response is the member's liveness: heartbeats go out while it is open; a
+// closed response commits and leaves the group. A partition whose stream fails ends the response (the member
+// leaves, the group reassigns the partition).
 import type { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { ReadFormat } from '../record-format.js';
 import { GroupMember, type MemberOwner, type MemberStreams } from '../ws/group-member.js';
@@ -50,6 +53,8 @@ interface RunningPartition {
   generation: number;
   /** The offset after the last record written; null before the first. */
   delivered: number | null;
+  /** `delivered` as it was at the previous auto-commit tick: what the next commit stores. */
+  settled: number | null;
   committed: number | null;
 }
 
@@ -58,6 +63,7 @@ export class SseGroupStream implements MemberStreams {
   private readonly running = new Map<string, RunningPartition>();
   private readonly member: GroupMember;
   private readonly timers: NodeJS.Timeout[] = [];
+  private streamClosed = false;
 
   constructor(
     private readonly options: SseGroupOptions,
@@ -104,14 +110,17 @@ export class SseGroupStream implements MemberStreams {
   /** Joins the group; throws what the coordinator answered (the caller turns it into the HTTP answer). */
   async open(): Promise<void> {
     await this.member.join();
+    if (this.streamClosed) return; // closed while joining: the member has left
     this.timers.push(setInterval(() => void this.member.heartbeat(), this.options.heartbeatMs));
-    this.timers.push(setInterval(() => void this.commitDelivered(), this.options.autoCommitIntervalMs));
+    this.timers.push(setInterval(() => void this.autoCommit(), this.options.autoCommitIntervalMs));
   }
 
-  /** The response closed: commit what was written, then leave the group. */
+  /** The response closed: commit what had settled, then leave the group. */
   async closeStream(): Promise<void> {
+    if (this.streamClosed) return;
+    this.streamClosed = true;
     for (const timer of this.timers) clearInterval(timer);
-    await this.commitDelivered();
+    await this.commitSettled();
     this.member.close();
     this.close();
   }
@@ -125,7 +134,15 @@ export class SseGroupStream implements MemberStreams {
     const key = partitionKey(topic, partition);
     this.running.get(key)?.abort.abort();
     const abort = new AbortController();
-    const running: RunningPartition = { topic, partition, abort, generation, delivered: null, committed: null };
+    const running: RunningPartition = {
+      topic,
+      partition,
+      abort,
+      generation,
+      delivered: null,
+      settled: null,
+      committed: null,
+    };
     this.running.set(key, running);
     const sink: StreamSink = {
       room: () => this.sink.room(),
@@ -136,7 +153,8 @@ export class SseGroupStream implements MemberStreams {
       },
       fail: (failedTopic, failedPartition, error) => {
         if (this.running.get(key) === running) this.running.delete(key);
-        this.events.write(
+        // the member would keep a partition it no longer reads: end the stream, the group reassigns it
+        this.events.end(
           errorEvent(error.errorCode, `Stream of ${failedTopic}-${failedPartition} stopped: ${error.message}`),
         );
       },
@@ -164,16 +182,22 @@ export class SseGroupStream implements MemberStreams {
     this.running.clear();
   }
 
-  /** Commits the position after the last record written, for each owned partition that moved since its last commit. */
-  private async commitDelivered(): Promise<void> {
+  /** One auto-commit tick: commit what had settled at the previous tick, then let what was written since settle. */
+  private async autoCommit(): Promise<void> {
+    await this.commitSettled();
+    for (const running of this.running.values()) running.settled = running.delivered;
+  }
+
+  /** Commits the settled position of each owned partition that moved since its last commit. */
+  private async commitSettled(): Promise<void> {
     const moved = [...this.running.values()].filter(
-      (running) => running.delivered !== null && running.delivered !== running.committed,
+      (running) => running.settled !== null && running.settled !== running.committed,
     );
     if (moved.length === 0) return;
     const offsets = moved.map((running) => ({
       topic: running.topic,
       partition: running.partition,
-      offset: running.delivered!,
+      offset: running.settled!,
     }));
     try {
       await this.deps.port.commit(this.options.group, this.member.memberId, offsets, this.generations());

@@ -57,11 +57,18 @@ export class GroupMember {
       this.stop();
       throw error;
     }
+    if (this.left) {
+      // closed while the join was on its way: the leave sent then may have arrived first
+      if (this.frame.groupInstanceId === null) void this.port.leave(this.group, this.memberId).catch(() => undefined);
+      return;
+    }
     this.joined = true;
     // A static member that came back with the same subscription keeps its partitions without a rebalance, so no
     // new generation will announce them: take them now.
     const current = await this.port.assignment(this.group, this.memberId);
-    if (current !== null && current.partitions.length > 0 && this.owned.size === 0) void this.assign(current);
+    if (current !== null && current.partitions.length > 0 && this.owned.size === 0 && !this.left) {
+      void this.assign(current);
+    }
   }
 
   /** One heartbeat at a time; a coordinator that cannot be reached now is asked again at the next one. */

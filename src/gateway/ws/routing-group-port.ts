@@ -18,6 +18,8 @@ import type { GroupAssignment, WsGroupPort } from './group-port.js';
 export const WS_GROUP_POLL_WAIT_MS = 5_000;
 /** Pause after a failed poll (coordinator unreachable or moving) before asking again. */
 const POLL_RETRY_MS = 250;
+/** Bound on the pause between failed polls (a peer that keeps refusing is asked at most this often). */
+const POLL_RETRY_MS_MAX = 5_000;
 /** How long a join keeps retrying while the coordinator is being elected or is loading the group. */
 const JOIN_RETRY_MS_MAX = 15_000;
 
@@ -149,6 +151,10 @@ export class RoutingGroupPort implements WsGroupPort {
       this.stopPolling(link);
       this.watchLocally(link);
       await this.local.join(link.group, args);
+      if (link.closed) {
+        this.stopLocalWatch(link);
+        return;
+      }
       link.where = 'local';
       return;
     }
@@ -162,6 +168,7 @@ export class RoutingGroupPort implements WsGroupPort {
         session_timeout_ms: args.sessionTimeoutMs,
       },
     });
+    if (link.closed) return; // unlinked meanwhile: its leave goes to the same coordinator
     link.where = where;
     this.startPolling(link, where, joined.generation);
   }
@@ -218,6 +225,7 @@ export class RoutingGroupPort implements WsGroupPort {
 
   /** Long polls the remote coordinator for each new generation of the member, until the link moves or closes. */
   private async pollGenerations(link: MemberLink, where: number, after: number, signal: AbortSignal): Promise<void> {
+    let failures = 0;
     while (!signal.aborted && link.where === where) {
       let answer: { known: boolean; assignment: GroupAssignment | null };
       try {
@@ -234,10 +242,13 @@ export class RoutingGroupPort implements WsGroupPort {
           if (!(await this.rejoin(link)) && !link.closed) link.listener?.(null);
           return;
         }
-        await sleep(POLL_RETRY_MS, undefined, { signal }).catch(() => undefined);
+        failures++;
+        const backoffMs = Math.min(POLL_RETRY_MS_MAX, POLL_RETRY_MS * 2 ** Math.min(failures - 1, 5));
+        await sleep(backoffMs, undefined, { signal }).catch(() => undefined);
         continue;
       }
       if (signal.aborted) return;
+      failures = 0;
       if (!answer.known) {
         if (!(await this.rejoinIfMoved(link)) && !link.closed) link.listener?.(null);
         return;
