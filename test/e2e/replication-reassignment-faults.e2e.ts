@@ -86,6 +86,12 @@ describe('reassignment faults', () => {
       expect(inFlight.body.data).toEqual([
         expect.objectContaining({ topic_name: name, adding_replicas: [added], removing_replicas: [controllerId] }),
       ]);
+      // as Kafka (REASSIGNMENT_IN_PROGRESS): no new partitions while the assignment is being moved
+      const grow = await call(controller.url, 'PATCH', `/v3/clusters/${clusterId}/topics/${name}`, {
+        body: { partitions_count: 2 },
+      });
+      expect(grow.status, grow.text).toBe(409);
+      expect(grow.body.error_code).toBe(40901);
 
       await controller.kill('SIGKILL');
       const successor = await waitUntil(

@@ -5433,6 +5433,8 @@ export interface operations {
       /** @description Unknown cluster (404) or 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
+      /** @description 40901 a partition reassignment of the topic is in progress (Kafka's REASSIGNMENT_IN_PROGRESS). */
+      409: components['responses']['Conflict'];
       415: components['responses']['UnsupportedMediaType'];
       /** @description `partitions_count` missing or not an integer (422). */
       422: components['responses']['UnprocessableEntity'];
