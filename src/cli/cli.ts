@@ -2,6 +2,7 @@
 // command under commands/, registered below, among them the replication commands (`reassign-partitions`,
 // `leader-election`, issue 7).
 import { Command, CommanderError } from 'commander';
+import { registerAclsCommand } from './commands/acls.js';
 import { registerClusterCommand } from './commands/cluster.js';
 import { registerConfigsCommand } from './commands/configs.js';
 import { registerConsoleConsumerCommand } from './commands/console-consumer.js';
@@ -19,7 +20,7 @@ export function buildProgram(io: CliIo): Command {
   const program = new Command('brook')
     .description(
       "Brook's command-line tools: Kafka's topics, configs, console producer and consumer, consumer groups, " +
-        'partition reassignment and leader election',
+        'partition reassignment and leader election, ACLs, users and quotas',
     )
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
@@ -28,6 +29,8 @@ export function buildProgram(io: CliIo): Command {
       'after',
       `
 The broker is --bootstrap-server (default http://localhost:8082, or $BROOK_URL); host:port means http://host:port.
+Credentials for a broker with authentication: BROOK_API_KEY (Bearer), or BROOK_USER and BROOK_PASSWORD (Basic);
+for HTTPS with a private CA, NODE_EXTRA_CA_CERTS=ca.crt.
 
 Examples:
   brook start --port 8082 --data-dir ./data
@@ -37,6 +40,8 @@ Examples:
   brook reassign-partitions --execute --reassignment-json-file plan.json
   brook leader-election --election-type PREFERRED --all-topic-partitions
   echo "$PASSWORD" | brook users add --users-file users --user alice --password-stdin
+  brook acls --add --allow-principal User:alice --operation Read --topic test
+  brook configs --entity-type users --entity-name alice --alter --add-config producer_byte_rate=1048576
 
 ${EXIT_CODES_HELP}
 `,
@@ -51,6 +56,7 @@ ${EXIT_CODES_HELP}
   registerLeaderElectionCommand(program, io);
   registerClusterCommand(program, io);
   registerUsersCommand(program, io);
+  registerAclsCommand(program, io);
   return program;
 }
 

@@ -3,7 +3,7 @@
 // every failure to reach a broker (including a server that does not answer JSON, so is no Brook broker) becomes
 // an UnreachableError naming the URL, every error the broker answers a BrokerError with its `error_code`.
 import createClient, { type Client } from 'openapi-fetch';
-import { BrokerError, CliError, InterruptedError, UnreachableError } from './errors.js';
+import { BrokerError, CliError, InterruptedError, UnreachableError, UsageError } from './errors.js';
 import type { paths } from './generated/brook-api.js';
 
 /** JSON answers only: v3 and v2 JSON content types (the read route's raw-batches alternative is not used). */
@@ -71,7 +71,25 @@ export function createApi(baseUrl: string, signal?: AbortSignal): BrookApi {
   });
 }
 
+/**
+ * The credentials the CLI sends, from the environment (as Kafka's tools read a client config): BROOK_API_KEY as a
+ * Bearer key, or BROOK_USER and BROOK_PASSWORD for Basic; none when unset. A broker over HTTPS with a private CA:
+ * NODE_EXTRA_CA_CERTS=ca.crt.
+ */
+export function authorizationFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const apiKey = env.BROOK_API_KEY?.trim();
+  if (apiKey) return `Bearer ${apiKey}`;
+  const user = env.BROOK_USER;
+  if (user === undefined || user === '') return undefined;
+  if (user.includes(':')) throw new UsageError('BROOK_USER must not contain a colon');
+  return `Basic ${Buffer.from(`${user}:${env.BROOK_PASSWORD ?? ''}`).toString('base64')}`;
+}
+
 async function fetchOrExplain(baseUrl: string, request: Request, signal: AbortSignal | undefined): Promise<Response> {
+  const authorization = authorizationFromEnv();
+  if (authorization !== undefined && !request.headers.has('authorization')) {
+    request.headers.set('authorization', authorization);
+  }
   const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS + waitMsOf(request));
   const signals = [request.signal, timeout, ...(signal === undefined ? [] : [signal])];
   let response: Response;

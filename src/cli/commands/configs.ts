@@ -1,4 +1,4 @@
-// `brook configs`: kafka-configs.sh for topics. --describe shows a topic's overrides (every config with --all);
+// `brook configs`: kafka-configs.sh for topics, and for users' client quotas (--entity-type users, user-quotas.ts). --describe shows a topic's overrides (every config with --all);
 // --alter takes --add-config k=v[,k=v] and --delete-config k[,k] (reset to the default) in one atomic change.
 import type { Command } from 'commander';
 import { unwrap, type Connection } from '../client.js';
@@ -20,6 +20,7 @@ import {
   type ConfigEntry,
 } from '../options.js';
 import { formatTable } from '../table.js';
+import { alterQuotas, describeQuotas, mergeQuotas, quotaEntity } from './user-quotas.js';
 import { isOverride, listTopicConfigs, listTopicNames } from '../topic-api.js';
 
 const ACTIONS = ['describe', 'alter'] as const;
@@ -29,6 +30,7 @@ interface ConfigsOptions extends CommonOptions {
   alter?: boolean;
   entityType?: string;
   entityName?: string;
+  entityDefault?: boolean;
   topic?: string;
   all?: boolean;
   addConfig?: string[];
@@ -38,11 +40,12 @@ interface ConfigsOptions extends CommonOptions {
 export function registerConfigsCommand(program: Command, io: CliIo): void {
   const command = program
     .command('configs')
-    .description('describe and alter topic configs (kafka-configs)')
+    .description('describe and alter topic configs and user quotas (kafka-configs)')
     .option('--describe', "show the entity's config overrides (every config with --all)")
     .option('--alter', 'change configs with --add-config and --delete-config')
-    .option('--entity-type <type>', 'what to configure: topics (the only type Brook has for now)')
-    .option('--entity-name <name>', 'the topic (describe: all topics when omitted)')
+    .option('--entity-type <type>', 'what to configure: topics, or users (client quotas)')
+    .option('--entity-name <name>', 'the topic, or the user (describe: all when omitted)')
+    .option('--entity-default', 'users: the default quotas, for every user without their own')
     .option('--topic <name>', 'shorthand for --entity-type topics --entity-name <name>')
     .option('--all', 'describe: every config with its value and source, not only overrides')
     .option('--add-config <k=v,...>', "configs to set: k1=v1,k2=[a,b] (Kafka's syntax), repeatable", collect)
@@ -53,14 +56,32 @@ export function registerConfigsCommand(program: Command, io: CliIo): void {
     'brook configs --entity-type topics --entity-name test --describe',
     'brook configs --entity-type topics --entity-name test --alter --delete-config retention.ms',
     'brook configs --topic test --describe --all --output json',
+    'brook configs --entity-type users --entity-name alice --alter --add-config producer_byte_rate=1048576',
+    'brook configs --entity-type users --entity-default --alter --add-config consumer_byte_rate=2097152',
+    'brook configs --entity-type users --describe',
   ]);
   command.action(async (options: ConfigsOptions) => {
     const action = exactlyOneAction(options, ACTIONS);
+    if (options.entityType === 'users' || options.entityType === 'user') return userQuotas(action, options, io);
+    if (options.entityDefault === true) throw new UsageError('--entity-default is for --entity-type users');
     const topic = entityName(options);
     if (action === 'describe') return describeConfigs(await connectFrom(options, io.signal), topic, options, io);
     const changes = configChanges(required(topic, '--entity-name', '--alter'), options);
     await alterConfigs(await connectFrom(options, io.signal), changes, options, io);
   });
+}
+
+/** --entity-type users: client quotas (user-quotas.ts). */
+async function userQuotas(action: (typeof ACTIONS)[number], options: ConfigsOptions, io: CliIo): Promise<void> {
+  if (options.topic !== undefined) throw new UsageError('--topic is for --entity-type topics');
+  const entity = quotaEntity(options.entityName, options.entityDefault === true);
+  if (action === 'describe') return describeQuotas(await connectFrom(options, io.signal), entity, options.output, io);
+  const target = required(entity, '--entity-name or --entity-default', '--alter');
+  const set = parseConfigEntries(options.addConfig ?? []);
+  const reset = parseConfigNames(options.deleteConfig ?? []);
+  if (set.length === 0 && reset.length === 0) throw new UsageError('--alter needs --add-config or --delete-config');
+  mergeQuotas({ producer_byte_rate: null, consumer_byte_rate: null, request_rate: null }, set, reset); // usage first
+  await alterQuotas(await connectFrom(options, io.signal), target, set, reset, options.output, io);
 }
 
 function entityName(options: ConfigsOptions): string | undefined {
@@ -71,7 +92,7 @@ function entityName(options: ConfigsOptions): string | undefined {
   const type = required(options.entityType, '--entity-type topics', 'configs');
   if (type !== 'topics' && type !== 'topic') {
     throw new UsageError(
-      `--entity-type ${type} is not supported: Brook's configs are per topic (--entity-type topics)`,
+      `--entity-type ${type} is not supported: use --entity-type topics or --entity-type users (client quotas)`,
     );
   }
   return options.entityName;
