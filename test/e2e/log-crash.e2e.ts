@@ -235,7 +235,11 @@ async function crashRound(variant: Variant, seed: number): Promise<boolean> {
   }
   if (damageDone.firstRemovedOffset === null) expect(logEnd).toBeGreaterThan(maxAcked);
   else expect(logEnd).toBe(damageDone.firstRemovedOffset);
-  expect(truncatedBytes).toBe(damageDone.expectedTruncatedBytes);
+  // Beyond the damage, recovery may also remove a torn write of the batch being appended when the child died: Linux
+  // ends a large write() early on a pending SIGKILL, leaving part of an unacknowledged batch. Nothing acknowledged
+  // went with it (checked above); what was cut is that one partial batch, within the last segment.
+  expect(truncatedBytes).toBeGreaterThanOrEqual(damageDone.expectedTruncatedBytes);
+  expect(truncatedBytes - damageDone.expectedTruncatedBytes).toBeLessThan(SEGMENT_BYTES);
 
   // The log takes appends again, at its end.
   const next = engine.batch.encodeBatch([{ key: null, value: Buffer.from('after recovery'), timestamp: 0 }]);
