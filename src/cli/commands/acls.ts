@@ -16,25 +16,12 @@ import {
 } from '../command-context.js';
 import { UsageError } from '../errors.js';
 import { collect, exactlyOneAction } from '../options.js';
+import { CLUSTER_RESOURCE_NAME, OPERATIONS, type Operation } from '../../security/acl.js';
 import { formatTable } from '../table.js';
 
 const ACTIONS = ['add', 'remove', 'list'] as const;
-const OPERATIONS = [
-  'ALL',
-  'READ',
-  'WRITE',
-  'CREATE',
-  'DELETE',
-  'ALTER',
-  'DESCRIBE',
-  'DESCRIBE_CONFIGS',
-  'ALTER_CONFIGS',
-] as const;
 const PATTERN_TYPES = ['LITERAL', 'PREFIXED', 'ANY', 'MATCH'] as const;
-/** Kafka's name of the cluster resource. */
-const CLUSTER_NAME = 'kafka-cluster';
 
-type Operation = (typeof OPERATIONS)[number];
 type PatternType = (typeof PATTERN_TYPES)[number];
 type ResourceType = 'TOPIC' | 'GROUP' | 'CLUSTER';
 
@@ -150,7 +137,7 @@ function resourcesOf(options: AclsOptions): Resource[] {
     ...(options.topic ?? []).map((name): Resource => ({ type: 'TOPIC', name })),
     ...(options.group ?? []).map((name): Resource => ({ type: 'GROUP', name })),
   ];
-  if (options.cluster === true) resources.push({ type: 'CLUSTER', name: CLUSTER_NAME });
+  if (options.cluster === true) resources.push({ type: 'CLUSTER', name: CLUSTER_RESOURCE_NAME });
   for (const resource of resources) {
     if (resource.name === '') throw new UsageError(`--${resource.type.toLowerCase()} must not be empty`);
   }
