@@ -80,7 +80,15 @@ describe('a cluster whose Redis stops answering', () => {
     );
     expect((await call(cluster.brokers[0].url, 'GET', `${topics}/while-down`)).status).toBe(404);
     expect((await cluster.controllers()).length).toBe(1);
-    const brokers = await call(cluster.brokers[0].url, 'GET', '/brokers');
-    expect(brokers.body.brokers).toEqual([1, 2, 3]);
+    // a broker whose registration lapsed while Redis was paused registers again at its next heartbeat
+    const registered = await waitUntil(
+      'every broker registered again',
+      async () => {
+        const brokers = await call(cluster.brokers[0].url, 'GET', '/brokers');
+        return brokers.status === 200 && brokers.body.brokers.length === 3 ? brokers.body.brokers : null;
+      },
+      SESSION_TIMEOUT_MS * 2,
+    );
+    expect(registered).toEqual([1, 2, 3]);
   });
 });
