@@ -157,29 +157,42 @@ export class LogSegment {
     this.options = options;
   }
 
-  /** Writes batches with one positional writev at the end of the file. */
-  async append(batches: BatchToWrite[]): Promise<void> {
+  /**
+   * Writes batches with one positional writev at the end of the file and indexes them. `checkWhileWriting`, when
+   * given, runs on this thread once the write is under way in libuv's thread pool (so its work overlaps the
+   * write); when it returns false, the written bytes are cut off again, nothing is indexed, and append returns
+   * false. Readers never see such bytes: every read stops at `sizeBytes`, which only moves for kept batches.
+   */
+  async append(batches: BatchToWrite[], checkWhileWriting?: () => boolean): Promise<boolean> {
     const buffers = batches.map((batch) => batch.buffer);
     const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
     const position = this.sizeBytes;
+    let keep = true;
     await this.pool.withHandle(this.logPath, async (handle) => {
       let written = 0;
       while (written < total) {
         const pending = written === 0 ? buffers : remainingBuffers(buffers, written);
-        const { bytesWritten } =
+        const writing =
           pending.length === 1
-            ? await handle.write(pending[0], 0, pending[0].length, position + written)
-            : await handle.writev(pending, position + written);
+            ? handle.write(pending[0], 0, pending[0].length, position + written)
+            : handle.writev(pending, position + written);
+        if (written === 0 && checkWhileWriting !== undefined) keep = checkSettlingWrite(checkWhileWriting, writing);
+        const { bytesWritten } = await writing;
         if (bytesWritten <= 0) throw new Error(`short write to ${this.logPath}`);
         written += bytesWritten;
       }
     });
+    if (!keep) {
+      await this.truncateFileTo(position);
+      return false;
+    }
     let batchPosition = position;
     for (const batch of batches) {
       this.indexBatch(batch.header, batchPosition);
       batchPosition += batch.buffer.length;
     }
     this.sizeBytes = position + total;
+    return true;
   }
 
   private indexBatch(header: BatchHeader, position: number): void {
@@ -468,4 +481,14 @@ function wholeBatchesFrom(
   }
   if (end > start) return buffer.subarray(start, end);
   return lastOffsetOf(readBatchHeader(buffer, start)) >= maxOffsetExclusive ? Buffer.alloc(0) : undefined;
+}
+
+/** Runs `check` while `writing` is in flight. If the check throws, its error wins and the write's own outcome is dropped. */
+function checkSettlingWrite(check: () => boolean, writing: Promise<unknown>): boolean {
+  try {
+    return check();
+  } catch (error) {
+    writing.catch(() => undefined);
+    throw error;
+  }
 }

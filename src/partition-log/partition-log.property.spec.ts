@@ -9,7 +9,7 @@ import { makeTempDir, readAll, removeDir, T0, batchesOf } from '../../test/suppo
 import { FileHandlePool } from './file-handle-pool.js';
 import { logConfig, type LogConfig } from './log-config.js';
 import { OffsetOutOfRangeError } from './log-errors.js';
-import { PartitionLog } from './partition-log.js';
+import { PartitionLog, type AppendInfo } from './partition-log.js';
 import { encodeBatch, lastOffsetOf, type LogRecord, type RecordInput } from './record-batch.js';
 
 const NUM_RUNS = process.env.BROOK_SOAK === '1' ? 1000 : 100;
@@ -108,23 +108,40 @@ const recordArbitrary: fc.Arbitrary<RecordInput> = fc.record({
 });
 
 class AppendCommand implements fc.AsyncCommand<Model, Real> {
-  /** More than one batch: appended in the same tick (one drain, one write per segment). */
+  /**
+   * More than one batch: appended in the same tick (one drain, one write per segment). A batch marked corrupt has
+   * one byte of its CRC-covered range flipped: it must be refused and take no offset, and the batches queued with
+   * it must still get dense offsets (the log checks CRCs while it writes, then renumbers what follows).
+   */
   constructor(
     readonly batches: RecordInput[][],
     readonly newEpoch: boolean,
+    readonly corrupt: boolean[],
   ) {}
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     if (this.newEpoch) model.epoch++;
     const epoch = model.epoch;
-    const infos = await Promise.all(
-      this.batches.map((records) => real.log.appendAsLeader(encodeBatch(records), epoch)),
+    const outcomes = await Promise.allSettled(
+      this.batches.map((records, i) => {
+        const batch = encodeBatch(records);
+        if (this.corrupt[i]) batch[batch.length - 1] ^= 0x5a;
+        return real.log.appendAsLeader(batch, epoch);
+      }),
     );
     for (let i = 0; i < this.batches.length; i++) {
+      const outcome = outcomes[i];
+      if (this.corrupt[i]) {
+        expect(outcome.status).toBe('rejected');
+        expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/CRC/);
+        continue;
+      }
+      expect(outcome.status).toBe('fulfilled');
+      const info = (outcome as PromiseFulfilledResult<AppendInfo>).value;
       const records = this.batches[i];
       const base = model.logEnd;
-      expect(infos[i].firstOffset).toBe(base); // never an offset already used, even after truncation
-      expect(infos[i].lastOffset).toBe(base + records.length - 1);
+      expect(info.firstOffset).toBe(base); // never an offset already used, even after truncation
+      expect(info.lastOffset).toBe(base + records.length - 1);
       const latest = model.epochs.at(-1);
       if (latest === undefined || epoch > latest.epoch) {
         model.epochs = model.epochs.filter((entry) => entry.startOffset < base);
@@ -138,7 +155,7 @@ class AppendCommand implements fc.AsyncCommand<Model, Real> {
     await checkAgreement(model, real);
   }
   toString = () =>
-    `append(${this.batches.map((batch) => batch.length).join('+')}${this.newEpoch ? ', new epoch' : ''})`;
+    `append(${this.batches.map((batch, i) => `${batch.length}${this.corrupt[i] ? ' corrupt' : ''}`).join('+')}${this.newEpoch ? ', new epoch' : ''})`;
 }
 
 class ReadCommand implements fc.AsyncCommand<Model, Real> {
@@ -277,12 +294,24 @@ class RetentionCommand implements fc.AsyncCommand<Model, Real> {
 /** A position in [0, 1], resolved against the model's offsets when the command runs. */
 const fraction = fc.integer({ min: 0, max: 1000 }).map((n) => n / 1000);
 
+/** About one batch in six is corrupt. */
+const corruptArbitrary = fc.integer({ min: 0, max: 5 }).map((n) => n === 0);
 const appendArbitrary = fc
   .tuple(
-    fc.array(fc.array(recordArbitrary, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.tuple(fc.array(recordArbitrary, { minLength: 1, maxLength: 6 }), corruptArbitrary), {
+      minLength: 1,
+      maxLength: 4,
+    }),
     fc.boolean(),
   )
-  .map(([batches, newEpoch]) => new AppendCommand(batches, newEpoch));
+  .map(
+    ([batches, newEpoch]) =>
+      new AppendCommand(
+        batches.map(([records]) => records),
+        newEpoch,
+        batches.map(([, corrupt]) => corrupt),
+      ),
+  );
 
 // Appends are listed three times so that logs grow past several segments between truncations.
 const commandArbitraries = [

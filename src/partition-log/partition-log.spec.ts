@@ -191,6 +191,58 @@ describe('PartitionLog', () => {
       await expect(async () => log.appendAsLeader(batch, 0)).rejects.toThrow(/CRC/);
       expect(log.logEndOffset).toBe(0);
     });
+
+    it('checks the CRC while writing: a corrupt batch in a tick is cut off again, the others get dense offsets', async () => {
+      const pool = new CountingPool(16);
+      const log = await open(harness(dir, {}, pool));
+      await log.appendAsLeader(batchOf({ value: 'before' }), 0);
+      const sizeBefore = (await stat(logFilePath(dir, 0))).size;
+      const batches = ['a', 'b', 'c', 'd'].map((value) => batchOf({ value }));
+      batches[1][batches[1].length - 1] ^= 0xff;
+      const outcomes = await Promise.allSettled(batches.map((batch) => log.appendAsLeader(batch, 0)));
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/CRC mismatch/);
+      const offsets = outcomes.flatMap((outcome) =>
+        outcome.status === 'fulfilled' ? [outcome.value.firstOffset] : [],
+      );
+      expect(offsets).toEqual([1, 2, 3]);
+      // written once with the corrupt batch (then cut off), once without it
+      expect(pool.calls.get(logFilePath(dir, 0))).toMatchObject({ writev: 2 });
+      expect(log.logEndOffset).toBe(4);
+      expect((await readAll(log)).map((record) => [record.offset, record.value?.toString()])).toEqual([
+        [0, 'before'],
+        [1, 'a'],
+        [2, 'c'],
+        [3, 'd'],
+      ]);
+      const sizeAfter = (await stat(logFilePath(dir, 0))).size;
+      expect(sizeAfter - sizeBefore).toBe(batches[0].length + batches[2].length + batches[3].length);
+      expect(await log.appendAsLeader(batchOf({ value: 'e' }), 0)).toMatchObject({ firstOffset: 4 });
+    });
+
+    it('a corrupt first batch of a new epoch leaves no epoch entry; the next append of that epoch makes it', async () => {
+      const log = await open(harness(dir));
+      await appendBatches(log, 1, 2, 1);
+      const corrupt = batchOf({ value: 'x' });
+      corrupt[corrupt.length - 1] ^= 0x01;
+      await expect(log.appendAsLeader(corrupt, 2)).rejects.toThrow(/CRC/);
+      expect(log.epochs.all()).toEqual([{ epoch: 1, startOffset: 0 }]);
+      expect(await readFile(join(dir, LEADER_EPOCH_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\n1 0\n');
+      await log.appendAsLeader(batchOf({ value: 'y' }), 2);
+      expect(log.epochs.all()).toEqual([
+        { epoch: 1, startOffset: 0 },
+        { epoch: 2, startOffset: 2 },
+      ]);
+    });
+
+    it('under LogAppendTime checks the CRC before stamping (the stamp writes a new one)', async () => {
+      const log = await open(harness(dir, { messageTimestampType: TimestampType.LogAppendTime }));
+      const batch = batchOf({ value: 'v' });
+      batch[batch.length - 1] ^= 0xff;
+      await expect(async () => log.appendAsLeader(batch, 0)).rejects.toThrow(/CRC/);
+      expect(hasValidCrc(batch)).toBe(false);
+      expect(log.logEndOffset).toBe(0);
+    });
   });
 
   describe('group commit', () => {
@@ -301,6 +353,26 @@ describe('PartitionLog', () => {
       );
       expect(log.logEndOffset).toBe(5);
       expect(await log.appendAsFollower(Buffer.alloc(0))).toBeNull();
+    });
+
+    it('a corrupt batch in a replica fetch is refused with what follows it; the batches before it are kept', async () => {
+      const log = await open(harness(dir));
+      const batches = [3, 2, 4].map((count, i) => batchOfValues(`r${i}`, count));
+      assignOffsetAndEpoch(batches[0], 0, 7);
+      assignOffsetAndEpoch(batches[1], 3, 7);
+      assignOffsetAndEpoch(batches[2], 5, 8);
+      batches[1][batches[1].length - 1] ^= 0x10;
+      await expect(log.appendAsFollower(Buffer.concat(batches))).rejects.toThrow(/CRC/);
+      expect(log.logEndOffset).toBe(3);
+      expect(log.epochs.all()).toEqual([{ epoch: 7, startOffset: 0 }]);
+      expect((await readAll(log)).map((record) => record.offset)).toEqual([0, 1, 2]);
+      batches[1][batches[1].length - 1] ^= 0x10; // the fetch again, from the log end, intact
+      const info = await log.appendAsFollower(Buffer.concat(batches.slice(1)));
+      expect(info).toMatchObject({ firstOffset: 3, lastOffset: 8 });
+      expect(log.epochs.all()).toEqual([
+        { epoch: 7, startOffset: 0 },
+        { epoch: 8, startOffset: 5 },
+      ]);
     });
 
     it('a new leader records its epoch at the log end before appending, persisted; older epochs are ignored', async () => {
@@ -636,6 +708,22 @@ describe('PartitionLog', () => {
       expect(again.logEndOffset).toBe(12);
       expect((await readAll(again)).map((record) => record.offset)).toEqual(Array.from({ length: 12 }, (_, i) => i));
       expect((await again.appendAsLeader(batchOf({ value: 'next' }), 0)).firstOffset).toBe(12);
+    });
+
+    it('after a crash drops a framed batch whose CRC fails (written while its CRC was being checked)', async () => {
+      const h = harness(dir);
+      const log = await open(h);
+      await appendBatches(log, 2, 3);
+      const path = logFilePath(dir, 0);
+      const validSize = (await stat(path)).size;
+      const corrupt = batchOfValues('c', 2);
+      assignOffsetAndEpoch(corrupt, 6, 0);
+      corrupt[corrupt.length - 1] ^= 0x01;
+      await appendFile(path, corrupt);
+      const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(crashed);
+      expect(crashed.logEndOffset).toBe(6);
+      expect((await stat(path)).size).toBe(validSize);
     });
 
     it('rebuilds index files that are corrupt, even after a clean close', async () => {

@@ -6,6 +6,10 @@
 // serial queue per log; reads run concurrently against the segment list they started with, and start over when
 // compaction swaps a segment under them (see log-segment.ts). Offsets are assigned when an append is queued, so
 // queue order is offset order; `logEndOffset` only moves once bytes are written.
+//
+// A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked while its write is in
+// flight, not before: the check then costs no time of its own. A batch that fails is cut off the file again before
+// anything else is written, refused, and the appends queued after it are renumbered (see dropCorrupt).
 import { access, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../common/clock.js';
@@ -24,12 +28,15 @@ import { LogSegment, SegmentRetiredError, type BatchToWrite } from './log-segmen
 import {
   assignOffsetAndEpoch,
   batchesIn,
+  CorruptBatchError,
   decodeRecords,
+  hasValidCrc,
   lastOffsetOf,
   readBatchHeader,
   stampLogAppendTime,
   TimestampType,
   validateBatch,
+  validateBatchStructure,
   type BatchHeader,
 } from './record-batch.js';
 import { segmentsToDelete, type RetentionDecision, type SegmentSummary } from './retention-policy.js';
@@ -88,6 +95,10 @@ interface PendingAppend {
   batch: BatchToWrite;
   info: AppendInfo;
   newEpoch: number | null;
+  /** The batch's CRC is still to be checked: the drain checks it while the batch is being written. */
+  crcUnchecked: boolean;
+  /** Copied from the leader with its offsets (never renumbered). */
+  fromLeader: boolean;
   resolve: (info: AppendInfo) => void;
   reject: (error: Error) => void;
 }
@@ -244,8 +255,16 @@ export class PartitionLog {
    */
   appendAsLeader(batch: Buffer, leaderEpoch: number, options: { verifyCrc?: boolean } = {}): Promise<AppendInfo> {
     this.assertWritable();
-    // A batch Brook's own encoder just built (verifyCrc: false) skips re-checking the CRC it computed.
-    const header = options.verifyCrc === false ? readBatchHeader(batch) : validateBatch(batch);
+    // A batch Brook's own encoder just built (verifyCrc: false) skips re-checking the CRC it computed. Any other
+    // batch has its CRC checked while it is being written (see writeGroup), except under LogAppendTime, whose
+    // stamp recomputes the CRC and so must come after the check.
+    const verify = options.verifyCrc !== false;
+    const checkWhileWriting = verify && this.config.messageTimestampType !== TimestampType.LogAppendTime;
+    const header = !verify
+      ? readBatchHeader(batch)
+      : checkWhileWriting
+        ? validateBatchStructure(batch)
+        : validateBatch(batch);
     if (header.sizeBytes > this.config.maxMessageBytes) {
       throw new RecordTooLargeError(
         `the record batch is ${header.sizeBytes} bytes, larger than max.message.bytes (${this.config.maxMessageBytes})`,
@@ -262,7 +281,8 @@ export class PartitionLog {
     if (logAppendTimeMs >= 0) stamped.maxTimestamp = logAppendTimeMs;
     const newEpoch = leaderEpoch > this.epochs.latestEpoch() ? leaderEpoch : null;
     if (newEpoch !== null) this.epochs.assign(newEpoch, firstOffset);
-    return this.enqueue({ buffer: batch, header: stamped }, logAppendTimeMs, newEpoch);
+    this.nextOffsetToAssign = lastOffsetOf(stamped) + 1;
+    return this.enqueue({ buffer: batch, header: stamped }, logAppendTimeMs, newEpoch, checkWhileWriting, false);
   }
 
   /**
@@ -271,14 +291,14 @@ export class PartitionLog {
    */
   async appendAsFollower(batches: Buffer): Promise<AppendInfo | null> {
     this.assertWritable();
-    let last: Promise<AppendInfo> | null = null;
+    const appends: Promise<AppendInfo>[] = [];
     let expected = this.nextOffsetToAssign;
     let firstOffset = -1;
     let position = 0;
     const parsed: BatchToWrite[] = [];
     for (const { header, position: at } of batchesIn(batches)) {
       const buffer = batches.subarray(at, at + header.sizeBytes);
-      validateBatch(buffer);
+      validateBatchStructure(buffer); // the CRC is checked while the batches are being written
       if (header.baseOffset < expected) {
         throw new UnexpectedOffsetError(
           `batch at offset ${header.baseOffset} does not continue the log at ${expected}`,
@@ -295,19 +315,25 @@ export class PartitionLog {
       const newEpoch = epoch > this.epochs.latestEpoch() ? epoch : null;
       if (newEpoch !== null) this.epochs.assign(newEpoch, batch.header.baseOffset);
       this.nextOffsetToAssign = lastOffsetOf(batch.header) + 1;
-      last = this.enqueueAssigned(batch, -1, newEpoch);
+      appends.push(this.enqueue(batch, -1, newEpoch, true, true));
     }
-    if (last === null) return null;
-    const lastInfo = await last;
-    return { ...lastInfo, firstOffset };
+    if (appends.length === 0) return null;
+    // Every append is awaited (one that fails must not go unhandled); a batch refused makes the call fail, and the
+    // batches before it stay written (the fetcher goes on from the log end).
+    const outcomes = await Promise.allSettled(appends);
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const last = outcomes[outcomes.length - 1] as PromiseFulfilledResult<AppendInfo>;
+    return { ...last.value, firstOffset };
   }
 
-  private enqueue(batch: BatchToWrite, logAppendTimeMs: number, newEpoch: number | null): Promise<AppendInfo> {
-    this.nextOffsetToAssign = lastOffsetOf(batch.header) + 1;
-    return this.enqueueAssigned(batch, logAppendTimeMs, newEpoch);
-  }
-
-  private enqueueAssigned(batch: BatchToWrite, logAppendTimeMs: number, newEpoch: number | null): Promise<AppendInfo> {
+  private enqueue(
+    batch: BatchToWrite,
+    logAppendTimeMs: number,
+    newEpoch: number | null,
+    crcUnchecked: boolean,
+    fromLeader: boolean,
+  ): Promise<AppendInfo> {
     const info: AppendInfo = {
       firstOffset: batch.header.baseOffset,
       lastOffset: lastOffsetOf(batch.header),
@@ -316,7 +342,7 @@ export class PartitionLog {
       recordCount: batch.header.recordCount,
     };
     return new Promise<AppendInfo>((resolve, reject) => {
-      this.pending.push({ batch, info, newEpoch, resolve, reject });
+      this.pending.push({ batch, info, newEpoch, crcUnchecked, fromLeader, resolve, reject });
       if (!this.drainQueued) {
         this.drainQueued = true;
         void this.serial(() => this.drain());
@@ -336,36 +362,7 @@ export class PartitionLog {
     try {
       if (this.offlineCause) throw this.offlineCause;
       if (items.some((item) => item.newEpoch !== null)) await this.saveEpochs();
-      let group: PendingAppend[] = [];
-      let groupBytes = 0;
-      for (const item of items) {
-        const active = this.activeSegment();
-        if (
-          shouldRoll({
-            segmentSizeBytes: active.sizeBytes + groupBytes,
-            segmentBaseOffset: active.baseOffset,
-            segmentFirstBatchTimestampMs:
-              active.sizeBytes === 0 ? (group[0]?.batch.header.maxTimestamp ?? null) : active.firstBatchTimestamp,
-            segmentCreatedAtMs: active.createdAtMs,
-            indexFull: active.offsetIndex.isFull(),
-            timeIndexFull: active.timeIndex.isFull(),
-            incomingBatchBytes: item.batch.buffer.length,
-            incomingLastOffset: item.info.lastOffset,
-            incomingMaxTimestampMs: item.info.maxTimestampMs,
-            nowMs: this.deps.clock.nowMs(),
-            segmentBytes: this.config.segmentBytes,
-            segmentMs: this.config.segmentMs,
-          })
-        ) {
-          await this.writeGroup(active, group);
-          group = [];
-          groupBytes = 0;
-          await this.roll(item.info.firstOffset);
-        }
-        group.push(item);
-        groupBytes += item.batch.buffer.length;
-      }
-      await this.writeGroup(this.activeSegment(), group);
+      await this.writeItems(items);
       await this.flushIfDue(items.reduce((sum, item) => sum + item.info.recordCount, 0));
       // Acknowledged only now, so that with flush.messages an acknowledged append is also fsynced.
       for (const item of items) item.resolve(item.info);
@@ -379,10 +376,140 @@ export class PartitionLog {
     }
   }
 
-  private async writeGroup(segment: LogSegment, group: PendingAppend[]): Promise<void> {
-    if (group.length === 0) return;
-    await segment.append(group.map((item) => item.batch));
-    this.endOffset = group[group.length - 1].info.lastOffset + 1;
+  /**
+   * Writes `items` in order, in groups that each fit the active segment, rolling between groups. A group with a
+   * corrupt batch is cut off again; its corrupt batches are refused, the rest renumbered (see dropCorrupt) and
+   * written again. On return `items` holds exactly the appends written.
+   */
+  private async writeItems(items: PendingAppend[]): Promise<void> {
+    let groupStart = 0;
+    while (groupStart < items.length) {
+      const active = this.activeSegment();
+      let groupEnd = groupStart;
+      let groupBytes = 0;
+      while (groupEnd < items.length && !this.mustRollBefore(active, items[groupEnd], groupBytes, items[groupStart])) {
+        groupBytes += items[groupEnd].batch.buffer.length;
+        groupEnd++;
+      }
+      if (groupEnd === groupStart) {
+        await this.roll(items[groupStart].info.firstOffset);
+        continue;
+      }
+      const corrupt = await this.writeGroup(active, items.slice(groupStart, groupEnd));
+      if (corrupt.size === 0) {
+        groupStart = groupEnd;
+        continue;
+      }
+      const refused = this.dropCorrupt(items, groupStart, corrupt);
+      try {
+        await this.saveEpochs();
+      } finally {
+        // Told only once the log is as if they had never come (epochs saved), so a retry finds it so.
+        for (const { item, error } of refused) item.reject(error);
+      }
+    }
+  }
+
+  private mustRollBefore(
+    active: LogSegment,
+    item: PendingAppend,
+    groupBytes: number,
+    groupFirst: PendingAppend,
+  ): boolean {
+    return shouldRoll({
+      segmentSizeBytes: active.sizeBytes + groupBytes,
+      segmentBaseOffset: active.baseOffset,
+      segmentFirstBatchTimestampMs:
+        active.sizeBytes > 0
+          ? active.firstBatchTimestamp
+          : groupBytes > 0
+            ? groupFirst.batch.header.maxTimestamp
+            : null,
+      segmentCreatedAtMs: active.createdAtMs,
+      indexFull: active.offsetIndex.isFull(),
+      timeIndexFull: active.timeIndex.isFull(),
+      incomingBatchBytes: item.batch.buffer.length,
+      incomingLastOffset: item.info.lastOffset,
+      incomingMaxTimestampMs: item.info.maxTimestampMs,
+      nowMs: this.deps.clock.nowMs(),
+      segmentBytes: this.config.segmentBytes,
+      segmentMs: this.config.segmentMs,
+    });
+  }
+
+  /**
+   * One writev of `group` into `segment`. The CRCs still unchecked are checked while the write is in flight; if
+   * one fails, the segment cuts the written bytes off again and the corrupt appends are returned (nothing of the
+   * group was kept). A crash before that cut leaves bytes past the log end that recovery truncates (bad CRC).
+   */
+  private async writeGroup(segment: LogSegment, group: PendingAppend[]): Promise<Set<PendingAppend>> {
+    const corrupt = new Set<PendingAppend>();
+    const unchecked = group.filter((item) => item.crcUnchecked);
+    const check =
+      unchecked.length === 0
+        ? undefined
+        : (): boolean => {
+            for (const item of unchecked) {
+              if (hasValidCrc(item.batch.buffer)) item.crcUnchecked = false;
+              else corrupt.add(item);
+            }
+            return corrupt.size === 0;
+          };
+    const kept = await segment.append(
+      group.map((item) => item.batch),
+      check,
+    );
+    if (kept) this.endOffset = group[group.length - 1].info.lastOffset + 1;
+    return corrupt;
+  }
+
+  /**
+   * Takes the corrupt appends out of `items` (from `groupStart` on, where nothing is written yet) and refuses
+   * them. The offsets they held are given to what follows, in this drain and still queued: a leader's append is
+   * renumbered to close the gap (offsets are dense), an append copied from the leader cannot be and is refused.
+   * Leader-epoch entries from the first corrupt offset on are assigned again from the renumbered appends.
+   */
+  private dropCorrupt(
+    items: PendingAppend[],
+    groupStart: number,
+    corrupt: Set<PendingAppend>,
+  ): Array<{ item: PendingAppend; error: Error }> {
+    const refused: Array<{ item: PendingAppend; error: Error }> = [];
+    let firstCorruptOffset = Number.MAX_SAFE_INTEGER;
+    for (const item of corrupt) firstCorruptOffset = Math.min(firstCorruptOffset, item.info.firstOffset);
+    let nextOffset = items[groupStart].info.firstOffset;
+    const renumber = (list: PendingAppend[], from: number): PendingAppend[] => {
+      const kept: PendingAppend[] = [];
+      for (let i = from; i < list.length; i++) {
+        const item = list[i];
+        if (corrupt.has(item)) {
+          refused.push({ item, error: new CorruptBatchError('batch CRC mismatch') });
+        } else if (item.info.firstOffset < firstCorruptOffset) {
+          kept.push(item);
+          nextOffset = item.info.lastOffset + 1;
+        } else if (item.fromLeader) {
+          const error = new UnexpectedOffsetError(
+            `batch at offset ${item.info.firstOffset} follows a corrupt batch in the same replica fetch`,
+          );
+          refused.push({ item, error });
+        } else {
+          moveTo(item, nextOffset);
+          kept.push(item);
+          nextOffset = item.info.lastOffset + 1;
+        }
+      }
+      return kept;
+    };
+    items.splice(groupStart, items.length - groupStart, ...renumber(items, groupStart));
+    this.pending = renumber(this.pending, 0);
+    this.nextOffsetToAssign = nextOffset;
+    this.epochs.truncateFromEnd(firstCorruptOffset);
+    for (const item of [...items.slice(groupStart), ...this.pending]) {
+      const epoch = item.batch.header.partitionLeaderEpoch;
+      item.newEpoch = epoch > this.epochs.latestEpoch() ? epoch : null;
+      if (item.newEpoch !== null) this.epochs.assign(item.newEpoch, item.info.firstOffset);
+    }
+    return refused;
   }
 
   private async roll(newBaseOffset: number): Promise<void> {
@@ -749,4 +876,13 @@ async function readEpochs(dir: string): Promise<LeaderEpochCache> {
       cause: error,
     });
   }
+}
+
+/** Gives a queued leader append a new base offset (the bytes, its header and what its caller will be told). */
+function moveTo(item: PendingAppend, baseOffset: number): void {
+  const { header } = item.batch;
+  assignOffsetAndEpoch(item.batch.buffer, baseOffset, header.partitionLeaderEpoch);
+  header.baseOffset = baseOffset;
+  item.info.firstOffset = baseOffset;
+  item.info.lastOffset = lastOffsetOf(header);
 }

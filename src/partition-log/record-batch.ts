@@ -282,13 +282,28 @@ export function validateBatch(batch: Buffer): BatchHeader {
   const header = readBatchHeader(batch);
   if (header.sizeBytes !== batch.length) throw new CorruptBatchError('batch length does not match its bytes');
   if (!hasValidCrc(batch)) throw new CorruptBatchError('batch CRC mismatch');
+  checkCountsAndOffsets(header);
+  return header;
+}
+
+/**
+ * Everything validateBatch checks but the CRC: extent, magic, counts, offsets. The log uses it to start writing a
+ * batch while it checks the CRC (see PartitionLog); the CRC check must still follow before the batch is kept.
+ */
+export function validateBatchStructure(batch: Buffer): BatchHeader {
+  const header = readBatchHeader(batch);
+  if (header.sizeBytes !== batch.length) throw new CorruptBatchError('batch length does not match its bytes');
+  checkCountsAndOffsets(header);
+  return header;
+}
+
+function checkCountsAndOffsets(header: BatchHeader): void {
   if (header.recordCount < 1 || header.lastOffsetDelta < header.recordCount - 1) {
     throw new CorruptBatchError(`record count ${header.recordCount} inconsistent with last offset delta`);
   }
   if (header.baseOffset < 0 || header.baseOffset + header.lastOffsetDelta > Number.MAX_SAFE_INTEGER) {
     throw new CorruptBatchError('batch offsets out of range');
   }
-  return header;
 }
 
 /** Stamps offsets and leader epoch onto a batch in place (both outside the CRC'd range). */
