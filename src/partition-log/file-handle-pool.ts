@@ -10,6 +10,8 @@ export const DEFAULT_MAX_OPEN_FILES = 1024;
 interface PooledHandle {
   path: string;
   handle: Promise<FileHandle>;
+  /** The handle once open: uses skip awaiting `handle` (a hop on every append and read). */
+  opened: FileHandle | null;
   users: number;
   forgotten: boolean;
 }
@@ -39,7 +41,7 @@ export class FileHandlePool {
   async withHandle<T>(path: string, use: (handle: FileHandle) => Promise<T>): Promise<T> {
     const entry = this.acquire(path);
     try {
-      return await use(await entry.handle);
+      return await use(entry.opened ?? (await entry.handle));
     } finally {
       this.release(entry);
     }
@@ -68,7 +70,19 @@ export class FileHandlePool {
       this.handles.set(path, entry);
     } else {
       const slot = this.takeSlot();
-      const created: PooledHandle = { path, handle: slot.then(() => open(path, 'r+')), users: 0, forgotten: false };
+      const created: PooledHandle = {
+        path,
+        handle: slot.then(() => open(path, 'r+')),
+        opened: null,
+        users: 0,
+        forgotten: false,
+      };
+      created.handle.then(
+        (handle) => {
+          created.opened = handle;
+        },
+        () => undefined,
+      );
       created.handle.catch(() => {
         this.giveSlotBack();
         if (this.handles.get(path) === created) this.handles.delete(path);

@@ -363,7 +363,9 @@ export class PartitionLog {
       if (this.offlineCause) throw this.offlineCause;
       if (items.some((item) => item.newEpoch !== null)) await this.saveEpochs();
       await this.writeItems(items);
-      await this.flushIfDue(items.reduce((sum, item) => sum + item.info.recordCount, 0));
+      let appended = 0;
+      for (const item of items) appended += item.info.recordCount;
+      if (this.flushDue(appended)) await this.flushActive();
       // Acknowledged only now, so that with flush.messages an acknowledged append is also fsynced.
       for (const item of items) item.resolve(item.info);
     } catch (error) {
@@ -527,12 +529,11 @@ export class PartitionLog {
     await this.saveState();
   }
 
-  private async flushIfDue(appendedMessages: number): Promise<void> {
+  /** Counts appended messages; true when flush.messages or flush.ms says the active segment is due an fsync. */
+  private flushDue(appendedMessages: number): boolean {
     this.unflushedMessages += appendedMessages;
     const now = this.deps.clock.monotonicMs();
-    if (this.unflushedMessages >= this.config.flushMessages || now - this.lastFlushMs >= this.config.flushMs) {
-      await this.flushActive();
-    }
+    return this.unflushedMessages >= this.config.flushMessages || now - this.lastFlushMs >= this.config.flushMs;
   }
 
   private async flushActive(): Promise<void> {
