@@ -329,6 +329,23 @@ describe('v2 binary produce: the body scanner and the full JSON path', () => {
     }
   });
 
+  it('grows its columns and buffer for many short records, as the full path reads them', () => {
+    const records = Array.from({ length: 5000 }, (_, i) => ({
+      key: Buffer.from([i & 0xff]).toString('base64'),
+      value: i % 7 === 0 ? null : Buffer.from(String(i)).toString('base64'),
+      partition: i % 3,
+    }));
+    const raw = Buffer.from(JSON.stringify({ records }));
+    const scanned = scanV2BinaryBody(raw)!;
+    const inputs = v2ProduceInputs(parseJson(raw), false, undefined, NOW);
+    expect(scanned.count).toBe(inputs.length);
+    for (let i = 0; i < inputs.length; i++) {
+      expect(bufferOrNull(scanned.key(i))).toEqual(bufferOrNull(inputs[i].key));
+      expect(bufferOrNull(scanned.value(i))).toEqual(bufferOrNull(inputs[i].value));
+      expect(scanned.partitions?.[i]).toBe(inputs[i].partition);
+    }
+  });
+
   it('writes the answer of consecutive offsets as JSON.stringify does, across digit counts and for acks=0', () => {
     fc.assert(
       fc.property(

@@ -75,10 +75,10 @@ export class ScannedV2Records {
     readonly count: number,
     readonly data: Buffer,
     readonly end: number,
-    readonly keyAt: number[],
-    readonly keyLength: number[],
-    readonly valueAt: number[],
-    readonly valueLength: number[],
+    readonly keyAt: Int32Array,
+    readonly keyLength: Int32Array,
+    readonly valueAt: Int32Array,
+    readonly valueLength: Int32Array,
     readonly partitions: Array<number | null> | null,
   ) {}
 
@@ -102,6 +102,33 @@ function startsWith(body: Buffer, at: number, token: Buffer): boolean {
   if (at + token.length > body.length) return false;
   for (let i = 0; i < token.length; i++) if (body[at + i] !== token[i]) return false;
   return true;
+}
+
+/**
+ * writeVarint, with the one- and two-byte cases (|value| below 8192) small enough for the scan loop to inline, which
+ * it does not do for writeVarint itself.
+ */
+function writeShortVarint(data: Buffer, at: number, value: number): number {
+  if (value >= -64 && value < 64) {
+    data[at] = (value << 1) ^ (value >> 31);
+    return at + 1;
+  }
+  if (value >= -8192 && value < 8192) {
+    const zigzag = (value << 1) ^ (value >> 31);
+    data[at] = (zigzag & 0x7f) | 0x80;
+    data[at + 1] = zigzag >>> 7;
+    return at + 2;
+  }
+  return writeVarint(data, at, value);
+}
+
+/** Records the span columns have room for at first (doubled as needed). */
+const SPANS_INITIAL = 1024;
+
+function grown(column: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
+  const copy = new Int32Array(capacity);
+  copy.set(column);
+  return copy;
 }
 
 /** Thrown inside the scanner for anything it does not take; never leaves this module. */
@@ -209,10 +236,11 @@ function scan(body: Buffer): ScannedV2Records {
   let target = new DataView(data.buffer, data.byteOffset, data.length);
   const source = new DataView(body.buffer, body.byteOffset, body.length);
   let written = BATCH_HEADER_BYTES;
-  const keyAt: number[] = [];
-  const keyLength: number[] = [];
-  const valueAt: number[] = [];
-  const valueLength: number[] = [];
+  let capacity = SPANS_INITIAL;
+  let keyAt = new Int32Array(capacity);
+  let keyLength = new Int32Array(capacity);
+  let valueAt = new Int32Array(capacity);
+  let valueLength = new Int32Array(capacity);
   let partitions: Array<number | null> | null = null;
 
   let at = skipWhitespace(body, 0);
@@ -312,17 +340,24 @@ function scan(body: Buffer): ScannedV2Records {
       data = grown;
       target = new DataView(data.buffer, data.byteOffset, data.length);
     }
-    written = writeVarint(data, written, recordBytes);
+    written = writeShortVarint(data, written, recordBytes);
     data[written++] = 0; // attributes
     data[written++] = 0; // timestamp delta
-    written = writeVarint(data, written, count);
-    written = writeVarint(data, written, keyBytes);
-    keyAt.push(keyBytes < 0 ? -1 : written);
-    keyLength.push(keyBytes);
+    written = writeShortVarint(data, written, count);
+    written = writeShortVarint(data, written, keyBytes);
+    if (count === capacity) {
+      capacity *= 2;
+      keyAt = grown(keyAt, capacity);
+      keyLength = grown(keyLength, capacity);
+      valueAt = grown(valueAt, capacity);
+      valueLength = grown(valueLength, capacity);
+    }
+    keyAt[count] = keyBytes < 0 ? -1 : written;
+    keyLength[count] = keyBytes;
     if (keyBytes >= 0) written = decodeInto(body, source, keyFrom, keyTo, data, target, written);
-    written = writeVarint(data, written, valueBytes);
-    valueAt.push(valueBytes < 0 ? -1 : written);
-    valueLength.push(valueBytes);
+    written = writeShortVarint(data, written, valueBytes);
+    valueAt[count] = valueBytes < 0 ? -1 : written;
+    valueLength[count] = valueBytes;
     if (valueBytes >= 0) written = decodeInto(body, source, valueFrom, valueTo, data, target, written);
     data[written++] = 0; // header count
     if (partition !== null) {
