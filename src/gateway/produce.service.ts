@@ -165,6 +165,10 @@ export class ProduceService {
     const refused = new Map<number, { partition: number | null; error: BrookError }>();
     const byPartition = new Map<number, number[]>();
     let sticky: number | null = null;
+    // The indexes of the partition the previous record went to: runs of records to one partition (a partition
+    // route, the sticky partition) skip the map.
+    let lastPartition = -1;
+    let lastIndexes: number[] = [];
     for (let i = 0; i < source.count; i++) {
       const key = source.key(i);
       const given = source.partition(i);
@@ -189,9 +193,18 @@ export class ProduceService {
         sticky ??= this.partitioner(topic).next(partitions);
         partition = sticky;
       }
-      const indexes = byPartition.get(partition);
-      if (indexes === undefined) byPartition.set(partition, [i]);
-      else indexes.push(i);
+      if (partition === lastPartition) {
+        lastIndexes.push(i);
+        continue;
+      }
+      let indexes = byPartition.get(partition);
+      if (indexes === undefined) {
+        indexes = [];
+        byPartition.set(partition, indexes);
+      }
+      indexes.push(i);
+      lastPartition = partition;
+      lastIndexes = indexes;
     }
     const appended = await Promise.all(
       [...byPartition].map(async ([partition, indexes]): Promise<AppendedGroup> => {
