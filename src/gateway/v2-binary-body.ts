@@ -125,7 +125,7 @@ function writeShortVarint(data: Buffer, at: number, value: number): number {
 /** Records the span columns have room for at first (doubled as needed). */
 const SPANS_INITIAL = 1024;
 
-function grown(column: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
+function withCapacity(column: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
   const copy = new Int32Array(capacity);
   copy.set(column);
   return copy;
@@ -347,10 +347,10 @@ function scan(body: Buffer): ScannedV2Records {
     written = writeShortVarint(data, written, keyBytes);
     if (count === capacity) {
       capacity *= 2;
-      keyAt = grown(keyAt, capacity);
-      keyLength = grown(keyLength, capacity);
-      valueAt = grown(valueAt, capacity);
-      valueLength = grown(valueLength, capacity);
+      keyAt = withCapacity(keyAt, capacity);
+      keyLength = withCapacity(keyLength, capacity);
+      valueAt = withCapacity(valueAt, capacity);
+      valueLength = withCapacity(valueLength, capacity);
     }
     keyAt[count] = keyBytes < 0 ? -1 : written;
     keyLength[count] = keyBytes;
