@@ -90,7 +90,7 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
       payload.on('end', () => {
         if (failed) return;
         try {
-          const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
+          const body = gathered(chunks, received);
           if (isV2BinaryProduce(request)) {
             const scanned = scanV2BinaryBody(body);
             if (scanned !== null) {
@@ -105,6 +105,24 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
       });
     },
   );
+}
+
+/**
+ * Bodies of several chunks up to this size are gathered into one buffer kept for the next body, not a new one each
+ * time: the parser reads a body synchronously, and neither the scanner's records nor the parsed JSON refer to it.
+ */
+const GATHER_BYTES_MAX = 1024 * 1024;
+let gatherBuffer = Buffer.alloc(0);
+
+/** The body in one buffer: its only chunk, a view of the reused gather buffer, or (past GATHER_BYTES_MAX) a copy. */
+function gathered(chunks: Buffer[], received: number): Buffer {
+  if (chunks.length === 1) return chunks[0];
+  if (received > GATHER_BYTES_MAX) return Buffer.concat(chunks, received);
+  if (gatherBuffer.length < received)
+    gatherBuffer = Buffer.allocUnsafe(Math.min(GATHER_BYTES_MAX, Math.max(received, 2 * gatherBuffer.length)));
+  let at = 0;
+  for (const chunk of chunks) at += chunk.copy(gatherBuffer, at);
+  return gatherBuffer.subarray(0, received);
 }
 
 /** The routes of REST Proxy v2 produce, as registered. */

@@ -18,6 +18,9 @@ import { isInternalTopic } from '../topic/topic-name.js';
 import { Metrics } from '../metrics/metrics.service.js';
 import type { ScannedV2Records } from './v2-binary-body.js';
 
+/** The most records whose indexes produceFrom lays out in one array made at its full size. */
+const PREALLOCATED_INDEXES_MAX = 10_000;
+
 export interface ProduceInput extends RecordInput {
   partition?: number | null;
 }
@@ -165,6 +168,12 @@ export class ProduceService {
     const refused = new Map<number, { partition: number | null; error: BrookError }>();
     const byPartition = new Map<number, number[]>();
     let sticky: number | null = null;
+    // The partition the first placed record goes to, usually every record's (a partition route, the sticky
+    // partition): its indexes get room for all the records after it at once rather than growing by pushes, and
+    // records to it skip the map. The array is cut to what it holds after the loop.
+    let firstPartition = -1;
+    let firstIndexes: number[] = [];
+    let firstFilled = 0;
     for (let i = 0; i < source.count; i++) {
       const key = source.key(i);
       const given = source.partition(i);
@@ -189,10 +198,23 @@ export class ProduceService {
         sticky ??= this.partitioner(topic).next(partitions);
         partition = sticky;
       }
+      if (partition === firstPartition) {
+        firstIndexes[firstFilled++] = i;
+        continue;
+      }
+      if (firstPartition === -1) {
+        firstPartition = partition;
+        // past PREALLOCATED_INDEXES_MAX, V8 would make a dictionary of `new Array(n)`: then it grows as others do
+        if (source.count - i <= PREALLOCATED_INDEXES_MAX) firstIndexes = new Array<number>(source.count - i);
+        firstIndexes[firstFilled++] = i;
+        byPartition.set(partition, firstIndexes);
+        continue;
+      }
       const indexes = byPartition.get(partition);
       if (indexes === undefined) byPartition.set(partition, [i]);
       else indexes.push(i);
     }
+    firstIndexes.length = firstFilled;
     const appended = await Promise.all(
       [...byPartition].map(async ([partition, indexes]): Promise<AppendedGroup> => {
         try {

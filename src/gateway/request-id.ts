@@ -23,8 +23,9 @@ export const requestIdOptions = {
 };
 
 export function registerRequestIdHeader(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
 }
 
@@ -36,12 +37,13 @@ export function registerRequestIdHeader(app: FastifyInstance): void {
 export function registerRequestContext(app: FastifyInstance): void {
   const logger = new Logger('Request');
   app.addHook('preHandler', (request, _reply, done) => runInRequest({ requestId: request.id }, done));
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     runInRequest({ requestId: request.id }, () =>
       logger.debug(
         `${request.method} ${request.routeOptions.url ?? 'unmatched'} ${reply.statusCode} ` +
           `${reply.elapsedTime.toFixed(1)} ms`,
       ),
     );
+    done();
   });
 }

@@ -24,9 +24,13 @@ export function acceptsV2Json(accept: string | undefined): boolean {
 }
 
 export function registerV2AcceptCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!V2_ROUTE.test(request.url) || acceptsV2Json(request.headers.accept)) return;
-    await reply
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!V2_ROUTE.test(request.url) || acceptsV2Json(request.headers.accept)) {
+      done();
+      return;
+    }
+    // answered here: the request ends without done()
+    void reply
       .code(406)
       .header('content-type', 'application/json')
       .send({

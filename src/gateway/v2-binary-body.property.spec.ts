@@ -36,7 +36,11 @@ const space = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('\f', '\u00a0', '\v') },
 );
 
-const bytes = fc.uint8Array({ maxLength: 24 });
+/** Mostly short, sometimes long enough for the decoder's runs of four groups. */
+const bytes = fc.oneof(
+  { weight: 3, arbitrary: fc.uint8Array({ maxLength: 24 }) },
+  { weight: 1, arbitrary: fc.uint8Array({ minLength: 25, maxLength: 90 }) },
+);
 const base64 = bytes.map((b) => Buffer.from(b).toString('base64'));
 
 /** A key or value as raw JSON text. */
@@ -57,6 +61,16 @@ const dataText = fc.oneof(
       base64.map((t) => JSON.stringify(`${t}-_`)),
       base64.map((t) => JSON.stringify(`${t}====`)),
       base64.map((t) => JSON.stringify(`${t.slice(0, -1)}`)),
+      // one character anywhere replaced by one outside the alphabet
+      fc
+        .tuple(
+          base64.filter((t) => t.length > 0),
+          fc.nat(),
+          fc.constantFrom('=', '-', '_', '.', ' ', '\n', '\u007f', 'é'),
+        )
+        .map(([t, where, char]) =>
+          JSON.stringify(`${t.slice(0, where % t.length)}${char}${t.slice((where % t.length) + 1)}`),
+        ),
       fc.string({ maxLength: 8 }).map((t) => JSON.stringify(t)),
       fc.constantFrom('"QQ=A"', '"Q==="', '"QUJD\\n"', '"é"', '"QUJ\u00e9"', '"\\"QUJD"'),
     ),
@@ -312,6 +326,23 @@ describe('v2 binary produce: the body scanner and the full JSON path', () => {
     for (let i = 0; i < 1000; i++) {
       expect(scanned.key(i)).toBeNull();
       expect(scanned.value(i)!.equals(value)).toBe(true);
+    }
+  });
+
+  it('grows its columns and buffer for many short records, as the full path reads them', () => {
+    const records = Array.from({ length: 5000 }, (_, i) => ({
+      key: Buffer.from([i & 0xff]).toString('base64'),
+      value: i % 7 === 0 ? null : Buffer.from(String(i)).toString('base64'),
+      partition: i % 3,
+    }));
+    const raw = Buffer.from(JSON.stringify({ records }));
+    const scanned = scanV2BinaryBody(raw)!;
+    const inputs = v2ProduceInputs(parseJson(raw), false, undefined, NOW);
+    expect(scanned.count).toBe(inputs.length);
+    for (let i = 0; i < inputs.length; i++) {
+      expect(bufferOrNull(scanned.key(i))).toEqual(bufferOrNull(inputs[i].key));
+      expect(bufferOrNull(scanned.value(i))).toEqual(bufferOrNull(inputs[i].value));
+      expect(scanned.partitions?.[i]).toBe(inputs[i].partition);
     }
   });
 

@@ -38,10 +38,19 @@ const SEXTET = new Int32Array(256).fill(-1);
 [...ALPHABET].forEach((char, i) => {
   SEXTET[char.charCodeAt(0)] = i;
 });
-/** The 12 bits of each pair of alphabet characters (first byte << 8 | second byte), -1 for every other pair. */
+/**
+ * The 12 bits of each pair of alphabet characters as a little-endian 16-bit read sees them (second byte << 8 | first
+ * byte), -1 for every other pair; PAIR_HIGH holds the same bits shifted left by 12 (the first pair of a group).
+ */
 const PAIR = new Int16Array(65536).fill(-1);
-for (let x = 0; x < 64; x++)
-  for (let y = 0; y < 64; y++) PAIR[(ALPHABET.charCodeAt(x) << 8) | ALPHABET.charCodeAt(y)] = (x << 6) | y;
+const PAIR_HIGH = new Int32Array(65536).fill(-1);
+for (let x = 0; x < 64; x++) {
+  for (let y = 0; y < 64; y++) {
+    const pair = (ALPHABET.charCodeAt(y) << 8) | ALPHABET.charCodeAt(x);
+    PAIR[pair] = (x << 6) | y;
+    PAIR_HIGH[pair] = ((x << 6) | y) << 12;
+  }
+}
 
 const RECORDS = Buffer.from('"records"', 'latin1');
 const KEY = Buffer.from('"key"', 'latin1');
@@ -66,10 +75,10 @@ export class ScannedV2Records {
     readonly count: number,
     readonly data: Buffer,
     readonly end: number,
-    readonly keyAt: number[],
-    readonly keyLength: number[],
-    readonly valueAt: number[],
-    readonly valueLength: number[],
+    readonly keyAt: Int32Array,
+    readonly keyLength: Int32Array,
+    readonly valueAt: Int32Array,
+    readonly valueLength: Int32Array,
     readonly partitions: Array<number | null> | null,
   ) {}
 
@@ -95,6 +104,33 @@ function startsWith(body: Buffer, at: number, token: Buffer): boolean {
   return true;
 }
 
+/**
+ * writeVarint, with the one- and two-byte cases (|value| below 8192) small enough for the scan loop to inline, which
+ * it does not do for writeVarint itself.
+ */
+function writeShortVarint(data: Buffer, at: number, value: number): number {
+  if (value >= -64 && value < 64) {
+    data[at] = (value << 1) ^ (value >> 31);
+    return at + 1;
+  }
+  if (value >= -8192 && value < 8192) {
+    const zigzag = (value << 1) ^ (value >> 31);
+    data[at] = (zigzag & 0x7f) | 0x80;
+    data[at + 1] = zigzag >>> 7;
+    return at + 2;
+  }
+  return writeVarint(data, at, value);
+}
+
+/** Records the span columns have room for at first (doubled as needed). */
+const SPANS_INITIAL = 1024;
+
+function withCapacity(column: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
+  const copy = new Int32Array(capacity);
+  copy.set(column);
+  return copy;
+}
+
 /** Thrown inside the scanner for anything it does not take; never leaves this module. */
 const NOT_UNDERSTOOD = new Error('not understood by the v2 binary scanner');
 
@@ -111,16 +147,42 @@ function decodedLength(body: Buffer, from: number, to: number): number {
 /**
  * Decodes the base64 text body[from, to) into `data` at `into`, checking it exactly as isBase64 does (whole groups
  * of 4 alphabet characters, the last of which may end in '=' or '=='; so no escapes). Returns the position after
- * the bytes written, decodedLength(body, from, to) of them.
+ * the bytes written, decodedLength(body, from, to) of them. `source` and `target` are DataViews of `body` and `data`:
+ * every group but the last is read as one 32-bit word and looked up as two character pairs, four groups (12 bytes,
+ * three 32-bit writes) at a time while they last.
  */
-function decodeInto(body: Buffer, from: number, to: number, data: Buffer, into: number): number {
+function decodeInto(
+  body: Buffer,
+  source: DataView,
+  from: number,
+  to: number,
+  data: Buffer,
+  target: DataView,
+  into: number,
+): number {
   let out = into;
   const lastGroup = to - 4;
   let i = from;
+  for (; i + 16 <= lastGroup; i += 16) {
+    const w0 = source.getUint32(i, true);
+    const w1 = source.getUint32(i + 4, true);
+    const w2 = source.getUint32(i + 8, true);
+    const w3 = source.getUint32(i + 12, true);
+    const a = PAIR_HIGH[w0 & 0xffff] | PAIR[w0 >>> 16];
+    const b = PAIR_HIGH[w1 & 0xffff] | PAIR[w1 >>> 16];
+    const c = PAIR_HIGH[w2 & 0xffff] | PAIR[w2 >>> 16];
+    const d = PAIR_HIGH[w3 & 0xffff] | PAIR[w3 >>> 16];
+    // some pair was -1: not in the alphabet (an escape, '=', non-ASCII, ...)
+    if ((a | b | c | d) < 0) throw NOT_UNDERSTOOD;
+    target.setUint32(out, (a << 8) | (b >>> 16));
+    target.setUint32(out + 4, (b << 16) | (c >>> 8));
+    target.setUint32(out + 8, (c << 24) | d);
+    out += 12;
+  }
   for (; i < lastGroup; i += 4) {
-    // Two lookups of character pairs rather than four of single characters: about 20 % faster here.
-    const bits = (PAIR[(body[i] << 8) | body[i + 1]] << 12) | PAIR[(body[i + 2] << 8) | body[i + 3]];
-    if (bits < 0) throw NOT_UNDERSTOOD; // some pair was -1: not in the alphabet (an escape, '=', non-ASCII, ...)
+    const word = source.getUint32(i, true);
+    const bits = PAIR_HIGH[word & 0xffff] | PAIR[word >>> 16];
+    if (bits < 0) throw NOT_UNDERSTOOD;
     data[out++] = bits >>> 16;
     data[out++] = (bits >>> 8) & 0xff;
     data[out++] = bits & 0xff;
@@ -171,11 +233,14 @@ function scan(body: Buffer): ScannedV2Records {
   // Decoded bytes are at most 3/4 of the body's length, leaving a quarter for the records' framing (grown when
   // short: records of a few bytes each).
   let data = Buffer.allocUnsafe(BATCH_HEADER_BYTES + body.length);
+  let target = new DataView(data.buffer, data.byteOffset, data.length);
+  const source = new DataView(body.buffer, body.byteOffset, body.length);
   let written = BATCH_HEADER_BYTES;
-  const keyAt: number[] = [];
-  const keyLength: number[] = [];
-  const valueAt: number[] = [];
-  const valueLength: number[] = [];
+  let capacity = SPANS_INITIAL;
+  let keyAt = new Int32Array(capacity);
+  let keyLength = new Int32Array(capacity);
+  let valueAt = new Int32Array(capacity);
+  let valueLength = new Int32Array(capacity);
   let partitions: Array<number | null> | null = null;
 
   let at = skipWhitespace(body, 0);
@@ -273,19 +338,27 @@ function scan(body: Buffer): ScannedV2Records {
       const grown = Buffer.allocUnsafe(Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX));
       data.copy(grown, 0, 0, written);
       data = grown;
+      target = new DataView(data.buffer, data.byteOffset, data.length);
     }
-    written = writeVarint(data, written, recordBytes);
+    written = writeShortVarint(data, written, recordBytes);
     data[written++] = 0; // attributes
     data[written++] = 0; // timestamp delta
-    written = writeVarint(data, written, count);
-    written = writeVarint(data, written, keyBytes);
-    keyAt.push(keyBytes < 0 ? -1 : written);
-    keyLength.push(keyBytes);
-    if (keyBytes >= 0) written = decodeInto(body, keyFrom, keyTo, data, written);
-    written = writeVarint(data, written, valueBytes);
-    valueAt.push(valueBytes < 0 ? -1 : written);
-    valueLength.push(valueBytes);
-    if (valueBytes >= 0) written = decodeInto(body, valueFrom, valueTo, data, written);
+    written = writeShortVarint(data, written, count);
+    written = writeShortVarint(data, written, keyBytes);
+    if (count === capacity) {
+      capacity *= 2;
+      keyAt = withCapacity(keyAt, capacity);
+      keyLength = withCapacity(keyLength, capacity);
+      valueAt = withCapacity(valueAt, capacity);
+      valueLength = withCapacity(valueLength, capacity);
+    }
+    keyAt[count] = keyBytes < 0 ? -1 : written;
+    keyLength[count] = keyBytes;
+    if (keyBytes >= 0) written = decodeInto(body, source, keyFrom, keyTo, data, target, written);
+    written = writeShortVarint(data, written, valueBytes);
+    valueAt[count] = valueBytes < 0 ? -1 : written;
+    valueLength[count] = valueBytes;
+    if (valueBytes >= 0) written = decodeInto(body, source, valueFrom, valueTo, data, target, written);
     data[written++] = 0; // header count
     if (partition !== null) {
       if (partitions === null) partitions = new Array<number | null>(count).fill(null);

@@ -15,8 +15,11 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 const methodOf = (request: FastifyRequest) => (METHODS.has(request.method) ? request.method : 'OTHER');
 
 export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400) return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode < 400) {
+      done(null, payload);
+      return;
+    }
     let code = String(reply.statusCode);
     if (typeof payload === 'string' && payload.length <= ERROR_BODY_BYTES_MAX) {
       try {
@@ -27,11 +30,12 @@ export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): voi
       }
     }
     metrics.requestErrors.inc({ method: methodOf(request), route: routeOf(request), error_code: code });
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = { method: methodOf(request), route: routeOf(request) };
     metrics.requests.inc({ ...labels, status: String(reply.statusCode) });
     metrics.requestDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 }

@@ -15,7 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { StreamingBody } from '../gateway/json-body-parser.js';
 import { BrookError } from '../common/brook-error.js';
-import { AuditLog } from './audit-log.js';
+import { AuditLog, type AuditEvent } from './audit-log.js';
 import { Authenticator } from './authenticator.service.js';
 import { Authorizer, forbidden } from './authorizer.service.js';
 import type { Metrics } from '../metrics/metrics.service.js';
@@ -205,12 +205,15 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
     }
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (isInternalRoute(request)) return;
-    const operation = operationOf(request);
-    if (operation === null) return; // unknown route: the 404 handler answers
-    const rule = ROUTE_RIGHTS[operation];
-    if (rule === 'public') return;
+  // Callback style (no await in it): an answer sent here ends the request, done() lets it go on.
+  app.addHook('preHandler', (request, reply, done) => {
+    // an unknown route (operation null): the 404 handler answers
+    const operation = isInternalRoute(request) ? null : operationOf(request);
+    const rule = operation === null ? 'public' : ROUTE_RIGHTS[operation];
+    if (operation === null || rule === 'public') {
+      done();
+      return;
+    }
     const principal = principalOf(request);
     const host = hostOf(request);
     const denied = authorizer.enabled ? deniedCheck(request, operation, rule, principal, host) : null;
@@ -226,9 +229,10 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
         resource_type: denied.check.resource.type,
         resource_name: denied.check.resource.name,
       });
-      return send(reply, denied.error);
+      send(reply, denied.error);
+      return;
     }
-    return throttle(request, reply, operation, principal);
+    if (throttle(request, reply, operation, principal) === undefined) done();
   });
 
   const deniedCheck = (
@@ -260,7 +264,13 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
     return { check: failed, error: forbidden(`${principal} is not authorized to ${what}.`) };
   };
 
-  const throttle = (request: FastifyRequest, reply: FastifyReply, operation: string, principal: string) => {
+  /** Charges the request to the caller's quotas; returns the 429 reply when it is over one, else undefined. */
+  const throttle = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: string,
+    principal: string,
+  ): FastifyReply | undefined => {
     const waits: Array<[QuotaKind, number]> = [['request_rate', quotas.waitMs(principal, 'request_rate', 1)]];
     if (PRODUCE_ROUTES.has(operation))
       waits.push(['producer_byte_rate', quotas.waitMs(principal, 'producer_byte_rate')]);
@@ -284,33 +294,37 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
     } else quotas.charge(principal, 'producer_byte_rate', requestBytes(request));
   };
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 200) return payload;
-    const operation = operationOf(request);
-    if (operation === null || !CONSUME_ROUTES.has(operation)) return payload;
-    const bytes =
-      typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
-    quotas.charge(principalOf(request), 'consumer_byte_rate', bytes);
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const operation = reply.statusCode === 200 ? operationOf(request) : null;
+    if (operation !== null && CONSUME_ROUTES.has(operation)) {
+      const bytes =
+        typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+      quotas.charge(principalOf(request), 'consumer_byte_rate', bytes);
+    }
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode >= 300) return;
-    const operation = operationOf(request);
-    if (operation === null || !ADMIN_CHANGE.test(operation)) return;
-    audit.write({
-      event: 'admin',
-      request_id: request.id,
-      principal: principalOf(request),
-      host: hostOf(request),
-      method: request.method,
-      route: operation,
-      params: request.params,
-      query: request.query,
-      body: auditBody(request.body),
-      status: reply.statusCode,
-    });
+  app.addHook('onResponse', (request, reply, done) => {
+    const operation = reply.statusCode < 300 ? operationOf(request) : null;
+    if (operation !== null && ADMIN_CHANGE.test(operation)) audit.write(adminChange(request, reply, operation));
+    done();
   });
+}
+
+/** The audit line of a successful admin change. */
+function adminChange(request: FastifyRequest, reply: FastifyReply, operation: string): AuditEvent {
+  return {
+    event: 'admin',
+    request_id: request.id,
+    principal: principalOf(request),
+    host: hostOf(request),
+    method: request.method,
+    route: operation,
+    params: request.params,
+    query: request.query,
+    body: auditBody(request.body),
+    status: reply.statusCode,
+  };
 }
 
 /** For list routes: may the caller DESCRIBE this resource? (Kafka lists only what the caller may describe.) */
