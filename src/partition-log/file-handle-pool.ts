@@ -16,6 +16,13 @@ interface PooledHandle {
   forgotten: boolean;
 }
 
+export interface HandleLease {
+  /** The handle when it was already open, else null: then await `opening`. */
+  opened: FileHandle | null;
+  opening: Promise<FileHandle>;
+  release(): void;
+}
+
 export class FileHandlePool {
   // Map iteration order is insertion order: re-inserting on use keeps it least-recently-used first.
   private readonly handles = new Map<string, PooledHandle>();
@@ -45,6 +52,15 @@ export class FileHandlePool {
     } finally {
       this.release(entry);
     }
+  }
+
+  /**
+   * withHandle without the callback, for the hot append path: the caller gets the handle (already open, or a
+   * promise of it) and must call `release()` exactly once when done with it, whatever happens.
+   */
+  lease(path: string): HandleLease {
+    const entry = this.acquire(path);
+    return { opened: entry.opened, opening: entry.handle, release: () => this.release(entry) };
   }
 
   /** Closes the handle of `path` once no one uses it; later uses reopen the file. */

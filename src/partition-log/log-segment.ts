@@ -168,7 +168,9 @@ export class LogSegment {
     const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
     const position = this.sizeBytes;
     let keep = true;
-    await this.pool.withHandle(this.logPath, async (handle) => {
+    const lease = this.pool.lease(this.logPath);
+    try {
+      const handle = lease.opened ?? (await lease.opening);
       let written = 0;
       while (written < total) {
         const pending = written === 0 ? buffers : remainingBuffers(buffers, written);
@@ -181,7 +183,9 @@ export class LogSegment {
         if (bytesWritten <= 0) throw new Error(`short write to ${this.logPath}`);
         written += bytesWritten;
       }
-    });
+    } finally {
+      lease.release();
+    }
     if (!keep) {
       await this.truncateFileTo(position);
       return false;

@@ -397,8 +397,14 @@ export class PartitionLog {
         await this.roll(items[groupStart].info.firstOffset);
         continue;
       }
-      const corrupt = await this.writeGroup(active, items.slice(groupStart, groupEnd));
-      if (corrupt.size === 0) {
+      const group = items.slice(groupStart, groupEnd);
+      const { check, corrupt } = crcCheckOf(group);
+      const kept = await active.append(
+        group.map((item) => item.batch),
+        check,
+      );
+      if (kept) {
+        this.endOffset = group[group.length - 1].info.lastOffset + 1;
         groupStart = groupEnd;
         continue;
       }
@@ -437,32 +443,6 @@ export class PartitionLog {
       segmentBytes: this.config.segmentBytes,
       segmentMs: this.config.segmentMs,
     });
-  }
-
-  /**
-   * One writev of `group` into `segment`. The CRCs still unchecked are checked while the write is in flight; if
-   * one fails, the segment cuts the written bytes off again and the corrupt appends are returned (nothing of the
-   * group was kept). A crash before that cut leaves bytes past the log end that recovery truncates (bad CRC).
-   */
-  private async writeGroup(segment: LogSegment, group: PendingAppend[]): Promise<Set<PendingAppend>> {
-    const corrupt = new Set<PendingAppend>();
-    const unchecked = group.filter((item) => item.crcUnchecked);
-    const check =
-      unchecked.length === 0
-        ? undefined
-        : (): boolean => {
-            for (const item of unchecked) {
-              if (hasValidCrc(item.batch.buffer)) item.crcUnchecked = false;
-              else corrupt.add(item);
-            }
-            return corrupt.size === 0;
-          };
-    const kept = await segment.append(
-      group.map((item) => item.batch),
-      check,
-    );
-    if (kept) this.endOffset = group[group.length - 1].info.lastOffset + 1;
-    return corrupt;
   }
 
   /**
@@ -886,4 +866,25 @@ function moveTo(item: PendingAppend, baseOffset: number): void {
   header.baseOffset = baseOffset;
   item.info.firstOffset = baseOffset;
   item.info.lastOffset = lastOffsetOf(header);
+}
+
+/**
+ * The CRC check of a group's batches still unchecked, for LogSegment.append to run while their write is in flight,
+ * and the set it fills with the corrupt ones. If any is corrupt the segment cuts the whole group off again. A crash
+ * before that cut leaves bytes past the log end that recovery truncates (their CRC fails there too).
+ */
+function crcCheckOf(group: PendingAppend[]): { check: (() => boolean) | undefined; corrupt: Set<PendingAppend> } {
+  const corrupt = new Set<PendingAppend>();
+  let unchecked: PendingAppend[] | null = null;
+  for (const item of group) if (item.crcUnchecked) (unchecked ??= []).push(item);
+  if (unchecked === null) return { check: undefined, corrupt };
+  const toCheck = unchecked;
+  const check = (): boolean => {
+    for (const item of toCheck) {
+      if (hasValidCrc(item.batch.buffer)) item.crcUnchecked = false;
+      else corrupt.add(item);
+    }
+    return corrupt.size === 0;
+  };
+  return { check, corrupt };
 }

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/common/clock.js';
-import { FileHandlePool } from '../../src/partition-log/file-handle-pool.js';
+import { FileHandlePool, type HandleLease } from '../../src/partition-log/file-handle-pool.js';
 import { logConfig, type LogConfig } from '../../src/partition-log/log-config.js';
 import { PartitionLog } from '../../src/partition-log/partition-log.js';
 import {
@@ -102,6 +102,15 @@ export class CountingPool extends FileHandlePool {
 
   override withHandle<T>(path: string, use: (handle: FileHandle) => Promise<T>): Promise<T> {
     return super.withHandle(path, (handle) => use(this.spy(path, handle)));
+  }
+
+  override lease(path: string): HandleLease {
+    const lease = super.lease(path);
+    return {
+      opened: lease.opened === null ? null : this.spy(path, lease.opened),
+      opening: lease.opening.then((handle) => this.spy(path, handle)),
+      release: () => lease.release(),
+    };
   }
 
   totals(): FileCalls {
