@@ -1,10 +1,13 @@
-# A Brook broker image: build the TypeScript, keep production dependencies only.
-FROM node:20-bookworm-slim AS build
+# A Brook broker image: build the TypeScript (and the native CRC-32C with the full image's C compiler), keep
+# production dependencies only.
+FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json openapi.yaml ./
 COPY src ./src
+COPY native ./native
+COPY scripts/build-native.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

@@ -24,7 +24,7 @@
 //
 // baseOffset, batchLength, partitionLeaderEpoch and magic sit before the CRC'd range, so the log can assign
 // offsets and stamp the leader epoch on a batch without recomputing its CRC.
-import { crc32c } from '@node-rs/crc32';
+import { crc32c } from './crc32c.js';
 import { codecFor, CompressionType, UnsupportedCompressionError } from './compression.js';
 import { VarintReader, varintSize, writeVarint } from './varint.js';
 
@@ -239,7 +239,7 @@ export function encodeBatch(records: RecordInput[], options: BatchOptions = {}):
 }
 
 function writeCrc(batch: Buffer): void {
-  batch.writeUInt32BE(crc32c(batch.subarray(ATTRIBUTES_AT)) >>> 0, CRC_AT);
+  batch.writeUInt32BE(crc32c(batch.subarray(ATTRIBUTES_AT)), CRC_AT);
 }
 
 /** Reads the fixed header at `position`; checks only what is needed to know the batch's extent. */
@@ -271,7 +271,7 @@ export function readBatchHeader(buffer: Buffer, position = 0): BatchHeader {
 
 /** True when the stored CRC matches the batch bytes. */
 export function hasValidCrc(batch: Buffer): boolean {
-  return crc32c(batch.subarray(ATTRIBUTES_AT)) >>> 0 === batch.readUInt32BE(CRC_AT);
+  return crc32c(batch.subarray(ATTRIBUTES_AT)) === batch.readUInt32BE(CRC_AT);
 }
 
 /**
