@@ -315,6 +315,44 @@ describe('v2 binary produce: the body scanner and the full JSON path', () => {
     expect(taken).toBeGreaterThan(accepted / 4);
   });
 
+  it('takes every body of well-formed records, whatever their mix of lengths, keys, whitespace and look-alikes', () => {
+    // Runs of the plain shape {"value":"..."} whose lengths repeat or alternate (the scanner guesses each record is
+    // the plain shape of the previous value's length), mixed with records that are not that shape, including ones
+    // whose bytes look like it: at the guessed distance there is a quote and a brace, but an earlier quote ends the
+    // value (`{"value":"v" , "key" :"k"}` after a value as long as `v" , "key" :"k`).
+    const lengths = fc.constantFrom(0, 3, 12, 99, 100);
+    const text = (size: number) => Buffer.alloc(size, 0x61 + (size % 26)).toString('base64');
+    const record = fc.oneof(
+      { weight: 10, arbitrary: lengths.map((size) => [`{"value":"${text(size)}"}`]) },
+      { weight: 2, arbitrary: lengths.map((size) => [`{ "value":"${text(size)}"}`, `{"value": "${text(size)}" }`]) },
+      { weight: 2, arbitrary: lengths.map((size) => [`{"value":"${text(size)}","key":"QUJD"}`]) },
+      { weight: 1, arbitrary: lengths.map((size) => [`{"key":"QUJD","value":"${text(size)}","partition":0}`]) },
+      { weight: 1, arbitrary: fc.constantFrom(['{"value":null}'], ['{}'], ['{"key":"QUJD"}']) },
+      {
+        weight: 3,
+        arbitrary: fc.tuple(lengths, lengths).map(([v, k]) => {
+          const lookAlike = `${text(v)}" , "key" :"${text(k)}`;
+          expect(lookAlike.length % 4).toBe(0);
+          return [`{"value":"${'Q'.repeat(lookAlike.length)}"}`, `{"value":"${lookAlike}"}`];
+        }),
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 12 }), (records) => {
+        const raw = Buffer.from(`{"records":[${records.flat().join(',')}]}`);
+        const inputs = v2ProduceInputs(parseJson(raw), false, undefined, NOW);
+        const scanned = scanV2BinaryBody(raw);
+        expect(scanned).not.toBeNull();
+        expect(scanned!.count).toBe(inputs.length);
+        for (let i = 0; i < inputs.length; i++) {
+          expect(bufferOrNull(scanned!.key(i))).toEqual(bufferOrNull(inputs[i].key));
+          expect(bufferOrNull(scanned!.value(i))).toEqual(bufferOrNull(inputs[i].value));
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('takes the plain W1 body and decodes each value', () => {
     const value = Buffer.alloc(100, 'x');
     const raw = Buffer.from(
