@@ -154,6 +154,18 @@ const bodyText: fc.Arbitrary<string> = fc.oneof(
           `${ws[0]}{${ws[1]}"records"${ws[2]}:${ws[3]}[${ws[4]}${records.join(`${ws[5]},${ws[6]}`)}${ws[7]}]${ws[1]}}${ws[0]}`,
       ),
   },
+  // keyless records without partition fields (or null ones): placed all at once, at the route's or sticky partition
+  {
+    weight: 4,
+    arbitrary: fc
+      .array(
+        fc
+          .tuple(dataText, fc.constantFrom('', ',"partition":null', ',"key":null'))
+          .map(([v, rest]) => `{"value":${v}${rest}}`),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((records) => `{"records":[${records.join(',')}]}`),
+  },
   {
     weight: 3,
     arbitrary: fc

@@ -81,7 +81,7 @@ const RECORD_FRAMING_BYTES_MAX = 5 + 1 + 1 + 5 + 5 + 5 + 1;
  * batch (every record, in order, with offset delta = its index and timestamp delta 0) in [BATCH_HEADER_BYTES,
  * `end`), the header's place left free before it; record i's key is data[keyAt[i], keyAt[i] + keyLength[i]) or
  * null when keyLength[i] is -1, its value likewise. `partitions[i]` is the record's own partition field (null when
- * absent or null); `partitions` itself is null when no record names one.
+ * absent or null); `partitions` itself is null when no record names one. `keyed` is false when no record has a key.
  */
 export class ScannedV2Records {
   constructor(
@@ -93,6 +93,7 @@ export class ScannedV2Records {
     readonly valueAt: Int32Array,
     readonly valueLength: Int32Array,
     readonly partitions: Array<number | null> | null,
+    readonly keyed: boolean,
   ) {}
 
   key(i: number): Buffer | null {
@@ -272,6 +273,7 @@ function scan(body: Buffer): ScannedV2Records {
   let valueAt = new Int32Array(capacity);
   let valueLength = new Int32Array(capacity);
   let partitions: Array<number | null> | null = null;
+  let keyed = false;
 
   let at = skipWhitespace(body, 0);
   if (body[at] !== OPEN_BRACE) throw NOT_UNDERSTOOD;
@@ -398,6 +400,7 @@ function scan(body: Buffer): ScannedV2Records {
     keyAt[count] = keyBytes < 0 ? -1 : written;
     keyLength[count] = keyBytes;
     if (keyBytes >= 0) {
+      keyed = true;
       written = decodeInto(body, source, keyFrom, keyTo, data, target, written);
       if (written < 0) throw NOT_UNDERSTOOD;
     }
@@ -436,5 +439,5 @@ function scan(body: Buffer): ScannedV2Records {
   if (body[at] !== CLOSE_BRACE) throw NOT_UNDERSTOOD;
   at = skipWhitespace(body, at + 1);
   if (at !== body.length) throw NOT_UNDERSTOOD;
-  return new ScannedV2Records(count, data, written, keyAt, keyLength, valueAt, valueLength, partitions);
+  return new ScannedV2Records(count, data, written, keyAt, keyLength, valueAt, valueLength, partitions, keyed);
 }
