@@ -30,6 +30,11 @@ interface ProduceSource {
   count: number;
   key(i: number): Buffer | null;
   partition(i: number): number | null | undefined;
+  /**
+   * When known: every record has no key and this partition (null: none, as a record without a partition field), so
+   * produceFrom places them all at once rather than one by one. Undefined: look at each record.
+   */
+  keylessPartition?: number | null;
   /** One batch of the records at `indexes` (in request order). */
   encode(indexes: number[]): Buffer;
 }
@@ -51,6 +56,10 @@ export interface ProduceResult {
 export type ProduceOutcome =
   | { ok: true; partition: number; offset: number; timestampMs: number }
   | { ok: false; partition: number | null; error: BrookError };
+
+function isPartitionOf(partition: number, partitions: number): boolean {
+  return Number.isInteger(partition) && partition >= 0 && partition < partitions;
+}
 
 @Injectable()
 export class ProduceService {
@@ -148,6 +157,8 @@ export class ProduceService {
         count: records.count,
         key: (i) => records.key(i),
         partition: partition !== undefined ? () => partition : partitions === null ? () => null : (i) => partitions[i],
+        keylessPartition:
+          records.keyed || (partition === undefined && partitions !== null) ? undefined : (partition ?? null),
         // Every record in one batch (indexes are in request order): the scanner already laid it out.
         encode: (indexes) =>
           indexes.length === records.count
@@ -167,6 +178,14 @@ export class ProduceService {
     const { partitions, compacted } = await this.topicShape(topic);
     const refused = new Map<number, { partition: number | null; error: BrookError }>();
     const byPartition = new Map<number, number[]>();
+    const same = source.keylessPartition;
+    if (same !== undefined && source.count > 0 && !compacted && (same === null || isPartitionOf(same, partitions))) {
+      // Every record goes where the loop below would put each one: the given partition, else the sticky one.
+      const indexes = source.count <= PREALLOCATED_INDEXES_MAX ? new Array<number>(source.count) : [];
+      for (let i = 0; i < source.count; i++) indexes[i] = i;
+      byPartition.set(same ?? this.partitioner(topic).next(partitions), indexes);
+      return { refused, appended: await this.appendEach(topic, byPartition, source, acks) };
+    }
     let sticky: number | null = null;
     // The partition the first placed record goes to, usually every record's (a partition route, the sticky
     // partition): its indexes get room for all the records after it at once rather than growing by pushes, and
@@ -188,7 +207,7 @@ export class ProduceService {
       let partition: number;
       if (given !== undefined && given !== null) {
         partition = given;
-        if (!Number.isInteger(partition) || partition < 0 || partition >= partitions) {
+        if (!isPartitionOf(partition, partitions)) {
           refused.set(i, { partition, error: errors.partitionNotFound(partition) });
           continue;
         }
@@ -215,7 +234,17 @@ export class ProduceService {
       else indexes.push(i);
     }
     firstIndexes.length = firstFilled;
-    const appended = await Promise.all(
+    return { refused, appended: await this.appendEach(topic, byPartition, source, acks) };
+  }
+
+  /** One batch and one append per partition, all at once. */
+  private appendEach(
+    topic: string,
+    byPartition: Map<number, number[]>,
+    source: ProduceSource,
+    acks: Acks,
+  ): Promise<AppendedGroup[]> {
+    return Promise.all(
       [...byPartition].map(async ([partition, indexes]): Promise<AppendedGroup> => {
         try {
           const batch = source.encode(indexes);
@@ -228,7 +257,6 @@ export class ProduceService {
         }
       }),
     );
-    return { refused, appended };
   }
 
   private partitioner(topic: string): StickyPartitioner {

@@ -38,6 +38,11 @@ export function registerRequestContext(app: FastifyInstance): void {
   const logger = new Logger('Request');
   app.addHook('preHandler', (request, _reply, done) => runInRequest({ requestId: request.id }, done));
   app.addHook('onResponse', (request, reply, done) => {
+    // The line is only built when it will be written (the check is what the logger itself does first).
+    if (!Logger.isLevelEnabled('debug')) {
+      done();
+      return;
+    }
     runInRequest({ requestId: request.id }, () =>
       logger.debug(
         `${request.method} ${request.routeOptions.url ?? 'unmatched'} ${reply.statusCode} ` +

@@ -154,6 +154,18 @@ const bodyText: fc.Arbitrary<string> = fc.oneof(
           `${ws[0]}{${ws[1]}"records"${ws[2]}:${ws[3]}[${ws[4]}${records.join(`${ws[5]},${ws[6]}`)}${ws[7]}]${ws[1]}}${ws[0]}`,
       ),
   },
+  // keyless records without partition fields (or null ones): placed all at once, at the route's or sticky partition
+  {
+    weight: 4,
+    arbitrary: fc
+      .array(
+        fc
+          .tuple(dataText, fc.constantFrom('', ',"partition":null', ',"key":null'))
+          .map(([v, rest]) => `{"value":${v}${rest}}`),
+        { minLength: 1, maxLength: 6 },
+      )
+      .map((records) => `{"records":[${records.join(',')}]}`),
+  },
   {
     weight: 3,
     arbitrary: fc
@@ -313,6 +325,44 @@ describe('v2 binary produce: the body scanner and the full JSON path', () => {
     );
     // Not vacuous: the scanner took a good share of the bodies the full path accepts.
     expect(taken).toBeGreaterThan(accepted / 4);
+  });
+
+  it('takes every body of well-formed records, whatever their mix of lengths, keys, whitespace and look-alikes', () => {
+    // Runs of the plain shape {"value":"..."} whose lengths repeat or alternate (the scanner guesses each record is
+    // the plain shape of the previous value's length), mixed with records that are not that shape, including ones
+    // whose bytes look like it: at the guessed distance there is a quote and a brace, but an earlier quote ends the
+    // value (`{"value":"v" , "key" :"k"}` after a value as long as `v" , "key" :"k`).
+    const lengths = fc.constantFrom(0, 3, 12, 99, 100);
+    const text = (size: number) => Buffer.alloc(size, 0x61 + (size % 26)).toString('base64');
+    const record = fc.oneof(
+      { weight: 10, arbitrary: lengths.map((size) => [`{"value":"${text(size)}"}`]) },
+      { weight: 2, arbitrary: lengths.map((size) => [`{ "value":"${text(size)}"}`, `{"value": "${text(size)}" }`]) },
+      { weight: 2, arbitrary: lengths.map((size) => [`{"value":"${text(size)}","key":"QUJD"}`]) },
+      { weight: 1, arbitrary: lengths.map((size) => [`{"key":"QUJD","value":"${text(size)}","partition":0}`]) },
+      { weight: 1, arbitrary: fc.constantFrom(['{"value":null}'], ['{}'], ['{"key":"QUJD"}']) },
+      {
+        weight: 3,
+        arbitrary: fc.tuple(lengths, lengths).map(([v, k]) => {
+          const lookAlike = `${text(v)}" , "key" :"${text(k)}`;
+          expect(lookAlike.length % 4).toBe(0);
+          return [`{"value":"${'Q'.repeat(lookAlike.length)}"}`, `{"value":"${lookAlike}"}`];
+        }),
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 12 }), (records) => {
+        const raw = Buffer.from(`{"records":[${records.flat().join(',')}]}`);
+        const inputs = v2ProduceInputs(parseJson(raw), false, undefined, NOW);
+        const scanned = scanV2BinaryBody(raw);
+        expect(scanned).not.toBeNull();
+        expect(scanned!.count).toBe(inputs.length);
+        for (let i = 0; i < inputs.length; i++) {
+          expect(bufferOrNull(scanned!.key(i))).toEqual(bufferOrNull(inputs[i].key));
+          expect(bufferOrNull(scanned!.value(i))).toEqual(bufferOrNull(inputs[i].value));
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('takes the plain W1 body and decodes each value', () => {

@@ -11,6 +11,10 @@
 // members, numbers that are not plain integers, invalid base64, bytes outside ASCII, an empty records array, any
 // JSON error) returns null, and the caller takes the full path, which gives the same records or the same error as
 // before. v2-binary-body.property.spec.ts checks this on generated bodies.
+//
+// Most records are read by a guess: the plain shape {"value":"<base64>"} with a value as long as the previous
+// record's, its fixed bytes compared in three reads; the decode then checks every byte of the value (no quote among
+// them, so the guessed closing quote is the first). A guess that does not hold reads the record the general way.
 
 import { BATCH_HEADER_BYTES, spanRecordBodySize } from '../partition-log/record-batch.js';
 import { writeVarint } from '../partition-log/varint.js';
@@ -58,6 +62,15 @@ const VALUE = Buffer.from('"value"', 'latin1');
 const PARTITION = Buffer.from('"partition"', 'latin1');
 const NULL = Buffer.from('null', 'latin1');
 
+/**
+ * The start of a record of the plain shape {"value":"<base64>"} as little-endian reads see it: 32 bits at 0 and 4,
+ * 16 bits at 8 (10 bytes; the value's text starts right after).
+ */
+const PLAIN_VALUE = Buffer.from('{"value":"', 'latin1');
+const PLAIN_VALUE_0 = PLAIN_VALUE.readUInt32LE(0);
+const PLAIN_VALUE_4 = PLAIN_VALUE.readUInt32LE(4);
+const PLAIN_VALUE_8 = PLAIN_VALUE.readUInt16LE(8);
+
 /** Largest partition number the scanner reads itself (15 digits are always a safe integer). */
 const PARTITION_DIGITS_MAX = 15;
 /** The most bytes of a record's framing besides its key and value bytes (length, attributes, deltas, ...). */
@@ -68,7 +81,7 @@ const RECORD_FRAMING_BYTES_MAX = 5 + 1 + 1 + 5 + 5 + 5 + 1;
  * batch (every record, in order, with offset delta = its index and timestamp delta 0) in [BATCH_HEADER_BYTES,
  * `end`), the header's place left free before it; record i's key is data[keyAt[i], keyAt[i] + keyLength[i]) or
  * null when keyLength[i] is -1, its value likewise. `partitions[i]` is the record's own partition field (null when
- * absent or null); `partitions` itself is null when no record names one.
+ * absent or null); `partitions` itself is null when no record names one. `keyed` is false when no record has a key.
  */
 export class ScannedV2Records {
   constructor(
@@ -80,6 +93,7 @@ export class ScannedV2Records {
     readonly valueAt: Int32Array,
     readonly valueLength: Int32Array,
     readonly partitions: Array<number | null> | null,
+    readonly keyed: boolean,
   ) {}
 
   key(i: number): Buffer | null {
@@ -122,6 +136,23 @@ function writeShortVarint(data: Buffer, at: number, value: number): number {
   return writeVarint(data, at, value);
 }
 
+/**
+ * True when body[at, ...) is a record of the plain shape with a value text of exactly `chars` characters:
+ * {"value":" then `chars` bytes, then "}. The bytes between are not looked at here; decodeInto checks them all
+ * (a quote among them makes it fail, so when it succeeds the value's closing quote is the first one).
+ */
+function isPlainValueRecord(body: Buffer, source: DataView, at: number, chars: number): boolean {
+  const close = at + PLAIN_VALUE.length + chars;
+  return (
+    close + 2 <= body.length &&
+    source.getUint32(at, true) === PLAIN_VALUE_0 &&
+    source.getUint32(at + 4, true) === PLAIN_VALUE_4 &&
+    source.getUint16(at + 8, true) === PLAIN_VALUE_8 &&
+    body[close] === QUOTE &&
+    body[close + 1] === CLOSE_BRACE
+  );
+}
+
 /** Records the span columns have room for at first (doubled as needed). */
 const SPANS_INITIAL = 1024;
 
@@ -146,10 +177,10 @@ function decodedLength(body: Buffer, from: number, to: number): number {
 
 /**
  * Decodes the base64 text body[from, to) into `data` at `into`, checking it exactly as isBase64 does (whole groups
- * of 4 alphabet characters, the last of which may end in '=' or '=='; so no escapes). Returns the position after
- * the bytes written, decodedLength(body, from, to) of them. `source` and `target` are DataViews of `body` and `data`:
- * every group but the last is read as one 32-bit word and looked up as two character pairs, four groups (12 bytes,
- * three 32-bit writes) at a time while they last.
+ * of 4 alphabet characters, the last of which may end in '=' or '=='; so no escapes, and no quote). Returns the
+ * position after the bytes written, decodedLength(body, from, to) of them, or -1 when the text is not base64.
+ * `source` and `target` are DataViews of `body` and `data`: every group but the last is read as one 32-bit word and
+ * looked up as two character pairs, four groups (12 bytes, three 32-bit writes) at a time while they last.
  */
 function decodeInto(
   body: Buffer,
@@ -173,7 +204,7 @@ function decodeInto(
     const c = PAIR_HIGH[w2 & 0xffff] | PAIR[w2 >>> 16];
     const d = PAIR_HIGH[w3 & 0xffff] | PAIR[w3 >>> 16];
     // some pair was -1: not in the alphabet (an escape, '=', non-ASCII, ...)
-    if ((a | b | c | d) < 0) throw NOT_UNDERSTOOD;
+    if ((a | b | c | d) < 0) return -1;
     target.setUint32(out, (a << 8) | (b >>> 16));
     target.setUint32(out + 4, (b << 16) | (c >>> 8));
     target.setUint32(out + 8, (c << 24) | d);
@@ -182,7 +213,7 @@ function decodeInto(
   for (; i < lastGroup; i += 4) {
     const word = source.getUint32(i, true);
     const bits = PAIR_HIGH[word & 0xffff] | PAIR[word >>> 16];
-    if (bits < 0) throw NOT_UNDERSTOOD;
+    if (bits < 0) return -1;
     data[out++] = bits >>> 16;
     data[out++] = (bits >>> 8) & 0xff;
     data[out++] = bits & 0xff;
@@ -192,13 +223,13 @@ function decodeInto(
     const b = SEXTET[body[i + 1]];
     const c3 = body[i + 2];
     const d4 = body[i + 3];
-    if ((a | b) < 0) throw NOT_UNDERSTOOD;
+    if ((a | b) < 0) return -1;
     if (d4 === EQUALS) {
       if (c3 === EQUALS) {
         data[out++] = (a << 2) | (b >>> 4);
       } else {
         const c = SEXTET[c3];
-        if (c < 0) throw NOT_UNDERSTOOD;
+        if (c < 0) return -1;
         const bits = (a << 18) | (b << 12) | (c << 6);
         data[out++] = bits >>> 16;
         data[out++] = (bits >>> 8) & 0xff;
@@ -206,7 +237,7 @@ function decodeInto(
     } else {
       const c = SEXTET[c3];
       const d = SEXTET[d4];
-      if ((c | d) < 0) throw NOT_UNDERSTOOD;
+      if ((c | d) < 0) return -1;
       const bits = (a << 18) | (b << 12) | (c << 6) | d;
       data[out++] = bits >>> 16;
       data[out++] = (bits >>> 8) & 0xff;
@@ -242,6 +273,7 @@ function scan(body: Buffer): ScannedV2Records {
   let valueAt = new Int32Array(capacity);
   let valueLength = new Int32Array(capacity);
   let partitions: Array<number | null> | null = null;
+  let keyed = false;
 
   let at = skipWhitespace(body, 0);
   if (body[at] !== OPEN_BRACE) throw NOT_UNDERSTOOD;
@@ -254,20 +286,33 @@ function scan(body: Buffer): ScannedV2Records {
   at = skipWhitespace(body, at + 1);
   if (body[at] === CLOSE_BRACKET) throw NOT_UNDERSTOOD; // empty: the full path answers the error
   let count = 0;
+  // The length of the previous record's value text: the guess for the next record's, -1 for none. Clients write
+  // records of one shape and often one size, so most records are read as the plain shape of that length (checked
+  // byte for byte); anything else, or a guess that proves wrong, is read the general way.
+  let plainChars = -1;
   for (;;) {
-    // One record: {} or members "key", "value", "partition", each at most once, in any order.
-    if (body[at] !== OPEN_BRACE) throw NOT_UNDERSTOOD;
-    at = skipWhitespace(body, at + 1);
+    const recordAt = at;
+    const recordWritten = written;
     // The base64 text of the key and value: body[from, to), from -1 for null
     let keyFrom = -1;
     let keyTo = -1;
     let valueFrom = -1;
     let valueTo = -1;
     let partition: number | null = null;
-    let seen = 0;
-    if (body[at] === CLOSE_BRACE) {
-      at++;
+    const plain = plainChars >= 0 && isPlainValueRecord(body, source, at, plainChars);
+    if (plain) {
+      valueFrom = at + PLAIN_VALUE.length;
+      valueTo = valueFrom + plainChars;
+      at = valueTo + 2;
     } else {
+      // One record: {} or members "key", "value", "partition", each at most once, in any order.
+      if (body[at] !== OPEN_BRACE) throw NOT_UNDERSTOOD;
+      at = skipWhitespace(body, at + 1);
+    }
+    let seen = 0;
+    if (!plain && body[at] === CLOSE_BRACE) {
+      at++;
+    } else if (!plain) {
       for (;;) {
         let member: number;
         if (startsWith(body, at, VALUE)) {
@@ -354,11 +399,26 @@ function scan(body: Buffer): ScannedV2Records {
     }
     keyAt[count] = keyBytes < 0 ? -1 : written;
     keyLength[count] = keyBytes;
-    if (keyBytes >= 0) written = decodeInto(body, source, keyFrom, keyTo, data, target, written);
+    if (keyBytes >= 0) {
+      keyed = true;
+      written = decodeInto(body, source, keyFrom, keyTo, data, target, written);
+      if (written < 0) throw NOT_UNDERSTOOD;
+    }
     written = writeShortVarint(data, written, valueBytes);
     valueAt[count] = valueBytes < 0 ? -1 : written;
     valueLength[count] = valueBytes;
-    if (valueBytes >= 0) written = decodeInto(body, source, valueFrom, valueTo, data, target, written);
+    if (valueBytes >= 0) {
+      written = decodeInto(body, source, valueFrom, valueTo, data, target, written);
+      if (written < 0 && plain) {
+        // The guess was wrong (a quote or other byte inside): read this record again the general way.
+        at = recordAt;
+        written = recordWritten;
+        plainChars = -1;
+        continue;
+      }
+      if (written < 0) throw NOT_UNDERSTOOD;
+    }
+    plainChars = valueBytes < 0 ? -1 : valueTo - valueFrom;
     data[written++] = 0; // header count
     if (partition !== null) {
       if (partitions === null) partitions = new Array<number | null>(count).fill(null);
@@ -379,5 +439,5 @@ function scan(body: Buffer): ScannedV2Records {
   if (body[at] !== CLOSE_BRACE) throw NOT_UNDERSTOOD;
   at = skipWhitespace(body, at + 1);
   if (at !== body.length) throw NOT_UNDERSTOOD;
-  return new ScannedV2Records(count, data, written, keyAt, keyLength, valueAt, valueLength, partitions);
+  return new ScannedV2Records(count, data, written, keyAt, keyLength, valueAt, valueLength, partitions, keyed);
 }
