@@ -10,6 +10,7 @@
 // Exports crc32c(bytes: Uint8Array): number (unsigned), or nothing usable when the CPU lacks SSE4.2 (the module
 // then throws on load and the JavaScript side keeps its portable implementation).
 #include <nmmintrin.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <node_api.h>
@@ -108,14 +109,21 @@ static napi_value Crc32c(napi_env env, napi_callback_info info) {
   return result;
 }
 
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void build_tables(void) {
+  build_shift_table(shift1, BLOCK);
+  build_shift_table(shift2, 2 * BLOCK);
+}
+
 NAPI_MODULE_INIT() {
   __builtin_cpu_init();
   if (!__builtin_cpu_supports("sse4.2")) {
     napi_throw_error(env, NULL, "this CPU has no SSE4.2 crc32 instruction");
     return NULL;
   }
-  build_shift_table(shift1, BLOCK);
-  build_shift_table(shift2, 2 * BLOCK);
+  /* once per process: each worker thread that loads the addon runs this init */
+  pthread_once(&tables_once, build_tables);
   napi_value fn;
   napi_create_function(env, "crc32c", NAPI_AUTO_LENGTH, Crc32c, NULL, &fn);
   napi_set_named_property(env, exports, "crc32c", fn);

@@ -168,6 +168,7 @@ export class LogSegment {
     const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
     const position = this.sizeBytes;
     let keep = true;
+    let checkError: unknown = null;
     const lease = this.pool.lease(this.logPath);
     try {
       const handle = lease.opened ?? (await lease.opening);
@@ -178,7 +179,15 @@ export class LogSegment {
           pending.length === 1
             ? handle.write(pending[0], 0, pending[0].length, position + written)
             : handle.writev(pending, position + written);
-        if (written === 0 && checkWhileWriting !== undefined) keep = checkSettlingWrite(checkWhileWriting, writing);
+        if (written === 0 && checkWhileWriting !== undefined) {
+          try {
+            keep = checkWhileWriting();
+          } catch (error) {
+            // the write still completes, then is cut off below like a refused one
+            checkError = error;
+            keep = false;
+          }
+        }
         const { bytesWritten } = await writing;
         if (bytesWritten <= 0) throw new Error(`short write to ${this.logPath}`);
         written += bytesWritten;
@@ -188,6 +197,7 @@ export class LogSegment {
     }
     if (!keep) {
       await this.truncateFileTo(position);
+      if (checkError !== null) throw checkError;
       return false;
     }
     let batchPosition = position;
@@ -485,14 +495,4 @@ function wholeBatchesFrom(
   }
   if (end > start) return buffer.subarray(start, end);
   return lastOffsetOf(readBatchHeader(buffer, start)) >= maxOffsetExclusive ? Buffer.alloc(0) : undefined;
-}
-
-/** Runs `check` while `writing` is in flight. If the check throws, its error wins and the write's own outcome is dropped. */
-function checkSettlingWrite(check: () => boolean, writing: Promise<unknown>): boolean {
-  try {
-    return check();
-  } catch (error) {
-    writing.catch(() => undefined);
-    throw error;
-  }
 }
