@@ -34,25 +34,65 @@ static void build_sextet_table(void) {
   for (int i = 0; i < 64; i++) sextet[(uint8_t)alphabet[i]] = (int8_t)i;
 }
 
+/* The constants of decode32, one 32-byte row each, read from memory as operands (GCC otherwise rebuilds them from
+ * immediates in the loop). A range [low, low + width) is moved to start at -128 (add 0x80 - low) and then is the
+ * signed bytes below -128 + width; width <= 0x80 - low, so bytes >= 0x80 never land in it. */
+enum {
+  UPPER_SHIFT,
+  UPPER_BELOW,
+  LOWER_SHIFT,
+  LOWER_BELOW,
+  DIGIT_SHIFT,
+  DIGIT_BELOW,
+  PLUS,
+  SLASH,
+  UPPER_OFFSET,
+  LOWER_OFFSET,
+  DIGIT_OFFSET,
+  PLUS_OFFSET,
+  SLASH_OFFSET,
+  CONSTANTS
+};
+static const int8_t constant_bytes[CONSTANTS] = {
+    [UPPER_SHIFT] = (int8_t)(0x80 - 'A'),
+    [UPPER_BELOW] = -128 + 26,
+    [LOWER_SHIFT] = (int8_t)(0x80 - 'a'),
+    [LOWER_BELOW] = -128 + 26,
+    [DIGIT_SHIFT] = (int8_t)(0x80 - '0'),
+    [DIGIT_BELOW] = -128 + 10,
+    [PLUS] = '+',
+    [SLASH] = '/',
+    [UPPER_OFFSET] = -65,       /* A-Z (65..90) -> 0..25 */
+    [LOWER_OFFSET] = -71,       /* a-z (97..122) -> 26..51 */
+    [DIGIT_OFFSET] = 4,         /* 0-9 (48..57) -> 52..61 */
+    [PLUS_OFFSET] = 62 - '+',   /* '+' -> 62 */
+    [SLASH_OFFSET] = 63 - '/',  /* '/' -> 63 */
+};
+/* constant_bytes[i] in all 32 bytes of constants[i], filled at load */
+static __m256i constants[CONSTANTS] __attribute__((aligned(32)));
+
+static void build_constants(void) {
+  for (int i = 0; i < CONSTANTS; i++) memset(&constants[i], (uint8_t)constant_bytes[i], sizeof constants[i]);
+}
+
+#define IN_RANGE(c, shift, below) _mm256_cmpgt_epi8(constants[below], _mm256_add_epi8((c), constants[shift]))
+
 /* Decodes 32 alphabet characters at `in` into 24 bytes at `out`; false (nothing written) when one is not. */
 __attribute__((target("avx2"))) static inline bool decode32(const uint8_t *in, uint8_t *out) {
   const __m256i c = _mm256_loadu_si256((const __m256i *)in);
-  const __m256i upper = _mm256_and_si256(_mm256_cmpgt_epi8(c, _mm256_set1_epi8('A' - 1)),
-                                         _mm256_cmpgt_epi8(_mm256_set1_epi8('Z' + 1), c));
-  const __m256i lower = _mm256_and_si256(_mm256_cmpgt_epi8(c, _mm256_set1_epi8('a' - 1)),
-                                         _mm256_cmpgt_epi8(_mm256_set1_epi8('z' + 1), c));
-  const __m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(c, _mm256_set1_epi8('0' - 1)),
-                                         _mm256_cmpgt_epi8(_mm256_set1_epi8('9' + 1), c));
-  const __m256i plus = _mm256_cmpeq_epi8(c, _mm256_set1_epi8('+'));
-  const __m256i slash = _mm256_cmpeq_epi8(c, _mm256_set1_epi8('/'));
+  const __m256i upper = IN_RANGE(c, UPPER_SHIFT, UPPER_BELOW);
+  const __m256i lower = IN_RANGE(c, LOWER_SHIFT, LOWER_BELOW);
+  const __m256i digit = IN_RANGE(c, DIGIT_SHIFT, DIGIT_BELOW);
+  const __m256i plus = _mm256_cmpeq_epi8(c, constants[PLUS]);
+  const __m256i slash = _mm256_cmpeq_epi8(c, constants[SLASH]);
   const __m256i valid = _mm256_or_si256(_mm256_or_si256(upper, lower), _mm256_or_si256(_mm256_or_si256(digit, plus), slash));
   if ((uint32_t)_mm256_movemask_epi8(valid) != 0xffffffffu) return false;
-  /* value = c + offset: A-Z -> c - 65, a-z -> c - 71, 0-9 -> c + 4, '+' (43) -> 62, '/' (47) -> 63 */
-  __m256i offset = _mm256_and_si256(upper, _mm256_set1_epi8(-65));
-  offset = _mm256_or_si256(offset, _mm256_and_si256(lower, _mm256_set1_epi8(-71)));
-  offset = _mm256_or_si256(offset, _mm256_and_si256(digit, _mm256_set1_epi8(4)));
-  offset = _mm256_or_si256(offset, _mm256_and_si256(plus, _mm256_set1_epi8(62 - '+')));
-  offset = _mm256_or_si256(offset, _mm256_and_si256(slash, _mm256_set1_epi8(63 - '/')));
+  /* the 6-bit value: c plus its class's offset */
+  __m256i offset = _mm256_and_si256(upper, constants[UPPER_OFFSET]);
+  offset = _mm256_or_si256(offset, _mm256_and_si256(lower, constants[LOWER_OFFSET]));
+  offset = _mm256_or_si256(offset, _mm256_and_si256(digit, constants[DIGIT_OFFSET]));
+  offset = _mm256_or_si256(offset, _mm256_and_si256(plus, constants[PLUS_OFFSET]));
+  offset = _mm256_or_si256(offset, _mm256_and_si256(slash, constants[SLASH_OFFSET]));
   const __m256i values = _mm256_add_epi8(c, offset);
   /* bytes a b c d of each group -> 16-bit (a << 6 | b), (c << 6 | d) -> 32-bit a << 18 | b << 12 | c << 6 | d */
   const __m256i pairs = _mm256_maddubs_epi16(values, _mm256_set1_epi32(0x01400140));
@@ -181,6 +221,7 @@ NAPI_MODULE_INIT() {
     return NULL;
   }
   build_sextet_table();
+  build_constants();
   napi_value fn;
   napi_create_function(env, "decodeSpans", NAPI_AUTO_LENGTH, DecodeSpans, NULL, &fn);
   napi_set_named_property(env, exports, "decodeSpans", fn);
