@@ -11,8 +11,8 @@
 // `into`, exactly its decoded length (3/4 of the text, less one byte per '='). Returns false as soon as a span is not
 // valid base64 (data is then partly written); spans outside body or data are a caller's error and throw.
 //
-// The AVX2 step takes 32 characters (8 groups) to 24 bytes: each byte is classified by signed range compares (so
-// bytes >= 0x80, negative as signed bytes, fall in no range), the class's offset added to give its 6-bit value,
+// The AVX2 step takes 32 characters (8 groups) to 24 bytes: each byte is classified by range tests (one add and one
+// signed compare each; bytes >= 0x80 fall in no range) and equality, the class's offset added to give its value,
 // pairs of values joined into 12 bits (maddubs) and pairs of those into 24 bits (madd), the three bytes of each
 // 32-bit lane put in big-endian order by a shuffle, and the 12 bytes of each 128-bit half made contiguous by a
 // permute. It runs while 32 characters remain before the last group; the rest is decoded a group at a time. The

@@ -18,7 +18,8 @@
 // record's, its fixed bytes compared in three reads; the decode then checks every byte of the value (no quote among
 // them, so the guessed closing quote is the first). When the decode succeeds every guess held, and the records are
 // those the general reading gives. When it fails, or the framing does not understand the body after a guess, the
-// body is framed again without guesses (every string's end found by its first quote), which gives today's answer.
+// body is framed again without guesses (every string's end found by its first quote): what the scanner takes and
+// refuses is what the general reading alone takes and refuses.
 
 import { BATCH_HEADER_BYTES, spanRecordBodySize } from '../partition-log/record-batch.js';
 import { writeVarint } from '../partition-log/varint.js';
@@ -222,7 +223,8 @@ function scan(body: Buffer, guessing: Guessing | null): ScannedV2Records {
   let count = 0;
   // The length of the previous record's value text: the guess for the next record's, -1 for none. Clients write
   // records of one shape and often one size, so most records are read as the plain shape of that length (checked
-  // byte for byte); anything else, or a guess that proves wrong, is read the general way.
+  // byte for byte); anything else is read the general way. After a guess that proves wrong the whole body is framed
+  // again without guesses (scanV2BinaryBody).
   let plainChars = -1;
   for (;;) {
     // The base64 text of the key and value: body[from, to), from -1 for null
