@@ -1,31 +1,42 @@
-// Part of `npm run build`: compiles native/crc32c.c (CRC-32C on three SSE4.2 streams) into dist/native/crc32c.node
-// with the system C compiler and the Node-API headers that come with Node. Where that cannot be done (no compiler,
-// no headers, not x86-64 Linux) it says so in one line and Brook uses @node-rs/crc32 instead; the build still passes.
+// Part of `npm run build`: compiles the Node-API addons in native/ into dist/native/<name>.node with the system C
+// compiler and the Node-API headers that come with Node: crc32c.c (CRC-32C on three SSE4.2 streams) and base64.c
+// (the v2 binary scanner's base64 decoder, AVX2). Where one cannot be built (no compiler, no headers, not x86-64
+// Linux) it says so in one line and Brook uses the portable implementation instead; the build still passes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'native', 'crc32c.c');
-const output = join(root, 'dist', 'native', 'crc32c.node');
 const include = join(dirname(dirname(process.execPath)), 'include', 'node');
-const fallback = '@node-rs/crc32 (about 4x slower) is used instead';
-
-// A failed build must not leave an older addon in place to be loaded.
-rmSync(output, { force: true });
-
-function skip(reason) {
-  console.log(`note: native CRC-32C not built (${reason}); ${fallback}`);
-  process.exit(0);
-}
-
-if (process.platform !== 'linux' || process.arch !== 'x64') skip(`${process.platform}/${process.arch}`);
-if (!existsSync(join(include, 'node_api.h'))) skip(`no Node-API headers in ${include}`);
-mkdirSync(dirname(output), { recursive: true });
 // CC may carry arguments of its own ("ccache gcc")
 const [compiler, ...compilerArgs] = (process.env.CC ?? 'cc').trim().split(/\s+/);
-const args = [...compilerArgs, '-O3', '-msse4.2', '-pthread', '-shared', '-fPIC', '-Wall', '-Werror'];
-const result = spawnSync(compiler, [...args, '-I', include, '-o', output, source], { encoding: 'utf8' });
-if (result.error) skip(`${compiler}: ${result.error.message}`);
-if (result.status !== 0) skip(`${compiler} failed: ${result.stderr.trim().split('\n')[0]}`);
+
+/** Each addon: its source, the compiler flags it needs, and what Brook uses without it. */
+const ADDONS = [
+  { name: 'crc32c', title: 'CRC-32C', flags: ['-msse4.2', '-pthread'], fallback: '@node-rs/crc32 (about 4x slower)' },
+  // the AVX2 function carries its own target attribute, so the module loads (and refuses) on any x86-64
+  { name: 'base64', title: 'base64 decoder', flags: [], fallback: 'the JavaScript decoder' },
+];
+
+/** Builds one addon; null when done, else why not. */
+function build({ name, flags }) {
+  const source = join(root, 'native', `${name}.c`);
+  const output = join(root, 'dist', 'native', `${name}.node`);
+  // A failed build must not leave an older addon in place to be loaded.
+  rmSync(output, { force: true });
+  if (process.platform !== 'linux' || process.arch !== 'x64') return `${process.platform}/${process.arch}`;
+  if (!existsSync(join(include, 'node_api.h'))) return `no Node-API headers in ${include}`;
+  mkdirSync(dirname(output), { recursive: true });
+  const args = [...compilerArgs, '-O3', ...flags, '-shared', '-fPIC', '-Wall', '-Werror'];
+  const result = spawnSync(compiler, [...args, '-I', include, '-o', output, source], { encoding: 'utf8' });
+  if (result.error) return `${compiler}: ${result.error.message}`;
+  if (result.status !== 0) return `${compiler} failed: ${result.stderr.trim().split('\n')[0]}`;
+  return null;
+}
+
+for (const addon of ADDONS) {
+  const reason = build(addon);
+  if (reason !== null)
+    console.log(`note: native ${addon.title} not built (${reason}); ${addon.fallback} is used instead`);
+}

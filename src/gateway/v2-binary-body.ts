@@ -3,6 +3,8 @@
 // that validates the JSON and the base64 and decodes keys and values straight into a record batch laid out for the
 // common case (every record of the request in one batch, in request order: a partition route, or keyless records
 // on the sticky partition), with no JSON tree, no UTF-8 decode of the body and no per-record strings or Buffers.
+// The body is framed first (every record's framing written, each key's and value's base64 text noted with the place
+// of its decoded bytes), then all the texts are checked and decoded in one call (base64-spans.ts: native AVX2).
 // When the request's records do go to one batch, that buffer only needs its header and CRC (frameSpansBatch);
 // otherwise each partition's batch is encoded from the keys' and values' spans in it (encodeSpansBatch).
 //
@@ -14,10 +16,14 @@
 //
 // Most records are read by a guess: the plain shape {"value":"<base64>"} with a value as long as the previous
 // record's, its fixed bytes compared in three reads; the decode then checks every byte of the value (no quote among
-// them, so the guessed closing quote is the first). A guess that does not hold reads the record the general way.
+// them, so the guessed closing quote is the first). When the decode succeeds every guess held, and the records are
+// those the general reading gives. When it fails, or the framing does not understand the body after a guess, the
+// body is framed again without guesses (every string's end found by its first quote): what the scanner takes and
+// refuses is what the general reading alone takes and refuses.
 
 import { BATCH_HEADER_BYTES, spanRecordBodySize } from '../partition-log/record-batch.js';
 import { writeVarint } from '../partition-log/varint.js';
+import { base64DecodedLength, decodeSpans } from './base64-spans.js';
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -25,7 +31,6 @@ const COLON = 0x3a;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
-const EQUALS = 0x3d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
@@ -35,26 +40,6 @@ const LOWER_N = 0x6e;
 /** 1 for JSON's insignificant whitespace: space, tab, line feed, carriage return. */
 const WHITESPACE = new Uint8Array(256);
 for (const byte of [0x20, 0x09, 0x0a, 0x0d]) WHITESPACE[byte] = 1;
-
-/** The 6-bit value of each character of the standard base64 alphabet, -1 for every other byte. */
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const SEXTET = new Int32Array(256).fill(-1);
-[...ALPHABET].forEach((char, i) => {
-  SEXTET[char.charCodeAt(0)] = i;
-});
-/**
- * The 12 bits of each pair of alphabet characters as a little-endian 16-bit read sees them (second byte << 8 | first
- * byte), -1 for every other pair; PAIR_HIGH holds the same bits shifted left by 12 (the first pair of a group).
- */
-const PAIR = new Int16Array(65536).fill(-1);
-const PAIR_HIGH = new Int32Array(65536).fill(-1);
-for (let x = 0; x < 64; x++) {
-  for (let y = 0; y < 64; y++) {
-    const pair = (ALPHABET.charCodeAt(y) << 8) | ALPHABET.charCodeAt(x);
-    PAIR[pair] = (x << 6) | y;
-    PAIR_HIGH[pair] = ((x << 6) | y) << 12;
-  }
-}
 
 const RECORDS = Buffer.from('"records"', 'latin1');
 const KEY = Buffer.from('"key"', 'latin1');
@@ -138,7 +123,7 @@ function writeShortVarint(data: Buffer, at: number, value: number): number {
 
 /**
  * True when body[at, ...) is a record of the plain shape with a value text of exactly `chars` characters:
- * {"value":" then `chars` bytes, then "}. The bytes between are not looked at here; decodeInto checks them all
+ * {"value":" then `chars` bytes, then "}. The bytes between are not looked at here; decodeSpans checks them all
  * (a quote among them makes it fail, so when it succeeds the value's closing quote is the first one).
  */
 function isPlainValueRecord(body: Buffer, source: DataView, at: number, chars: number): boolean {
@@ -162,89 +147,25 @@ function withCapacity(column: Int32Array<ArrayBuffer>, capacity: number): Int32A
   return copy;
 }
 
+/** A record's base64 texts: its key and its value. */
+const SPANS_PER_RECORD_MAX = 2;
+
+/** Notes the base64 text body[from, to) to be decoded into data at `into`; returns the new span count. */
+function addSpan(spans: Int32Array, count: number, from: number, to: number, into: number): number {
+  spans[3 * count] = from;
+  spans[3 * count + 1] = to;
+  spans[3 * count + 2] = into;
+  return count + 1;
+}
+
 /** Thrown inside the scanner for anything it does not take; never leaves this module. */
 const NOT_UNDERSTOOD = new Error('not understood by the v2 binary scanner');
 
-/** The decoded length of the base64 text body[from, to), when it is valid base64 (decodeInto checks that). */
+/** The decoded length of the base64 text body[from, to), when it is valid base64 (decodeSpans checks that). */
 function decodedLength(body: Buffer, from: number, to: number): number {
-  const length = to - from;
-  if (length % 4 !== 0) throw NOT_UNDERSTOOD;
-  let padding = 0;
-  if (length > 0 && body[to - 1] === EQUALS) padding++;
-  if (length > 1 && body[to - 2] === EQUALS) padding++;
-  return (length / 4) * 3 - padding;
-}
-
-/**
- * Decodes the base64 text body[from, to) into `data` at `into`, checking it exactly as isBase64 does (whole groups
- * of 4 alphabet characters, the last of which may end in '=' or '=='; so no escapes, and no quote). Returns the
- * position after the bytes written, decodedLength(body, from, to) of them, or -1 when the text is not base64.
- * `source` and `target` are DataViews of `body` and `data`: every group but the last is read as one 32-bit word and
- * looked up as two character pairs, four groups (12 bytes, three 32-bit writes) at a time while they last.
- */
-function decodeInto(
-  body: Buffer,
-  source: DataView,
-  from: number,
-  to: number,
-  data: Buffer,
-  target: DataView,
-  into: number,
-): number {
-  let out = into;
-  const lastGroup = to - 4;
-  let i = from;
-  for (; i + 16 <= lastGroup; i += 16) {
-    const w0 = source.getUint32(i, true);
-    const w1 = source.getUint32(i + 4, true);
-    const w2 = source.getUint32(i + 8, true);
-    const w3 = source.getUint32(i + 12, true);
-    const a = PAIR_HIGH[w0 & 0xffff] | PAIR[w0 >>> 16];
-    const b = PAIR_HIGH[w1 & 0xffff] | PAIR[w1 >>> 16];
-    const c = PAIR_HIGH[w2 & 0xffff] | PAIR[w2 >>> 16];
-    const d = PAIR_HIGH[w3 & 0xffff] | PAIR[w3 >>> 16];
-    // some pair was -1: not in the alphabet (an escape, '=', non-ASCII, ...)
-    if ((a | b | c | d) < 0) return -1;
-    target.setUint32(out, (a << 8) | (b >>> 16));
-    target.setUint32(out + 4, (b << 16) | (c >>> 8));
-    target.setUint32(out + 8, (c << 24) | d);
-    out += 12;
-  }
-  for (; i < lastGroup; i += 4) {
-    const word = source.getUint32(i, true);
-    const bits = PAIR_HIGH[word & 0xffff] | PAIR[word >>> 16];
-    if (bits < 0) return -1;
-    data[out++] = bits >>> 16;
-    data[out++] = (bits >>> 8) & 0xff;
-    data[out++] = bits & 0xff;
-  }
-  if (to > from) {
-    const a = SEXTET[body[i]];
-    const b = SEXTET[body[i + 1]];
-    const c3 = body[i + 2];
-    const d4 = body[i + 3];
-    if ((a | b) < 0) return -1;
-    if (d4 === EQUALS) {
-      if (c3 === EQUALS) {
-        data[out++] = (a << 2) | (b >>> 4);
-      } else {
-        const c = SEXTET[c3];
-        if (c < 0) return -1;
-        const bits = (a << 18) | (b << 12) | (c << 6);
-        data[out++] = bits >>> 16;
-        data[out++] = (bits >>> 8) & 0xff;
-      }
-    } else {
-      const c = SEXTET[c3];
-      const d = SEXTET[d4];
-      if ((c | d) < 0) return -1;
-      const bits = (a << 18) | (b << 12) | (c << 6) | d;
-      data[out++] = bits >>> 16;
-      data[out++] = (bits >>> 8) & 0xff;
-      data[out++] = bits & 0xff;
-    }
-  }
-  return out;
+  const length = base64DecodedLength(body, from, to);
+  if (length < 0) throw NOT_UNDERSTOOD;
+  return length;
 }
 
 /**
@@ -252,19 +173,30 @@ function decodeInto(
  * caller then parses it the full way, which answers errors exactly as before).
  */
 export function scanV2BinaryBody(body: Buffer): ScannedV2Records | null {
+  const guessing = { guessed: false };
+  const records = scanOrNull(body, guessing);
+  // A guess that did not hold makes the decode fail (or the framing go astray): frame the body again without them.
+  return records === null && guessing.guessed ? scanOrNull(body, null) : records;
+}
+
+/** Whether the scan may guess records of the plain shape, and whether it did. */
+interface Guessing {
+  guessed: boolean;
+}
+
+function scanOrNull(body: Buffer, guessing: Guessing | null): ScannedV2Records | null {
   try {
-    return scan(body);
+    return scan(body, guessing);
   } catch (error) {
     if (error === NOT_UNDERSTOOD) return null;
     throw error;
   }
 }
 
-function scan(body: Buffer): ScannedV2Records {
+function scan(body: Buffer, guessing: Guessing | null): ScannedV2Records {
   // Decoded bytes are at most 3/4 of the body's length, leaving a quarter for the records' framing (grown when
   // short: records of a few bytes each).
   let data = Buffer.allocUnsafe(BATCH_HEADER_BYTES + body.length);
-  let target = new DataView(data.buffer, data.byteOffset, data.length);
   const source = new DataView(body.buffer, body.byteOffset, body.length);
   let written = BATCH_HEADER_BYTES;
   let capacity = SPANS_INITIAL;
@@ -272,6 +204,9 @@ function scan(body: Buffer): ScannedV2Records {
   let keyLength = new Int32Array(capacity);
   let valueAt = new Int32Array(capacity);
   let valueLength = new Int32Array(capacity);
+  // The base64 texts to decode, as decodeSpans takes them: from, to, into (keys and values, non-empty ones)
+  let spans = new Int32Array(3 * SPANS_PER_RECORD_MAX * capacity);
+  let spanCount = 0;
   let partitions: Array<number | null> | null = null;
   let keyed = false;
 
@@ -288,19 +223,19 @@ function scan(body: Buffer): ScannedV2Records {
   let count = 0;
   // The length of the previous record's value text: the guess for the next record's, -1 for none. Clients write
   // records of one shape and often one size, so most records are read as the plain shape of that length (checked
-  // byte for byte); anything else, or a guess that proves wrong, is read the general way.
+  // byte for byte); anything else is read the general way. After a guess that proves wrong the whole body is framed
+  // again without guesses (scanV2BinaryBody).
   let plainChars = -1;
   for (;;) {
-    const recordAt = at;
-    const recordWritten = written;
     // The base64 text of the key and value: body[from, to), from -1 for null
     let keyFrom = -1;
     let keyTo = -1;
     let valueFrom = -1;
     let valueTo = -1;
     let partition: number | null = null;
-    const plain = plainChars >= 0 && isPlainValueRecord(body, source, at, plainChars);
+    const plain = guessing !== null && plainChars >= 0 && isPlainValueRecord(body, source, at, plainChars);
     if (plain) {
+      guessing.guessed = true;
       valueFrom = at + PLAIN_VALUE.length;
       valueTo = valueFrom + plainChars;
       at = valueTo + 2;
@@ -383,7 +318,6 @@ function scan(body: Buffer): ScannedV2Records {
       const grown = Buffer.allocUnsafe(Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX));
       data.copy(grown, 0, 0, written);
       data = grown;
-      target = new DataView(data.buffer, data.byteOffset, data.length);
     }
     written = writeShortVarint(data, written, recordBytes);
     data[written++] = 0; // attributes
@@ -396,28 +330,20 @@ function scan(body: Buffer): ScannedV2Records {
       keyLength = withCapacity(keyLength, capacity);
       valueAt = withCapacity(valueAt, capacity);
       valueLength = withCapacity(valueLength, capacity);
+      spans = withCapacity(spans, 3 * SPANS_PER_RECORD_MAX * capacity);
     }
     keyAt[count] = keyBytes < 0 ? -1 : written;
     keyLength[count] = keyBytes;
     if (keyBytes >= 0) {
       keyed = true;
-      written = decodeInto(body, source, keyFrom, keyTo, data, target, written);
-      if (written < 0) throw NOT_UNDERSTOOD;
+      if (keyBytes > 0) spanCount = addSpan(spans, spanCount, keyFrom, keyTo, written);
+      written += keyBytes;
     }
     written = writeShortVarint(data, written, valueBytes);
     valueAt[count] = valueBytes < 0 ? -1 : written;
     valueLength[count] = valueBytes;
-    if (valueBytes >= 0) {
-      written = decodeInto(body, source, valueFrom, valueTo, data, target, written);
-      if (written < 0 && plain) {
-        // The guess was wrong (a quote or other byte inside): read this record again the general way.
-        at = recordAt;
-        written = recordWritten;
-        plainChars = -1;
-        continue;
-      }
-      if (written < 0) throw NOT_UNDERSTOOD;
-    }
+    if (valueBytes > 0) spanCount = addSpan(spans, spanCount, valueFrom, valueTo, written);
+    if (valueBytes >= 0) written += valueBytes;
     plainChars = valueBytes < 0 ? -1 : valueTo - valueFrom;
     data[written++] = 0; // header count
     if (partition !== null) {
@@ -439,5 +365,6 @@ function scan(body: Buffer): ScannedV2Records {
   if (body[at] !== CLOSE_BRACE) throw NOT_UNDERSTOOD;
   at = skipWhitespace(body, at + 1);
   if (at !== body.length) throw NOT_UNDERSTOOD;
+  if (!decodeSpans(body, data, spans, spanCount)) throw NOT_UNDERSTOOD;
   return new ScannedV2Records(count, data, written, keyAt, keyLength, valueAt, valueLength, partitions, keyed);
 }
