@@ -7,7 +7,7 @@
 // A text is valid when its length is a multiple of 4, every character of every group but the last is in the
 // alphabet A-Z a-z 0-9 + /, and the last group is two alphabet characters then two more, or one and '=', or '=='
 // (the unused low bits before the padding are not checked). Its decoded length is base64DecodedLength.
-import { createRequire } from 'node:module';
+import { loadAddonFunction } from '../common/native-addon.js';
 
 /** Decodes `count` spans; false when one of them is not valid base64 (data is then partly written). */
 export type DecodeSpans = (body: Uint8Array, data: Uint8Array, spans: Int32Array, count: number) => boolean;
@@ -138,25 +138,12 @@ export const portableDecodeSpans: DecodeSpans = (body, data, spans, count) => {
   return true;
 };
 
-/** Where the addon lies from this module: dist/gateway -> dist/native, src/gateway -> dist/native. */
-const ADDON_PATHS = ['../native/base64.node', '../../dist/native/base64.node'];
-
-function loadNative(): DecodeSpans | null {
-  if (process.env.BROOK_NATIVE_BASE64 === 'false') return null;
-  const require = createRequire(import.meta.url);
-  for (const path of ADDON_PATHS) {
-    try {
-      const addon = require(path) as { decodeSpans?: DecodeSpans };
-      if (typeof addon.decodeSpans === 'function') return addon.decodeSpans;
-    } catch {
-      // not built here, or this CPU lacks AVX2: try the next path, then fall back
-    }
-  }
-  return null;
-}
-
 /** The native implementation, or null when it is not available here. */
-export const nativeDecodeSpans: DecodeSpans | null = loadNative();
+export const nativeDecodeSpans: DecodeSpans | null = loadAddonFunction<DecodeSpans>(
+  'base64',
+  'decodeSpans',
+  'BROOK_NATIVE_BASE64',
+);
 
 /** Decodes `count` spans of `spans` from `body` into `data`; false when one is not valid base64. */
 export const decodeSpans: DecodeSpans = nativeDecodeSpans ?? portableDecodeSpans;
