@@ -116,10 +116,9 @@ const text: fc.Arbitrary<Buffer> = fc.oneof(
 );
 
 describe('base64 spans', () => {
-  it('uses the native addon where it was built', () => {
-    if (buildable) expect(base64Implementation).toBe('native-avx2');
-    else expect(base64Implementation).toBe(nativeDecodeSpans === null ? 'javascript' : 'native-avx2');
-    expect(decodeSpans).toBe(nativeDecodeSpans ?? portableDecodeSpans);
+  it.skipIf(!buildable)('uses the native addon wherever it can be built', () => {
+    expect(base64Implementation).toBe('native-avx2');
+    expect(decodeSpans).toBe(nativeDecodeSpans);
   });
 
   it('the JavaScript decoder gives what Buffer gives for valid base64', () => {

@@ -120,6 +120,11 @@ function decodeInto(
 
 /** The JavaScript implementation (always available). */
 export const portableDecodeSpans: DecodeSpans = (body, data, spans, count) => {
+  // the same arguments the native call takes, refused the same way
+  if (!(body instanceof Uint8Array) || !(data instanceof Uint8Array) || !(spans instanceof Int32Array)) {
+    throw new TypeError('decodeSpans(body: Uint8Array, data: Uint8Array, spans: Int32Array, count: number)');
+  }
+  if (!Number.isInteger(count) || count < 0) throw new RangeError('decodeSpans: count must be a whole number >= 0');
   if (count * 3 > spans.length) throw new RangeError('decodeSpans: count exceeds the spans given');
   const source = new DataView(body.buffer, body.byteOffset, body.length);
   const target = new DataView(data.buffer, data.byteOffset, data.length);

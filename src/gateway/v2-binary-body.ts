@@ -160,6 +160,7 @@ function addSpan(spans: Int32Array, count: number, from: number, to: number, int
 
 /** Thrown inside the scanner for anything it does not take; never leaves this module. */
 const NOT_UNDERSTOOD = new Error('not understood by the v2 binary scanner');
+const INT32_MAX = 0x7fffffff;
 
 /** The decoded length of the base64 text body[from, to), when it is valid base64 (decodeSpans checks that). */
 function decodedLength(body: Buffer, from: number, to: number): number {
@@ -314,6 +315,8 @@ function scan(body: Buffer, guessing: Guessing | null): ScannedV2Records {
     const keyBytes = keyFrom < 0 ? -1 : decodedLength(body, keyFrom, keyTo);
     const valueBytes = valueFrom < 0 ? -1 : decodedLength(body, valueFrom, valueTo);
     const recordBytes = spanRecordBodySize(count, keyBytes, valueBytes);
+    // positions are kept in Int32Arrays: a batch past 2 GiB is left to the full path
+    if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > INT32_MAX) throw NOT_UNDERSTOOD;
     if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > data.length) {
       const grown = Buffer.allocUnsafe(Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX));
       data.copy(grown, 0, 0, written);
