@@ -3,7 +3,8 @@
 // truncation, stray bytes). For every body: when the full path (parseJson, then v2ProduceInputs) refuses it, the
 // scanner must not take it (the parser then answers the same error the same way); when the scanner takes it, it
 // must read the same records, and producing them must give the same batches, the same partitions and the same
-// offsets[] answer, byte for byte.
+// offsets[] answer, byte for byte. Every test runs twice: with the native loop over plain records where it is built
+// (v2-plain-records.ts) and with the scanner reading every record itself.
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,8 +21,9 @@ import { StickyPartitioner } from '../topic/partitioner.js';
 import { parseJson } from './json-body-parser.js';
 import { ProduceService, type ProduceInput } from './produce.service.js';
 import { v2ProduceAnswer, v2ProduceInputs, v2ScannedAnswer } from './v2.controller.js';
-import { ScannedV2Records, scanV2BinaryBody } from './v2-binary-body.js';
+import { ScannedV2Records, scanV2BinaryBody as scanBody } from './v2-binary-body.js';
 import { consecutiveOffsetsAnswer } from './v2-answer.js';
+import { type FramePlainRecords, nativeFramePlainRecords } from './v2-plain-records.js';
 
 const NOW = 1_764_000_000_000;
 const TOPIC = 'orders';
@@ -284,7 +286,14 @@ const setup: fc.Arbitrary<Setup> = fc.record({
 
 const bufferOrNull = (b: Buffer | null) => (b === null ? null : [...b]);
 
-describe('v2 binary produce: the body scanner and the full JSON path', () => {
+const SCANNERS: Array<[string, FramePlainRecords | null]> = [
+  ['the native plain-record loop (where built)', nativeFramePlainRecords],
+  ['the scanner alone', null],
+];
+
+describe.each(SCANNERS)('v2 binary produce, %s: the body scanner and the full JSON path', (_, framePlain) => {
+  const scanV2BinaryBody = (raw: Buffer) => scanBody(raw, framePlain);
+
   it('give the same records, batches and answer for every body the scanner takes, and it takes no body the full path refuses', async () => {
     let taken = 0;
     let accepted = 0;
@@ -377,6 +386,14 @@ describe('v2 binary produce: the body scanner and the full JSON path', () => {
       expect(scanned.key(i)).toBeNull();
       expect(scanned.value(i)!.equals(value)).toBe(true);
     }
+  });
+
+  it('grows its columns for many plain records, as the full path reads them', () => {
+    const records = Array.from({ length: 5000 }, (_, i) => ({ value: Buffer.from(String(i)).toString('base64') }));
+    const raw = Buffer.from(JSON.stringify({ records }));
+    const scanned = scanV2BinaryBody(raw)!;
+    expect(scanned.count).toBe(5000);
+    for (let i = 0; i < 5000; i++) expect(scanned.value(i)!.toString()).toBe(String(i));
   });
 
   it('grows its columns and buffer for many short records, as the full path reads them', () => {

@@ -14,16 +14,31 @@
 // JSON error) returns null, and the caller takes the full path, which gives the same records or the same error as
 // before. v2-binary-body.property.spec.ts checks this on generated bodies.
 //
-// Most records are read by a guess: the plain shape {"value":"<base64>"} with a value as long as the previous
-// record's, its fixed bytes compared in three reads; the decode then checks every byte of the value (no quote among
-// them, so the guessed closing quote is the first). When the decode succeeds every guess held, and the records are
-// those the general reading gives. When it fails, or the framing does not understand the body after a guess, the
-// body is framed again without guesses (every string's end found by its first quote): what the scanner takes and
+// Where the native loop is built (v2-plain-records.ts), runs of records of the plain shape {"value":"<base64>"} are
+// framed and decoded by it, record after record, up to a record it does not take or the separator after a run, both
+// read here; it only takes records it has checked completely, so the scanner still decides what a body means.
+// Without it, most records are read by a guess: the plain shape with a value as long as the previous record's, its
+// fixed bytes compared in three reads; the decode then checks every byte of the value (no quote among them, so the
+// guessed closing quote is the first). When the decode succeeds every guess held, and the records are those the
+// general reading gives. When it fails, or the framing does not understand the body after a guess, the body is
+// framed again without guesses (every string's end found by its first quote): what the scanner takes and
 // refuses is what the general reading alone takes and refuses.
 
 import { BATCH_HEADER_BYTES, spanRecordBodySize } from '../partition-log/record-batch.js';
 import { writeVarint } from '../partition-log/varint.js';
 import { base64DecodedLength, decodeSpans } from './base64-spans.js';
+import {
+  type FramePlainRecords,
+  nativeFramePlainRecords,
+  PLAIN_AFTER_RECORD,
+  PLAIN_COLUMNS_FULL,
+  PLAIN_DATA_FULL,
+  PLAIN_STATE_AT,
+  PLAIN_STATE_COUNT,
+  PLAIN_STATE_FIELDS,
+  PLAIN_STATE_NEEDED,
+  PLAIN_STATE_WRITTEN,
+} from './v2-plain-records.js';
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -121,6 +136,16 @@ function writeShortVarint(data: Buffer, at: number, value: number): number {
   return writeVarint(data, at, value);
 }
 
+/** True when body[at, ...) starts as a record of the plain shape does: {"value":" */
+function startsPlainValueRecord(body: Buffer, source: DataView, at: number): boolean {
+  return (
+    at + PLAIN_VALUE.length <= body.length &&
+    source.getUint32(at, true) === PLAIN_VALUE_0 &&
+    source.getUint32(at + 4, true) === PLAIN_VALUE_4 &&
+    source.getUint16(at + 8, true) === PLAIN_VALUE_8
+  );
+}
+
 /**
  * True when body[at, ...) is a record of the plain shape with a value text of exactly `chars` characters:
  * {"value":" then `chars` bytes, then "}. The bytes between are not looked at here; decodeSpans checks them all
@@ -171,13 +196,17 @@ function decodedLength(body: Buffer, from: number, to: number): number {
 
 /**
  * Scans a v2 binary produce body. Returns its records, or null when the body is anything but the plain shape (the
- * caller then parses it the full way, which answers errors exactly as before).
+ * caller then parses it the full way, which answers errors exactly as before). `framePlain` frames runs of plain
+ * records natively (v2-plain-records.ts); null reads every record here (the tests compare both).
  */
-export function scanV2BinaryBody(body: Buffer): ScannedV2Records | null {
+export function scanV2BinaryBody(
+  body: Buffer,
+  framePlain: FramePlainRecords | null = nativeFramePlainRecords,
+): ScannedV2Records | null {
   const guessing = { guessed: false };
-  const records = scanOrNull(body, guessing);
+  const records = scanOrNull(body, guessing, framePlain);
   // A guess that did not hold makes the decode fail (or the framing go astray): frame the body again without them.
-  return records === null && guessing.guessed ? scanOrNull(body, null) : records;
+  return records === null && guessing.guessed ? scanOrNull(body, null, framePlain) : records;
 }
 
 /** Whether the scan may guess records of the plain shape, and whether it did. */
@@ -185,16 +214,20 @@ interface Guessing {
   guessed: boolean;
 }
 
-function scanOrNull(body: Buffer, guessing: Guessing | null): ScannedV2Records | null {
+function scanOrNull(
+  body: Buffer,
+  guessing: Guessing | null,
+  framePlain: FramePlainRecords | null,
+): ScannedV2Records | null {
   try {
-    return scan(body, guessing);
+    return scan(body, guessing, framePlain);
   } catch (error) {
     if (error === NOT_UNDERSTOOD) return null;
     throw error;
   }
 }
 
-function scan(body: Buffer, guessing: Guessing | null): ScannedV2Records {
+function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRecords | null): ScannedV2Records {
   // Decoded bytes are at most 3/4 of the body's length, leaving a quarter for the records' framing (grown when
   // short: records of a few bytes each).
   let data = Buffer.allocUnsafe(BATCH_HEADER_BYTES + body.length);
@@ -227,7 +260,47 @@ function scan(body: Buffer, guessing: Guessing | null): ScannedV2Records {
   // byte for byte); anything else is read the general way. After a guess that proves wrong the whole body is framed
   // again without guesses (scanV2BinaryBody).
   let plainChars = -1;
+  const plainState = framePlain === null ? null : new Int32Array(PLAIN_STATE_FIELDS);
   for (;;) {
+    // Runs of plain records are framed natively, up to a record it leaves to the reading below (at its start), or
+    // up to the separator after a record (read at the end of this loop).
+    if (plainState !== null && framePlain !== null && startsPlainValueRecord(body, source, at)) {
+      plainState[PLAIN_STATE_AT] = at;
+      plainState[PLAIN_STATE_WRITTEN] = written;
+      plainState[PLAIN_STATE_COUNT] = count;
+      const status = framePlain(body, data, keyAt, keyLength, valueAt, valueLength, plainState);
+      at = plainState[PLAIN_STATE_AT];
+      written = plainState[PLAIN_STATE_WRITTEN];
+      if (partitions !== null) for (let i = count; i < plainState[PLAIN_STATE_COUNT]; i++) partitions.push(null);
+      count = plainState[PLAIN_STATE_COUNT];
+      plainChars = -1;
+      if (status === PLAIN_DATA_FULL) {
+        const needed = written + plainState[PLAIN_STATE_NEEDED] + RECORD_FRAMING_BYTES_MAX;
+        const grown = Buffer.allocUnsafe(Math.max(2 * data.length, needed));
+        data.copy(grown, 0, 0, written);
+        data = grown;
+        continue;
+      }
+      if (status === PLAIN_COLUMNS_FULL) {
+        capacity *= 2;
+        keyAt = withCapacity(keyAt, capacity);
+        keyLength = withCapacity(keyLength, capacity);
+        valueAt = withCapacity(valueAt, capacity);
+        valueLength = withCapacity(valueLength, capacity);
+        spans = withCapacity(spans, 3 * SPANS_PER_RECORD_MAX * capacity);
+        continue;
+      }
+      if (status === PLAIN_AFTER_RECORD) {
+        at = skipWhitespace(body, at);
+        if (body[at] === COMMA) {
+          at = skipWhitespace(body, at + 1);
+          continue;
+        }
+        if (body[at] !== CLOSE_BRACKET) throw NOT_UNDERSTOOD;
+        break;
+      }
+      // PLAIN_OTHER: the record at `at` is read below
+    }
     // The base64 text of the key and value: body[from, to), from -1 for null
     let keyFrom = -1;
     let keyTo = -1;
