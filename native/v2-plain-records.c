@@ -73,15 +73,22 @@ static int32_t frame_records(const Frame *f, int32_t *state) {
   size_t at = (size_t)state[STATE_AT];
   size_t written = (size_t)state[STATE_WRITTEN];
   int32_t count = state[STATE_COUNT];
+  // The previous value's text length, tried first as this one's (records of a run are usually alike): a quote and a
+  // brace there end the text if the text then decodes, as base64 has no quote; if it does not, the record is read
+  // again with its first quote found by memchr. SIZE_MAX: no guess.
+  size_t guess = SIZE_MAX;
   for (;;) {
     if ((size_t)count >= f->columns) {
       state[STATE_AT] = (int32_t)at, state[STATE_WRITTEN] = (int32_t)written, state[STATE_COUNT] = count;
       return COLUMNS_FULL;
     }
     const size_t from = at + PLAIN_PREFIX_LENGTH;
-    const uint8_t *close = from <= f->body_length && memcmp(f->body + at, PLAIN_PREFIX, PLAIN_PREFIX_LENGTH) == 0
-                               ? memchr(f->body + from, '"', f->body_length - from)
-                               : NULL;
+    const bool prefixed = from <= f->body_length && memcmp(f->body + at, PLAIN_PREFIX, PLAIN_PREFIX_LENGTH) == 0;
+    const bool guessed = prefixed && guess != SIZE_MAX && guess + 1 < f->body_length - from &&
+                         f->body[from + guess] == '"' && f->body[from + guess + 1] == '}';
+    const uint8_t *close = guessed    ? f->body + from + guess
+                           : prefixed ? memchr(f->body + from, '"', f->body_length - from)
+                                      : NULL;
     const size_t to = close == NULL ? 0 : (size_t)(close - f->body);
     // the plain shape: its closing quote, then '}'; a text of whole groups (else the scanner refuses the body)
     const bool plain = close != NULL && to + 1 < f->body_length && f->body[to + 1] == '}' && (to - from) % 4 == 0 &&
@@ -108,6 +115,10 @@ static int32_t frame_records(const Frame *f, int32_t *state) {
     out = write_varint(out, -1);  // no key
     out = write_varint(out, (int32_t)value_bytes);
     if (!decode_span_avx2(f->body + from, to - from, out)) {
+      if (guessed) {
+        guess = SIZE_MAX;
+        continue;
+      }
       // not base64: the scanner reads this record itself (and refuses the body)
       state[STATE_AT] = (int32_t)at, state[STATE_WRITTEN] = (int32_t)written, state[STATE_COUNT] = count;
       return OTHER;
@@ -120,6 +131,7 @@ static int32_t frame_records(const Frame *f, int32_t *state) {
     *out++ = 0;  // header count
     written = (size_t)(out - f->data);
     count++;
+    guess = to - from;
     at = skip_space(f->body, to + 2, f->body_length);
     if (at >= f->body_length || f->body[at] != ',') {
       state[STATE_AT] = (int32_t)(to + 2), state[STATE_WRITTEN] = (int32_t)written, state[STATE_COUNT] = count;

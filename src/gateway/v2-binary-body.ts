@@ -163,8 +163,10 @@ function isPlainValueRecord(body: Buffer, source: DataView, at: number, chars: n
   );
 }
 
-/** Records the span columns have room for at first (doubled as needed). */
+/** Records the columns have room for at first (doubled as needed). */
 const SPANS_INITIAL = 1024;
+/** Records read by the scanner itself (not the native loop) whose base64 texts `spans` has room for at first. */
+const SPANS_INITIAL_RECORDS = 64;
 
 function withCapacity(column: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
   const copy = new Int32Array(capacity);
@@ -239,7 +241,8 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
   let valueAt = new Int32Array(capacity);
   let valueLength = new Int32Array(capacity);
   // The base64 texts to decode, as decodeSpans takes them: from, to, into (keys and values, non-empty ones)
-  let spans = new Int32Array(3 * SPANS_PER_RECORD_MAX * capacity);
+  // (only records read here have spans: small at first, as runs of plain records may be framed natively)
+  let spans = new Int32Array(3 * SPANS_PER_RECORD_MAX * SPANS_INITIAL_RECORDS);
   let spanCount = 0;
   let partitions: Array<number | null> | null = null;
   let keyed = false;
@@ -287,7 +290,6 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
         keyLength = withCapacity(keyLength, capacity);
         valueAt = withCapacity(valueAt, capacity);
         valueLength = withCapacity(valueLength, capacity);
-        spans = withCapacity(spans, 3 * SPANS_PER_RECORD_MAX * capacity);
         continue;
       }
       if (status === PLAIN_AFTER_RECORD) {
@@ -406,8 +408,8 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
       keyLength = withCapacity(keyLength, capacity);
       valueAt = withCapacity(valueAt, capacity);
       valueLength = withCapacity(valueLength, capacity);
-      spans = withCapacity(spans, 3 * SPANS_PER_RECORD_MAX * capacity);
     }
+    if (3 * (spanCount + SPANS_PER_RECORD_MAX) > spans.length) spans = withCapacity(spans, 2 * spans.length);
     keyAt[count] = keyBytes < 0 ? -1 : written;
     keyLength[count] = keyBytes;
     if (keyBytes >= 0) {
