@@ -17,11 +17,12 @@
 #define BROOK_BASE64_DECODE_H
 
 #include <immintrin.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#define EQUALS '='
+#define BASE64_PAD '='
 
 /* The 6-bit value of each alphabet character, -1 for every other byte. */
 static int8_t sextet[256];
@@ -109,8 +110,8 @@ __attribute__((target("avx2"))) static inline bool decode32(const uint8_t *in, u
  * reserves it. */
 static size_t decoded_length(const uint8_t *end, size_t length) {
   size_t padding = 0;
-  if (length > 0 && end[-1] == EQUALS) padding++;
-  if (length > 1 && end[-2] == EQUALS) padding++;
+  if (length > 0 && end[-1] == BASE64_PAD) padding++;
+  if (length > 1 && end[-2] == BASE64_PAD) padding++;
   return length / 4 * 3 - padding;
 }
 
@@ -134,8 +135,8 @@ __attribute__((target("avx2"))) static bool decode_span_avx2(const uint8_t *in, 
   }
   const int32_t a = sextet[last[0]], b = sextet[last[1]];
   if ((a | b) < 0) return false;
-  if (last[3] == EQUALS) {
-    if (last[2] == EQUALS) {
+  if (last[3] == BASE64_PAD) {
+    if (last[2] == BASE64_PAD) {
       out[0] = (uint8_t)(a << 2 | b >> 4);
       return true;
     }
@@ -155,12 +156,19 @@ __attribute__((target("avx2"))) static bool decode_span_avx2(const uint8_t *in, 
   return true;
 }
 
-/* Fills the tables; false when this CPU has no AVX2 (the addon must then refuse to load). */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void build_tables(void) {
+  build_sextet_table();
+  build_constants();
+}
+
+/* Fills the tables once per process (each worker thread that loads an addon runs its init); false when this CPU has
+ * no AVX2 (the addon must then refuse to load). */
 static bool base64_init(void) {
   __builtin_cpu_init();
   if (!__builtin_cpu_supports("avx2")) return false;
-  build_sextet_table();
-  build_constants();
+  pthread_once(&tables_once, build_tables);
   return true;
 }
 

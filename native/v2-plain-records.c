@@ -20,6 +20,7 @@
 // Arguments of the wrong type or positions outside the arrays are a caller's error and throw. The module refuses to
 // load on a CPU without AVX2 (the scanner then reads every record itself).
 #include <limits.h>
+#include <string.h>
 
 #include "base64-decode.h"
 #include "typed-array.h"
@@ -28,6 +29,10 @@ enum { OTHER = 0, AFTER_RECORD = 1, DATA_FULL = 2, COLUMNS_FULL = 3 };
 enum { STATE_AT, STATE_WRITTEN, STATE_COUNT, STATE_NEEDED, STATE_FIELDS };
 
 static const uint8_t PLAIN_PREFIX[] = "{\"value\":\"";
+/* The most bytes of a record's framing besides its value (5-byte varints for length, offset delta and value length,
+ * attributes, timestamp delta, key length, header count): the scanner's RECORD_FRAMING_BYTES_MAX, so that both leave
+ * the same room below 2 GiB. */
+#define RECORD_FRAMING_BYTES_MAX (5 + 1 + 1 + 5 + 5 + 5 + 1)
 #define PLAIN_PREFIX_LENGTH (sizeof PLAIN_PREFIX - 1)
 
 static bool is_json_space(uint8_t byte) { return byte == ' ' || byte == '\t' || byte == '\n' || byte == '\r'; }
@@ -97,8 +102,9 @@ static int32_t frame_records(const Frame *f, int32_t *state) {
     // 3 bytes: attributes, timestamp delta, header count; the key's length -1 is one byte
     const size_t record_bytes = plain ? 3 + varint_size(count) + 1 + varint_size((int32_t)value_bytes) + value_bytes : 0;
     const size_t needed = plain ? varint_size((int32_t)record_bytes) + record_bytes : 0;
-    // positions are Int32 on the scanner's side: a batch that would pass 2 GiB is for it to refuse
-    if (!plain || record_bytes > INT_MAX || written + needed > INT_MAX) {
+    // positions are Int32 on the scanner's side: a batch that would come near 2 GiB is for it to refuse, by the
+    // scanner's own bound
+    if (!plain || value_bytes > INT_MAX || written + record_bytes + RECORD_FRAMING_BYTES_MAX > INT_MAX) {
       state[STATE_AT] = (int32_t)at, state[STATE_WRITTEN] = (int32_t)written, state[STATE_COUNT] = count;
       return OTHER;
     }
@@ -165,10 +171,16 @@ static napi_value FramePlainRecords(napi_env env, napi_callback_info info) {
   }
   int32_t *state = (int32_t *)state_bytes;
   if (state_length < STATE_FIELDS || state[STATE_AT] < 0 || (size_t)state[STATE_AT] > f.body_length ||
-      state[STATE_WRITTEN] < 0 || (size_t)state[STATE_WRITTEN] > f.data_length || state[STATE_COUNT] < 0 ||
-      f.body_length > INT_MAX || f.data_length > INT_MAX) {
-    napi_throw_range_error(env, NULL, "framePlainRecords: the state lies outside the body, the data or the columns");
+      state[STATE_WRITTEN] < 0 || (size_t)state[STATE_WRITTEN] > f.data_length || state[STATE_COUNT] < 0) {
+    napi_throw_range_error(env, NULL, "framePlainRecords: the state lies outside the body or the data");
     return NULL;
+  }
+  // Positions are Int32: the loop never writes past 2 GiB, and a body longer than that is the scanner's to refuse.
+  if (f.data_length > INT_MAX) f.data_length = INT_MAX;
+  napi_value result;
+  if (f.body_length > INT_MAX) {
+    napi_create_int32(env, OTHER, &result);
+    return result;
   }
   f.body = (const uint8_t *)body;
   f.data = (uint8_t *)data;
@@ -179,7 +191,6 @@ static napi_value FramePlainRecords(napi_env env, napi_callback_info info) {
   f.columns = column_lengths[0];
   for (int i = 1; i < 4; i++)
     if (column_lengths[i] < f.columns) f.columns = column_lengths[i];
-  napi_value result;
   napi_create_int32(env, frame_records(&f, state), &result);
   return result;
 }

@@ -17,8 +17,8 @@ const [compiler, ...compilerArgs] = (process.env.CC ?? 'cc').trim().split(/\s+/)
 const ADDONS = [
   { name: 'crc32c', title: 'CRC-32C', flags: ['-msse4.2', '-pthread'], fallback: '@node-rs/crc32 (about 4x slower)' },
   // the AVX2 function carries its own target attribute, so the module loads (and refuses) on any x86-64
-  { name: 'base64', title: 'base64 decoder', flags: [], fallback: 'the JavaScript decoder' },
-  { name: 'v2-plain-records', title: 'v2 plain-record framing', flags: [], fallback: 'the JavaScript scanner' },
+  { name: 'base64', title: 'base64 decoder', flags: ['-pthread'], fallback: 'the JavaScript decoder' },
+  { name: 'v2-plain-records', title: 'v2 plain-record framing', flags: ['-pthread'], fallback: 'the JavaScript scanner' },
 ];
 
 /** Builds one addon; null when done, else why not. */

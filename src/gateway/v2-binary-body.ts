@@ -163,8 +163,11 @@ function isPlainValueRecord(body: Buffer, source: DataView, at: number, chars: n
   );
 }
 
+/** Records read here before the native loop is offered one again, after it took none (see scan). */
+const PLAIN_BACKOFF_RECORDS = 16;
+
 /** Records the columns have room for at first (doubled as needed). */
-const SPANS_INITIAL = 1024;
+const COLUMNS_INITIAL = 1024;
 /** Records read by the scanner itself (not the native loop) whose base64 texts `spans` has room for at first. */
 const SPANS_INITIAL_RECORDS = 64;
 
@@ -205,10 +208,11 @@ export function scanV2BinaryBody(
   body: Buffer,
   framePlain: FramePlainRecords | null = nativeFramePlainRecords,
 ): ScannedV2Records | null {
-  const guessing = { guessed: false };
+  // The native loop reads runs of plain records itself; the scanner guesses them only without it.
+  const guessing = framePlain === null ? { guessed: false } : null;
   const records = scanOrNull(body, guessing, framePlain);
   // A guess that did not hold makes the decode fail (or the framing go astray): frame the body again without them.
-  return records === null && guessing.guessed ? scanOrNull(body, null, framePlain) : records;
+  return records === null && guessing?.guessed === true ? scanOrNull(body, null, framePlain) : records;
 }
 
 /** Whether the scan may guess records of the plain shape, and whether it did. */
@@ -235,7 +239,7 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
   let data = Buffer.allocUnsafe(BATCH_HEADER_BYTES + body.length);
   const source = new DataView(body.buffer, body.byteOffset, body.length);
   let written = BATCH_HEADER_BYTES;
-  let capacity = SPANS_INITIAL;
+  let capacity = COLUMNS_INITIAL;
   let keyAt = new Int32Array(capacity);
   let keyLength = new Int32Array(capacity);
   let valueAt = new Int32Array(capacity);
@@ -263,11 +267,15 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
   // byte for byte); anything else is read the general way. After a guess that proves wrong the whole body is framed
   // again without guesses (scanV2BinaryBody).
   let plainChars = -1;
-  const plainState = framePlain === null ? null : new Int32Array(PLAIN_STATE_FIELDS);
+  const plainState = new Int32Array(PLAIN_STATE_FIELDS);
+  // Records left to read here before the native loop is tried again: after it took none of a record that starts as
+  // a plain one does ({"value":"..","key":..} and the like), the next few are read here, not offered to it first.
+  let plainBackoff = 0;
   for (;;) {
     // Runs of plain records are framed natively, up to a record it leaves to the reading below (at its start), or
     // up to the separator after a record (read at the end of this loop).
-    if (plainState !== null && framePlain !== null && startsPlainValueRecord(body, source, at)) {
+    if (framePlain !== null && plainBackoff-- <= 0 && startsPlainValueRecord(body, source, at)) {
+      const countBefore = count;
       plainState[PLAIN_STATE_AT] = at;
       plainState[PLAIN_STATE_WRITTEN] = written;
       plainState[PLAIN_STATE_COUNT] = count;
@@ -279,7 +287,7 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
       plainChars = -1;
       if (status === PLAIN_DATA_FULL) {
         const needed = written + plainState[PLAIN_STATE_NEEDED] + RECORD_FRAMING_BYTES_MAX;
-        const grown = Buffer.allocUnsafe(Math.max(2 * data.length, needed));
+        const grown = Buffer.allocUnsafe(Math.min(INT32_MAX, Math.max(2 * data.length, needed)));
         data.copy(grown, 0, 0, written);
         data = grown;
         continue;
@@ -302,6 +310,7 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
         break;
       }
       // PLAIN_OTHER: the record at `at` is read below
+      if (count === countBefore) plainBackoff = PLAIN_BACKOFF_RECORDS;
     }
     // The base64 text of the key and value: body[from, to), from -1 for null
     let keyFrom = -1;
@@ -393,7 +402,9 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
     // positions are kept in Int32Arrays: a batch past 2 GiB is left to the full path
     if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > INT32_MAX) throw NOT_UNDERSTOOD;
     if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > data.length) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX));
+      const grown = Buffer.allocUnsafe(
+        Math.min(INT32_MAX, Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX)),
+      );
       data.copy(grown, 0, 0, written);
       data = grown;
     }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BATCH_HEADER_BYTES } from '../partition-log/record-batch.js';
 import { type ScannedV2Records, scanV2BinaryBody } from './v2-binary-body.js';
 import {
+  type FramePlainRecords,
   nativeFramePlainRecords,
   PLAIN_AFTER_RECORD,
   PLAIN_COLUMNS_FULL,
@@ -144,6 +145,15 @@ describe.skipIf(nativeFramePlainRecords === null)('framePlainRecords', () => {
     expect(narrow.at).toBe(short.at);
   });
 
+  it('frames into data longer than 2 GiB as into data of 2 GiB (positions are Int32)', () => {
+    const body = Buffer.from('{"value":"QUJD"}]');
+    const data = Buffer.allocUnsafe(2 ** 31 + 8); // never touched beyond its first bytes
+    const columns = () => new Int32Array(4);
+    const state = Int32Array.from([0, 0, 0, 0]);
+    expect(frame(body, data, columns(), columns(), columns(), columns(), state)).toBe(PLAIN_AFTER_RECORD);
+    expect([...state.subarray(0, 3)]).toEqual([16, 10, 1]);
+  });
+
   it('refuses arguments of the wrong type and a state outside the body or the data', () => {
     const body = Buffer.from('{"value":"QUJD"}');
     const data = Buffer.alloc(32);
@@ -181,6 +191,13 @@ function outcome(scanned: ScannedV2Records | null): unknown {
 
 describe.skipIf(nativeFramePlainRecords === null)('the v2 scanner with and without the native loop', () => {
   it('gives the same records, byte for byte, or leaves the same bodies to the full path', () => {
+    // every answer of the loop is met (more data, more columns: after runs of {} whose framing outgrows the body)
+    const statuses = new Set<number>();
+    const counting: FramePlainRecords = (...args) => {
+      const status = frame(...args);
+      statuses.add(status);
+      return status;
+    };
     const base64 = fc.uint8Array({ maxLength: 120 }).map((b) => Buffer.from(b).toString('base64'));
     const record = fc.oneof(
       { weight: 12, arbitrary: base64.map((t) => `{"value":"${t}"}`) },
@@ -191,20 +208,40 @@ describe.skipIf(nativeFramePlainRecords === null)('the v2 scanner with and witho
       { weight: 1, arbitrary: fc.constantFrom('{"value":null}', '{}', '{"value":"QUJ"}', '{"value":"Q=JD"}') },
       { weight: 1, arbitrary: base64.map((t) => `{"value":"${t.replace(/A/g, '\\u0041')}"}`) },
       { weight: 1, arbitrary: base64.map((t) => `{"value":"${t}\u00e9"}`) },
+      { weight: 2, arbitrary: fc.integer({ min: 1, max: 40 }).map((n) => Array(n).fill('{}').join(',')) },
     );
     const separator = fc.constantFrom(',', ',', ',', ' ,', ', ', '\n,\r\n', ';', ',,', '');
-    const ending = fc.constantFrom(']}', ']}', ' ] }', ']', ']}x', '}', '');
+    const ending = fc.constantFrom(']}', ']}', ' ] }', ']', ']}x', '}', '', 'x}', '}}', '"}', ',]}', ']x}');
     fc.assert(
       fc.property(fc.array(fc.tuple(record, separator), { minLength: 1, maxLength: 30 }), ending, (pairs, end) => {
         const items = pairs.map(([r, s], i) => (i < pairs.length - 1 ? r + s : r)).join('');
         const raw = Buffer.from(`{"records":[${items}${end}`, 'utf8');
-        expect(outcome(scanV2BinaryBody(raw, nativeFramePlainRecords))).toEqual(outcome(scanV2BinaryBody(raw, null)));
+        expect(outcome(scanV2BinaryBody(raw, counting))).toEqual(outcome(scanV2BinaryBody(raw, null)));
       }),
       { numRuns: 3000 },
     );
+    for (const [count, plain] of [
+      [1100, 1],
+      [1030, 1],
+    ]) {
+      // past the columns in one run of the loop, after many {}
+      const raw = Buffer.from(
+        `{"records":[${Array(count).fill('{}').join(',')},${Array(plain).fill('{"value":"QUJD"}').join(',')}]}`,
+      );
+      expect(outcome(scanV2BinaryBody(raw, counting))).toEqual(outcome(scanV2BinaryBody(raw, null)));
+    }
+    // the framing of eight {} outgrows their text: the loop asks for more data at the second plain record
+    const outgrown = Buffer.from(
+      `{"records":[${Array(8).fill('{}').join(',')},{"value":"QUFBQUFB"},{"value":"QUFBQUFB"}]}`,
+    );
+    expect(outcome(scanV2BinaryBody(outgrown, counting))).toEqual(outcome(scanV2BinaryBody(outgrown, null)));
+    expect(scanV2BinaryBody(outgrown, counting)?.count).toBe(10);
+    const many = Buffer.from(`{"records":[${Array(2000).fill('{"value":"QUJD"}').join(',')}]}`);
+    expect(outcome(scanV2BinaryBody(many, counting))).toEqual(outcome(scanV2BinaryBody(many, null)));
+    expect([...statuses].sort()).toEqual([PLAIN_OTHER, PLAIN_AFTER_RECORD, PLAIN_DATA_FULL, PLAIN_COLUMNS_FULL]);
   });
 
-  it('gives the same records for bodies past its columns and data', () => {
+  it('gives the same records for bodies past its columns', () => {
     for (const count of [1023, 1024, 1025, 5000]) {
       const records = Array.from({ length: count }, (_, i) => ({ value: Buffer.alloc(i % 5, i).toString('base64') }));
       const raw = Buffer.from(JSON.stringify({ records }));

@@ -4,7 +4,10 @@
 // it has checked completely and leaves everything else to the scanner (v2-binary-body.ts).
 import { loadAddonFunction } from '../common/native-addon.js';
 
-/** body[at] starts a record the loop does not take; nothing was written for it. */
+/**
+ * The loop does not take what starts at body[at] (another record shape, or not a record at all); nothing is counted
+ * for it, though data past `written` may hold scraps of its framing, which the scanner writes over.
+ */
 export const PLAIN_OTHER = 0;
 /** body[at] follows the '}' of a framed record, and no ',' follows it. */
 export const PLAIN_AFTER_RECORD = 1;
