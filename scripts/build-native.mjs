@@ -1,5 +1,6 @@
 // Part of `npm run build`: compiles the Node-API addons in native/ into dist/native/<name>.node with the system C
-// compiler and the Node-API headers that come with Node: crc32c.c (CRC-32C on three SSE4.2 streams) and base64.c
+// compiler and the Node-API headers that come with Node: crc32c.c (CRC-32C on three SSE4.2 streams, and the log
+// append's write with the CRC check in the same thread-pool job, see src/partition-log/native-append.ts) and base64.c
 // (the v2 binary scanner's base64 decoder, AVX2). Where one cannot be built (no compiler, no headers, not x86-64
 // Linux) it says so in one line and Brook uses the portable implementation instead; the build still passes.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,12 @@ const [compiler, ...compilerArgs] = (process.env.CC ?? 'cc').trim().split(/\s+/)
 
 /** Each addon: its source, the compiler flags it needs, and what Brook uses without it. */
 const ADDONS = [
-  { name: 'crc32c', title: 'CRC-32C', flags: ['-msse4.2', '-pthread'], fallback: '@node-rs/crc32 (about 4x slower)' },
+  {
+    name: 'crc32c',
+    title: 'CRC-32C',
+    flags: ['-msse4.2', '-pthread'],
+    fallback: '@node-rs/crc32 (about 4x slower; appends check CRCs on the JavaScript thread)',
+  },
   // the AVX2 function carries its own target attribute, so the module loads (and refuses) on any x86-64
   { name: 'base64', title: 'base64 decoder', flags: [], fallback: 'the JavaScript decoder' },
 ];
