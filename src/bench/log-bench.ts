@@ -5,10 +5,10 @@
 // rounds (files removed after each round) and the median round of each is reported. What keeps the comparison
 // fair (the workload, the bytes and the baseline's calls are the same in every round):
 // - The first WARMUP_ROUNDS rounds run exactly like the others and are not counted. V8 compiles the hot functions
-//   with TurboFan on background threads during the first rounds (--trace-opt on these loops: 30-44, 38 and 20-22
-//   compilations in the first three rounds, 0-6 after); on a two-core machine those threads take the CPU from the
-//   JavaScript thread and the thread-pool thread for milliseconds at a time (perf sched showed the JavaScript
-//   thread waiting runnable behind them while the other core was idle). The engine has more code to compile than the baseline's loop, so counting these
+//   with TurboFan on background threads during the first rounds (--trace-opt on this bench: 30, 30 and 22
+//   compilations in the first three rounds, 0-14 in each later one); on a two-core machine those threads take the
+//   CPU from the JavaScript thread and the thread-pool thread for milliseconds at a time (perf sched showed the
+//   JavaScript thread waiting runnable behind them while the other core was idle). The engine has more code to compile than the baseline's loop, so counting these
 //   rounds measured the JIT, not the I/O path. Both sides get the same warm-up.
 // - ROUNDS measured rounds with the median: one round of 500,000 records takes ~30 ms per side, so a preemption
 //   by another process costs a round several percent; more rounds keep one such round out of the median, on
@@ -31,7 +31,7 @@ import { formatMeasurement, timed, type Measurement } from './measure.js';
 const RECORD_BYTES = 100;
 const RECORDS_PER_BATCH = 1000;
 const READ_CHUNK_BYTES = 1024 * 1024;
-const WARMUP_ROUNDS = 2;
+const WARMUP_ROUNDS = 3;
 const ROUNDS = 9;
 
 interface RoundTimes {
