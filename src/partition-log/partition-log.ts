@@ -382,8 +382,8 @@ export class PartitionLog {
 
   /**
    * Writes `items` in order, in groups that each fit the active segment, rolling between groups. A group with a
-   * corrupt batch is not kept (LogSegment.append); its corrupt batches are refused, the rest renumbered (see dropCorrupt) and
-   * written again. On return `items` holds exactly the appends written.
+   * corrupt batch is not kept (LogSegment.append); its corrupt batches are refused, the rest renumbered (see
+   * dropCorrupt) and written again. On return `items` holds exactly the appends written.
    */
   private async writeItems(items: PendingAppend[]): Promise<void> {
     let groupStart = 0;
