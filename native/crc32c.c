@@ -7,13 +7,18 @@
 // linearity: feeding block B after a state s equals shift_n(s) xor crc(0, B), where shift_n (feeding n zero bytes)
 // is a linear map of the 32-bit state, applied here with four byte tables computed at load time.
 //
-// Exports crc32c(bytes: Uint8Array): number (unsigned), or nothing usable when the CPU lacks SSE4.2 (the module
-// then throws on load and the JavaScript side keeps its portable implementation).
+// Exports crc32c(bytes: Uint8Array): number (unsigned), and writevChecked (below), or nothing usable when the CPU
+// lacks SSE4.2 (the module then throws on load and the JavaScript side keeps its portable implementation).
+#include <errno.h>
+#include <limits.h>
 #include <nmmintrin.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <node_api.h>
+#include <uv.h>
 
 #define BLOCK 4096
 
@@ -109,6 +114,187 @@ static napi_value Crc32c(napi_env env, napi_callback_info info) {
   return result;
 }
 
+// writevChecked(fd: number, buffers: Buffer[], position: number, check: number[]): Promise<number[]>
+//
+// One job in libuv's thread pool (where fs.writev would run) for a log append: first the CRC-32C of each batch
+// whose index is in `check` is compared with the CRC its header carries (a Kafka record batch: CRC big-endian at
+// byte 17, covering byte 21 to the end); if any differs, nothing is written and the promise resolves to the
+// indexes of the corrupt batches. Otherwise the buffers are written end to end at `position` with pwritev
+// (repeated after a short write) and the promise resolves to [] once the kernel has taken every byte; a failed
+// write rejects with an Error carrying libuv's code (EIO, ENOSPC, ...) and errno, as fs does.
+//
+// The CRC thus runs on a thread-pool thread right before the write instead of on the JavaScript thread while the
+// write is in flight: on a machine with few cores the two rarely ran in parallel anyway, and the write's copy into
+// the page cache then reads bytes the CRC just brought into the cache.
+
+#ifndef IOV_MAX
+#define IOV_MAX 1024 /* Linux's UIO_MAXIOV */
+#endif
+#define CRC_AT 17
+#define ATTRIBUTES_AT 21
+
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  napi_ref buffers_ref; /* keeps the buffers alive until the job is done */
+  int fd;
+  int64_t position;
+  size_t count;
+  struct iovec *iov;
+  uint8_t *check;
+  uint32_t *corrupt;
+  size_t corrupt_count;
+  int error; /* errno of a failed write, 0 when none */
+} WriteJob;
+
+static void free_job(napi_env env, WriteJob *job) {
+  if (job->buffers_ref != NULL) napi_delete_reference(env, job->buffers_ref);
+  if (job->work != NULL) napi_delete_async_work(env, job->work);
+  free(job->iov);
+  free(job->check);
+  free(job->corrupt);
+  free(job);
+}
+
+static void execute_write(napi_env env, void *data) {
+  (void)env;
+  WriteJob *job = data;
+  for (size_t i = 0; i < job->count; i++) {
+    if (!job->check[i]) continue;
+    const uint8_t *batch = job->iov[i].iov_base;
+    size_t length = job->iov[i].iov_len;
+    uint32_t stored = length < ATTRIBUTES_AT ? 0
+                                             : ((uint32_t)batch[CRC_AT] << 24) | ((uint32_t)batch[CRC_AT + 1] << 16) |
+                                                   ((uint32_t)batch[CRC_AT + 2] << 8) | batch[CRC_AT + 3];
+    if (length < ATTRIBUTES_AT || crc32c(batch + ATTRIBUTES_AT, length - ATTRIBUTES_AT) != stored)
+      job->corrupt[job->corrupt_count++] = (uint32_t)i;
+  }
+  if (job->corrupt_count > 0) return;
+  size_t first = 0;
+  int64_t position = job->position;
+  while (first < job->count) {
+    size_t n = job->count - first;
+    if (n > IOV_MAX) n = IOV_MAX;
+    ssize_t written = pwritev(job->fd, job->iov + first, (int)n, position);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      job->error = errno;
+      return;
+    }
+    if (written == 0) {
+      job->error = EIO;
+      return;
+    }
+    position += written;
+    /* skip what was written: whole buffers, then the start of a partly written one */
+    size_t left = (size_t)written;
+    while (first < job->count && left >= job->iov[first].iov_len) {
+      left -= job->iov[first].iov_len;
+      first++;
+    }
+    if (left > 0) {
+      job->iov[first].iov_base = (uint8_t *)job->iov[first].iov_base + left;
+      job->iov[first].iov_len -= left;
+    }
+    while (first < job->count && job->iov[first].iov_len == 0) first++;
+  }
+}
+
+static void complete_write(napi_env env, napi_status status, void *data) {
+  WriteJob *job = data;
+  napi_value result;
+  if (status != napi_ok) {
+    napi_value message;
+    napi_create_string_utf8(env, "checked write cancelled", NAPI_AUTO_LENGTH, &message);
+    napi_create_error(env, NULL, message, &result);
+    napi_reject_deferred(env, job->deferred, result);
+  } else if (job->error != 0) {
+    napi_value message, code, errno_value;
+    const char *name = uv_err_name(-job->error);
+    napi_create_string_utf8(env, strerror(job->error), NAPI_AUTO_LENGTH, &message);
+    napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
+    napi_create_error(env, code, message, &result);
+    napi_create_int32(env, -job->error, &errno_value);
+    napi_set_named_property(env, result, "errno", errno_value);
+    napi_reject_deferred(env, job->deferred, result);
+  } else {
+    napi_create_array_with_length(env, job->corrupt_count, &result);
+    for (size_t i = 0; i < job->corrupt_count; i++) {
+      napi_value index;
+      napi_create_uint32(env, job->corrupt[i], &index);
+      napi_set_element(env, result, (uint32_t)i, index);
+    }
+    napi_resolve_deferred(env, job->deferred, result);
+  }
+  free_job(env, job);
+}
+
+static napi_value throw_type(napi_env env, WriteJob *job, const char *message) {
+  if (job != NULL) free_job(env, job);
+  napi_throw_type_error(env, NULL, message);
+  return NULL;
+}
+
+static napi_value WritevChecked(napi_env env, napi_callback_info info) {
+  static const char *usage = "writevChecked expects (fd, Buffer[], position, number[])";
+  size_t argc = 4;
+  napi_value argv[4];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 4) return throw_type(env, NULL, usage);
+  int32_t fd;
+  double position;
+  bool is_array = false, is_check_array = false;
+  if (napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0 ||
+      napi_get_value_double(env, argv[2], &position) != napi_ok || !(position >= 0) ||
+      position > 9007199254740991.0 || napi_is_array(env, argv[1], &is_array) != napi_ok || !is_array ||
+      napi_is_array(env, argv[3], &is_check_array) != napi_ok || !is_check_array)
+    return throw_type(env, NULL, usage);
+  uint32_t count, check_count;
+  napi_get_array_length(env, argv[1], &count);
+  napi_get_array_length(env, argv[3], &check_count);
+  WriteJob *job = calloc(1, sizeof(WriteJob));
+  if (job == NULL) return throw_type(env, NULL, "out of memory");
+  job->fd = fd;
+  job->position = (int64_t)position;
+  job->count = count;
+  job->iov = calloc(count > 0 ? count : 1, sizeof(struct iovec));
+  job->check = calloc(count > 0 ? count : 1, 1);
+  job->corrupt = calloc(count > 0 ? count : 1, sizeof(uint32_t));
+  if (job->iov == NULL || job->check == NULL || job->corrupt == NULL) return throw_type(env, job, "out of memory");
+  for (uint32_t i = 0; i < count; i++) {
+    napi_value element, arraybuffer;
+    bool is_typed = false;
+    napi_typedarray_type type;
+    void *data;
+    size_t length, offset;
+    if (napi_get_element(env, argv[1], i, &element) != napi_ok ||
+        napi_is_typedarray(env, element, &is_typed) != napi_ok || !is_typed ||
+        napi_get_typedarray_info(env, element, &type, &length, &data, &arraybuffer, &offset) != napi_ok ||
+        type != napi_uint8_array)
+      return throw_type(env, job, usage);
+    job->iov[i].iov_base = data;
+    job->iov[i].iov_len = length;
+  }
+  for (uint32_t i = 0; i < check_count; i++) {
+    napi_value element;
+    uint32_t index;
+    if (napi_get_element(env, argv[3], i, &element) != napi_ok ||
+        napi_get_value_uint32(env, element, &index) != napi_ok || index >= count)
+      return throw_type(env, job, usage);
+    job->check[index] = 1;
+  }
+  napi_value promise, name;
+  if (napi_create_reference(env, argv[1], 1, &job->buffers_ref) != napi_ok ||
+      napi_create_promise(env, &job->deferred, &promise) != napi_ok)
+    return throw_type(env, job, "writevChecked could not start");
+  napi_create_string_utf8(env, "brook:writevChecked", NAPI_AUTO_LENGTH, &name);
+  if (napi_create_async_work(env, NULL, name, execute_write, complete_write, job, &job->work) != napi_ok ||
+      napi_queue_async_work(env, job->work) != napi_ok) {
+    /* the promise is never settled then; throwing is what the caller sees */
+    return throw_type(env, job, "writevChecked could not queue its job");
+  }
+  return promise;
+}
+
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void build_tables(void) {
@@ -127,5 +313,7 @@ NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "crc32c", NAPI_AUTO_LENGTH, Crc32c, NULL, &fn);
   napi_set_named_property(env, exports, "crc32c", fn);
+  napi_create_function(env, "writevChecked", NAPI_AUTO_LENGTH, WritevChecked, NULL, &fn);
+  napi_set_named_property(env, exports, "writevChecked", fn);
   return exports;
 }

@@ -1,8 +1,9 @@
 // Part of `npm run build`: compiles the Node-API addons in native/ into dist/native/<name>.node with the system C
-// compiler and the Node-API headers that come with Node: crc32c.c (CRC-32C on three SSE4.2 streams), and for the v2
-// binary produce scanner base64.c (its base64 decoder, AVX2) and v2-plain-records.c (its loop over records of the
-// plain shape, AVX2). Where one cannot be built (no compiler, no headers, not x86-64 Linux) it says so in one line
-// and Brook uses the portable implementation instead; the build still passes.
+// compiler and the Node-API headers that come with Node: crc32c.c (CRC-32C on three SSE4.2 streams, and the log
+// append's write with the CRC check in the same thread-pool job, see src/partition-log/native-append.ts), and for
+// the v2 binary produce scanner base64.c (its base64 decoder, AVX2) and v2-plain-records.c (its loop over records of
+// the plain shape, AVX2). Where one cannot be built (no compiler, no headers, not x86-64 Linux) it says so in one
+// line and Brook uses the portable implementation instead; the build still passes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,10 +16,20 @@ const [compiler, ...compilerArgs] = (process.env.CC ?? 'cc').trim().split(/\s+/)
 
 /** Each addon: its source, the compiler flags it needs, and what Brook uses without it. */
 const ADDONS = [
-  { name: 'crc32c', title: 'CRC-32C', flags: ['-msse4.2', '-pthread'], fallback: '@node-rs/crc32 (about 4x slower)' },
+  {
+    name: 'crc32c',
+    title: 'CRC-32C',
+    flags: ['-msse4.2', '-pthread'],
+    fallback: '@node-rs/crc32 (about 4x slower; appends check CRCs on the JavaScript thread)',
+  },
   // the AVX2 function carries its own target attribute, so the module loads (and refuses) on any x86-64
   { name: 'base64', title: 'base64 decoder', flags: ['-pthread'], fallback: 'the JavaScript decoder' },
-  { name: 'v2-plain-records', title: 'v2 plain-record framing', flags: ['-pthread'], fallback: 'the JavaScript scanner' },
+  {
+    name: 'v2-plain-records',
+    title: 'v2 plain-record framing',
+    flags: ['-pthread'],
+    fallback: 'the JavaScript scanner',
+  },
 ];
 
 /** Builds one addon; null when done, else why not. */

@@ -9,9 +9,11 @@
 import { open, rm, truncate, writeFile, readFile, type FileHandle } from 'node:fs/promises';
 import type { FileHandlePool } from './file-handle-pool.js';
 import { CorruptIndexError, OffsetIndex } from './offset-index.js';
+import { nativeWritevChecked } from './native-append.js';
 import {
   BATCH_HEADER_BYTES,
   CorruptBatchError,
+  hasValidCrc,
   lastOffsetOf,
   readBatchHeader,
   validateBatch,
@@ -158,55 +160,62 @@ export class LogSegment {
   }
 
   /**
-   * Writes batches with one positional writev at the end of the file and indexes them. `checkWhileWriting`, when
-   * given, runs on this thread once the write is under way in libuv's thread pool (so its work overlaps the
-   * write); when it returns false, the written bytes are cut off again, nothing is indexed, and append returns
-   * false. Readers never see such bytes: every read stops at `sizeBytes`, which only moves for kept batches.
+   * Writes batches with one positional writev at the end of the file and indexes them. `uncheckedCrc` lists the
+   * batches (by index) whose CRC is still to be checked; when one is wrong, nothing of this append stays in the
+   * file, nothing is indexed, and append returns the indexes of the corrupt batches (else []). Readers never see
+   * refused bytes: every read stops at `sizeBytes`, which only moves for kept batches.
+   *
+   * With the native addon the check and the write are one job in libuv's thread pool, the check first (nothing is
+   * written when it fails). Without, the CRCs are checked on this thread while the write is in flight there, and
+   * refused bytes are cut off again once the write returned.
    */
-  async append(batches: BatchToWrite[], checkWhileWriting?: () => boolean): Promise<boolean> {
+  async append(batches: BatchToWrite[], uncheckedCrc: readonly number[] = []): Promise<number[]> {
     const buffers = batches.map((batch) => batch.buffer);
     const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
     const position = this.sizeBytes;
-    let keep = true;
+    let corrupt: number[] = [];
     let checkError: unknown = null;
+    let wroteRefused = false;
     const lease = this.pool.lease(this.logPath);
     try {
       const handle = lease.opened ?? (await lease.opening);
-      let written = 0;
-      while (written < total) {
-        const pending = written === 0 ? buffers : remainingBuffers(buffers, written);
-        const writing =
-          pending.length === 1
-            ? handle.write(pending[0], 0, pending[0].length, position + written)
-            : handle.writev(pending, position + written);
-        if (written === 0 && checkWhileWriting !== undefined) {
-          try {
-            keep = checkWhileWriting();
-          } catch (error) {
-            // the write still completes, then is cut off below like a refused one
-            checkError = error;
-            keep = false;
+      if (nativeWritevChecked !== null) {
+        corrupt = await nativeWritevChecked(handle.fd, buffers, position, [...uncheckedCrc]);
+      } else {
+        let written = 0;
+        while (written < total) {
+          const pending = written === 0 ? buffers : remainingBuffers(buffers, written);
+          const writing =
+            pending.length === 1
+              ? handle.write(pending[0], 0, pending[0].length, position + written)
+              : handle.writev(pending, position + written);
+          if (written === 0 && uncheckedCrc.length > 0) {
+            try {
+              for (const index of uncheckedCrc) if (!hasValidCrc(buffers[index])) corrupt.push(index);
+            } catch (error) {
+              // the write still completes, then is cut off below like a refused one
+              checkError = error;
+            }
+            wroteRefused = corrupt.length > 0 || checkError !== null;
           }
+          const { bytesWritten } = await writing;
+          if (bytesWritten <= 0) throw new Error(`short write to ${this.logPath}`);
+          written += bytesWritten;
         }
-        const { bytesWritten } = await writing;
-        if (bytesWritten <= 0) throw new Error(`short write to ${this.logPath}`);
-        written += bytesWritten;
       }
     } finally {
       lease.release();
     }
-    if (!keep) {
-      await this.truncateFileTo(position);
-      if (checkError !== null) throw checkError;
-      return false;
-    }
+    if (wroteRefused) await this.truncateFileTo(position);
+    if (checkError !== null) throw checkError;
+    if (corrupt.length > 0) return corrupt;
     let batchPosition = position;
     for (const batch of batches) {
       this.indexBatch(batch.header, batchPosition);
       batchPosition += batch.buffer.length;
     }
     this.sizeBytes = position + total;
-    return true;
+    return corrupt;
   }
 
   private indexBatch(header: BatchHeader, position: number): void {

@@ -7,9 +7,12 @@
 // compaction swaps a segment under them (see log-segment.ts). Offsets are assigned when an append is queued, so
 // queue order is offset order; `logEndOffset` only moves once bytes are written.
 //
-// A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked while its write is in
-// flight, not before: the check then costs no time of its own. A batch that fails is cut off the file again before
-// anything else is written, refused, and the appends queued after it are renumbered (see dropCorrupt).
+// A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write, not
+// on this thread before it (see LogSegment.append): in the same thread-pool job right before the write where the
+// native addon is built, else on this thread while the write is in flight. A group with a batch that fails is not
+// written (or cut off the file again) before anything else is written; the batch is refused, and the appends
+// queued after it are renumbered (see dropCorrupt). A crash before such a cut leaves bytes past the log end that
+// recovery truncates (their CRC fails there too).
 import { access, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../common/clock.js';
@@ -30,7 +33,6 @@ import {
   batchesIn,
   CorruptBatchError,
   decodeRecords,
-  hasValidCrc,
   lastOffsetOf,
   readBatchHeader,
   stampLogAppendTime,
@@ -256,7 +258,7 @@ export class PartitionLog {
   appendAsLeader(batch: Buffer, leaderEpoch: number, options: { verifyCrc?: boolean } = {}): Promise<AppendInfo> {
     this.assertWritable();
     // A batch Brook's own encoder just built (verifyCrc: false) skips re-checking the CRC it computed. Any other
-    // batch has its CRC checked while it is being written (see writeGroup), except under LogAppendTime, whose
+    // batch has its CRC checked as part of its write (see LogSegment.append), except under LogAppendTime, whose
     // stamp recomputes the CRC and so must come after the check.
     const verify = options.verifyCrc !== false;
     const checkWhileWriting = verify && this.config.messageTimestampType !== TimestampType.LogAppendTime;
@@ -380,8 +382,8 @@ export class PartitionLog {
 
   /**
    * Writes `items` in order, in groups that each fit the active segment, rolling between groups. A group with a
-   * corrupt batch is cut off again; its corrupt batches are refused, the rest renumbered (see dropCorrupt) and
-   * written again. On return `items` holds exactly the appends written.
+   * corrupt batch is not kept (LogSegment.append); its corrupt batches are refused, the rest renumbered (see
+   * dropCorrupt) and written again. On return `items` holds exactly the appends written.
    */
   private async writeItems(items: PendingAppend[]): Promise<void> {
     let groupStart = 0;
@@ -398,16 +400,20 @@ export class PartitionLog {
         continue;
       }
       const group = items.slice(groupStart, groupEnd);
-      const { check, corrupt } = crcCheckOf(group);
-      const kept = await active.append(
+      const unchecked: number[] = [];
+      for (let i = 0; i < group.length; i++) if (group[i].crcUnchecked) unchecked.push(i);
+      const corruptIndexes = await active.append(
         group.map((item) => item.batch),
-        check,
+        unchecked,
       );
-      if (kept) {
+      // every batch in `unchecked` was checked, the corrupt ones listed
+      for (const i of unchecked) group[i].crcUnchecked = false;
+      if (corruptIndexes.length === 0) {
         this.endOffset = group[group.length - 1].info.lastOffset + 1;
         groupStart = groupEnd;
         continue;
       }
+      const corrupt = new Set(corruptIndexes.map((i) => group[i]));
       const refused = this.dropCorrupt(items, groupStart, corrupt);
       try {
         await this.saveEpochs();
@@ -866,25 +872,4 @@ function moveTo(item: PendingAppend, baseOffset: number): void {
   header.baseOffset = baseOffset;
   item.info.firstOffset = baseOffset;
   item.info.lastOffset = lastOffsetOf(header);
-}
-
-/**
- * The CRC check of a group's batches still unchecked, for LogSegment.append to run while their write is in flight,
- * and the set it fills with the corrupt ones. If any is corrupt the segment cuts the whole group off again. A crash
- * before that cut leaves bytes past the log end that recovery truncates (their CRC fails there too).
- */
-function crcCheckOf(group: PendingAppend[]): { check: (() => boolean) | undefined; corrupt: Set<PendingAppend> } {
-  const corrupt = new Set<PendingAppend>();
-  let unchecked: PendingAppend[] | null = null;
-  for (const item of group) if (item.crcUnchecked) (unchecked ??= []).push(item);
-  if (unchecked === null) return { check: undefined, corrupt };
-  const toCheck = unchecked;
-  const check = (): boolean => {
-    for (const item of toCheck) {
-      if (hasValidCrc(item.batch.buffer)) item.crcUnchecked = false;
-      else corrupt.add(item);
-    }
-    return corrupt.size === 0;
-  };
-  return { check, corrupt };
 }

@@ -93,10 +93,17 @@ export async function readAll(log: PartitionLog, from = log.logStartOffset): Pro
 export interface FileCalls {
   write: number;
   writev: number;
+  /** Writes through the native append (LogSegment.append reads the handle's fd once for each). */
+  nativeWritev: number;
   sync: number;
 }
 
-/** A pool whose handles count write, writev and sync calls per path. */
+/** Write calls of any kind: fs write, fs writev, the native append's checked writev. */
+export function writeCalls(calls: FileCalls): number {
+  return calls.write + calls.writev + calls.nativeWritev;
+}
+
+/** A pool whose handles count write, writev and sync calls (and reads of `fd`, see FileCalls) per path. */
 export class CountingPool extends FileHandlePool {
   readonly calls = new Map<string, FileCalls>();
 
@@ -114,10 +121,11 @@ export class CountingPool extends FileHandlePool {
   }
 
   totals(): FileCalls {
-    const total: FileCalls = { write: 0, writev: 0, sync: 0 };
+    const total: FileCalls = { write: 0, writev: 0, nativeWritev: 0, sync: 0 };
     for (const calls of this.calls.values()) {
       total.write += calls.write;
       total.writev += calls.writev;
+      total.nativeWritev += calls.nativeWritev;
       total.sync += calls.sync;
     }
     return total;
@@ -131,7 +139,7 @@ export class CountingPool extends FileHandlePool {
     const counts = (): FileCalls => {
       let calls = this.calls.get(path);
       if (calls === undefined) {
-        calls = { write: 0, writev: 0, sync: 0 };
+        calls = { write: 0, writev: 0, nativeWritev: 0, sync: 0 };
         this.calls.set(path, calls);
       }
       return calls;
@@ -139,6 +147,7 @@ export class CountingPool extends FileHandlePool {
     return new Proxy(handle, {
       get(target, property) {
         const value = Reflect.get(target, property, target) as unknown;
+        if (property === 'fd') counts().nativeWritev++;
         if (typeof value !== 'function') return value;
         if (property === 'write' || property === 'writev' || property === 'sync') {
           return (...args: unknown[]) => {

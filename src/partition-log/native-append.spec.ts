@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { batchOf, makeTempDir, removeDir } from '../../test/support/log-fixtures.js';
+import { nativeWritevChecked } from './native-append.js';
+
+/** As in crc32c.spec.ts: where `npm run build` can build the addon, the native append must be there. */
+const [compiler, ...compilerArgs] = (process.env.CC ?? 'cc').trim().split(/\s+/);
+const buildable =
+  process.platform === 'linux' &&
+  process.arch === 'x64' &&
+  process.env.BROOK_NATIVE_APPEND !== 'false' &&
+  spawnSync(compiler, [...compilerArgs, '--version']).status === 0 &&
+  existsSync(join(dirname(dirname(process.execPath)), 'include', 'node', 'node_api.h'));
+
+describe('native append (writevChecked)', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await makeTempDir('brook-native-append-');
+  });
+  afterEach(async () => {
+    await removeDir(dir);
+  });
+
+  it.skipIf(!buildable)('is there wherever the addon can be built', () => {
+    expect(nativeWritevChecked).not.toBeNull();
+  });
+
+  describe.skipIf(nativeWritevChecked === null)('where built', () => {
+    const write = nativeWritevChecked!;
+
+    it('writes every buffer end to end at the position, more than IOV_MAX of them, and resolves to []', async () => {
+      const path = join(dir, 'f');
+      const file = await open(path, 'w+');
+      try {
+        await file.write(Buffer.from('0123456789'), 0, 10, 0);
+        const buffers = Array.from({ length: 2500 }, (_, i) => Buffer.from(`<${i}>`));
+        expect(await write(file.fd, buffers, 4, [])).toEqual([]);
+        expect(await readFile(path, 'utf8')).toBe(`0123${buffers.map(String).join('')}`);
+      } finally {
+        await file.close();
+      }
+    });
+
+    it('checks the CRC of the listed batches first: with a corrupt one nothing is written', async () => {
+      const path = join(dir, 'f');
+      const file = await open(path, 'w+');
+      try {
+        const good = [batchOf({ value: 'a' }), batchOf({ value: 'b' }), batchOf({ value: 'c' })];
+        const corrupt = Buffer.from(good[1]);
+        corrupt[corrupt.length - 1] ^= 0x01;
+        const alsoCorrupt = Buffer.from(good[2]);
+        alsoCorrupt[30] ^= 0x80;
+        expect(await write(file.fd, [good[0], corrupt, alsoCorrupt], 0, [0, 1, 2])).toEqual([1, 2]);
+        expect((await stat(path)).size).toBe(0);
+        // a batch not listed is not checked (Brook's own encoder built it)
+        expect(await write(file.fd, [good[0], corrupt], 0, [0])).toEqual([]);
+        expect((await stat(path)).size).toBe(good[0].length + corrupt.length);
+        // too short to hold a CRC: corrupt
+        expect(await write(file.fd, [Buffer.alloc(20)], 0, [0])).toEqual([0]);
+      } finally {
+        await file.close();
+      }
+    });
+
+    it('rejects a failed write with the code and errno fs would give', async () => {
+      const path = join(dir, 'f');
+      const file = await open(path, 'w');
+      const fd = file.fd;
+      await file.close();
+      await expect(write(fd, [Buffer.from('x')], 0, [])).rejects.toMatchObject({ code: 'EBADF', errno: -9 });
+      const readOnly = await open(path, 'r');
+      try {
+        await expect(write(readOnly.fd, [Buffer.from('x')], 0, [])).rejects.toMatchObject({ code: 'EBADF' });
+      } finally {
+        await readOnly.close();
+      }
+    });
+
+    it('refuses arguments it cannot use, synchronously', () => {
+      const call = write as unknown as (...args: unknown[]) => unknown;
+      expect(() => call(-1, [], 0, [])).toThrow(TypeError);
+      expect(() => call(1, 'x', 0, [])).toThrow(TypeError);
+      expect(() => call(1, [new Uint16Array(2)], 0, [])).toThrow(TypeError);
+      expect(() => call(1, [Buffer.alloc(1)], -1, [])).toThrow(TypeError);
+      expect(() => call(1, [Buffer.alloc(1)], 0, [1])).toThrow(TypeError);
+      expect(() => call(1, [Buffer.alloc(1)], 0)).toThrow(TypeError);
+    });
+  });
+});
