@@ -4,6 +4,31 @@
 import { describe, expect, it } from 'vitest';
 import { AnswerBuffers, consecutiveOffsetsAnswer } from './v2-answer.js';
 
+const naive = (partition: number, first: number, count: number) =>
+  JSON.stringify({
+    offsets: Array.from({ length: count }, (_, k) => ({
+      partition,
+      offset: first < 0 ? first : first + k,
+      error_code: null,
+      error: null,
+    })),
+    key_schema_id: null,
+    value_schema_id: null,
+  });
+
+describe('consecutiveOffsetsAnswer', () => {
+  it('counts every digit column up, across carries and digit-count changes', () => {
+    const firsts = [0, 1, 8, 9, 10, 89, 99, 990, 999, 1000, 9_990, 99_999, 123_456, 99_999_990, 2 ** 53 - 3000];
+    for (const first of firsts) {
+      for (const count of [1, 2, 9, 10, 11, 99, 100, 101, 1000, 1001, 2500]) {
+        expect(consecutiveOffsetsAnswer(7, first, count).toString('latin1'), `${first} ${count}`).toBe(
+          naive(7, first, count),
+        );
+      }
+    }
+  });
+});
+
 describe('AnswerBuffers', () => {
   it('gives buffers of the size asked, never the same memory to two answers in use', () => {
     const buffers = new AnswerBuffers();
