@@ -22,7 +22,12 @@ import {
 import { registerJsonBodyParser } from './gateway/json-body-parser.js';
 import { registerV2AcceptCheck } from './gateway/v2-accept.js';
 import { GroupForwarding } from './gateway/group-forwarding.js';
-import { registerRequestContext, registerRequestIdHeader, requestIdOptions } from './gateway/request-id.js';
+import {
+  registerRequestContext,
+  registerRequestIdHeader,
+  requestContextNeeded,
+  requestIdOptions,
+} from './gateway/request-id.js';
 import { registerHttpMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.service.js';
 import { installSecurity, tlsOptions } from './security/install-security.js';
@@ -75,7 +80,7 @@ async function main(): Promise<void> {
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
   registerV2AcceptCheck(app.getHttpAdapter().getInstance());
   registerRequestIdHeader(app.getHttpAdapter().getInstance());
-  registerRequestContext(app.getHttpAdapter().getInstance());
+  registerRequestContext(app.getHttpAdapter().getInstance(), requestContextNeeded(config));
   app.get(GroupForwarding).register(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ErrorFilter());
   registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));

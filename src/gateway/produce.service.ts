@@ -36,13 +36,14 @@ interface ProduceSource {
    */
   keylessPartition?: number | null;
   /** One batch of the records at `indexes` (in request order). */
-  encode(indexes: number[]): Buffer;
+  encode(indexes: readonly number[]): Buffer;
 }
 
 /** The records of one request that went to one partition, and how their append went. */
 export interface AppendedGroup {
   partition: number;
-  indexes: number[];
+  /** Read-only: may be shared with other requests (identityIndexes). */
+  indexes: readonly number[];
   /** null for acks=0 (and when error is set). */
   info: AppendInfo | null;
   error: BrookError | null;
@@ -56,6 +57,20 @@ export interface ProduceResult {
 export type ProduceOutcome =
   | { ok: true; partition: number; offset: number; timestampMs: number }
   | { ok: false; partition: number | null; error: BrookError };
+
+/** The last identityIndexes array, frozen: shared by every request of as many records. */
+let identity: readonly number[] = Object.freeze([]);
+
+/** 0, 1, ..., count - 1: the indexes of a request whose records all go to one partition (made once per count). */
+function identityIndexes(count: number): readonly number[] {
+  if (identity.length !== count) {
+    // past PREALLOCATED_INDEXES_MAX, V8 would make a dictionary of `new Array(n)`: then it grows as others do
+    const indexes = count <= PREALLOCATED_INDEXES_MAX ? new Array<number>(count) : [];
+    for (let i = 0; i < count; i++) indexes[i] = i;
+    identity = Object.freeze(indexes);
+  }
+  return identity;
+}
 
 function isPartitionOf(partition: number, partitions: number): boolean {
   return Number.isInteger(partition) && partition >= 0 && partition < partitions;
@@ -177,13 +192,11 @@ export class ProduceService {
   private async produceFrom(topic: string, source: ProduceSource, acks: Acks): Promise<ProduceResult> {
     const { partitions, compacted } = await this.topicShape(topic);
     const refused = new Map<number, { partition: number | null; error: BrookError }>();
-    const byPartition = new Map<number, number[]>();
+    const byPartition = new Map<number, readonly number[]>();
     const same = source.keylessPartition;
     if (same !== undefined && source.count > 0 && !compacted && (same === null || isPartitionOf(same, partitions))) {
       // Every record goes where the loop below would put each one: the given partition, else the sticky one.
-      const indexes = source.count <= PREALLOCATED_INDEXES_MAX ? new Array<number>(source.count) : [];
-      for (let i = 0; i < source.count; i++) indexes[i] = i;
-      byPartition.set(same ?? this.partitioner(topic).next(partitions), indexes);
+      byPartition.set(same ?? this.partitioner(topic).next(partitions), identityIndexes(source.count));
       return { refused, appended: await this.appendEach(topic, byPartition, source, acks) };
     }
     let sticky: number | null = null;
@@ -229,7 +242,7 @@ export class ProduceService {
         byPartition.set(partition, firstIndexes);
         continue;
       }
-      const indexes = byPartition.get(partition);
+      const indexes = byPartition.get(partition) as number[] | undefined; // (arrays made here)
       if (indexes === undefined) byPartition.set(partition, [i]);
       else indexes.push(i);
     }
@@ -240,7 +253,7 @@ export class ProduceService {
   /** One batch and one append per partition, all at once. */
   private appendEach(
     topic: string,
-    byPartition: Map<number, number[]>,
+    byPartition: Map<number, readonly number[]>,
     source: ProduceSource,
     acks: Acks,
   ): Promise<AppendedGroup[]> {

@@ -4,11 +4,16 @@
 // The route handler runs inside the request's context (common/request-context.ts): the peer client sends the id on
 // every call made for the request, and JSON log lines written meanwhile carry it as `request_id`. At debug level,
 // every answered request is logged with its id, method, route, status and duration.
+// Only the JSON logger and the peer client read the context; a broker that has neither JSON logs nor peers (no
+// BROOK_REDIS_URL) does not enter it (requestContextNeeded): nothing would read it, and entering it switches on
+// Node's async hooks for the whole process (AsyncLocalStorage in Node 20 runs a hook on every promise, a few per
+// cent of the CPU of a produce request).
 import { Logger } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { runInRequest } from '../common/request-context.js';
+import type { BrokerConfig } from '../config/broker-config.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -29,26 +34,32 @@ export function registerRequestIdHeader(app: FastifyInstance): void {
   });
 }
 
+/** Whether anything reads the request context: the JSON logger (its request_id), the peer client (a cluster's). */
+export function requestContextNeeded(config: Pick<BrokerConfig, 'logFormat' | 'redisUrl'>): boolean {
+  return config.logFormat === 'json' || config.redisUrl !== null;
+}
+
 /**
- * Runs every later hook and the route handler in the request's context. Registered before the other preHandler
- * hooks (group forwarding, authorisation), so that they run in it too; callback style, as the context must wrap
- * the call that continues the request.
+ * Runs every later hook and the route handler in the request's context (when `needed`, see requestContextNeeded).
+ * Registered before the other preHandler hooks (group forwarding, authorisation), so that they run in it too;
+ * callback style, as the context must wrap the call that continues the request.
  */
-export function registerRequestContext(app: FastifyInstance): void {
+export function registerRequestContext(app: FastifyInstance, needed = true): void {
   const logger = new Logger('Request');
-  app.addHook('preHandler', (request, _reply, done) => runInRequest({ requestId: request.id }, done));
+  if (needed) app.addHook('preHandler', (request, _reply, done) => runInRequest({ requestId: request.id }, done));
   app.addHook('onResponse', (request, reply, done) => {
     // The line is only built when it will be written (the check is what the logger itself does first).
     if (!Logger.isLevelEnabled('debug')) {
       done();
       return;
     }
-    runInRequest({ requestId: request.id }, () =>
+    const log = () =>
       logger.debug(
         `${request.method} ${request.routeOptions.url ?? 'unmatched'} ${reply.statusCode} ` +
           `${reply.elapsedTime.toFixed(1)} ms`,
-      ),
-    );
+      );
+    if (needed) runInRequest({ requestId: request.id }, log);
+    else log();
     done();
   });
 }

@@ -3,6 +3,8 @@
 // copies of the first entry (a few doubling copyWithin calls) and each copy's offset digits are then counted up,
 // odometer-style: no per-entry strings, no UTF-8 encoding of a 66 KB string for the socket.
 // v2-binary-body.property.spec.ts checks it against JSON.stringify of the generic answer.
+// The buffer can come from AnswerBuffers: memory of answers already written to their sockets, filled again rather
+// than a fresh 66 KB allocation per request (whose first touch, page faults, and collection cost more than the fill).
 
 const PREFIX = Buffer.from('{"offsets":[', 'latin1');
 /** An entry's text after its offset, ending in the comma before the next entry. */
@@ -12,6 +14,45 @@ const SUFFIX = Buffer.from(',"key_schema_id":null,"value_schema_id":null}', 'lat
 const CLOSE_BRACKET = 0x5d;
 const ZERO = 0x30;
 const NINE = 0x39;
+
+/** Answers above this size are not kept for reuse (an answer of 1,000 records is about 66 KB). */
+const REUSED_BYTES_MAX = 1024 * 1024;
+/** Capacity is rounded up to a multiple of this, so that answers a few digits longer fit the same memory. */
+const CAPACITY_STEP_BYTES = 16 * 1024;
+
+/**
+ * Memory for answers, reused: take() gives a buffer of the size asked (a view of a kept allocation when one is
+ * large enough), release() gives it back once nothing refers to it any more, which for an answer is when its
+ * response has been written (the response's 'finish'). A buffer never given back is simply collected. Holds at
+ * most `kept` allocations of at most REUSED_BYTES_MAX.
+ */
+export class AnswerBuffers {
+  private readonly free: ArrayBuffer[] = [];
+
+  constructor(private readonly kept = 64) {}
+
+  take(size: number): Buffer {
+    const memory = this.free.pop();
+    if (memory !== undefined && memory.byteLength >= size) return Buffer.from(memory, 0, size);
+    if (size > REUSED_BYTES_MAX) return Buffer.allocUnsafe(size);
+    const capacity = Math.min(REUSED_BYTES_MAX, Math.ceil(size / CAPACITY_STEP_BYTES) * CAPACITY_STEP_BYTES);
+    return Buffer.from(Buffer.allocUnsafe(capacity).buffer, 0, size);
+  }
+
+  /** Gives back a buffer take() gave; it must not be used afterwards. */
+  release(answer: Buffer): void {
+    const memory = answer.buffer;
+    if (memory instanceof ArrayBuffer && answer.byteOffset === 0 && memory.byteLength <= REUSED_BYTES_MAX) {
+      // (given back twice, the memory would go to two answers at once)
+      if (this.free.length < this.kept && !this.free.includes(memory)) this.free.push(memory);
+    }
+  }
+
+  /** Allocations kept for reuse (tests). */
+  get size(): number {
+    return this.free.length;
+  }
+}
 
 /** Fills buffer[start, start + length * count) with `count` copies of the `length` bytes at `start`. */
 function repeat(buffer: Buffer, start: number, length: number, count: number): void {
@@ -24,7 +65,12 @@ function repeat(buffer: Buffer, start: number, length: number, count: number): v
  * JSON.stringify(v2ProduceAnswer(...)) for `count` records appended to `partition` at offsets first, first + 1, ...
  * (first -1 with acks=0: every offset is -1).
  */
-export function consecutiveOffsetsAnswer(partition: number, first: number, count: number): Buffer {
+export function consecutiveOffsetsAnswer(
+  partition: number,
+  first: number,
+  count: number,
+  buffers: AnswerBuffers | null = null,
+): Buffer {
   const head = Buffer.from(`{"partition":${partition},"offset":`, 'latin1');
   // Runs of offsets with the same number of digits: [from, to] each
   const runs: Array<[number, number]> = [];
@@ -42,7 +88,7 @@ export function consecutiveOffsetsAnswer(partition: number, first: number, count
     const n = first < 0 ? count : to - from + 1;
     size += n * (head.length + String(from).length + TAIL.length);
   }
-  const answer = Buffer.allocUnsafe(size);
+  const answer = buffers === null ? Buffer.allocUnsafe(size) : buffers.take(size);
   let at = PREFIX.copy(answer, 0);
   for (const [from, to] of runs) {
     const n = first < 0 ? count : to - from + 1;

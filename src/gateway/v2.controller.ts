@@ -15,7 +15,7 @@ import { acksParam, integerParam } from './params.js';
 import { ProduceService, type ProduceInput, type ProduceOutcome, type ProduceResult } from './produce.service.js';
 import { decodeBase64 } from './record-format.js';
 import { ScannedV2Records } from './v2-binary-body.js';
-import { consecutiveOffsetsAnswer } from './v2-answer.js';
+import { AnswerBuffers, consecutiveOffsetsAnswer } from './v2-answer.js';
 import { V2_JSON_FORMAT } from './json-body-parser.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 
@@ -23,6 +23,8 @@ export const V2_JSON = 'application/vnd.kafka.v2+json';
 
 @Controller()
 export class V2Controller {
+  private readonly answerBuffers = new AnswerBuffers();
+
   constructor(
     private readonly admin: AdminService,
     private readonly metadata: MetadataCache,
@@ -125,7 +127,10 @@ export class V2Controller {
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
     const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks);
     void reply.header('content-type', 'application/json; charset=utf-8');
-    return v2ScannedAnswer(result, records.count);
+    const answer = v2ScannedAnswer(result, records.count, this.answerBuffers);
+    // its memory goes to another answer once this one is written
+    if (typeof answer !== 'string') reply.raw.once('finish', () => this.answerBuffers.release(answer));
+    return answer;
   }
 }
 
@@ -182,12 +187,17 @@ export function v2ProduceAnswer(outcomes: ProduceOutcome[]) {
 
 /**
  * JSON.stringify(v2ProduceAnswer(outcomes)) for the outcomes of a scanned request: written as bytes when every record
- * went to one partition at consecutive offsets (the common case), else built as one string.
+ * went to one partition at consecutive offsets (the common case; in memory from `buffers` when given), else built as
+ * one string.
  */
-export function v2ScannedAnswer({ refused, appended }: ProduceResult, count: number): Buffer | string {
+export function v2ScannedAnswer(
+  { refused, appended }: ProduceResult,
+  count: number,
+  buffers: AnswerBuffers | null = null,
+): Buffer | string {
   if (refused.size === 0 && appended.length === 1 && appended[0].error === null) {
     const { partition, info } = appended[0];
-    return consecutiveOffsetsAnswer(partition, info === null ? -1 : info.firstOffset, count);
+    return consecutiveOffsetsAnswer(partition, info === null ? -1 : info.firstOffset, count, buffers);
   }
   const entries = new Array<string>(count);
   for (const [i, { partition, error }] of refused) entries[i] = failedEntry(partition, error);

@@ -3,7 +3,7 @@
 // their error_code (read from the {"error_code", "message"} body every error has).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { specPath } from '../security/route-rights.js';
-import type { Metrics } from './metrics.service.js';
+import type { Metrics, TallyCell } from './metrics.service.js';
 
 /** Error bodies are small; a larger payload is not parsed for its code. */
 const ERROR_BODY_BYTES_MAX = 4096;
@@ -14,7 +14,35 @@ const routeOf = (request: FastifyRequest) =>
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const methodOf = (request: FastifyRequest) => (METHODS.has(request.method) ? request.method : 'OTHER');
 
+type RequestLabel = 'method' | 'route' | 'status';
+
+/** The series of one route and method: made on its first request, then found by two map lookups. */
+interface RouteSeries {
+  /** The duration histogram's labels. */
+  labels: { method: string; route: string };
+  /** The request counter's cell per status. */
+  byStatus: Map<number, TallyCell<RequestLabel>>;
+}
+
 export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
+  // by route template (undefined: unmatched), then method: bounded like the label values
+  const series = new Map<string | undefined, Map<string, RouteSeries>>();
+  const seriesOf = (request: FastifyRequest): RouteSeries => {
+    const url = request.routeOptions.url;
+    const method = methodOf(request);
+    let byMethod = series.get(url);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      series.set(url, byMethod);
+    }
+    let found = byMethod.get(method);
+    if (found === undefined) {
+      found = { labels: { method, route: routeOf(request) }, byStatus: new Map() };
+      byMethod.set(method, found);
+    }
+    return found;
+  };
+
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode < 400) {
       done(null, payload);
@@ -33,8 +61,17 @@ export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): voi
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const labels = { method: methodOf(request), route: routeOf(request) };
-    metrics.requests.inc({ ...labels, status: String(reply.statusCode) });
+    const { labels, byStatus } = seriesOf(request);
+    const status = reply.statusCode;
+    let requests = byStatus.get(status);
+    if (requests === undefined) {
+      requests = metrics.requestsTally.cell(`${labels.method} ${labels.route} ${status}`, () => ({
+        ...labels,
+        status: String(status),
+      }));
+      byStatus.set(status, requests);
+    }
+    requests.add(1);
     metrics.requestDuration.observe(labels, reply.elapsedTime / 1000);
     done();
   });

@@ -22,26 +22,76 @@
 //   brook_sse_streams                                        open SSE streams
 //   plus prom-client's process and Node.js metrics (brook_process_*, brook_nodejs_*).
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 
 /** Buckets from 1 ms to 30 s: produce with acks=all sits in the low milliseconds, long-polls up to wait_ms. */
 const DURATION_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/**
+ * Counts added to a prom-client counter in bulk: a hot path adds to a plain number per label set (a cell, found
+ * once and kept by the caller or by key), and the counter is brought up to date when it is read (its collect runs
+ * before every scrape), instead of prom-client hashing and checking the labels on every increment. A cell that was
+ * added to, even 0, is added to the counter at the next read, so the series and their values are those that
+ * incrementing at once would give.
+ */
+export class CounterTally<T extends string> {
+  private readonly cells = new Map<string, TallyCell<T>>();
+
+  /** The cell of `labels` under `key` (a caller's name for that label set); made on first use. */
+  cell(key: string, labels: () => LabelValues<T>): TallyCell<T> {
+    let cell = this.cells.get(key);
+    if (cell === undefined) {
+      cell = new TallyCell(labels());
+      this.cells.set(key, cell);
+    }
+    return cell;
+  }
+
+  /** Adds every cell's pending count to `counter` (from the counter's collect). */
+  flushTo(counter: Counter<T>): void {
+    for (const cell of this.cells.values()) {
+      if (!cell.touched) continue;
+      const pending = cell.pending;
+      cell.pending = 0;
+      cell.touched = false;
+      counter.inc(cell.labels, pending);
+    }
+  }
+}
+
+export class TallyCell<T extends string> {
+  pending = 0;
+  touched = false;
+  constructor(readonly labels: LabelValues<T>) {}
+
+  add(value: number): void {
+    this.pending += value;
+    this.touched = true;
+  }
+}
+
 @Injectable()
 export class Metrics {
+  /** Pending counts of messagesIn, bytesIn and requests (see CounterTally). */
+  readonly messagesInTally = new CounterTally<'topic'>();
+  readonly bytesInTally = new CounterTally<'topic'>();
+  readonly requestsTally = new CounterTally<'method' | 'route' | 'status'>();
+
   readonly registry = new Registry();
 
-  readonly messagesIn = new Counter({
+  readonly messagesIn: Counter<'topic'> = new Counter({
     name: 'brook_topic_messages_in_total',
     help: 'Records appended by produce requests.',
     labelNames: ['topic'] as const,
     registers: [this.registry],
+    collect: () => this.messagesInTally.flushTo(this.messagesIn),
   });
-  readonly bytesIn = new Counter({
+  readonly bytesIn: Counter<'topic'> = new Counter({
     name: 'brook_topic_bytes_in_total',
     help: 'Record-batch bytes appended by produce requests.',
     labelNames: ['topic'] as const,
     registers: [this.registry],
+    collect: () => this.bytesInTally.flushTo(this.bytesIn),
   });
   readonly messagesOut = new Counter({
     name: 'brook_topic_messages_out_total',
@@ -55,11 +105,13 @@ export class Metrics {
     labelNames: ['topic'] as const,
     registers: [this.registry],
   });
-  readonly requests = new Counter({
+  /** Counted through requestsTally on the request path (http-metrics.ts). */
+  readonly requests: Counter<'method' | 'route' | 'status'> = new Counter({
     name: 'brook_http_requests_total',
     help: 'HTTP requests answered, by route template and status.',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
+    collect: () => this.requestsTally.flushTo(this.requests),
   });
   readonly requestDuration = new Histogram({
     name: 'brook_http_request_duration_seconds',
@@ -110,8 +162,8 @@ export class Metrics {
   }
 
   produced(topic: string, records: number, batchBytes: number): void {
-    this.messagesIn.inc({ topic }, records);
-    this.bytesIn.inc({ topic }, batchBytes);
+    this.messagesInTally.cell(topic, () => ({ topic })).add(records);
+    this.bytesInTally.cell(topic, () => ({ topic })).add(batchBytes);
   }
 
   consumed(topic: string, records: number, batchBytes: number): void {

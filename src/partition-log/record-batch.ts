@@ -475,7 +475,7 @@ export function frameSpansBatch(buffer: Buffer, end: number, count: number, time
 export function encodeSpansBatch(
   records: RecordSpans,
   count: number,
-  indexes: number[] | null,
+  indexes: readonly number[] | null,
   timestamp: number,
 ): Buffer {
   const n = indexes === null ? count : indexes.length;

@@ -46,14 +46,6 @@ export function hostOf(request: FastifyRequest): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
-/** The operation key of a request in openapi.yaml's form, or null for an unknown route. */
-export function operationOf(request: FastifyRequest): string | null {
-  const url = request.routeOptions.url;
-  if (url === undefined) return null;
-  const method = request.method === 'HEAD' ? 'GET' : request.method;
-  return `${method} ${specPath(url)}`;
-}
-
 /**
  * Mutating admin routes (topics, configs, partition reassignments, leader elections, ACLs, quotas, group offsets),
  * audited when they succeed (produce and consumer traffic is not audited).
@@ -73,6 +65,48 @@ const CONSUME_ROUTES = new Set([
   `GET ${T}/partitions/{partition_id}/records`,
   'GET /consumers/{group_name}/instances/{instance}/records',
 ]);
+
+/** What the hooks need to know of a route, the same for every request to it (routeFacts). */
+interface RouteFacts {
+  operation: string;
+  rule: RouteRule | undefined;
+  produce: boolean;
+  consume: boolean;
+  adminChange: boolean;
+}
+
+/** By Fastify route template, then method: as many entries as routes and methods. */
+const factsByRoute = new Map<string, Map<string, RouteFacts>>();
+
+/** The facts of the request's route, or null for an unknown route; made on the route's first request. */
+function routeFacts(request: FastifyRequest): RouteFacts | null {
+  const url = request.routeOptions.url;
+  if (url === undefined) return null;
+  let byMethod = factsByRoute.get(url);
+  if (byMethod === undefined) {
+    byMethod = new Map();
+    factsByRoute.set(url, byMethod);
+  }
+  let facts = byMethod.get(request.method);
+  if (facts === undefined) {
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const operation = `${method} ${specPath(url)}`;
+    facts = {
+      operation,
+      rule: ROUTE_RIGHTS[operation],
+      produce: PRODUCE_ROUTES.has(operation),
+      consume: CONSUME_ROUTES.has(operation),
+      adminChange: ADMIN_CHANGE.test(operation),
+    };
+    byMethod.set(request.method, facts);
+  }
+  return facts;
+}
+
+/** The operation key of a request in openapi.yaml's form, or null for an unknown route. */
+export function operationOf(request: FastifyRequest): string | null {
+  return routeFacts(request)?.operation ?? null;
+}
 
 /**
  * A streaming produce body (chunked, no Content-Length) read through the producer byte quota: each chunk is
@@ -166,13 +200,8 @@ function isInternalRoute(request: FastifyRequest): boolean {
 
 export function registerSecurityHooks(app: FastifyInstance, services: SecurityServices): void {
   const { authenticator, authorizer, audit, quotas } = services;
-  const ruleOf = (request: FastifyRequest): RouteRule | undefined => {
-    const operation = operationOf(request);
-    return operation === null ? undefined : ROUTE_RIGHTS[operation];
-  };
-
   app.addHook('onRequest', async (request, reply) => {
-    if (isInternalRoute(request) || ruleOf(request) === 'public') return;
+    if (isInternalRoute(request) || routeFacts(request)?.rule === 'public') return;
     const forwarded = forwardedIdentity(request, services.peers);
     if (forwarded !== null) {
       principals.set(request.raw, forwarded.principal);
@@ -208,12 +237,12 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
   // Callback style (no await in it): an answer sent here ends the request, done() lets it go on.
   app.addHook('preHandler', (request, reply, done) => {
     // an unknown route (operation null): the 404 handler answers
-    const operation = isInternalRoute(request) ? null : operationOf(request);
-    const rule = operation === null ? 'public' : ROUTE_RIGHTS[operation];
-    if (operation === null || rule === 'public') {
+    const facts = isInternalRoute(request) ? null : routeFacts(request);
+    if (facts === null || facts.rule === 'public') {
       done();
       return;
     }
+    const { operation, rule } = facts;
     const principal = principalOf(request);
     const host = hostOf(request);
     const denied = authorizer.enabled ? deniedCheck(request, operation, rule, principal, host) : null;
@@ -232,7 +261,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
       send(reply, denied.error);
       return;
     }
-    if (throttle(request, reply, operation, principal) === undefined) done();
+    if (throttle(request, reply, facts, principal) === undefined) done();
   });
 
   const deniedCheck = (
@@ -268,15 +297,20 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
   const throttle = (
     request: FastifyRequest,
     reply: FastifyReply,
-    operation: string,
+    { produce, consume }: RouteFacts,
     principal: string,
   ): FastifyReply | undefined => {
-    const waits: Array<[QuotaKind, number]> = [['request_rate', quotas.waitMs(principal, 'request_rate', 1)]];
-    if (PRODUCE_ROUTES.has(operation))
-      waits.push(['producer_byte_rate', quotas.waitMs(principal, 'producer_byte_rate')]);
-    if (CONSUME_ROUTES.has(operation))
-      waits.push(['consumer_byte_rate', quotas.waitMs(principal, 'consumer_byte_rate')]);
-    const [kind, waitMs] = waits.reduce((a, b) => (b[1] > a[1] ? b : a));
+    // the longest wait; the first kind on a tie
+    let kind: QuotaKind = 'request_rate';
+    let waitMs = quotas.waitMs(principal, 'request_rate', 1);
+    if (produce) {
+      const wait = quotas.waitMs(principal, 'producer_byte_rate');
+      if (wait > waitMs) [kind, waitMs] = ['producer_byte_rate', wait];
+    }
+    if (consume) {
+      const wait = quotas.waitMs(principal, 'consumer_byte_rate');
+      if (wait > waitMs) [kind, waitMs] = ['consumer_byte_rate', wait];
+    }
     if (waitMs > 0) {
       services.metrics.quotaThrottled.inc({ quota: kind });
       const seconds = Math.max(1, Math.ceil(waitMs / 1000));
@@ -287,7 +321,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
       );
     }
     quotas.charge(principal, 'request_rate', 1);
-    if (!PRODUCE_ROUTES.has(operation)) return;
+    if (!produce) return;
     if (request.body instanceof StreamingBody) {
       if (quotas.limits(principal, 'producer_byte_rate'))
         request.body = throttledStream(request.body, quotas, principal);
@@ -295,8 +329,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
   };
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    const operation = reply.statusCode === 200 ? operationOf(request) : null;
-    if (operation !== null && CONSUME_ROUTES.has(operation)) {
+    if (reply.statusCode === 200 && routeFacts(request)?.consume === true) {
       const bytes =
         typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
       quotas.charge(principalOf(request), 'consumer_byte_rate', bytes);
@@ -305,8 +338,8 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    const operation = reply.statusCode < 300 ? operationOf(request) : null;
-    if (operation !== null && ADMIN_CHANGE.test(operation)) audit.write(adminChange(request, reply, operation));
+    const facts = reply.statusCode < 300 ? routeFacts(request) : null;
+    if (facts?.adminChange === true) audit.write(adminChange(request, reply, facts.operation));
     done();
   });
 }
