@@ -14,6 +14,7 @@
 #include <nmmintrin.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -120,8 +121,10 @@ static napi_value Crc32c(napi_env env, napi_callback_info info) {
 // whose index is in `check` is compared with the CRC its header carries (a Kafka record batch: CRC big-endian at
 // byte 17, covering byte 21 to the end); if any differs, nothing is written and the promise resolves to the
 // indexes of the corrupt batches. Otherwise the buffers are written end to end at `position` with pwritev
-// (repeated after a short write) and the promise resolves to [] once the kernel has taken every byte; a failed
-// write rejects with an Error carrying libuv's code (EIO, ENOSPC, ...) and errno, as fs does.
+// (repeated after a short write or EINTR, IOV_MAX buffers a call) and the promise resolves to [] once the kernel has
+// taken every byte; a failed write rejects with an Error as fs makes it: message "<code>: <libuv's text>, write",
+// code (EIO, ENOSPC, ...), errno (negative) and syscall 'write'. The job holds a reference to the array of buffers
+// (not to each buffer): the caller must not change the array until the promise settles.
 //
 // The CRC thus runs on a thread-pool thread right before the write instead of on the JavaScript thread while the
 // write is in flight: on a machine with few cores the two rarely ran in parallel anyway, and the write's copy into
@@ -171,6 +174,7 @@ static void execute_write(napi_env env, void *data) {
   }
   if (job->corrupt_count > 0) return;
   size_t first = 0;
+  while (first < job->count && job->iov[first].iov_len == 0) first++; /* nothing to write: done */
   int64_t position = job->position;
   while (first < job->count) {
     size_t n = job->count - first;
@@ -209,13 +213,17 @@ static void complete_write(napi_env env, napi_status status, void *data) {
     napi_create_error(env, NULL, message, &result);
     napi_reject_deferred(env, job->deferred, result);
   } else if (job->error != 0) {
-    napi_value message, code, errno_value;
+    napi_value message, code, errno_value, syscall;
     const char *name = uv_err_name(-job->error);
-    napi_create_string_utf8(env, strerror(job->error), NAPI_AUTO_LENGTH, &message);
+    char text[256];
+    snprintf(text, sizeof text, "%s: %s, write", name, uv_strerror(-job->error));
+    napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &message);
     napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
     napi_create_error(env, code, message, &result);
     napi_create_int32(env, -job->error, &errno_value);
     napi_set_named_property(env, result, "errno", errno_value);
+    napi_create_string_utf8(env, "write", NAPI_AUTO_LENGTH, &syscall);
+    napi_set_named_property(env, result, "syscall", syscall);
     napi_reject_deferred(env, job->deferred, result);
   } else {
     napi_create_array_with_length(env, job->corrupt_count, &result);

@@ -124,7 +124,8 @@ export async function runLogBench(recordsPerRound: number): Promise<Measurement[
       let baselineWrite = 0;
       let baselineRead = 0;
       let logTimes: [number, number, number] = [0, 0, 0];
-      if (round % 2 === 0) {
+      // counted from the first measured round: of the 9, the baseline goes first in 5
+      if ((round - WARMUP_ROUNDS) % 2 === 0) {
         [baselineWrite, baselineRead] = await baselineRound(dir, encoded, batches);
         logTimes = await logRound(dir, encoded, batches);
       } else {

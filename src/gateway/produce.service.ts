@@ -58,7 +58,7 @@ export type ProduceOutcome =
   | { ok: true; partition: number; offset: number; timestampMs: number }
   | { ok: false; partition: number | null; error: BrookError };
 
-/** The last identityIndexes array, frozen: shared by every request of as many records. */
+/** The last identityIndexes array, frozen: shared by the requests of that many records until another count comes. */
 let identity: readonly number[] = Object.freeze([]);
 
 /** 0, 1, ..., count - 1: the indexes of a request whose records all go to one partition (made once per count). */

@@ -3,7 +3,7 @@
 // forwarding the request to another sends it along in the same header, so one id follows a request across brokers.
 // The route handler runs inside the request's context (common/request-context.ts): the peer client sends the id on
 // every call made for the request, and JSON log lines written meanwhile carry it as `request_id`. At debug level,
-// every answered request is logged with its id, method, route, status and duration.
+// every answered request is logged with its method, route, status and duration (and its id, in JSON logs).
 // Only the JSON logger and the peer client read the context; a broker that has neither JSON logs nor peers (no
 // BROOK_REDIS_URL) does not enter it (requestContextNeeded): nothing would read it, and entering it switches on
 // Node's async hooks for the whole process (AsyncLocalStorage in Node 20 runs a hook on every promise, a few per

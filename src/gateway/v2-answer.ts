@@ -5,6 +5,9 @@
 // v2-binary-body.property.spec.ts checks it against JSON.stringify of the generic answer.
 // The buffer can come from AnswerBuffers: memory of answers already written to their sockets, filled again rather
 // than a fresh 66 KB allocation per request (whose first touch, page faults, and collection cost more than the fill).
+// That memory is free again once the response is written ('finish'), as long as nothing between the handler and the
+// socket keeps the payload (no response compression, caching, or HTTP/2 stream here): adding such a layer must
+// move the release to where it lets go of the bytes.
 
 const PREFIX = Buffer.from('{"offsets":[', 'latin1');
 /** An entry's text after its offset, ending in the comma before the next entry. */

@@ -160,10 +160,11 @@ export class LogSegment {
   }
 
   /**
-   * Writes batches with one positional writev at the end of the file and indexes them. `uncheckedCrc` lists the
-   * batches (by index) whose CRC is still to be checked; when one is wrong, nothing of this append stays in the
-   * file, nothing is indexed, and append returns the indexes of the corrupt batches (else []). Readers never see
-   * refused bytes: every read stops at `sizeBytes`, which only moves for kept batches.
+   * Writes batches with a positional writev at the end of the file (more than one only after a short write, or for
+   * more than IOV_MAX buffers) and indexes them. `uncheckedCrc` lists the batches (by index) whose CRC is still to
+   * be checked; when one is wrong, nothing of this append stays in the file, nothing is indexed, and append returns
+   * the indexes of the corrupt batches (else []). Readers never see refused bytes: every read stops at `sizeBytes`,
+   * which only moves for kept batches.
    *
    * With the native addon the check and the write are one job in libuv's thread pool, the check first (nothing is
    * written when it fails). Without, the CRCs are checked on this thread while the write is in flight there, and

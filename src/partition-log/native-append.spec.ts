@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ const buildable =
   process.platform === 'linux' &&
   process.arch === 'x64' &&
   process.env.BROOK_NATIVE_APPEND !== 'false' &&
+  process.env.BROOK_NATIVE_CRC32C !== 'false' &&
   spawnSync(compiler, [...compilerArgs, '--version']).status === 0 &&
   existsSync(join(dirname(dirname(process.execPath)), 'include', 'node', 'node_api.h'));
 
@@ -65,17 +66,57 @@ describe('native append (writevChecked)', () => {
       }
     });
 
-    it('rejects a failed write with the code and errno fs would give', async () => {
+    it('rejects a failed write with the error fs would give: message, code, errno, syscall', async () => {
       const path = join(dir, 'f');
-      const file = await open(path, 'w');
-      const fd = file.fd;
-      await file.close();
-      await expect(write(fd, [Buffer.from('x')], 0, [])).rejects.toMatchObject({ code: 'EBADF', errno: -9 });
+      await (await open(path, 'w')).close();
       const readOnly = await open(path, 'r');
       try {
-        await expect(write(readOnly.fd, [Buffer.from('x')], 0, [])).rejects.toMatchObject({ code: 'EBADF' });
+        let fsError: unknown;
+        await readOnly.write(Buffer.from('x'), 0, 1, 0).catch((error: unknown) => (fsError = error));
+        const { message, code, errno, syscall } = fsError as NodeJS.ErrnoException;
+        expect(code).toBe('EBADF');
+        await expect(write(readOnly.fd, [Buffer.from('x')], 0, [])).rejects.toMatchObject({
+          message,
+          code,
+          errno,
+          syscall,
+        });
       } finally {
         await readOnly.close();
+      }
+    });
+
+    it('resumes after a short write and rejects the error that stops it (a file-size limit: EFBIG)', () => {
+      // A child under `ulimit -f 4` (4 KiB; Node ignores SIGXFSZ): of 3 x 3000 bytes, pwritev takes 4096, the job
+      // writes on from there and the next call fails with EFBIG, which the promise carries.
+      const path = join(dir, 'limited');
+      const script = `
+        const { writevChecked } = require(${JSON.stringify(join(process.cwd(), 'dist/native/crc32c.node'))});
+        const fs = require('node:fs');
+        const fd = fs.openSync(${JSON.stringify(path)}, 'w');
+        const buffers = [0, 1, 2].map((i) => Buffer.alloc(3000, 0x61 + i));
+        writevChecked(fd, buffers, 0, []).then(
+          () => console.log('resolved'),
+          (error) => console.log(error.code + ' ' + error.syscall),
+        );`;
+      const child = spawnSync('bash', ['-c', `ulimit -f 4 && exec "${process.execPath}" -e "$0"`, script], {
+        encoding: 'utf8',
+      });
+      expect(child.stdout.trim()).toBe('EFBIG write');
+      const written = readFileSync(path);
+      expect(written.length).toBe(4096);
+      expect(written.equals(Buffer.concat([Buffer.alloc(3000, 0x61), Buffer.alloc(1096, 0x62)]))).toBe(true);
+    });
+
+    it('resolves at once when there is nothing to write', async () => {
+      const path = join(dir, 'f');
+      const file = await open(path, 'w+');
+      try {
+        expect(await write(file.fd, [Buffer.alloc(0), Buffer.alloc(0)], 0, [])).toEqual([]);
+        expect(await write(file.fd, [], 0, [])).toEqual([]);
+        expect((await stat(path)).size).toBe(0);
+      } finally {
+        await file.close();
       }
     });
 

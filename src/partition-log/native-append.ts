@@ -1,18 +1,19 @@
 // The write of a log append as one job in libuv's thread pool that also checks the CRCs of the batches still
 // unchecked, before writing (writevChecked in native/crc32c.c): the CRC no longer runs on the JavaScript thread.
 // Null when the addon was not built here or does not load (LogSegment then writes with fs and checks the CRCs on
-// this thread while the write is in flight). BROOK_NATIVE_APPEND=false forces that path.
+// this thread while the write is in flight). BROOK_NATIVE_APPEND=false forces that path, and so does
+// BROOK_NATIVE_CRC32C=false (the native CRC is off, and this job computes it).
 import { loadAddonFunction } from '../common/native-addon.js';
 
 /**
  * Checks the CRC of `buffers[i]` for each i in `check`; when one is wrong nothing is written and the promise
  * resolves to the indexes of the corrupt batches. Otherwise writes `buffers` end to end at `position` of `fd`
- * (every byte, or rejects with an fs-like error) and resolves to [].
+ * (every byte, or rejects with the error fs would give: message, code, errno, syscall) and resolves to []. `buffers`
+ * must not be changed until the promise settles.
  */
 export type WritevChecked = (fd: number, buffers: Buffer[], position: number, check: number[]) => Promise<number[]>;
 
-export const nativeWritevChecked: WritevChecked | null = loadAddonFunction<WritevChecked>(
-  'crc32c',
-  'writevChecked',
-  'BROOK_NATIVE_APPEND',
-);
+export const nativeWritevChecked: WritevChecked | null =
+  process.env.BROOK_NATIVE_CRC32C === 'false'
+    ? null
+    : loadAddonFunction<WritevChecked>('crc32c', 'writevChecked', 'BROOK_NATIVE_APPEND');

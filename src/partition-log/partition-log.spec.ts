@@ -193,7 +193,7 @@ describe('PartitionLog', () => {
       expect(log.logEndOffset).toBe(0);
     });
 
-    it('checks the CRC while writing: a corrupt batch in a tick is cut off again, the others get dense offsets', async () => {
+    it('checks the CRC while writing: a corrupt batch in a tick is refused (never in the file), the others get dense offsets', async () => {
       const pool = new CountingPool(16);
       const log = await open(harness(dir, {}, pool));
       await log.appendAsLeader(batchOf({ value: 'before' }), 0);
