@@ -274,174 +274,168 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
   for (;;) {
     // Runs of plain records are framed natively, up to a record it leaves to the reading below (at its start), or
     // up to the separator after a record (read at the end of this loop).
-    if (framePlain !== null && plainBackoff-- <= 0 && startsPlainValueRecord(body, source, at)) {
-      const countBefore = count;
-      plainState[PLAIN_STATE_AT] = at;
-      plainState[PLAIN_STATE_WRITTEN] = written;
-      plainState[PLAIN_STATE_COUNT] = count;
-      const status = framePlain(body, data, keyAt, keyLength, valueAt, valueLength, plainState);
-      at = plainState[PLAIN_STATE_AT];
-      written = plainState[PLAIN_STATE_WRITTEN];
-      if (partitions !== null) for (let i = count; i < plainState[PLAIN_STATE_COUNT]; i++) partitions.push(null);
-      count = plainState[PLAIN_STATE_COUNT];
-      plainChars = -1;
-      if (status === PLAIN_DATA_FULL) {
-        const needed = written + plainState[PLAIN_STATE_NEEDED] + RECORD_FRAMING_BYTES_MAX;
-        const grown = Buffer.allocUnsafe(Math.min(INT32_MAX, Math.max(2 * data.length, needed)));
+    record: {
+      if (framePlain !== null && plainBackoff-- <= 0 && startsPlainValueRecord(body, source, at)) {
+        const countBefore = count;
+        plainState[PLAIN_STATE_AT] = at;
+        plainState[PLAIN_STATE_WRITTEN] = written;
+        plainState[PLAIN_STATE_COUNT] = count;
+        const status = framePlain(body, data, keyAt, keyLength, valueAt, valueLength, plainState);
+        at = plainState[PLAIN_STATE_AT];
+        written = plainState[PLAIN_STATE_WRITTEN];
+        if (partitions !== null) for (let i = count; i < plainState[PLAIN_STATE_COUNT]; i++) partitions.push(null);
+        count = plainState[PLAIN_STATE_COUNT];
+        plainChars = -1;
+        if (status === PLAIN_DATA_FULL) {
+          const needed = written + plainState[PLAIN_STATE_NEEDED] + RECORD_FRAMING_BYTES_MAX;
+          const grown = Buffer.allocUnsafe(Math.min(INT32_MAX, Math.max(2 * data.length, needed)));
+          data.copy(grown, 0, 0, written);
+          data = grown;
+          continue;
+        }
+        if (status === PLAIN_COLUMNS_FULL) {
+          capacity *= 2;
+          keyAt = withCapacity(keyAt, capacity);
+          keyLength = withCapacity(keyLength, capacity);
+          valueAt = withCapacity(valueAt, capacity);
+          valueLength = withCapacity(valueLength, capacity);
+          continue;
+        }
+        if (status === PLAIN_AFTER_RECORD) break record; // its separator is read below
+        // PLAIN_OTHER: the record at `at` is read below
+        if (count === countBefore) plainBackoff = PLAIN_BACKOFF_RECORDS;
+      }
+      // The base64 text of the key and value: body[from, to), from -1 for null
+      let keyFrom = -1;
+      let keyTo = -1;
+      let valueFrom = -1;
+      let valueTo = -1;
+      let partition: number | null = null;
+      const plain = guessing !== null && plainChars >= 0 && isPlainValueRecord(body, source, at, plainChars);
+      if (plain) {
+        guessing.guessed = true;
+        valueFrom = at + PLAIN_VALUE.length;
+        valueTo = valueFrom + plainChars;
+        at = valueTo + 2;
+      } else {
+        // One record: {} or members "key", "value", "partition", each at most once, in any order.
+        if (body[at] !== OPEN_BRACE) throw NOT_UNDERSTOOD;
+        at = skipWhitespace(body, at + 1);
+      }
+      let seen = 0;
+      if (!plain && body[at] === CLOSE_BRACE) {
+        at++;
+      } else if (!plain) {
+        for (;;) {
+          let member: number;
+          if (startsWith(body, at, VALUE)) {
+            member = 1;
+            at += VALUE.length;
+          } else if (startsWith(body, at, KEY)) {
+            member = 2;
+            at += KEY.length;
+          } else if (startsWith(body, at, PARTITION)) {
+            member = 4;
+            at += PARTITION.length;
+          } else {
+            throw NOT_UNDERSTOOD;
+          }
+          if ((seen & member) !== 0) throw NOT_UNDERSTOOD; // a duplicate member: JSON.parse keeps the last
+          seen |= member;
+          at = skipWhitespace(body, at);
+          if (body[at] !== COLON) throw NOT_UNDERSTOOD;
+          at = skipWhitespace(body, at + 1);
+          const first = body[at];
+          if (first === LOWER_N) {
+            if (!startsWith(body, at, NULL)) throw NOT_UNDERSTOOD;
+            at += NULL.length;
+          } else if (member === 4) {
+            // A plain JSON integer: -?(0|[1-9][0-9]*), no fraction or exponent; "-0" is left to the full path.
+            let i = at;
+            const negative = body[i] === MINUS;
+            if (negative) i++;
+            const digitsFrom = i;
+            while (i < body.length && body[i] >= ZERO && body[i] <= NINE) i++;
+            const digits = i - digitsFrom;
+            if (digits === 0 || digits > PARTITION_DIGITS_MAX) throw NOT_UNDERSTOOD;
+            if (body[digitsFrom] === ZERO && (digits > 1 || negative)) throw NOT_UNDERSTOOD;
+            let number = 0;
+            for (let j = digitsFrom; j < i; j++) number = number * 10 + (body[j] - ZERO);
+            partition = negative ? -number : number;
+            at = i;
+          } else if (first === QUOTE) {
+            const from = at + 1;
+            const to = body.indexOf(QUOTE, from);
+            if (to < 0) throw NOT_UNDERSTOOD;
+            if (member === 1) {
+              valueFrom = from;
+              valueTo = to;
+            } else {
+              keyFrom = from;
+              keyTo = to;
+            }
+            at = to + 1;
+          } else {
+            throw NOT_UNDERSTOOD;
+          }
+          at = skipWhitespace(body, at);
+          if (body[at] === COMMA) {
+            at = skipWhitespace(body, at + 1);
+            continue;
+          }
+          if (body[at] !== CLOSE_BRACE) throw NOT_UNDERSTOOD;
+          at++;
+          break;
+        }
+      }
+      // The record, framed as encodeBatch frames it at offset delta `count`, its key and value decoded in place.
+      const keyBytes = keyFrom < 0 ? -1 : decodedLength(body, keyFrom, keyTo);
+      const valueBytes = valueFrom < 0 ? -1 : decodedLength(body, valueFrom, valueTo);
+      const recordBytes = spanRecordBodySize(count, keyBytes, valueBytes);
+      // positions are kept in Int32Arrays: a batch past 2 GiB is left to the full path
+      if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > INT32_MAX) throw NOT_UNDERSTOOD;
+      if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > data.length) {
+        const grown = Buffer.allocUnsafe(
+          Math.min(INT32_MAX, Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX)),
+        );
         data.copy(grown, 0, 0, written);
         data = grown;
-        continue;
       }
-      if (status === PLAIN_COLUMNS_FULL) {
+      written = writeShortVarint(data, written, recordBytes);
+      data[written++] = 0; // attributes
+      data[written++] = 0; // timestamp delta
+      written = writeShortVarint(data, written, count);
+      written = writeShortVarint(data, written, keyBytes);
+      if (count === capacity) {
         capacity *= 2;
         keyAt = withCapacity(keyAt, capacity);
         keyLength = withCapacity(keyLength, capacity);
         valueAt = withCapacity(valueAt, capacity);
         valueLength = withCapacity(valueLength, capacity);
-        continue;
       }
-      if (status === PLAIN_AFTER_RECORD) {
-        at = skipWhitespace(body, at);
-        if (body[at] === COMMA) {
-          at = skipWhitespace(body, at + 1);
-          continue;
-        }
-        if (body[at] !== CLOSE_BRACKET) throw NOT_UNDERSTOOD;
-        break;
+      if (3 * (spanCount + SPANS_PER_RECORD_MAX) > spans.length) spans = withCapacity(spans, 2 * spans.length);
+      keyAt[count] = keyBytes < 0 ? -1 : written;
+      keyLength[count] = keyBytes;
+      if (keyBytes >= 0) {
+        keyed = true;
+        if (keyBytes > 0) spanCount = addSpan(spans, spanCount, keyFrom, keyTo, written);
+        written += keyBytes;
       }
-      // PLAIN_OTHER: the record at `at` is read below
-      if (count === countBefore) plainBackoff = PLAIN_BACKOFF_RECORDS;
-    }
-    // The base64 text of the key and value: body[from, to), from -1 for null
-    let keyFrom = -1;
-    let keyTo = -1;
-    let valueFrom = -1;
-    let valueTo = -1;
-    let partition: number | null = null;
-    const plain = guessing !== null && plainChars >= 0 && isPlainValueRecord(body, source, at, plainChars);
-    if (plain) {
-      guessing.guessed = true;
-      valueFrom = at + PLAIN_VALUE.length;
-      valueTo = valueFrom + plainChars;
-      at = valueTo + 2;
-    } else {
-      // One record: {} or members "key", "value", "partition", each at most once, in any order.
-      if (body[at] !== OPEN_BRACE) throw NOT_UNDERSTOOD;
-      at = skipWhitespace(body, at + 1);
-    }
-    let seen = 0;
-    if (!plain && body[at] === CLOSE_BRACE) {
-      at++;
-    } else if (!plain) {
-      for (;;) {
-        let member: number;
-        if (startsWith(body, at, VALUE)) {
-          member = 1;
-          at += VALUE.length;
-        } else if (startsWith(body, at, KEY)) {
-          member = 2;
-          at += KEY.length;
-        } else if (startsWith(body, at, PARTITION)) {
-          member = 4;
-          at += PARTITION.length;
-        } else {
-          throw NOT_UNDERSTOOD;
-        }
-        if ((seen & member) !== 0) throw NOT_UNDERSTOOD; // a duplicate member: JSON.parse keeps the last
-        seen |= member;
-        at = skipWhitespace(body, at);
-        if (body[at] !== COLON) throw NOT_UNDERSTOOD;
-        at = skipWhitespace(body, at + 1);
-        const first = body[at];
-        if (first === LOWER_N) {
-          if (!startsWith(body, at, NULL)) throw NOT_UNDERSTOOD;
-          at += NULL.length;
-        } else if (member === 4) {
-          // A plain JSON integer: -?(0|[1-9][0-9]*), no fraction or exponent; "-0" is left to the full path.
-          let i = at;
-          const negative = body[i] === MINUS;
-          if (negative) i++;
-          const digitsFrom = i;
-          while (i < body.length && body[i] >= ZERO && body[i] <= NINE) i++;
-          const digits = i - digitsFrom;
-          if (digits === 0 || digits > PARTITION_DIGITS_MAX) throw NOT_UNDERSTOOD;
-          if (body[digitsFrom] === ZERO && (digits > 1 || negative)) throw NOT_UNDERSTOOD;
-          let number = 0;
-          for (let j = digitsFrom; j < i; j++) number = number * 10 + (body[j] - ZERO);
-          partition = negative ? -number : number;
-          at = i;
-        } else if (first === QUOTE) {
-          const from = at + 1;
-          const to = body.indexOf(QUOTE, from);
-          if (to < 0) throw NOT_UNDERSTOOD;
-          if (member === 1) {
-            valueFrom = from;
-            valueTo = to;
-          } else {
-            keyFrom = from;
-            keyTo = to;
-          }
-          at = to + 1;
-        } else {
-          throw NOT_UNDERSTOOD;
-        }
-        at = skipWhitespace(body, at);
-        if (body[at] === COMMA) {
-          at = skipWhitespace(body, at + 1);
-          continue;
-        }
-        if (body[at] !== CLOSE_BRACE) throw NOT_UNDERSTOOD;
-        at++;
-        break;
+      written = writeShortVarint(data, written, valueBytes);
+      valueAt[count] = valueBytes < 0 ? -1 : written;
+      valueLength[count] = valueBytes;
+      if (valueBytes > 0) spanCount = addSpan(spans, spanCount, valueFrom, valueTo, written);
+      if (valueBytes >= 0) written += valueBytes;
+      plainChars = valueBytes < 0 ? -1 : valueTo - valueFrom;
+      data[written++] = 0; // header count
+      if (partition !== null) {
+        if (partitions === null) partitions = new Array<number | null>(count).fill(null);
+        partitions.push(partition);
+      } else if (partitions !== null) {
+        partitions.push(null);
       }
+      count++;
     }
-    // The record, framed as encodeBatch frames it at offset delta `count`, its key and value decoded in place.
-    const keyBytes = keyFrom < 0 ? -1 : decodedLength(body, keyFrom, keyTo);
-    const valueBytes = valueFrom < 0 ? -1 : decodedLength(body, valueFrom, valueTo);
-    const recordBytes = spanRecordBodySize(count, keyBytes, valueBytes);
-    // positions are kept in Int32Arrays: a batch past 2 GiB is left to the full path
-    if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > INT32_MAX) throw NOT_UNDERSTOOD;
-    if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > data.length) {
-      const grown = Buffer.allocUnsafe(
-        Math.min(INT32_MAX, Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX)),
-      );
-      data.copy(grown, 0, 0, written);
-      data = grown;
-    }
-    written = writeShortVarint(data, written, recordBytes);
-    data[written++] = 0; // attributes
-    data[written++] = 0; // timestamp delta
-    written = writeShortVarint(data, written, count);
-    written = writeShortVarint(data, written, keyBytes);
-    if (count === capacity) {
-      capacity *= 2;
-      keyAt = withCapacity(keyAt, capacity);
-      keyLength = withCapacity(keyLength, capacity);
-      valueAt = withCapacity(valueAt, capacity);
-      valueLength = withCapacity(valueLength, capacity);
-    }
-    if (3 * (spanCount + SPANS_PER_RECORD_MAX) > spans.length) spans = withCapacity(spans, 2 * spans.length);
-    keyAt[count] = keyBytes < 0 ? -1 : written;
-    keyLength[count] = keyBytes;
-    if (keyBytes >= 0) {
-      keyed = true;
-      if (keyBytes > 0) spanCount = addSpan(spans, spanCount, keyFrom, keyTo, written);
-      written += keyBytes;
-    }
-    written = writeShortVarint(data, written, valueBytes);
-    valueAt[count] = valueBytes < 0 ? -1 : written;
-    valueLength[count] = valueBytes;
-    if (valueBytes > 0) spanCount = addSpan(spans, spanCount, valueFrom, valueTo, written);
-    if (valueBytes >= 0) written += valueBytes;
-    plainChars = valueBytes < 0 ? -1 : valueTo - valueFrom;
-    data[written++] = 0; // header count
-    if (partition !== null) {
-      if (partitions === null) partitions = new Array<number | null>(count).fill(null);
-      partitions.push(partition);
-    } else if (partitions !== null) {
-      partitions.push(null);
-    }
-    count++;
     at = skipWhitespace(body, at);
     if (body[at] === COMMA) {
       at = skipWhitespace(body, at + 1);
