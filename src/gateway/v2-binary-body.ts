@@ -177,6 +177,13 @@ function withCapacity(column: Int32Array<ArrayBuffer>, capacity: number): Int32A
   return copy;
 }
 
+/** `data` with room for `needed` bytes (doubled at least, never past Int32), its first `written` kept. */
+function grownData(data: Buffer, written: number, needed: number): Buffer<ArrayBuffer> {
+  const grown = Buffer.allocUnsafe(Math.min(INT32_MAX, Math.max(2 * data.length, needed)));
+  data.copy(grown, 0, 0, written);
+  return grown;
+}
+
 /** A record's base64 texts: its key and its value. */
 const SPANS_PER_RECORD_MAX = 2;
 
@@ -272,6 +279,14 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
   // a plain one does ({"value":"..","key":..} and the like), the next few are read here, not offered to it first.
   let plainBackoff = 0;
   for (;;) {
+    // room in the columns for this record, whoever frames it
+    if (count === capacity) {
+      capacity *= 2;
+      keyAt = withCapacity(keyAt, capacity);
+      keyLength = withCapacity(keyLength, capacity);
+      valueAt = withCapacity(valueAt, capacity);
+      valueLength = withCapacity(valueLength, capacity);
+    }
     // Runs of plain records are framed natively, up to a record it leaves to the reading below (at its start), or
     // up to the separator after a record (read at the end of this loop).
     record: {
@@ -287,20 +302,10 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
         count = plainState[PLAIN_STATE_COUNT];
         plainChars = -1;
         if (status === PLAIN_DATA_FULL) {
-          const needed = written + plainState[PLAIN_STATE_NEEDED] + RECORD_FRAMING_BYTES_MAX;
-          const grown = Buffer.allocUnsafe(Math.min(INT32_MAX, Math.max(2 * data.length, needed)));
-          data.copy(grown, 0, 0, written);
-          data = grown;
+          data = grownData(data, written, written + plainState[PLAIN_STATE_NEEDED] + RECORD_FRAMING_BYTES_MAX);
           continue;
         }
-        if (status === PLAIN_COLUMNS_FULL) {
-          capacity *= 2;
-          keyAt = withCapacity(keyAt, capacity);
-          keyLength = withCapacity(keyLength, capacity);
-          valueAt = withCapacity(valueAt, capacity);
-          valueLength = withCapacity(valueLength, capacity);
-          continue;
-        }
+        if (status === PLAIN_COLUMNS_FULL) continue; // grown at the top
         if (status === PLAIN_AFTER_RECORD) break record; // its separator is read below
         // PLAIN_OTHER: the record at `at` is read below
         if (count === countBefore) plainBackoff = PLAIN_BACKOFF_RECORDS;
@@ -395,24 +400,13 @@ function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRec
       // positions are kept in Int32Arrays: a batch past 2 GiB is left to the full path
       if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > INT32_MAX) throw NOT_UNDERSTOOD;
       if (written + recordBytes + RECORD_FRAMING_BYTES_MAX > data.length) {
-        const grown = Buffer.allocUnsafe(
-          Math.min(INT32_MAX, Math.max(2 * data.length, written + recordBytes + RECORD_FRAMING_BYTES_MAX)),
-        );
-        data.copy(grown, 0, 0, written);
-        data = grown;
+        data = grownData(data, written, written + recordBytes + RECORD_FRAMING_BYTES_MAX);
       }
       written = writeShortVarint(data, written, recordBytes);
       data[written++] = 0; // attributes
       data[written++] = 0; // timestamp delta
       written = writeShortVarint(data, written, count);
       written = writeShortVarint(data, written, keyBytes);
-      if (count === capacity) {
-        capacity *= 2;
-        keyAt = withCapacity(keyAt, capacity);
-        keyLength = withCapacity(keyLength, capacity);
-        valueAt = withCapacity(valueAt, capacity);
-        valueLength = withCapacity(valueLength, capacity);
-      }
       if (3 * (spanCount + SPANS_PER_RECORD_MAX) > spans.length) spans = withCapacity(spans, 2 * spans.length);
       keyAt[count] = keyBytes < 0 ? -1 : written;
       keyLength[count] = keyBytes;
