@@ -7,7 +7,7 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerElection } from '../controller-election/controller-election.service.js';
 import type { BrokerRegistration, TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
-import { describeTopicConfigs, resolveTopicConfig, type TopicConfigDescription } from '../topic/topic-config.js';
+import { describeTopicConfigs, resolveTopicConfig, type TopicConfigDescription } from '../config/topic-config.js';
 import { isInternalTopic } from '../topic/topic-name.js';
 import { listEnvelope, Urls } from './urls.js';
 

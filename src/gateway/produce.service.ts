@@ -13,7 +13,7 @@ import type { AppendInfo } from '../partition-log/partition-log.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { partitionForKey, StickyPartitioner } from '../topic/partitioner.js';
-import { resolveTopicConfig } from '../topic/topic-config.js';
+import { resolveTopicConfig } from '../config/topic-config.js';
 import { isInternalTopic } from '../topic/topic-name.js';
 import { Metrics } from '../metrics/metrics.service.js';
 import type { ScannedV2Records } from './v2-binary-body.js';

@@ -16,7 +16,8 @@ import type { WsGroupPort } from './group-port.js';
 import type { SharedReads } from './partition-stream.js';
 import type { RecordJsonCache } from './record-json-cache.js';
 import { startOffsetFor, Subscription, type SubscriptionOwner } from './subscription.js';
-import { CLOSE_CODES, DEFAULT_CREDITS, type WsLimits } from './ws-limits.js';
+import type { WsLimits } from '../../config/stream-limits.js';
+import { CLOSE_CODES, DEFAULT_CREDITS } from './ws-limits.js';
 import {
   errorFrame,
   errorFrameCode,
