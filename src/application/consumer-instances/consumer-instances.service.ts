@@ -2,26 +2,26 @@
 // coordinator: creation and deletion, subscription or manual assignment, positions, polling records with a long
 // poll bounded by the instance's timeout and max_bytes, Confluent's commit semantics, auto-commit, and removal
 // of instances idle longer than consumer.instance.timeout.ms. The instance's configuration lives in
-// __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer.
+// __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer (instance-fetcher.ts reads).
 import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { systemClock, type Clock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
-import { batchesIn, decodeRecords } from '../../partition-log/record-batch.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { Metrics } from '../../metrics/metrics.service.js';
 import { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
 import type { ApiRecord } from '../record-format.js';
-import { toApiRecord } from '../record-format.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import { subscribedTopics } from '../../group-coordinator/consumer-group.js';
 import { ConsumerInstance } from './consumer-instance.js';
 import { GroupCoordinator, type OffsetToCommit } from '../../group-coordinator/group-coordinator.service.js';
-import { topicPartitionKey, type InstanceValue, type Subscription } from '../../group-coordinator/group-records.js';
+import { topicPartitionKey, type InstanceValue } from '../../group-coordinator/group-records.js';
+import { InstanceFetcher } from './instance-fetcher.js';
 import { parseCreateInstance } from './instance-config.js';
+import { parseSubscription, validateGroupId } from './instance-requests.js';
 
 /** Kafka's auto.commit.interval.ms default. */
 export const AUTO_COMMIT_INTERVAL_MS = 5_000;
@@ -29,8 +29,6 @@ export const AUTO_COMMIT_INTERVAL_MS = 5_000;
 const EVICTION_CHECK_INTERVAL_MS = 1_000;
 /** How often a waiting poll looks again at partitions led by other brokers. */
 const REMOTE_POLL_INTERVAL_MS = 100;
-/** Bytes read from one partition per step of a poll. */
-const POLL_READ_BYTES_MAX = 1024 * 1024;
 
 export interface PollOptions {
   timeoutMs: number | null;
@@ -43,6 +41,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
   private readonly runtimes = new Map<string, ConsumerInstance>();
   private readonly clock: Clock = systemClock;
   private evictionTimer: NodeJS.Timeout | null = null;
+  private readonly fetcher: InstanceFetcher;
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -50,8 +49,10 @@ export class ConsumerInstances implements OnApplicationShutdown {
     private readonly replicas: ReplicaManager,
     private readonly router: PartitionRouter,
     private readonly metadata: MetadataCache,
-    private readonly metrics: Metrics,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.fetcher = new InstanceFetcher(coordinator, router, metrics);
+  }
 
   /** Gives every instance loaded from __consumer_offsets a fresh idle clock, then starts evicting idle ones. */
   start(): void {
@@ -193,8 +194,8 @@ export class ConsumerInstances implements OnApplicationShutdown {
         const current = this.coordinator.instance(groupId, name) ?? value;
         const assigned = this.assignedPartitions(groupId, name, current);
         const generation = this.coordinator.assignment(groupId, name)?.generation ?? -1;
-        await this.initPositions(runtime, current, assigned);
-        bytes += await this.fetchOnce(runtime, assigned, generation, collected, maxBytes - bytes);
+        await this.fetcher.initPositions(runtime, current, assigned);
+        bytes += await this.fetcher.fetchOnce(runtime, assigned, generation, collected, maxBytes - bytes);
         runtime.lastUsedMs = this.clock.monotonicMs();
         const remaining = deadline - this.clock.monotonicMs();
         const satisfied = collected.length > 0 && bytes >= value.fetchMinBytes;
@@ -214,94 +215,6 @@ export class ConsumerInstances implements OnApplicationShutdown {
         if (assigned.length === 0) await sleepUnlessAborted(Math.min(remaining, 100), runtime.closing.signal);
       }
     });
-  }
-
-  /** One round over the assigned partitions; appends records to `out` and returns the key+value bytes added. */
-  private async fetchOnce(
-    runtime: ConsumerInstance,
-    assigned: TopicPartition[],
-    generation: number,
-    out: ApiRecord[],
-    budgetBytes: number,
-  ): Promise<number> {
-    let added = 0;
-    const count = assigned.length;
-    const format = this.coordinator.instance(runtime.groupId, runtime.name)?.format ?? 'binary';
-    for (let step = 0; step < count && added < budgetBytes; step++) {
-      const index = (runtime.nextPartitionIndex + step) % count;
-      const { topic, partition } = assigned[index];
-      const key = topicPartitionKey(topic, partition);
-      const position = runtime.positions.get(key);
-      if (position === undefined) continue;
-      let read;
-      try {
-        read = await this.router.read(topic, partition, position.offset, {
-          maxBytes: Math.min(POLL_READ_BYTES_MAX, Math.max(budgetBytes - added, 1)),
-          waitMs: 0,
-        });
-      } catch (error) {
-        if (error instanceof BrookError && error.errorCode === 40002) {
-          await this.resetOutOfRange(runtime, topic, partition);
-          continue;
-        }
-        throw error;
-      }
-      let next = position.offset;
-      const before = out.length;
-      outer: for (const { header, position: at } of batchesIn(read.batches)) {
-        for (const record of decodeRecords(read.batches.subarray(at, at + header.sizeBytes))) {
-          if (record.offset < next) continue;
-          const size = (record.key?.length ?? 0) + (record.value?.length ?? 0);
-          if (out.length > 0 && added + size > budgetBytes) break outer;
-          out.push(toApiRecord(record, partition, format, topic));
-          added += size;
-          next = record.offset + 1;
-        }
-        next = Math.max(next, header.baseOffset + header.lastOffsetDelta + 1);
-      }
-      this.metrics.consumed(topic, out.length - before, read.batches.length);
-      if (next > position.offset) {
-        runtime.seek(topic, partition, next);
-        runtime.markReturned(topic, partition, next, generation);
-        runtime.nextPartitionIndex = (index + 1) % count;
-      }
-    }
-    return added;
-  }
-
-  private async resetOutOfRange(runtime: ConsumerInstance, topic: string, partition: number): Promise<void> {
-    const value = this.coordinator.instance(runtime.groupId, runtime.name);
-    runtime.seek(topic, partition, await this.resetPosition(value, topic, partition));
-  }
-
-  private async initPositions(
-    runtime: ConsumerInstance,
-    value: InstanceValue,
-    assigned: TopicPartition[],
-  ): Promise<void> {
-    for (const { topic, partition } of runtime.retainAssigned(assigned)) {
-      const committed = this.coordinator.committed(runtime.groupId, topic, partition);
-      const { earliest, latest } = await this.router.offsets(topic, partition);
-      const offset =
-        committed !== null && committed >= earliest && committed <= latest
-          ? committed
-          : await this.resetPosition(value, topic, partition);
-      runtime.seek(topic, partition, offset);
-    }
-  }
-
-  private async resetPosition(value: InstanceValue | undefined, topic: string, partition: number): Promise<number> {
-    const { earliest, latest } = await this.router.offsets(topic, partition);
-    switch (value?.autoOffsetReset ?? 'latest') {
-      case 'earliest':
-        return earliest;
-      case 'latest':
-        return latest;
-      case 'none':
-        throw errors.invalidRequest(
-          `No committed offset for ${topic}-${partition} and auto.offset.reset is none; seek with .../positions first.`,
-        );
-    }
   }
 
   // ---- offsets ----
@@ -422,36 +335,4 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
 function runtimeKey(groupId: string, name: string): string {
   return `${groupId}\u0000${name}`;
-}
-
-/** Group ids end up in URLs and keys; Kafka allows any string, Brook bounds the length. */
-export const GROUP_ID_MAX_LENGTH = 255;
-
-export function validateGroupId(groupId: string): void {
-  if (groupId.length === 0 || groupId.length > GROUP_ID_MAX_LENGTH) {
-    throw errors.invalidConsumerConfig(`The group name must be 1 to ${GROUP_ID_MAX_LENGTH} characters.`);
-  }
-}
-
-function parseSubscription(body: Record<string, unknown>): Subscription {
-  const { topics, topic_pattern: pattern } = body;
-  if (topics !== undefined && pattern !== undefined) {
-    throw errors.subscriptionConflict('Subscription to topics, partitions and pattern are mutually exclusive.');
-  }
-  if (pattern !== undefined) {
-    if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 1000) {
-      throw errors.invalidPayload('topic_pattern must be a non-empty regular expression of at most 1000 characters.');
-    }
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      throw errors.invalidPayload(`topic_pattern is not a valid regular expression: ${(error as Error).message}`);
-    }
-    return { pattern };
-  }
-  if (!Array.isArray(topics) || topics.length === 0 || topics.some((t) => typeof t !== 'string' || t.length === 0)) {
-    throw errors.invalidPayload('The subscription needs topics (a non-empty array of topic names) or topic_pattern.');
-  }
-  if (topics.length > 10_000) throw errors.invalidPayload('A subscription names at most 10000 topics.');
-  return { topics: [...new Set(topics as string[])] };
 }

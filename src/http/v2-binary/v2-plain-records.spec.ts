@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BATCH_HEADER_BYTES } from '../../partition-log/record-batch.js';
-import { type ScannedV2Records, scanV2BinaryBody } from './v2-binary-body.js';
+import { scanV2BinaryBody } from './v2-binary-body.js';
+import type { ScannedV2Records } from './v2-scanned-records.js';
 import {
   type FramePlainRecords,
   nativeFramePlainRecords,

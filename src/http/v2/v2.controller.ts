@@ -19,7 +19,7 @@ import {
   type ProduceResult,
 } from '../../application/produce/produce.service.js';
 import { decodeBase64 } from '../../application/record-format.js';
-import { ScannedV2Records } from '../v2-binary/v2-binary-body.js';
+import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
 import { AnswerBuffers, consecutiveOffsetsAnswer } from './v2-answer.js';
 import { V2_JSON_FORMAT } from '../body/json-body-parser.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
