@@ -1,7 +1,7 @@
 // The internal routes through which a broker holding a WebSocket group subscription reaches the group's coordinator
-// on another broker (routing-group-port.ts): join, heartbeat, leave, a long poll for the member's next generation,
-// commit and committed offsets. Guarded by the cluster secret; not public, not in openapi.yaml. The asking broker
-// has already authenticated and authorised the socket's operation.
+// on another broker (application/streaming/routing-group-port.ts): join, heartbeat, leave, a long poll for the
+// member's next generation, commit and committed offsets. Guarded by the cluster secret; not public, not in
+// openapi.yaml. The asking broker has already authenticated and authorised the socket's operation.
 import { Body, Controller, Delete, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { errors } from '../common/brook-error.js';
 import { GroupCoordinator } from '../group-coordinator/group-coordinator.service.js';

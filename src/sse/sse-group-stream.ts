@@ -1,16 +1,16 @@
-// An SSE stream with `group=`: the stream is a member of the consumer group (group-member.ts, the same member a
-// WebSocket group subscription is), streams only the partitions the group assigns it, and announces each
-// generation as `event: assigned` (and `event: revoked`) before the records of newly assigned partitions. A newly
-// assigned partition starts at the group's committed offset, else where `from` says.
+// An SSE stream with `group=`: the stream is a member of the consumer group (application/streaming/group-member.ts,
+// the same member a WebSocket group subscription is), streams only the partitions the group assigns it, and
+// announces each generation as `event: assigned` (and `event: revoked`) before the records of newly assigned
+// partitions. A newly assigned partition starts at the group's committed offset, else where `from` says.
 //
 // SSE has no way back from the client, so the broker commits for it, as Kafka's auto-commit does (which commits, at
 // each poll, what the previous poll returned): every BROOK_SSE_AUTO_COMMIT_INTERVAL_MS, and when the stream closes,
 // it commits per owned partition the position reached one interval earlier, so a record is committed only once the
-// stream has stayed open a whole interval after writing it. Records written in the last interval before a close
-// are delivered again to the next member (at least once); a record still in a socket buffer when the connection
-// broke is not committed past. The open response is the member's liveness: heartbeats go out while it is open; a
-// closed response commits and leaves the group. A partition whose stream fails ends the response (the member
-// leaves, the group reassigns the partition).
+// stream has stayed open a whole interval after writing it. Records written in the last interval before a close are
+// delivered again to the next member (at least once); a record still in a socket buffer when the connection broke is
+// not committed past. The open response is the member's liveness: heartbeats go out while it is open; a closed
+// response commits and leaves the group. A partition whose stream fails ends the response (the member leaves, the
+// group reassigns the partition).
 import type { ReadFormat } from '../application/record-format.js';
 import { GroupMember, type MemberEvent, type MemberOwner } from '../application/streaming/group-member.js';
 import type { StreamGroupPort } from '../application/streaming/group-port.js';

@@ -1,10 +1,10 @@
 // One WebSocket connection to /v3/ws: dispatches the client's frames (ws-protocol.ts) and owns the socket's
-// subscriptions (subscription.ts), explicit (`assign`) or as group members (group-member.ts, heartbeated by the
-// socket's pongs). Every record sent is paid for by a credit (CreditWindow per subscription) and nothing is read
-// from the log while the socket's send queue is past its pause mark (SendPressure per socket); a socket paused
-// too long, or with too much queued, is closed with 4001. Produce frames of one socket are appended concurrently
-// up to BROOK_WS_PRODUCE_IN_FLIGHT_MAX; beyond that, and while the socket is paused, its frames are not read.
-// Each error is an `error` frame; the socket stays open (except for the closes above and the library's 1009).
+// subscriptions (subscription.ts), explicit (`assign`) or as group members (application/streaming/group-member.ts,
+// heartbeated by the socket's pongs). Every record sent is paid for by a credit (CreditWindow per subscription) and
+// nothing is read from the log while the socket's send queue is past its pause mark (SendPressure per socket); a
+// socket paused too long, or with too much queued, is closed with 4001. Produce frames of one socket are appended
+// concurrently up to BROOK_WS_PRODUCE_IN_FLIGHT_MAX; beyond that, and while the socket is paused, its frames are not
+// read. Each error is an `error` frame; the socket stays open (except for the closes above and the library's 1009).
 import type { WebSocket } from 'ws';
 import { BrookError, errors } from '../common/brook-error.js';
 import type { Clock } from '../common/clock.js';

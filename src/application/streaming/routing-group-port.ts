@@ -1,7 +1,7 @@
-// WebSocket group members in a cluster. A member's calls go to its group's coordinator (the leader of the group's
-// __consumer_offsets partition): this broker through CoordinatorGroupPort, another broker through the internal
-// ws-groups routes (ws-groups.internal.controller.ts). Watching a remote member is a long poll for a generation
-// newer than the last one seen.
+// Streaming group members (WebSocket and SSE) in a cluster. A member's calls go to its group's coordinator (the
+// leader of the group's __consumer_offsets partition): this broker through CoordinatorGroupPort, another broker
+// through the internal ws-groups routes (internal/ws-groups.internal.controller.ts). Watching a remote member is a
+// long poll for a generation newer than the last one seen.
 //
 // The coordinator can move (its broker died, or the offsets partition's leadership moved). When the coordinator the
 // member joined no longer answers for it and another broker now coordinates the group, the member joins there again
