@@ -4,7 +4,7 @@
 // reports them (NAME_MISMATCH, FIXED_SIZE_MISMATCH, MISSING_ENUM_SYMBOLS, READER_FIELD_MISSING_DEFAULT_VALUE,
 // TYPE_MISMATCH, MISSING_UNION_BRANCH, each at a location such as /fields/0/type), worded as Confluent's messages.
 import avro from 'avsc';
-import type { Incompatibility } from './compatibility-types.js';
+import { StepBudget, type Incompatibility } from './compatibility-types.js';
 import { errorText } from './schema-errors.js';
 import type { ParsedAvroSchema } from './parsed-schema.js';
 
@@ -50,17 +50,20 @@ function namesMatch(reader: AnyType, writer: AnyType): boolean {
 /**
  * The incompatibilities of reading `writer`'s data with `reader`, as Avro's checker lists them. A pair of named
  * types already being checked (`inProgress`, shared by the nested checks of union branches) counts as readable,
- * so recursive types terminate; union branches are checked once per pair of types (`memo`).
+ * so recursive types terminate; union branches are checked once per pair of types (`memo`). Past the step bound
+ * the walk stops with what it found: the verdict is avsc's, the walk only explains it.
  */
 export function explainAvroIncompatibilities(
   reader: AnyType,
   writer: AnyType,
   inProgress: Set<string> = new Set(),
   memo: Map<AnyType, Map<AnyType, boolean>> = new Map(),
+  budget: StepBudget = new StepBudget(),
 ): AvroIncompatibility[] {
   const found: AvroIncompatibility[] = [];
 
   const check = (r: AnyType, w: AnyType, location: string[]): void => {
+    if (!budget.tryTake()) return;
     const at = (...more: string[]) => `/${[...location, ...more].join('/')}`;
     const report = (type: AvroIncompatibilityType, message: string, where = at()): void => {
       found.push({ type, location: where, message });
@@ -125,7 +128,7 @@ export function explainAvroIncompatibilities(
   const unreadable = (r: AnyType, w: AnyType): boolean => {
     const known = memo.get(r)?.get(w);
     if (known !== undefined) return known;
-    const result = explainAvroIncompatibilities(r, w, inProgress, memo).length > 0;
+    const result = explainAvroIncompatibilities(r, w, inProgress, memo, budget).length > 0;
     memo.set(r, (memo.get(r) ?? new Map()).set(w, result));
     return result;
   };

@@ -52,6 +52,13 @@ export function parseAvroSchema(input: SchemaInput, references: readonly Resolve
   } catch (error) {
     throw invalidSchema(input, errorText(error));
   }
+  const unbounded = arrayOfNothing(avroType);
+  if (unbounded) {
+    throw invalidSchema(
+      input,
+      `an array of ${unbounded} writes no bytes per item, so its item count cannot be bounded`,
+    );
+  }
   const definedNames = new Set(Object.keys(registry).filter((name) => !PRIMITIVES.has(name)));
   return {
     schemaType: 'AVRO',
@@ -62,6 +69,40 @@ export function parseAvroSchema(input: SchemaInput, references: readonly Resolve
     avroType,
   };
 }
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- avsc's typings do not declare its types' fields. */
+/** Whether every value of `type` encodes to no bytes at all (null, fixed of size 0, records of only such fields). */
+function writesNothing(type: any, seen: Set<unknown> = new Set()): boolean {
+  if (type.typeName === 'null') return true;
+  if (type.typeName === 'fixed') return type.size === 0;
+  if (type.typeName !== 'record' && type.typeName !== 'error') return false;
+  if (seen.has(type)) return false;
+  seen.add(type);
+  return type.fields.every((field: any) => writesNothing(field.type, seen));
+}
+
+/**
+ * The item type of an array whose items write no bytes, if the schema has one: decoding such an array could be
+ * made to build billions of items from a few bytes of count, so the registry refuses the schema.
+ */
+function arrayOfNothing(root: any): string | undefined {
+  const seen = new Set<unknown>();
+  const stack: any[] = [root];
+  while (stack.length > 0) {
+    const type = stack.pop();
+    if (seen.has(type)) continue;
+    seen.add(type);
+    if (type.typeName === 'array') {
+      if (writesNothing(type.itemsType)) return JSON.stringify(type.itemsType.schema());
+      stack.push(type.itemsType);
+    } else if (type.typeName === 'map') stack.push(type.valuesType);
+    else if (String(type.typeName).startsWith('union')) stack.push(...type.types);
+    else if (type.typeName === 'record' || type.typeName === 'error')
+      stack.push(...type.fields.map((f: any) => f.type));
+  }
+  return undefined;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 function qualify(name: string, namespace: string): string {
   return name.includes('.') || namespace === '' ? name : `${namespace}.${name}`;

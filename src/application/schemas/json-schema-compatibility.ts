@@ -1,6 +1,6 @@
 // Whether a reader with one JSON Schema accepts everything a writer's JSON Schema accepted: the incompatible
 // differences between them (json-schema-diff.ts), as Confluent words them.
-import type { Incompatibility } from './compatibility-types.js';
+import { ComparisonTooComplex, tooComplex, type Incompatibility } from './compatibility-types.js';
 import { compareSchemas, DiffContext, type JsonSchemaDifference } from './json-schema-diff.js';
 import { jsonSchemaDraft } from './json-schema.js';
 import { JsonSchemaModel } from './json-schema-model.js';
@@ -15,7 +15,10 @@ function model(schema: ParsedJsonSchema): JsonSchemaModel {
   );
 }
 
-/** Every difference between the writer's (original) and the reader's (update) schema, compatible or not. */
+/**
+ * Every difference between the writer's (original) and the reader's (update) schema, compatible or not; throws
+ * ComparisonTooComplex past the step bound.
+ */
 export function jsonSchemaDifferences(reader: ParsedJsonSchema, writer: ParsedJsonSchema): JsonSchemaDifference[] {
   const ctx = new DiffContext();
   compareSchemas(ctx, model(writer).node(), model(reader).node());
@@ -23,7 +26,14 @@ export function jsonSchemaDifferences(reader: ParsedJsonSchema, writer: ParsedJs
 }
 
 export function jsonSchemaIncompatibilities(reader: ParsedJsonSchema, writer: ParsedJsonSchema): Incompatibility[] {
-  return jsonSchemaDifferences(reader, writer)
+  let differences: JsonSchemaDifference[];
+  try {
+    differences = jsonSchemaDifferences(reader, writer);
+  } catch (error) {
+    if (error instanceof ComparisonTooComplex) return [tooComplex(error)];
+    throw error;
+  }
+  return differences
     .filter((difference) => !JSON_SCHEMA_RULES[difference.change].compatible)
     .map((difference) => ({
       describe: (readerName, writerName) =>

@@ -4,6 +4,7 @@
 // compare as their one member; an update that is an `anyOf`/`oneOf` of something the original matches extends it;
 // combinations compare member by member through a maximum matching of compatible pairs. A schema already being
 // compared on this path is not compared again, so recursive schemas terminate.
+import { StepBudget } from './compatibility-types.js';
 import { compareArrays, compareObjects } from './json-schema-diff-containers.js';
 import type { Criterion, JsonSchemaNode } from './json-schema-model.js';
 import { JSON_SCHEMA_RULES, type JsonSchemaChange } from './json-schema-rules.js';
@@ -20,13 +21,14 @@ export class DiffContext {
   readonly differences: JsonSchemaDifference[] = [];
 
   constructor(
+    readonly budget: StepBudget = new StepBudget(),
     private readonly path: string[] = [],
     private readonly comparing: Set<JsonSchemaNode> = new Set(),
   ) {}
 
-  /** A context for a trial comparison: same path, its differences kept apart until adopted. */
+  /** A context for a trial comparison: same path and budget, its differences kept apart until adopted. */
   sub(): DiffContext {
-    return new DiffContext([...this.path], new Set(this.comparing));
+    return new DiffContext(this.budget, [...this.path], new Set(this.comparing));
   }
 
   add(change: JsonSchemaChange, attribute?: string): void {
@@ -72,7 +74,9 @@ function dereference(node: JsonSchemaNode): JsonSchemaNode {
   return current;
 }
 
+/** Throws ComparisonTooComplex when the comparison runs out of steps. */
 export function compareSchemas(ctx: DiffContext, original?: JsonSchemaNode, update?: JsonSchemaNode): void {
+  ctx.budget.take();
   if (!original && !update) return;
   if (!original) return ctx.add('SCHEMA_ADDED');
   if (!update) return ctx.add('SCHEMA_REMOVED');

@@ -66,9 +66,37 @@ describe('invalid schemas', () => {
     expect(error.asRestProxyError().errorCode).toBe(42205);
   });
 
+  it('an Avro array whose items write no bytes is refused: its count could not be bounded when read', () => {
+    const empty = { type: 'record', name: 'Nothing', fields: [{ name: 'n', type: 'null' }] };
+    for (const items of ['null', empty, { type: 'fixed', name: 'Z', size: 0 }]) {
+      const schema = JSON.stringify({
+        type: 'record',
+        name: 'R',
+        fields: [{ name: 'a', type: { type: 'array', items } }],
+      });
+      expect(refusal({ schemaType: 'AVRO', schema }).details).toMatch(/writes no bytes per item/);
+    }
+    const fine = { type: 'array', items: { type: 'map', values: 'null' } };
+    expect(parseSchema({ schemaType: 'AVRO', schema: JSON.stringify(fine) }, NO_REFERENCES).schemaType).toBe('AVRO');
+  });
+
   it('nesting past the bound is refused before any library recursion', () => {
     const deep = '['.repeat(300) + '"int"' + ']'.repeat(300);
     expect(refusal({ schemaType: 'AVRO', schema: deep }).details).toMatch(/nests deeper than 256/);
+  });
+});
+
+describe('JSON Schema drafts', () => {
+  it.each([
+    ['http://json-schema.org/draft-04/schema#', { type: 'number', maximum: 3, exclusiveMaximum: true }, 3],
+    ['http://json-schema.org/draft-06/schema#', { type: 'number', exclusiveMaximum: 3 }, 3],
+    ['http://json-schema.org/draft-07/schema#', { if: { type: 'string' }, then: { minLength: 2 } }, 'a'],
+    ['https://json-schema.org/draft/2019-09/schema', { dependentRequired: { a: ['b'] } }, { a: 1 }],
+    ['https://json-schema.org/draft/2020-12/schema', { prefixItems: [{ type: 'string' }], items: false }, ['a', 'b']],
+  ])('%s is validated by its own rules', ($schema, keywords, refused) => {
+    const parsed = parseSchema({ schemaType: 'JSON', schema: JSON.stringify({ $schema, ...keywords }) }, NO_REFERENCES);
+    if (parsed.schemaType !== 'JSON') throw new Error('not JSON');
+    expect(parsed.validate(refused)).toBe(false);
   });
 });
 
@@ -143,6 +171,45 @@ describe('references', () => {
     if (parsed.schemaType !== 'JSON') throw new Error('not JSON');
     expect(parsed.validate({ c: { id: 1 } })).toBe(true);
     expect(parsed.validate({ c: {} })).toBe(false);
+  });
+
+  it("a referenced Protobuf file's own imports are satisfied by its own references", () => {
+    const resolver = resolverOf({
+      'money/1': {
+        schemaType: 'PROTOBUF',
+        schema: 'syntax = "proto3"; package money; message Amount { int64 cents = 1; }',
+        references: [],
+      },
+      'line/1': {
+        schemaType: 'PROTOBUF',
+        schema: 'syntax = "proto3"; package line; import "money.proto"; message Line { money.Amount price = 1; }',
+        references: [{ name: 'money.proto', subject: 'money', version: 1 }],
+      },
+    });
+    const parsed = parseSchema(
+      {
+        schemaType: 'PROTOBUF',
+        schema: 'syntax = "proto3"; import "line.proto"; message Order { repeated line.Line lines = 1; }',
+        references: [{ name: 'line.proto', subject: 'line', version: 1 }],
+      },
+      resolver,
+    );
+    if (parsed.schemaType !== 'PROTOBUF') throw new Error('not PROTOBUF');
+    expect(parsed.messages.map((m) => m.type.fullName)).toEqual(['.Order']);
+    const orphan = {
+      ...resolver,
+      resolve: (s: string, v: number) => (s === 'line' ? { ...resolver.resolve(s, v)!, references: [] } : undefined),
+    };
+    expect(
+      refusal(
+        {
+          schemaType: 'PROTOBUF',
+          schema: 'syntax = "proto3"; import "line.proto"; message Order { repeated line.Line lines = 1; }',
+          references: [{ name: 'line.proto', subject: 'line', version: 1 }],
+        },
+        orphan,
+      ).details,
+    ).toMatch(/reference line\.proto imports "money\.proto", which no reference provides/);
   });
 
   it('a Protobuf import is satisfied by the reference of that name, and well-known imports need none', () => {

@@ -195,3 +195,20 @@ describe('field types', () => {
     ]);
   });
 });
+
+describe('the step bound', () => {
+  it('stops a comparison that would take exponential time and calls the schemas incompatible', () => {
+    const chain = (leafType: string) =>
+      Array.from({ length: 20 }, (_, i) =>
+        i === 19
+          ? `message M19 { ${leafType} leaf = 1; }`
+          : `message M${i} { ${[1, 2, 3, 4, 5].map((n) => `M${i + 1} f${n} = ${n};`).join(' ')} }`,
+      ).join('\n');
+    const messages = protobufIncompatibilities(parse(chain('string')), parse(chain('int32'))).map((i) =>
+      i.describe('new', 'old'),
+    );
+    expect(messages).toEqual([
+      '{errorType:"COMPARISON_TOO_COMPLEX", description:"the schemas are too complex to compare within 100000 steps"}',
+    ]);
+  });
+});

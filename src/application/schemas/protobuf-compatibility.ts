@@ -4,7 +4,7 @@
 // by scalar group, and for messages by name within their package and then recursively (a pair of messages already
 // being compared is not compared again, so recursive messages terminate). proto3 `optional` fields are plain fields.
 import protobuf from 'protobufjs';
-import type { Incompatibility } from './compatibility-types.js';
+import { ComparisonTooComplex, StepBudget, tooComplex, type Incompatibility } from './compatibility-types.js';
 import type { ParsedProtobufSchema } from './parsed-schema.js';
 import { isSyntheticOneof } from './protobuf-text.js';
 import { describeProtobufChange, PROTOBUF_RULES, type ProtobufChange } from './protobuf-rules.js';
@@ -35,11 +35,12 @@ const SCALAR_GROUPS: Record<string, string> = {
 class Context {
   readonly differences: ProtobufDifference[] = [];
   constructor(
+    readonly budget: StepBudget = new StepBudget(),
     private readonly path: string[] = [],
     private readonly comparing: Set<string> = new Set(),
   ) {}
   sub(): Context {
-    return new Context([...this.path], new Set(this.comparing));
+    return new Context(this.budget, [...this.path], new Set(this.comparing));
   }
   add(change: ProtobufChange): void {
     this.differences.push({ change, path: `#/${this.path.join('/')}` });
@@ -126,6 +127,7 @@ function fieldsOf(type: protobuf.Type): Map<number, { field: protobuf.Field; one
 }
 
 function compareMessages(ctx: Context, original: protobuf.Type, update: protobuf.Type): void {
+  ctx.budget.take();
   ctx.entering(`${original.fullName}\u0000${update.fullName}`, () => {
     const before = fieldsOf(original);
     const after = fieldsOf(update);
@@ -210,6 +212,7 @@ function localName(type: protobuf.Type): string {
 }
 
 function compareFields(ctx: Context, original: protobuf.Field, update: protobuf.Field): void {
+  ctx.budget.take();
   if (original.name !== update.name) ctx.add('FIELD_NAME_CHANGED');
   const kind = kindOf(original);
   if (kind !== kindOf(update)) return ctx.add('FIELD_KIND_CHANGED');
@@ -241,7 +244,10 @@ function compareFields(ctx: Context, original: protobuf.Field, update: protobuf.
   if (!trial.isCompatible()) ctx.add('FIELD_NAMED_TYPE_CHANGED');
 }
 
-/** Every difference between the writer's (original) and the reader's (update) schema, compatible or not. */
+/**
+ * Every difference between the writer's (original) and the reader's (update) schema, compatible or not; throws
+ * ComparisonTooComplex past the step bound.
+ */
 export function protobufDifferences(reader: ParsedProtobufSchema, writer: ParsedProtobufSchema): ProtobufDifference[] {
   const ctx = new Context();
   if (writer.packageName !== reader.packageName) ctx.add('PACKAGE_CHANGED');
@@ -253,7 +259,14 @@ export function protobufIncompatibilities(
   reader: ParsedProtobufSchema,
   writer: ParsedProtobufSchema,
 ): Incompatibility[] {
-  return protobufDifferences(reader, writer)
+  let differences: ProtobufDifference[];
+  try {
+    differences = protobufDifferences(reader, writer);
+  } catch (error) {
+    if (error instanceof ComparisonTooComplex) return [tooComplex(error)];
+    throw error;
+  }
+  return differences
     .filter((difference) => !PROTOBUF_RULES[difference.change].compatible)
     .map((difference) => ({
       describe: (readerName, writerName) =>
