@@ -45,7 +45,7 @@ export function jsonSchemaDraft(document: JsonValue): JsonSchemaDraft | undefine
 }
 
 function newAjv(draft: JsonSchemaDraft): Ajv {
-  const options: Options = { strict: false, allErrors: true, validateFormats: true };
+  const options: Options = { strict: false, allErrors: true, validateFormats: true, logger: false };
   let ajv: Ajv;
   if (draft === 'draft-04') ajv = new AjvDraft04(options);
   else if (draft === '2019-09') ajv = new Ajv2019(options);
