@@ -18,7 +18,7 @@ import {
   readBatchHeader,
   validateBatch,
   type BatchHeader,
-} from './record-batch.js';
+} from './record-batch-layout.js';
 import { maxIndexEntries } from './roll-policy.js';
 import { indexFilePath, logFilePath, timeIndexFilePath } from './segment-files.js';
 import { TimeIndex } from './time-index.js';

@@ -30,9 +30,7 @@ import {
 import { LogSegment, SegmentRetiredError, type BatchToWrite } from './log-segment.js';
 import {
   assignOffsetAndEpoch,
-  batchesIn,
   CorruptBatchError,
-  decodeRecords,
   lastOffsetOf,
   readBatchHeader,
   stampLogAppendTime,
@@ -40,7 +38,8 @@ import {
   validateBatch,
   validateBatchStructure,
   type BatchHeader,
-} from './record-batch.js';
+} from './record-batch-layout.js';
+import { batchesIn, decodeRecords } from './record-batch-reader.js';
 import { segmentsToDelete, type RetentionDecision, type SegmentSummary } from './retention-policy.js';
 import { shouldRoll } from './roll-policy.js';
 import {
