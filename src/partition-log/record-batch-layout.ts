@@ -154,7 +154,7 @@ export function validateBatch(batch: Buffer): BatchHeader {
 
 /**
  * Everything validateBatch checks but the CRC: extent, magic, counts, offsets. The log uses it to start writing a
- * batch while it checks the CRC (see PartitionLog); the CRC check must still follow before the batch is kept.
+ * batch while it checks the CRC (see log-appender.ts); the CRC check must still follow before the batch is kept.
  */
 export function validateBatchStructure(batch: Buffer): BatchHeader {
   const header = readBatchHeader(batch);
