@@ -375,7 +375,7 @@ describe('the step bound', () => {
   it('stops a comparison that would take exponential time and calls the schemas incompatible', () => {
     const nested = (depth: number, leaf: object): object =>
       depth === 0 ? leaf : { anyOf: [nested(depth - 1, leaf), nested(depth - 1, leaf), nested(depth - 1, leaf)] };
-    const messages = backwardMessages(nested(8, str), nested(8, int));
+    const messages = backwardMessages(nested(7, str), nested(7, int));
     expect(messages).toEqual([
       '{errorType:"COMPARISON_TOO_COMPLEX", description:"the schemas are too complex to compare within 100000 steps"}',
     ]);
