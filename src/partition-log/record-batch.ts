@@ -25,7 +25,7 @@
 // baseOffset, batchLength, partitionLeaderEpoch and magic sit before the CRC'd range, so the log can assign
 // offsets and stamp the leader epoch on a batch without recomputing its CRC.
 import { crc32c } from './crc32c.js';
-import { codecFor, CompressionType, UnsupportedCompressionError } from './compression.js';
+import { codecFor, CompressionType, DecompressionLimitError, UnsupportedCompressionError } from './compression.js';
 import { VarintReader, varintSize, writeVarint } from './varint.js';
 
 export const BATCH_HEADER_BYTES = 61;
@@ -356,9 +356,7 @@ function decompress(compression: CompressionType, data: Buffer, maxOutputBytes: 
     return codec.decompress(data, maxOutputBytes);
   } catch (error) {
     if (error instanceof UnsupportedCompressionError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new CorruptBatchError(`${codec.name} records decompress to more than ${maxOutputBytes} bytes`);
-    }
+    if (error instanceof DecompressionLimitError) throw new CorruptBatchError(error.message);
     throw new CorruptBatchError(`${codec.name} records do not decompress: ${(error as Error).message}`);
   }
 }
