@@ -92,3 +92,15 @@ export const CODEC_VERSION_RANGES: readonly ApiVersionRange[] = (KAFKA_APIS as r
     return { apiKey: api.apiKey, name: api.name as ApiName, minVersion: range.min, maxVersion: range.max };
   })
   .sort((a, b) => a.apiKey - b.apiKey);
+
+/**
+ * The ranges for an ApiVersions answer to advertise at most: the codecs' ranges, except that Produce is
+ * advertised from v0, as Kafka 4 does (KAFKA-18659): librdkafka 2.0 (and later releases until its fix of
+ * confluentinc/librdkafka#4956) compresses with gzip, snappy or lz4 only when the broker's Produce range contains
+ * v0, and silently sends those batches uncompressed otherwise. No client sends Produce v0-2 to a broker that has
+ * v3 (every client takes the highest version both sides have); such a request still decodes to an
+ * 'unsupported-version' error, after which the listener closes the connection, as Kafka 4 does.
+ */
+export const ADVERTISED_VERSION_RANGES: readonly ApiVersionRange[] = CODEC_VERSION_RANGES.map((range) =>
+  range.name === 'Produce' ? { ...range, minVersion: 0 } : range,
+);

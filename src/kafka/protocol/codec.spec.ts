@@ -1,7 +1,7 @@
 // The codec against bytes written out by hand from Kafka's protocol guide (headers v0-v2, compact encodings,
 // tagged fields), and its rules for versions, defaults and record batches.
 import { describe, expect, it } from 'vitest';
-import { CODEC_VERSION_RANGES } from './apis.js';
+import { ADVERTISED_VERSION_RANGES, CODEC_VERSION_RANGES } from './apis.js';
 import { decodeRequest, decodeResponse, encodeRequest, encodeResponse } from './codec.js';
 import { KafkaErrorCode } from './error-codes.js';
 import { ProtocolEncodeError } from './errors.js';
@@ -143,6 +143,18 @@ describe('versions', () => {
     expect(decodeRequest(frame('03e7 0000 00000001 ffff'))).toMatchObject({
       ok: false,
       error: { code: 'unknown-api', header: { apiKey: 999, apiVersion: 0, correlationId: 1 } },
+    });
+  });
+
+  it('advertises Produce from v0 (for librdkafka compression) while a Produce v2 request is still refused', () => {
+    const advertised = (name: string) => ADVERTISED_VERSION_RANGES.find((range) => range.name === name);
+    expect(advertised('Produce')).toMatchObject({ minVersion: 0, maxVersion: 9 });
+    expect(ADVERTISED_VERSION_RANGES.filter((range) => range.name !== 'Produce')).toEqual(
+      CODEC_VERSION_RANGES.filter((range) => range.name !== 'Produce'),
+    );
+    expect(decodeRequest(frame('0000 0002 00000001 ffff ffff 000003e8 00000000'))).toMatchObject({
+      ok: false,
+      error: { code: 'unsupported-version', header: { apiKey: 0, apiVersion: 2 } },
     });
   });
 

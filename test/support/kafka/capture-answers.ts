@@ -3,7 +3,7 @@
 // leader. Enough for kafkajs, @platformatic/kafka and librdkafka to get from one request to the next; nothing
 // here is Brook's broker logic.
 import { randomUUID } from 'node:crypto';
-import { CODEC_VERSION_RANGES } from '../../../src/kafka/protocol/apis.js';
+import { ADVERTISED_VERSION_RANGES } from '../../../src/kafka/protocol/apis.js';
 import { encodeResponse, type KafkaRequest } from '../../../src/kafka/protocol/codec.js';
 import { KafkaErrorCode } from '../../../src/kafka/protocol/error-codes.js';
 import { readBatchHeader } from '../../../src/partition-log/record-batch.js';
@@ -113,7 +113,7 @@ export class CaptureState {
 }
 
 function apiKeys() {
-  return CODEC_VERSION_RANGES.map(({ apiKey, minVersion, maxVersion }) => ({ apiKey, minVersion, maxVersion }));
+  return ADVERTISED_VERSION_RANGES.map(({ apiKey, minVersion, maxVersion }) => ({ apiKey, minVersion, maxVersion }));
 }
 
 const frame = (chunks: Buffer[]): Answer => ({ kind: 'frame', chunks });
@@ -157,7 +157,7 @@ function fetchPartitions(state: CaptureState, named: string, partitions: { parti
       lastStableOffset: end,
       logStartOffset: 0,
       abortedTransactions: null,
-      records: records.length === 0 ? null : records.map((batch) => batch.bytes),
+      records: records.map((batch) => batch.bytes),
     };
   });
 }

@@ -2,7 +2,10 @@
 // has the isolation level and last stable offset; v5 the log start offset; v7 fetch sessions (Brook answers
 // "no session": session id 0); v9 the current leader epoch (KIP-320); v11 the rack id and preferred read
 // replica; v12 the last fetched epoch and, as tagged fields of the answer, the diverging epoch, the current leader
-// and the snapshot id. Records in the answer are opaque: the stored batches, written as they are.
+// and the snapshot id. Records in the answer are opaque: the stored batches, written as they are. A partition with
+// nothing to send answers empty records (length 0), never null: librdkafka 2.0 fails the whole answer on a null.
+// @platformatic/kafka 1.35.0 sends v12 with each topic's id, as text, in the topic name field, and matches the
+// answer by that same text: a topic name that is a topic id's canonical text means that topic, and is echoed.
 import { array, defineApi, int16, int32, int64, int8, records, scalars, string, struct } from '../schema.js';
 
 export const fetch = defineApi({
