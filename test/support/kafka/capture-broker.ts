@@ -7,7 +7,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { decodeRequest, type KafkaRequest } from '../../../src/kafka/protocol/codec.js';
 import type { KafkaDecodeError } from '../../../src/kafka/protocol/errors.js';
 import { FrameSplitter } from '../../../src/kafka/protocol/frames.js';
-import { type Answer, answer, CaptureState } from './capture-answers.js';
+import { answer, unsupportedApiVersions } from './capture-answers.js';
+import { type Answer, CaptureState } from './capture-state.js';
 
 const FRAME_BYTES_MAX = 100 * 1024 * 1024;
 
@@ -106,7 +107,7 @@ export class CaptureBroker {
     if (!decoded.ok) {
       const header = decoded.error.header;
       if (decoded.error.code === 'unsupported-version' && header?.apiKey === 18) {
-        queue.push({ chunks: state.unsupportedApiVersions(header.correlationId), ready: true });
+        queue.push({ chunks: unsupportedApiVersions(header.correlationId), ready: true });
         flush();
         return;
       }
@@ -117,29 +118,36 @@ export class CaptureBroker {
     this.requests.push({ request: decoded.value, frame });
     const slot: Slot = { chunks: null, ready: false };
     queue.push(slot);
-    const respond = () => {
-      let result: Answer;
-      try {
-        result = answer(state, decoded.value);
-      } catch (error) {
-        this.answerErrors.push(error as Error);
-        socket.destroy();
-        return;
-      }
-      if (result.kind === 'wait' && !socket.destroyed) {
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          slot.chunks = result.then();
-          slot.ready = true;
-          flush();
-        }, result.waitMs);
-        this.timers.add(timer);
-        return;
-      }
-      slot.chunks = result.kind === 'frame' ? result.chunks : null;
+    const finish = (chunks: Buffer[] | null) => {
+      slot.chunks = chunks;
       slot.ready = true;
       flush();
     };
-    respond();
+    const fail = (error: unknown) => {
+      this.answerErrors.push(error as Error);
+      socket.destroy();
+    };
+    let result: Answer;
+    try {
+      result = answer(state, decoded.value);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    if (result.kind !== 'wait') {
+      finish(result.kind === 'frame' ? result.chunks : null);
+      return;
+    }
+    // an empty fetch: held, then answered with what there is by then
+    const { waitMs, then } = result;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      try {
+        finish(then());
+      } catch (error) {
+        fail(error);
+      }
+    }, waitMs);
+    this.timers.add(timer);
   }
 }

@@ -4,42 +4,51 @@
 // (KIP-511), and the client retries with a version from them. v1 adds the throttle time; v3 the client's software
 // name and version, and the feature tags of KIP-584.
 //
-// The versions that the three clients Brook is tested with send, when the broker advertises the ranges of this
-// table (kafkajs and librdkafka read from their source, @platformatic/kafka from its list of implemented
-// versions; each confirmed by test/unit/kafka/client-requests.interop.spec.ts, which captures their requests).
-// kafkajs uses min(its max, the broker's max) and ignores the broker's minimum; librdkafka and
-// @platformatic/kafka pick the highest version both sides support. "-" means the client never sends that API.
+// The versions that the three clients Brook is tested with send when the broker advertises the ranges of
+// ADVERTISED_VERSION_RANGES (apis.ts), read from their source (kafkajs: src/protocol/requests/*/index.js;
+// librdkafka: the ranges passed to rd_kafka_broker_ApiVersion_supported; @platformatic/kafka: its apis/*-vN
+// modules) and confirmed by the capture tests in test/unit/kafka/*.interop.spec.ts, which decode every request
+// those clients send to a loopback server; "*" marks an entry read from the source only (the tests do not make
+// the client send it), "-" an API the client never sends. kafkajs uses min(its max, the broker's max) and ignores
+// the broker's minimum; librdkafka and @platformatic/kafka take the highest version both sides support.
 //
 //   API                      kafkajs 2.2.4   @platformatic/kafka 1.35.0   librdkafka 2.0.2 (kcat 1.7.1)
 //   ApiVersions              2               3                            3
 //   Metadata                 6               12                           4
 //   Produce                  7               9                            7
-//   Fetch                    11              12                           11
+//   Fetch                    11              12 (see fetch.ts)            11
 //   ListOffsets              3               7                            2
-//   OffsetForLeaderEpoch     -               4                            -
+//   OffsetForLeaderEpoch     -               4 *                          -
 //   FindCoordinator          2               4                            2
 //   JoinGroup                5               9                            5
 //   SyncGroup                3               5                            3
-//   Heartbeat                3               4                            3
+//   Heartbeat                3 *             4 *                          3 *
 //   LeaveGroup               3               4                            1
 //   OffsetCommit             5               9                            7
 //   OffsetFetch              4               9                            7
-//   DescribeGroups           2               5                            4
-//   ListGroups               2               4                            4
-//   DeleteGroups             1               2                            1
-//   CreateTopics             3               7                            4
-//   DeleteTopics             1               6                            1
-//   CreatePartitions         1               3                            0
-//   DescribeConfigs          2               4                            1
-//   AlterConfigs             1               2                            0
+//   DescribeGroups           2               5                            4 *
+//   ListGroups               2               4                            4 *
+//   DeleteGroups             1               2                            1 *
+//   CreateTopics             3               7                            4 *
+//   DeleteTopics             1               6                            1 *
+//   CreatePartitions         1               3                            0 *
+//   DescribeConfigs          2               4                            1 *
+//   AlterConfigs             1               2                            0 *
 //   IncrementalAlterConfigs  -               1                            -
-//   DescribeCluster          -               1                            -
+//   DescribeCluster          -               1 *                          -
 //   InitProducerId           1               4                            4
-//   SaslHandshake            1               1                            1
-//   SaslAuthenticate         1               2                            0
-//   DescribeAcls             1               3                            1
-//   CreateAcls               1               3                            1
-//   DeleteAcls               1               3                            1
+//   SaslHandshake            1 *             1 *                          1 *
+//   SaslAuthenticate         1 *             2 *                          0 *
+//   DescribeAcls             1               3                            1 *
+//   CreateAcls               1               3                            1 *
+//   DeleteAcls               1               3                            1 *
+//
+// What the handlers must know besides the versions: librdkafka 2.0 compresses with gzip, snappy and lz4 only when
+// Produce is advertised from v0 (hence ADVERTISED_VERSION_RANGES); it refuses a Fetch answer whose records are
+// null; @platformatic/kafka names Fetch v12 topics by their ids (fetch.ts); OffsetCommit v9 and OffsetFetch v9
+// are what @platformatic/kafka sends for classic groups too; kafkajs sends JoinGroup v5 with an empty member id
+// and takes one given at once (the capture tests do) or with MEMBER_ID_REQUIRED (its v4-v5 parsers); after SaslHandshake v0 (no client here sends it)
+// the SASL tokens come as bare frames.
 import { array, bool, defineApi, int16, int32, int64, string } from '../schema.js';
 
 export const apiVersions = defineApi({
