@@ -104,6 +104,26 @@ describe('output bounds read from the frame headers', () => {
     );
   });
 
+  it('refuse before decompressing: headers that promise more than the limit fail as such, even over garbage', () => {
+    // 100 compressed blocks of 1 garbage byte each: at most 100 x 64 KiB (lz4) or 100 x 128 KiB (zstd) of output;
+    // decompressing them would fail as corrupt instead
+    const lz4Blocks = Array.from({ length: 100 }, () => [0x01, 0x00, 0x00, 0x00, 0xff]).flat();
+    const lz4 = Buffer.from([0x04, 0x22, 0x4d, 0x18, 0x60, 0x40, 0x82, ...lz4Blocks, 0, 0, 0, 0]);
+    expect(() => codecFor(CompressionType.Lz4).decompress(lz4, MIB)).toThrow(DecompressionLimitError);
+    expect(() => codecFor(CompressionType.Lz4).decompress(lz4, 100 * MIB)).toThrow(/./);
+    expect(() => codecFor(CompressionType.Lz4).decompress(lz4, 100 * MIB)).not.toThrow(DecompressionLimitError);
+    const zstdBlocks = Array.from({ length: 100 }, (_, i) => [
+      ((1 << 3) | (2 << 1) | (i === 99 ? 1 : 0)) & 0xff,
+      0,
+      0,
+      0xff,
+    ]).flat();
+    const zstd = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x50, ...zstdBlocks]);
+    expect(() => codecFor(CompressionType.Zstd).decompress(zstd, MIB)).toThrow(DecompressionLimitError);
+    expect(() => codecFor(CompressionType.Zstd).decompress(zstd, 100 * MIB)).toThrow(/./);
+    expect(() => codecFor(CompressionType.Zstd).decompress(zstd, 100 * MIB)).not.toThrow(DecompressionLimitError);
+  });
+
   it('count a zstd RLE block at its size, so that many of them are refused without decoding', () => {
     // a zstd frame: magic, descriptor (no content size, not single segment), window 1 MiB, then 100 RLE blocks of
     // 128 KiB each (1 byte stored each): 12.5 MiB of output from 410 bytes
