@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { compressSync } from 'snappy';
 import { describe, expect, it } from 'vitest';
-import { codecFor, CompressionType, DecompressionLimitError } from './compression.js';
+import { nativeLibrary } from './compression-codec.js';
+import { codecFor, CompressionType, DecompressionLimitError, UnsupportedCompressionError } from './compression.js';
 import { lz4OutputBound } from './lz4-compression.js';
 import { zstdOutputBound } from './zstd-compression.js';
 
@@ -154,5 +155,18 @@ describe('output bounds read from the frame headers', () => {
     const frame = codecFor(CompressionType.Lz4).compress(Buffer.alloc(200_000, 'kafka'));
     expect(frame.readUInt32LE(0)).toBe(0x184d2204);
     expect(frame[4] & 0x20).toBe(0x20);
+  });
+});
+
+describe('native libraries', () => {
+  it('are loaded on first use, and one that cannot load refuses its codec with the reason, every time', () => {
+    const missing = nativeLibrary<unknown>('imaginary', 'brook-no-such-compression-package');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(missing).toThrow(UnsupportedCompressionError);
+      expect(missing).toThrow(
+        /compression imaginary is not available on this broker \(brook-no-such-compression-package: Cannot find/,
+      );
+    }
+    expect(nativeLibrary<{ compressSync: unknown }>('snappy', 'snappy')().compressSync).toBeTypeOf('function');
   });
 });

@@ -12,8 +12,10 @@
 // block but the last, so the bound is at most one block above the real size: data is decompressed when its bound
 // less its largest block is within the limit, and the output is then checked against the limit itself (the memory
 // used is at most the limit plus one block, 4 MiB at the very most).
-import { compressFrameSync, decompressFrameSync } from 'lz4-napi';
-import { checkedOutput, type CompressionCodec, DecompressionLimitError } from './compression-codec.js';
+import type * as Lz4 from 'lz4-napi';
+import { checkedOutput, type CompressionCodec, DecompressionLimitError, nativeLibrary } from './compression-codec.js';
+
+const lz4 = nativeLibrary<typeof Lz4>('lz4', 'lz4-napi');
 
 const FRAME_MAGIC = 0x184d2204;
 const SKIPPABLE_MAGIC_MASK = 0xfffffff0;
@@ -71,10 +73,10 @@ export function lz4OutputBound(data: Buffer, stopAbove: number): OutputBound {
 
 export const lz4Codec: CompressionCodec = {
   name: 'lz4',
-  compress: (data) => compressFrameSync(data),
+  compress: (data) => lz4().compressFrameSync(data),
   decompress(data, maxOutputBytes) {
     const bound = lz4OutputBound(data, maxOutputBytes);
     if (bound.bytes - bound.blockBytes > maxOutputBytes) throw new DecompressionLimitError('lz4', maxOutputBytes);
-    return checkedOutput('lz4', decompressFrameSync(data), maxOutputBytes);
+    return checkedOutput('lz4', lz4().decompressFrameSync(data), maxOutputBytes);
   },
 };

@@ -6,8 +6,10 @@
 //            'SNAPPY' 0x00, then int32 version and int32 compatible version, big-endian), then blocks of an int32
 //            big-endian compressed length and one raw snappy block, each holding up to 32 KiB of input.
 // A raw block states its uncompressed length up front, so the bound is exact and read before decompressing.
-import { compressSync, uncompressSync } from 'snappy';
-import { checkedOutput, type CompressionCodec, DecompressionLimitError } from './compression-codec.js';
+import type * as Snappy from 'snappy';
+import { checkedOutput, type CompressionCodec, DecompressionLimitError, nativeLibrary } from './compression-codec.js';
+
+const snappy = nativeLibrary<typeof Snappy>('snappy', 'snappy');
 
 const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00]);
 const XERIAL_HEADER_BYTES = 16;
@@ -43,12 +45,12 @@ function xerialBlocks(data: Buffer): Buffer[] {
 }
 
 function uncompressBlock(block: Buffer): Buffer {
-  return uncompressSync(block, { asBuffer: true }) as Buffer;
+  return snappy().uncompressSync(block, { asBuffer: true }) as Buffer;
 }
 
 export const snappyCodec: CompressionCodec = {
   name: 'snappy',
-  compress: (data) => compressSync(data),
+  compress: (data) => snappy().compressSync(data),
   decompress(data, maxOutputBytes) {
     if (!isXerial(data)) {
       if (statedLength(data) > maxOutputBytes) throw new DecompressionLimitError('snappy', maxOutputBytes);

@@ -12,8 +12,8 @@
 // is decompressed when its bound less one block is within the limit, and the output is then checked against the
 // limit itself. A frame whose window (the decoder's working memory) is above ZSTD_WINDOW_BYTES_MAX is refused:
 // 8 MiB covers every level up to 19 (Kafka's default is 3, a 2 MiB window); the "ultra" levels 20-22 are refused.
-import { Decoder, Encoder } from '@toondepauw/node-zstd';
-import { checkedOutput, type CompressionCodec, DecompressionLimitError } from './compression-codec.js';
+import type * as NodeZstd from '@toondepauw/node-zstd';
+import { checkedOutput, type CompressionCodec, DecompressionLimitError, nativeLibrary } from './compression-codec.js';
 
 const FRAME_MAGIC = 0xfd2fb528;
 const SKIPPABLE_MAGIC_MASK = 0xfffffff0;
@@ -24,8 +24,16 @@ const CONTENT_SIZE_BYTES = [0, 2, 4, 8];
 const KAFKA_DEFAULT_LEVEL = 3;
 export const ZSTD_WINDOW_BYTES_MAX = 8 * 1024 * 1024;
 
-const encoder = new Encoder(KAFKA_DEFAULT_LEVEL);
-const decoder = new Decoder();
+const zstdLibrary = nativeLibrary<typeof NodeZstd>('zstd', '@toondepauw/node-zstd');
+let codecs: { encoder: NodeZstd.Encoder; decoder: NodeZstd.Decoder } | undefined;
+
+function zstd() {
+  if (codecs === undefined) {
+    const { Decoder, Encoder } = zstdLibrary();
+    codecs = { encoder: new Encoder(KAFKA_DEFAULT_LEVEL), decoder: new Decoder() };
+  }
+  return codecs;
+}
 
 function need(data: Buffer, position: number, bytes: number): void {
   if (data.length - position < bytes) throw new Error('zstd frame runs past the end');
@@ -103,11 +111,11 @@ export function zstdOutputBound(data: Buffer, stopAbove: number): number {
 
 export const zstdCodec: CompressionCodec = {
   name: 'zstd',
-  compress: (data) => encoder.encodeSync(data),
+  compress: (data) => zstd().encoder.encodeSync(data),
   decompress(data, maxOutputBytes) {
     if (zstdOutputBound(data, maxOutputBytes) - BLOCK_BYTES_MAX > maxOutputBytes) {
       throw new DecompressionLimitError('zstd', maxOutputBytes);
     }
-    return checkedOutput('zstd', decoder.decodeSync(data), maxOutputBytes);
+    return checkedOutput('zstd', zstd().decoder.decodeSync(data), maxOutputBytes);
   },
 };
