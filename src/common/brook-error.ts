@@ -33,6 +33,8 @@ export const errors = {
   leaderNotAvailable: (message: string) => new BrookError(404, 40404, message),
   unprocessable: (message: string) => new BrookError(422, 422, message),
   invalidPayload: (message: string) => new BrookError(422, 42206, message),
+  /** Confluent's answer to a v3 write without a body. */
+  emptyBody: () => new BrookError(422, 42206, 'Payload error. Request body is empty. Data is required.'),
   recordTooLarge: (message: string) => new BrookError(413, 413, message),
   kafkaError: (message: string) => new BrookError(500, 50002, message),
   retriable: (message: string) => new BrookError(503, 50003, message),

@@ -3,12 +3,13 @@
 // refuses itself, the body bound, 503 while closing); then, on the created application, in registration order:
 // the JSON body parser (streaming for v3 produce, the scanner for v2 binary produce), the v2 Accept check, the
 // request id header and request context, group forwarding to the coordinator (cluster mode), the error filter,
-// request metrics, the security hooks (authentication, authorisation, quotas, audit), and the bound on open
-// connections of the listener.
+// request metrics, the security hooks (authentication, authorisation, quotas, audit), the refusal of v3 writes
+// without a body, and the bound on open connections of the listener.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GroupForwarding } from '../application/consumer-groups/group-forwarding.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { Metrics } from '../metrics/metrics.service.js';
+import { registerEmptyBodyCheck } from './body/empty-body.js';
 import { registerJsonBodyParser } from './body/json-body-parser.js';
 import { ErrorFilter } from './error.filter.js';
 import { clientErrorHandler, frameworkErrors, limitConnections, PATH_PARAMETER_CHARS_MAX } from './framework-errors.js';
@@ -47,5 +48,6 @@ export function installRequestPipeline(app: NestFastifyApplication, config: Brok
   app.useGlobalFilters(new ErrorFilter());
   registerHttpMetrics(fastify, app.get(Metrics));
   installSecurity(app, config);
+  registerEmptyBodyCheck(fastify);
   limitConnections(app.getHttpServer(), config.security.connectionsMax, config.security.tls !== null);
 }
