@@ -52,6 +52,8 @@ export const errors = {
   subscriptionConflict: (message: string) => new BrookError(409, 40901, message),
   /** A commit or seek from a member that no longer owns the partition, or owned it only in an older generation. */
   fencedMember: (message: string) => new BrookError(409, 40903, message),
+  /** A seek on a partition the consumer instance is not assigned (Confluent's 40903, as for a fenced commit). */
+  partitionNotAssigned: (message: string) => new BrookError(409, 40903, message),
   groupNotEmpty: (group: string) =>
     new BrookError(409, 40904, `Consumer group ${group} has active members; stop them first.`),
   groupNotFound: (group: string) => new BrookError(404, 404, `Consumer group ${group} cannot be found.`),

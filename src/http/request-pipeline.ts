@@ -1,8 +1,8 @@
 // Everything around the REST routes, in one place and in the order it runs; main.ts calls this once. The Fastify
 // adapter's options come first (TLS, request ids, the path parameter bound, Brook's error shape for what Fastify
 // refuses itself, the body bound, 503 while closing); then, on the created application, in registration order:
-// the JSON body parser (streaming for v3 produce, the scanner for v2 binary produce), the v2 Accept check, the
-// request id header and request context, group forwarding to the coordinator (cluster mode), the error filter,
+// the JSON body parser (streaming for v3 produce, the scanner for v2 binary produce), the v2 Accept check and
+// answer type, the request id header and request context, group forwarding to the coordinator (cluster mode), the error filter,
 // request metrics, the security hooks (authentication, authorisation, quotas, audit), the refusal of v3 writes
 // without a body, and the bound on open connections of the listener.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -22,7 +22,7 @@ import {
   requestIdOptions,
 } from './request-id.js';
 import { installSecurity, tlsOptions } from './security/install-security.js';
-import { registerV2AcceptCheck } from './v2/v2-accept.js';
+import { registerV2AcceptCheck, registerV2AnswerContentType } from './v2/v2-accept.js';
 
 /** The FastifyAdapter's options for this broker. */
 export function httpAdapterOptions(config: BrokerConfig) {
@@ -42,6 +42,7 @@ export function installRequestPipeline(app: NestFastifyApplication, config: Brok
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify, config.socketRequestMaxBytes);
   registerV2AcceptCheck(fastify);
+  registerV2AnswerContentType(fastify);
   registerRequestIdHeader(fastify);
   registerRequestContext(fastify, requestContextNeeded(config));
   registerGroupForwarding(fastify, app.get(GroupForwarding));
