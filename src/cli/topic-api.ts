@@ -22,14 +22,18 @@ export interface TopicDescription {
   partitions: PartitionDescription[];
 }
 
-export async function listTopicNames(
-  { api, clusterId }: Connection,
-  { excludeInternal = false } = {},
-): Promise<string[]> {
+/** Every topic, internal ones included (kafka-topics.sh shows them unless --exclude-internal). */
+export async function listTopics({ api, clusterId }: Connection) {
   const topics = unwrap(
-    await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: clusterId } } }),
+    await api.GET('/v3/clusters/{cluster_id}/topics', {
+      params: { path: { cluster_id: clusterId }, query: { include_internal: 'true' } },
+    }),
   );
-  return topics.data
+  return topics.data;
+}
+
+export async function listTopicNames(connection: Connection, { excludeInternal = false } = {}): Promise<string[]> {
+  return (await listTopics(connection))
     .filter((topic) => !excludeInternal || !topic.is_internal)
     .map((topic) => topic.topic_name)
     .sort();

@@ -117,8 +117,10 @@ export class AdminService {
     };
   }
 
-  topics() {
+  /** The topics, internal ones (`__consumer_offsets`) only when asked for, as Kafka's listTopics(listInternal). */
+  topics(includeInternal: boolean) {
     const data = [...this.metadata.allTopics().values()]
+      .filter((metadata) => includeInternal || !isInternalTopic(metadata.assignment.name))
       .sort((a, b) => a.assignment.name.localeCompare(b.assignment.name))
       .map((metadata) => this.topic(metadata));
     return listEnvelope('KafkaTopicList', this.urls.cluster(this.election.clusterId, 'topics'), data);

@@ -13,7 +13,7 @@ import {
 import { UsageError } from '../errors.js';
 import { collect, exactlyOneAction, integerAtLeast, parseConfigEntries, required } from '../options.js';
 import { formatTable } from '../table.js';
-import { describeTopic, listTopicNames, topicExists, type TopicDescription } from '../topic-api.js';
+import { describeTopic, listTopicNames, listTopics, topicExists, type TopicDescription } from '../topic-api.js';
 
 const ACTIONS = ['create', 'list', 'describe', 'alter', 'delete'] as const;
 
@@ -72,7 +72,7 @@ export function registerTopicsCommand(program: Command, io: CliIo): void {
 const ACTION_HANDLERS: Record<(typeof ACTIONS)[number], (c: Connection, o: TopicsOptions, io: CliIo) => Promise<void>> =
   {
     create: createTopic,
-    list: listTopics,
+    list: printTopicList,
     describe: describeTopics,
     alter: alterTopic,
     delete: deleteTopic,
@@ -96,11 +96,8 @@ async function createTopic(connection: Connection, options: TopicsOptions, io: C
   else io.stdout.write(`Created topic ${created.topic_name}.\n`);
 }
 
-async function listTopics({ api, clusterId }: Connection, options: TopicsOptions, io: CliIo): Promise<void> {
-  const topics = unwrap(
-    await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: clusterId } } }),
-  );
-  const rows = topics.data
+async function printTopicList(connection: Connection, options: TopicsOptions, io: CliIo): Promise<void> {
+  const rows = (await listTopics(connection))
     .filter((topic) => options.excludeInternal !== true || !topic.is_internal)
     .sort((a, b) => a.topic_name.localeCompare(b.topic_name))
     .map((topic) => ({

@@ -427,7 +427,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List topic names (v2) */
+    /**
+     * List topic names (v2)
+     * @description The names of the topics the caller may describe. Internal topics (`__consumer_offsets`) are left out unless `include_internal=true`, as Confluent's proxy lists them; they stay reachable by name.
+     */
     get: operations['v2ListTopics'];
     put?: never;
     post?: never;
@@ -981,7 +984,10 @@ export interface paths {
       };
       cookie?: never;
     };
-    /** List topics */
+    /**
+     * List topics
+     * @description The topics of the cluster that the caller may describe. Internal topics (`__consumer_offsets`) are left out unless `include_internal=true`, as Confluent's proxy lists them; they stay reachable by name.
+     */
     get: operations['listTopics'];
     put?: never;
     /**
@@ -1375,12 +1381,13 @@ export interface paths {
      *
      *     **Streaming mode.** With `Transfer-Encoding: chunked` the request body is a stream of concatenated JSON
      *     records (each a `ProduceRequest`), and the response (status 200, also chunked, same content type) is a
-     *     stream of concatenated delivery reports (each a `ProduceResponse`), in request order, each written as soon
-     *     as that record is acknowledged. Once the response has started, a failed record is reported in-stream with
-     *     its own `error_code` (not 200) and `message`, and the stream goes on.
+     *     stream of delivery reports (each a `ProduceResponse`), in request order, each written as soon as that
+     *     record is acknowledged and followed by CRLF (`\r\n`), as Confluent writes them: a line reader gets one
+     *     report per line. A failed record is reported in-stream with its own `error_code` (not 200) and `message`,
+     *     and the stream goes on.
      *
-     *     Errors found before any report is written (unknown topic, malformed first record, ...) are answered with
-     *     the HTTP status below and an `Error` body.
+     *     Errors found before the first report (unknown topic, a stream that ends without a record: 42206) are
+     *     answered with the HTTP status below and an `Error` body.
      */
     post: operations['produceRecord'];
     delete?: never;
@@ -2169,6 +2176,18 @@ export interface components {
         offset: number;
       })[];
     };
+    V2CommittedPositions: (components['schemas']['V2TopicPartition'] & {
+      /**
+       * Format: int64
+       * @description The stored offset, the next one the group will read.
+       */
+      committed: number;
+      /**
+       * Format: int64
+       * @description The offset of the last record consumed (the stored offset minus one).
+       */
+      consumed: number;
+    })[];
     V2ConsumerInstance: {
       /**
        * Format: uri
@@ -2802,7 +2821,7 @@ export interface components {
         'application/json': components['schemas']['ProduceBatchResponse'];
       };
     };
-    /** @description The delivery report of the record; in streaming mode, a stream of concatenated delivery reports, one per record, in order. */
+    /** @description The delivery report of the record; in streaming mode, a stream of delivery reports, one per record, in order, each followed by CRLF. */
     ProduceResponse: {
       headers: {
         [name: string]: unknown;
@@ -2989,6 +3008,26 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['Error'];
       };
     };
+    /** @description What was committed, as Confluent's proxy answers it: for each partition, the offset of the last record consumed (`consumed`) and the offset stored, the next one the group reads (`committed`). */
+    V2CommitOffsetsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2CommittedPositions'];
+        /**
+         * @example [
+         *       {
+         *         "topic": "orders",
+         *         "partition": 0,
+         *         "consumed": 41,
+         *         "committed": 42
+         *       }
+         *     ]
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2CommittedPositions'];
+      };
+    };
     /** @description The committed offsets of the requested partitions that have one. */
     V2CommittedOffsetsResponse: {
       headers: {
@@ -3011,7 +3050,7 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['V2CommittedOffsets'];
       };
     };
-    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists) or 40903 (commit fenced). */
+    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists) or 40903 (commit fenced, or a seek on a partition the instance is not assigned). */
     V2Conflict: {
       headers: {
         [name: string]: unknown;
@@ -3398,6 +3437,8 @@ export interface components {
      * @example orders-processor
      */
     GroupName: string;
+    /** @description Brook's addition: `true` also lists internal topics (`__consumer_offsets`), which are hidden by default; `brook topics --list` asks for them, as `kafka-topics.sh --list` shows them. */
+    IncludeInternal: 'true' | 'false';
     /**
      * @description The consumer instance id, as returned by `instance_id` on creation.
      * @example consumer-1
@@ -3953,13 +3994,7 @@ export interface operations {
     };
     requestBody?: components['requestBodies']['V2CommitOffsetsRequest'];
     responses: {
-      /** @description The offsets were committed (empty body). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
+      200: components['responses']['V2CommitOffsetsResponse'];
       /** @description Malformed JSON (400); 40002 the body is not an object or `offsets` is not an array. */
       400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -4005,13 +4040,15 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed JSON (400); 40002 the body is not an object, `offsets` is not an array, or a partition is not assigned to the instance. */
+      /** @description Malformed JSON (400); 40002 the body is not an object or `offsets` is not an array. */
       400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
+      /** @description 40903 a partition is not assigned to the instance. */
+      409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
       /** @description 42206 invalid payload (a malformed topic, partition or offset). */
@@ -4047,13 +4084,15 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
+      /** @description Malformed JSON (400); 40002 the body is not an object or `partitions` is not an array. */
       400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40404 leader not available. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
+      /** @description 40903 a partition is not assigned to the instance. */
+      409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
       /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
@@ -4090,13 +4129,15 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
+      /** @description Malformed JSON (400); 40002 the body is not an object or `partitions` is not an array. */
       400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40404 leader not available. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
+      /** @description 40903 a partition is not assigned to the instance. */
+      409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
       /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
@@ -4394,7 +4435,10 @@ export interface operations {
   };
   v2ListTopics: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Brook's addition: `true` also lists internal topics (`__consumer_offsets`), which are hidden by default; `brook topics --list` asks for them, as `kafka-topics.sh --list` shows them. */
+        include_internal?: components['parameters']['IncludeInternal'];
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -4402,6 +4446,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['V2ListTopicsResponse'];
+      /** @description `include_internal` is neither true nor false (400). */
+      400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       406: components['responses']['V2NotAcceptable'];
@@ -4699,6 +4745,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
     };
@@ -4905,6 +4953,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
     };
@@ -5224,6 +5274,8 @@ export interface operations {
       /** @description 40904 the group has active members; stop them first. */
       409: components['responses']['Conflict'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -5231,7 +5283,10 @@ export interface operations {
   };
   listTopics: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Brook's addition: `true` also lists internal topics (`__consumer_offsets`), which are hidden by default; `brook topics --list` asks for them, as `kafka-topics.sh --list` shows them. */
+        include_internal?: components['parameters']['IncludeInternal'];
+      };
       header?: never;
       path: {
         /** @description The cluster id. */
@@ -5242,6 +5297,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListTopicsResponse'];
+      /** @description `include_internal` is neither true nor false (400). */
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description Unknown cluster (error_code 404). */
@@ -5275,7 +5332,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description The body is well-formed JSON but misses `topic_name` or has fields of the wrong type (422). */
+      /** @description 42206 the request body is empty; the body is well-formed JSON but misses `topic_name` or has fields of the wrong type (422). */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -5303,6 +5360,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -5351,6 +5410,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -5436,7 +5497,7 @@ export interface operations {
       /** @description 40901 a partition reassignment of the topic is in progress (Kafka's REASSIGNMENT_IN_PROGRESS). */
       409: components['responses']['Conflict'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description `partitions_count` missing or not an integer (422). */
+      /** @description 42206 the request body is empty; `partitions_count` missing or not an integer (422). */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -5496,7 +5557,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description `data` missing or an entry without `name` (422). */
+      /** @description 42206 the request body is empty; `data` missing or an entry without `name` (422). */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -5560,6 +5621,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -5834,7 +5897,7 @@ export interface operations {
       406: components['responses']['NotAcceptable'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description 42206 invalid payload: a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`. */
+      /** @description 42206 invalid payload: an empty body ("Payload error. Request body is empty. Data is required.", also for a streamed body without a record), a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`. */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       /** @description 50002 Kafka error; 50003 retriable error (including not enough in-sync replicas for `acks=all`). */

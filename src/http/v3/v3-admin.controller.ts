@@ -11,7 +11,7 @@ import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { Authorizer } from '../../security/authorizer.service.js';
 import { describable } from '../security/security-hooks.js';
 import { AdminService } from '../../application/admin/admin.service.js';
-import { integerParam } from '../../application/params.js';
+import { booleanParam, integerParam } from '../../application/params.js';
 import { asArray, asObject, optionalBoolean, optionalInteger, requiredString, type Json } from '../body/json-shape.js';
 
 @Controller('v3/clusters')
@@ -48,10 +48,14 @@ export class V3AdminController {
   }
 
   @Get(':cluster_id/topics')
-  topics(@Param('cluster_id') clusterId: string, @Req() request: FastifyRequest) {
+  topics(
+    @Param('cluster_id') clusterId: string,
+    @Query('include_internal') includeInternal: string | undefined,
+    @Req() request: FastifyRequest,
+  ) {
     this.admin.checkCluster(clusterId);
     const visible = describable(this.authorizer, request);
-    const list = this.admin.topics();
+    const list = this.admin.topics(booleanParam(includeInternal, 'include_internal'));
     return { ...list, data: list.data.filter((topic) => visible('TOPIC', topic.topic_name)) };
   }
 
