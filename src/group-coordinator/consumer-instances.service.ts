@@ -17,11 +17,11 @@ import { MetadataCache } from '../topic/metadata-cache.service.js';
 import type { ApiRecord } from '../gateway/record-format.js';
 import { toApiRecord } from '../gateway/record-format.js';
 import type { TopicPartition } from './assignors/assignor.js';
-import { subscribedTopics } from './consumer-group.js';
 import { ConsumerInstance } from './consumer-instance.js';
 import { GroupCoordinator, type OffsetToCommit } from './group-coordinator.service.js';
 import { topicPartitionKey, type InstanceValue, type Subscription } from './group-records.js';
 import { parseCreateInstance } from './instance-config.js';
+import { topicPatterns, TopicPatternError } from '../topic/topic-pattern.js';
 
 /** Kafka's auto.commit.interval.ms default. */
 export const AUTO_COMMIT_INTERVAL_MS = 5_000;
@@ -35,7 +35,19 @@ const POLL_READ_BYTES_MAX = 1024 * 1024;
 export interface PollOptions {
   timeoutMs: number | null;
   maxBytes: number | null;
+  /** May the caller READ this topic now? Asked before every read of a partition (security's one read check). */
+  mayRead: (topic: string) => boolean;
 }
+
+/** Who subscribes: a pattern matches only topics this principal, from this host, may describe. */
+export interface Subscriber {
+  principal: string;
+  host: string;
+}
+
+/** What the caller may see of an instance: topics it may not describe are left out of answers. */
+export type TopicFilter = (topic: string) => boolean;
+const EVERY_TOPIC: TopicFilter = () => true;
 
 @Injectable()
 export class ConsumerInstances implements OnApplicationShutdown {
@@ -106,19 +118,20 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
   // ---- subscription and assignment ----
 
-  async subscribe(groupId: string, name: string, body: Record<string, unknown>): Promise<void> {
+  async subscribe(groupId: string, name: string, body: Record<string, unknown>, subscriber: Subscriber): Promise<void> {
     const { runtime, value } = this.use(groupId, name);
-    const subscription = parseSubscription(body);
+    const subscription = parseSubscription(body, subscriber);
     if (value.assignment !== null) {
       throw errors.subscriptionConflict('Subscription to topics, partitions and pattern are mutually exclusive.');
     }
     await runtime.exclusive(() => this.coordinator.putInstance(groupId, name, { ...value, subscription }));
   }
 
-  subscription(groupId: string, name: string): { topics: string[] } {
+  /** The subscribed topics (a pattern's current matches) that `visible` lets the caller see. */
+  subscription(groupId: string, name: string, visible: TopicFilter = EVERY_TOPIC): { topics: string[] } {
     const { value } = this.use(groupId, name);
     if (value.subscription === null) return { topics: [] };
-    return { topics: subscribedTopics(value.subscription, this.coordinator.topicCounts()).sort() };
+    return { topics: this.coordinator.subscribedTopics(value.subscription).filter(visible).sort() };
   }
 
   async unsubscribe(groupId: string, name: string): Promise<void> {
@@ -138,9 +151,9 @@ export class ConsumerInstances implements OnApplicationShutdown {
     await runtime.exclusive(() => this.coordinator.putInstance(groupId, name, { ...value, assignment: partitions }));
   }
 
-  assignments(groupId: string, name: string): TopicPartition[] {
+  assignments(groupId: string, name: string, visible: TopicFilter = EVERY_TOPIC): TopicPartition[] {
     const { value } = this.use(groupId, name);
-    return this.assignedPartitions(groupId, name, value);
+    return this.assignedPartitions(groupId, name, value).filter((tp) => visible(tp.topic));
   }
 
   // ---- positions ----
@@ -193,6 +206,13 @@ export class ConsumerInstances implements OnApplicationShutdown {
         const current = this.coordinator.instance(groupId, name) ?? value;
         const assigned = this.assignedPartitions(groupId, name, current);
         const generation = this.coordinator.assignment(groupId, name)?.generation ?? -1;
+        // Rights are asked at every round: an assignment that grew during the wait, or an ACL revoked, is seen
+        // before anything more is read; what was collected is of topics readable when it was read.
+        const unreadable = assigned.find((tp) => !options.mayRead(tp.topic));
+        if (unreadable !== undefined) {
+          if (collected.length > 0) return collected;
+          throw forbiddenRead(unreadable.topic);
+        }
         await this.initPositions(runtime, current, assigned);
         bytes += await this.fetchOnce(runtime, assigned, generation, collected, maxBytes - bytes);
         runtime.lastUsedMs = this.clock.monotonicMs();
@@ -433,21 +453,24 @@ export function validateGroupId(groupId: string): void {
   }
 }
 
-function parseSubscription(body: Record<string, unknown>): Subscription {
+function forbiddenRead(topic: string): BrookError {
+  return new BrookError(403, 40301, `Not authorized to READ topic '${topic}', which is assigned to this instance.`);
+}
+
+function parseSubscription(body: Record<string, unknown>, subscriber: Subscriber): Subscription {
   const { topics, topic_pattern: pattern } = body;
   if (topics !== undefined && pattern !== undefined) {
     throw errors.subscriptionConflict('Subscription to topics, partitions and pattern are mutually exclusive.');
   }
   if (pattern !== undefined) {
-    if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > 1000) {
-      throw errors.invalidPayload('topic_pattern must be a non-empty regular expression of at most 1000 characters.');
-    }
+    if (typeof pattern !== 'string') throw errors.invalidPayload('topic_pattern must be a string.');
     try {
-      new RegExp(pattern);
+      topicPatterns.validate(pattern);
     } catch (error) {
-      throw errors.invalidPayload(`topic_pattern is not a valid regular expression: ${(error as Error).message}`);
+      if (error instanceof TopicPatternError) throw errors.invalidPayload(error.message);
+      throw error;
     }
-    return { pattern };
+    return { pattern, principal: subscriber.principal, host: subscriber.host };
   }
   if (!Array.isArray(topics) || topics.length === 0 || topics.some((t) => typeof t !== 'string' || t.length === 0)) {
     throw errors.invalidPayload('The subscription needs topics (a non-empty array of topic names) or topic_pattern.');
