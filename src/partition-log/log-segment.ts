@@ -7,6 +7,7 @@
 // that has not opened the file by then fails with SegmentRetiredError and retries with the new segment, while a
 // read that already holds an open handle keeps reading the old inode to the end.
 import { open, rm, truncate, writeFile, readFile, type FileHandle } from 'node:fs/promises';
+import { DATA_FILE_MODE } from '../common/file-modes.js';
 import type { FileHandlePool } from './file-handle-pool.js';
 import { CorruptIndexError, OffsetIndex } from './offset-index.js';
 import { nativeWritevChecked } from './native-append.js';
@@ -97,7 +98,7 @@ export class LogSegment {
     options: SegmentOptions,
     nowMs: number,
   ): Promise<LogSegment> {
-    const file = await open(logFilePath(dir, baseOffset), 'w');
+    const file = await open(logFilePath(dir, baseOffset), 'w', DATA_FILE_MODE);
     await file.close();
     return new LogSegment(dir, baseOffset, pool, options, 0, nowMs);
   }
@@ -401,8 +402,10 @@ export class LogSegment {
 
   async writeIndexes(): Promise<void> {
     if (this.maxTimestampMs >= 0) this.timeIndex.maybeAppend(this.maxTimestampMs, this.offsetOfMaxTimestamp);
-    await writeFile(indexFilePath(this.dir, this.baseOffset), this.offsetIndex.serialize());
-    await writeFile(timeIndexFilePath(this.dir, this.baseOffset), this.timeIndex.serialize());
+    await writeFile(indexFilePath(this.dir, this.baseOffset), this.offsetIndex.serialize(), { mode: DATA_FILE_MODE });
+    await writeFile(timeIndexFilePath(this.dir, this.baseOffset), this.timeIndex.serialize(), {
+      mode: DATA_FILE_MODE,
+    });
   }
 
   async deleteFiles(): Promise<void> {

@@ -14,6 +14,7 @@
 // queued after it are renumbered (see dropCorrupt). A crash before such a cut leaves bytes past the log end that
 // recovery truncates (their CRC fails there too).
 import { access, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { DATA_DIR_MODE, DATA_FILE_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
 import type { Clock } from '../common/clock.js';
 import { writeFileAtomic } from '../common/atomic-file.js';
@@ -172,7 +173,7 @@ export class PartitionLog {
   // ---- opening and recovery ----
 
   static async open(dir: string, config: LogConfig, deps: PartitionLogDeps): Promise<PartitionLog> {
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: DATA_DIR_MODE });
     const names = await readdir(dir);
     await Promise.all(
       names
@@ -756,7 +757,7 @@ export class PartitionLog {
       await this.activeSegment().flush();
       this.recoveryPoint = this.endOffset;
       await this.saveState();
-      await writeFile(join(this.dir, CLEAN_SHUTDOWN_FILE), '');
+      await writeFile(join(this.dir, CLEAN_SHUTDOWN_FILE), '', { mode: DATA_FILE_MODE });
       for (const segment of this.segments) this.deps.pool.forget(segment.logPath);
     });
   }
