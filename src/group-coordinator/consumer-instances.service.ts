@@ -4,6 +4,7 @@
 // of instances idle longer than consumer.instance.timeout.ms. The instance's configuration lives in
 // __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer.
 import { sleepUnlessAborted } from '../common/abortable-sleep.js';
+import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../common/brook-error.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -451,6 +452,7 @@ export function validateGroupId(groupId: string): void {
   if (groupId.length === 0 || groupId.length > GROUP_ID_MAX_LENGTH) {
     throw errors.invalidConsumerConfig(`The group name must be 1 to ${GROUP_ID_MAX_LENGTH} characters.`);
   }
+  if (isDotSegment(groupId)) throw errors.invalidConsumerConfig(dotSegmentMessage('The group name'));
 }
 
 function forbiddenRead(topic: string): BrookError {

@@ -5,6 +5,7 @@
 // are bounded (BROOK_SSE_STREAMS_MAX, 429 / 42901 beyond); a heartbeat comment goes out every BROOK_SSE_HEARTBEAT_MS.
 // With `group=`, the stream is a member of the consumer group instead (sse-group-stream.ts).
 import { Metrics } from '../../metrics/metrics.service.js';
+import { dotSegmentMessage, isDotSegment } from '../../common/url-ids.js';
 import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
@@ -92,6 +93,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     const group: unknown = query.group;
     if (group !== undefined && (typeof group !== 'string' || group.length === 0 || group.length > GROUP_ID_LENGTH_MAX))
       throw errors.invalidRequest(`group must be given once, 1 to ${GROUP_ID_LENGTH_MAX} characters.`);
+    if (group !== undefined && isDotSegment(group)) throw errors.invalidRequest(dotSegmentMessage('group'));
     this.checkStreamsLimit();
     if (group !== undefined) return this.streamAsMember(topic, group, from, format, reply);
     const resume = parseLastEventId(lastEventId, partitions);

@@ -15,6 +15,7 @@
 //   offset}]}, records {id, records: [...]}, assigned {id, partitions, generation}, revoked {id, partitions},
 //   committed {id}, error {id?, error_code, message}.
 import { BrookError, errors } from '../../common/brook-error.js';
+import { dotSegmentMessage, isDotSegment } from '../../common/url-ids.js';
 import type { RecordHeader } from '../../partition-log/record-batch.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 import type { ProduceInput } from '../produce.service.js';
@@ -150,6 +151,13 @@ function optionalString(value: unknown, field: string): string | null {
   return value === undefined || value === null ? null : nonEmptyString(value, field);
 }
 
+/** A group or group instance id: it ends up in URL paths (v3 consumer-group routes), so not `.` or `..`. */
+function optionalId(value: unknown, field: string): string | null {
+  const id = optionalString(value, field);
+  if (id !== null && isDotSegment(id)) throw errors.invalidRequest(dotSegmentMessage(field));
+  return id;
+}
+
 function objectAt(value: unknown, field: string): JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw errors.invalidRequest(`${field} must be a JSON object.`);
@@ -224,8 +232,8 @@ function parseProduce(object: JsonObject, id: FrameId, limits: ProtocolLimits, n
 }
 
 function parseSubscribe(object: JsonObject, id: FrameId, limits: ProtocolLimits): SubscribeFrame {
-  const group = optionalString(object.group, 'group');
-  const groupInstanceId = optionalString(object.group_instance_id, 'group_instance_id');
+  const group = optionalId(object.group, 'group');
+  const groupInstanceId = optionalId(object.group_instance_id, 'group_instance_id');
   let assign: PartitionStart[] | null = null;
   let topics: string[] | null = null;
   if (object.assign !== undefined && object.topics !== undefined)
