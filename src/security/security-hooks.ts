@@ -16,7 +16,7 @@ import { Transform } from 'node:stream';
 import { StreamingBody } from '../gateway/json-body-parser.js';
 import { BrookError } from '../common/brook-error.js';
 import { AuditLog, type AuditEvent } from './audit-log.js';
-import { Authenticator } from './authenticator.service.js';
+import { AuthenticationFailure, Authenticator, type Credential } from './authenticator.service.js';
 import { Authorizer, forbidden } from './authorizer.service.js';
 import type { Metrics } from '../metrics/metrics.service.js';
 import type { QuotaKind } from './quota.js';
@@ -27,6 +27,8 @@ import { FORWARDED_HEADER } from '../gateway/group-forwarding.js';
 import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
 
 const principals = new WeakMap<IncomingMessage, string>();
+/** The credential each authenticated request rests on (a stream opened by it is re-checked against it). */
+const credentials = new WeakMap<IncomingMessage, Credential>();
 /** The client address of a request forwarded by a peer, as the first broker saw it. */
 const forwardedHosts = new WeakMap<IncomingMessage, string>();
 const FORWARDED_PRINCIPAL = /^User:[^\s;]{1,256}$/;
@@ -36,6 +38,11 @@ const FORWARDED_HOST = /^[0-9A-Fa-f.:]{1,64}$/;
 export function principalOf(request: FastifyRequest | IncomingMessage): string {
   const raw = 'raw' in request ? request.raw : request;
   return principals.get(raw) ?? 'User:ANONYMOUS';
+}
+
+/** What the request's principal was authenticated by; a forwarded request's is its peer's word. */
+export function credentialOf(request: FastifyRequest): Credential {
+  return credentials.get(request.raw) ?? { kind: 'anonymous' };
 }
 
 /** The client address as ACLs name hosts: IPv4-mapped IPv6 addresses in their IPv4 form. */
@@ -205,23 +212,24 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
     const forwarded = forwardedIdentity(request, services.peers);
     if (forwarded !== null) {
       principals.set(request.raw, forwarded.principal);
+      credentials.set(request.raw, { kind: 'peer' });
       if (forwarded.host !== undefined) forwardedHosts.set(request.raw, forwarded.host);
       return;
     }
     try {
-      principals.set(
-        request.raw,
-        await authenticator.authenticate({
-          authorization: request.headers.authorization,
-          certificateCommonName: authenticator.certificateCommonNameOf(request.raw),
-        }),
-      );
+      const identified = await authenticator.identify({
+        authorization: request.headers.authorization,
+        certificateCommonName: authenticator.certificateCommonNameOf(request.raw),
+        certificateNotAfterMs: authenticator.certificateNotAfterOf(request.raw),
+      });
+      principals.set(request.raw, identified.principal);
+      credentials.set(request.raw, identified.credential);
     } catch (error) {
       if (!(error instanceof BrookError)) throw error;
       audit.write({
         event: 'authentication.failed',
         request_id: request.id,
-        principal: 'User:ANONYMOUS',
+        principal: error instanceof AuthenticationFailure ? error.attemptedPrincipal : 'User:ANONYMOUS',
         host: hostOf(request),
         method: request.method,
         route: operationOf(request),

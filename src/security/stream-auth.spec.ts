@@ -10,17 +10,23 @@ describe('WebSocket and SSE security helpers', () => {
   it('authenticates an upgrade from its header or its ?token=', async () => {
     const seen: Credentials[] = [];
     const authenticator = {
-      authenticate: async (credentials: Credentials) => {
+      identify: async (credentials: Credentials) => {
         seen.push(credentials);
-        return 'User:x';
+        return { principal: 'User:x', credential: { kind: 'anonymous' } };
       },
       certificateCommonNameOf: () => null,
+      certificateNotAfterOf: () => null,
     } as unknown as Authenticator;
     await authenticateUpgrade(authenticator, upgrade('/v3/ws?token=brook_k_secretsecretsecret'));
     await authenticateUpgrade(authenticator, upgrade('/v3/ws', { authorization: 'Basic YTpi' }));
     expect(seen).toEqual([
-      { authorization: undefined, token: 'brook_k_secretsecretsecret', certificateCommonName: null },
-      { authorization: 'Basic YTpi', token: undefined, certificateCommonName: null },
+      {
+        authorization: undefined,
+        token: 'brook_k_secretsecretsecret',
+        certificateCommonName: null,
+        certificateNotAfterMs: null,
+      },
+      { authorization: 'Basic YTpi', token: undefined, certificateCommonName: null, certificateNotAfterMs: null },
     ]);
     expect(hostOfSocket(upgrade('/'))).toBe('10.1.2.3');
   });

@@ -2,21 +2,25 @@
 // (GET /v3/ws, upgraded before any Fastify hook runs) calls these; SSE is a REST route and is checked by the hooks
 // once it has a line in route-rights.ts.
 //
-//   const principal = await authenticateUpgrade(authenticator, request)   // at the upgrade; 401 -> refuse it
+//   const { principal, credential } = await authenticateUpgrade(authenticator, request)  // 401 -> refuse it
 //   for (const check of webSocketChecks(frame))                          // per client frame
 //     authorizer.check(principal, hostOfSocket(request), check.operation, check.resource)  // 403 -> error frame
 //
 // Browsers cannot set headers on a WebSocket, so the upgrade also takes the API key as ?token=.
 import type { IncomingMessage } from 'node:http';
-import type { Authenticator } from './authenticator.service.js';
+import type { Authenticator, Identified } from './authenticator.service.js';
 import type { Check } from './route-rights.js';
 
-export async function authenticateUpgrade(authenticator: Authenticator, request: IncomingMessage): Promise<string> {
+export async function authenticateUpgrade(
+  authenticator: Authenticator,
+  request: IncomingMessage,
+): Promise<Identified> {
   const token = new URL(request.url ?? '/', 'http://upgrade').searchParams.get('token');
-  return authenticator.authenticate({
+  return authenticator.identify({
     authorization: request.headers.authorization,
     token: token ?? undefined,
     certificateCommonName: authenticator.certificateCommonNameOf(request),
+    certificateNotAfterMs: authenticator.certificateNotAfterOf(request),
   });
 }
 

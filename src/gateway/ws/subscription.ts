@@ -1,7 +1,11 @@
 // One subscription of a WebSocket: its credit window and the partition streams it runs. Partitions are started
 // and stopped one by one (all at once for `assign`, per rebalance for a group member); a stopped partition sends
-// nothing more, since a stream checks its signal after every read and delivers synchronously.
+// nothing more, since a stream checks its signal after every read and delivers synchronously. Before each delivery
+// the socket's principal must still have READ on the topic (security's one read check), else the subscription is
+// ended (40301); what it delivers is charged to the principal's consumer quota, and while that is in debt it
+// delivers nothing (DeliveryThrottle: delivery delayed, a `throttled` notice at the start of each throttle).
 import { BrookError } from '../../common/brook-error.js';
+import type { DeliveryThrottle } from '../../security/stream-quota.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { ReadFormat } from '../record-format.js';
 import { CreditWindow } from './flow-control.js';
@@ -14,6 +18,8 @@ export interface SubscriptionOwner {
   readonly flowing: boolean;
   sendRecords(prefix: Buffer, joinedJson: Buffer): void;
   sendError(error: BrookError, id?: FrameId): void;
+  /** The principal may no longer READ `topic`: end the subscription with 40301. */
+  readRefused(id: FrameId, topic: string): void;
 }
 
 export interface StreamDeps {
@@ -21,6 +27,10 @@ export interface StreamDeps {
   cache: RecordJsonCache;
   reads: SharedReads;
   fetchBytes: number;
+  /** Security's one read check for the socket's principal. */
+  mayRead: (topic: string) => boolean;
+  /** The principal's consumer quota, for this subscription. */
+  throttle: DeliveryThrottle;
 }
 
 interface RunningPartition {
@@ -85,13 +95,16 @@ export class Subscription implements StreamSink {
   }
 
   room(): number {
-    return this.owner.flowing ? this.credits.available : 0;
+    return this.owner.flowing ? this.deps.throttle.records(this.credits.available) : 0;
   }
 
   waitForRoom(signal: AbortSignal): Promise<void> {
     if (this.room() > 0 || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
+      const throttleMs = this.deps.throttle.waitMs();
+      const timer = throttleMs > 0 ? setTimeout(() => wake(), throttleMs) : null;
       const wake = () => {
+        if (timer !== null) clearTimeout(timer);
         this.wakers.delete(wake);
         signal.removeEventListener('abort', wake);
         resolve();
@@ -105,11 +118,16 @@ export class Subscription implements StreamSink {
     for (const wake of [...this.wakers]) wake();
   }
 
-  deliver(_topic: string, _partition: number, run: EncodedRun): void {
+  deliver(topic: string, _partition: number, run: EncodedRun): void {
+    if (!this.deps.mayRead(topic)) {
+      this.owner.readRefused(this.id, topic);
+      return;
+    }
     const count = run.records.length;
     const taken = this.credits.take(count);
     if (taken !== count) throw new Error(`delivered ${count} records with ${taken} credits`);
     this.owner.sendRecords(this.framePrefix, run.joinedJson);
+    this.deps.throttle.delivered(count, this.framePrefix.length + run.joinedJson.length + RECORDS_FRAME_END_BYTES);
   }
 
   fail(topic: string, partition: number, error: BrookError): void {
@@ -120,6 +138,9 @@ export class Subscription implements StreamSink {
     );
   }
 }
+
+/** The `]}` that closes a records frame (ws-session.ts sends it). */
+const RECORDS_FRAME_END_BYTES = 2;
 
 /** Same key as the group coordinator's topicPartitionKey. */
 export function partitionKey(topic: string, partition: number): string {

@@ -23,7 +23,21 @@ import { timestampParam } from '../params.js';
 import { decodeBase64, type ReadFormat } from '../record-format.js';
 
 export const CLIENT_OPS = ['produce', 'subscribe', 'credit', 'commit', 'unsubscribe'] as const;
-export const SERVER_OPS = ['ack', 'subscribed', 'records', 'assigned', 'revoked', 'committed', 'error'] as const;
+export const SERVER_OPS = [
+  'ack',
+  'subscribed',
+  'records',
+  'assigned',
+  'revoked',
+  'committed',
+  'throttled',
+  'error',
+] as const;
+
+/** The notice of a throttle (security/stream-quota.ts): the quota, and how long the broker holds back. */
+export function throttledFrame(quota: string, waitMs: number, id?: FrameId): string {
+  return JSON.stringify({ op: 'throttled', ...(id === undefined ? {} : { id }), quota, wait_ms: waitMs });
+}
 
 export type ClientOp = (typeof CLIENT_OPS)[number];
 export type FrameId = string | number;

@@ -5,8 +5,16 @@
 // too long, or with too much queued, is closed with 4001. Produce frames of one socket are appended concurrently
 // up to BROOK_WS_PRODUCE_IN_FLIGHT_MAX; beyond that, and while the socket is paused, its frames are not read.
 // Each error is an `error` frame; the socket stays open (except for the closes above and the library's 1009).
+// Security during the socket's life: the socket and each subscription are registered with the StreamGuard, which
+// ends a subscription whose rights were revoked (error 40301) and closes the socket (error frames, then 4003)
+// when its credential no longer holds; every frame is charged to the principal's request quota and every produce
+// frame to its producer quota, and while one is in debt the socket's frames are not read (a `throttled` notice).
 import type { WebSocket } from 'ws';
 import { BrookError, errors } from '../../common/brook-error.js';
+import type { StreamCredentials } from '../../security/stream-guard.service.js';
+import { chargeFrame, DeliveryThrottle, type QuotaAccount } from '../../security/stream-quota.js';
+import type { GuardedStream } from '../../security/stream-reauthorizer.js';
+import { webSocketChecks } from '../../security/stream-auth.js';
 import type { Clock } from '../../common/clock.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { ProduceService } from '../produce.service.js';
@@ -21,6 +29,7 @@ import {
   errorFrame,
   errorFrameCode,
   parseClientFrame,
+  throttledFrame,
   type CommitFrame,
   type CreditFrame,
   type FrameId,
@@ -44,11 +53,18 @@ export interface SessionDeps {
   topicExists: (topic: string) => boolean;
   /** Throws (403, 40301) when the socket's principal may not do what the frame asks (ACLs, issue 9). */
   authorize: (frame: Record<string, unknown>, subscriptionGroup: string | null) => void;
+  /** Who opened the socket, and with what credential (re-checked by the guard). */
+  identity: StreamCredentials;
+  guard: { register(stream: GuardedStream<StreamCredentials>): () => void };
+  /** Security's one read check, asked before every delivery. */
+  mayRead: (topic: string) => boolean;
+  quotas: QuotaAccount;
 }
 
 interface Entry {
   subscription: Subscription;
   member: GroupMember | null;
+  unguard: () => void;
 }
 
 export class WsSession implements SubscriptionOwner, MemberOwner {
@@ -56,6 +72,9 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   private open = true;
   private produceInFlight = 0;
   private readingPaused = false;
+  /** Frames are not read while a quota is in debt (until this timer fires). */
+  private quotaPause: NodeJS.Timeout | null = null;
+  private readonly unguard: () => void;
   /** Set on every pong; cleared at every ping. */
   alive = true;
   private readonly subscriptions = new Map<FrameId, Entry>();
@@ -77,6 +96,14 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
       },
       deps.clock,
     );
+    this.unguard = deps.guard.register({
+      identity: deps.identity,
+      rights: () => [],
+      end: (error) => {
+        for (const id of this.subscriptions.keys()) this.sendError(error, id);
+        this.close(CLOSE_CODES.credentialRevoked, 'credential no longer valid');
+      },
+    });
     socket.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     socket.on('pong', () => this.onPong());
     socket.on('close', () => this.closed());
@@ -140,7 +167,10 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   }
 
   private updateReading(): void {
-    const pause = this.pressure.state !== 'flowing' || this.produceInFlight >= this.deps.limits.produceInFlightMax;
+    const pause =
+      this.pressure.state !== 'flowing' ||
+      this.produceInFlight >= this.deps.limits.produceInFlightMax ||
+      this.quotaPause !== null;
     if (pause === this.readingPaused || !this.open) return;
     this.readingPaused = pause;
     if (pause) this.socket.pause();
@@ -150,11 +180,33 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   private closed(): void {
     if (!this.open) return;
     this.open = false;
+    this.unguard();
+    if (this.quotaPause !== null) clearTimeout(this.quotaPause);
     for (const id of [...this.subscriptions.keys()]) this.end(id);
+  }
+
+  /** A frame over the principal's quota: stop reading frames for as long as it says. */
+  private throttleReading(waitMs: number): void {
+    if (this.quotaPause !== null) clearTimeout(this.quotaPause);
+    this.quotaPause = setTimeout(() => {
+      this.quotaPause = null;
+      this.updateReading();
+    }, waitMs);
+    this.updateReading();
+  }
+
+  readRefused(id: FrameId, topic: string): void {
+    const principal = this.deps.identity.principal;
+    this.sendError(
+      new BrookError(403, 40301, `${principal} is no longer authorized to READ topic '${topic}'; the subscription is ended.`),
+      id,
+    );
+    this.end(id);
   }
 
   /** A group member is gone: forget its subscription. */
   ended(id: FrameId): void {
+    this.subscriptions.get(id)?.unguard();
     this.subscriptions.delete(id);
   }
 
@@ -162,6 +214,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
     const entry = this.subscriptions.get(id);
     if (entry === undefined) return;
     this.subscriptions.delete(id);
+    entry.unguard();
     entry.subscription.close();
     entry.member?.close();
   }
@@ -187,6 +240,16 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
       },
       this.deps.clock.nowMs(),
     );
+    const notice = chargeFrame(
+      this.deps.quotas,
+      this.deps.identity.principal,
+      data.length,
+      parsed.ok && parsed.frame.op === 'produce',
+    );
+    if (notice !== null) {
+      this.send(throttledFrame(notice.quota, notice.waitMs));
+      this.throttleReading(notice.waitMs);
+    }
     if (!parsed.ok) {
       this.sendError(parsed.error, parsed.id);
       return;
@@ -269,9 +332,21 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
         cache: this.deps.cache,
         reads: this.deps.reads,
         fetchBytes: this.deps.limits.fetchBytesMax,
+        mayRead: this.deps.mayRead,
+        throttle: new DeliveryThrottle(this.deps.quotas, this.deps.identity.principal, ({ quota, waitMs }) =>
+          this.send(throttledFrame(quota, waitMs, frame.id)),
+        ),
       },
     );
-    const entry: Entry = { subscription, member: null };
+    const unguard = this.deps.guard.register({
+      identity: this.deps.identity,
+      rights: () => webSocketChecks(frame as unknown as Record<string, unknown>),
+      end: (error) => {
+        this.sendError(error, frame.id);
+        this.end(frame.id);
+      },
+    });
+    const entry: Entry = { subscription, member: null, unguard };
     this.subscriptions.set(frame.id, entry);
     try {
       if (frame.assign !== null) await this.startAssigned(frame, frame.assign, subscription);
