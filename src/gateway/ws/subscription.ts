@@ -4,14 +4,14 @@
 // the socket's principal must still have READ on the topic (security's one read check), else the subscription is
 // ended (40301); what it delivers is charged to the principal's consumer quota, and while that is in debt it
 // delivers nothing (DeliveryThrottle: delivery delayed, a `throttled` notice at the start of each throttle).
-import { BrookError } from '../../common/brook-error.js';
+import { BrookError, errors } from '../../common/brook-error.js';
 import type { DeliveryThrottle } from '../../security/stream-quota.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { ReadFormat } from '../record-format.js';
 import { CreditWindow } from './flow-control.js';
 import { streamPartition, type SharedReads, type StreamSink } from './partition-stream.js';
 import type { EncodedRun, RecordJsonCache } from './record-json-cache.js';
-import type { FrameId, StartFrom } from './ws-protocol.js';
+import type { FrameId, PartitionStart, StartFrom } from './ws-protocol.js';
 
 /** What a subscription needs from its socket. */
 export interface SubscriptionOwner {
@@ -145,6 +145,27 @@ const RECORDS_FRAME_END_BYTES = 2;
 /** Same key as the group coordinator's topicPartitionKey. */
 export function partitionKey(topic: string, partition: number): string {
   return `${topic}\u0000${partition}`;
+}
+
+/** Where each partition of an `assign` starts: its offset (checked against the log), else where `from` says. */
+export function assignedStarts(
+  replicas: PartitionRouter,
+  assign: PartitionStart[],
+  from: StartFrom,
+  timestampMs: number | null,
+): Promise<Array<{ topic: string; partition: number; offset: number }>> {
+  return Promise.all(
+    assign.map(async ({ topic, partition, offset }) => {
+      if (offset === null)
+        return { topic, partition, offset: await startOffsetFor(replicas, topic, partition, from, timestampMs) };
+      const { earliest, latest } = await replicas.offsets(topic, partition);
+      if (offset < earliest || offset > latest)
+        throw errors.invalidRequest(
+          `Offset ${offset} of ${topic}-${partition} is out of range [${earliest}, ${latest}].`,
+        );
+      return { topic, partition, offset };
+    }),
+  );
 }
 
 /** Where a partition starts without an explicit offset: the log start, the high watermark, or a timestamp. */

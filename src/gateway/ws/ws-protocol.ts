@@ -18,7 +18,7 @@ import { BrookError, errors } from '../../common/brook-error.js';
 import { dotSegmentMessage, isDotSegment } from '../../common/url-ids.js';
 import type { RecordHeader } from '../../partition-log/record-batch.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
-import type { ProduceInput } from '../produce.service.js';
+import type { ProduceInput, ProduceOutcome } from '../produce.service.js';
 import { timestampParam } from '../params.js';
 import { decodeBase64, type ReadFormat } from '../record-format.js';
 
@@ -33,6 +33,21 @@ export const SERVER_OPS = [
   'throttled',
   'error',
 ] as const;
+
+/** The `ack` of a produce frame: one entry per record, in order, with its offset or its error. */
+export function ackFrame(id: FrameId, outcomes: readonly ProduceOutcome[]): string {
+  const offsets = outcomes.map((outcome) =>
+    outcome.ok
+      ? { partition: outcome.partition, offset: outcome.offset }
+      : {
+          partition: outcome.partition,
+          offset: null,
+          error_code: errorFrameCode(outcome.error),
+          message: outcome.error.message,
+        },
+  );
+  return JSON.stringify({ op: 'ack', id, offsets });
+}
 
 /** The notice of a throttle (security/stream-quota.ts): the quota, and how long the broker holds back. */
 export function throttledFrame(quota: string, waitMs: number, id?: FrameId): string {

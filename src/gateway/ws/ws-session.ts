@@ -5,16 +5,12 @@
 // too long, or with too much queued, is closed with 4001. Produce frames of one socket are appended concurrently
 // up to BROOK_WS_PRODUCE_IN_FLIGHT_MAX; beyond that, and while the socket is paused, its frames are not read.
 // Each error is an `error` frame; the socket stays open (except for the closes above and the library's 1009).
-// Security during the socket's life: the socket and each subscription are registered with the StreamGuard, which
-// ends a subscription whose rights were revoked (error 40301) and closes the socket (error frames, then 4003)
-// when its credential no longer holds; every frame is charged to the principal's request quota and every produce
-// frame to its producer quota, and while one is in debt the socket's frames are not read (a `throttled` notice).
+// Security during the socket's life is socket-security.ts: a revoked right ends a subscription (error 40301), a
+// credential that no longer holds closes the socket (error frames, then 4003), a quota in debt stops the reading
+// of frames (a `throttled` notice).
 import type { WebSocket } from 'ws';
 import { BrookError, errors } from '../../common/brook-error.js';
-import type { StreamCredentials } from '../../security/stream-guard.service.js';
-import { chargeFrame, DeliveryThrottle, type QuotaAccount } from '../../security/stream-quota.js';
-import type { GuardedStream } from '../../security/stream-reauthorizer.js';
-import { webSocketChecks } from '../../security/stream-auth.js';
+import { SocketSecurity, type SocketSecurityDeps } from './socket-security.js';
 import type { Clock } from '../../common/clock.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { ProduceService } from '../produce.service.js';
@@ -23,13 +19,12 @@ import { GroupMember, type MemberOwner } from './group-member.js';
 import type { WsGroupPort } from './group-port.js';
 import type { SharedReads } from './partition-stream.js';
 import type { RecordJsonCache } from './record-json-cache.js';
-import { startOffsetFor, Subscription, type SubscriptionOwner } from './subscription.js';
+import { assignedStarts, Subscription, type SubscriptionOwner } from './subscription.js';
 import { CLOSE_CODES, DEFAULT_CREDITS, type WsLimits } from './ws-limits.js';
 import {
+  ackFrame,
   errorFrame,
-  errorFrameCode,
   parseClientFrame,
-  throttledFrame,
   type CommitFrame,
   type CreditFrame,
   type FrameId,
@@ -41,7 +36,7 @@ import {
 
 const RECORDS_FRAME_END = Buffer.from(']}');
 
-export interface SessionDeps {
+export interface SessionDeps extends SocketSecurityDeps {
   replicas: PartitionRouter;
   producer: ProduceService;
   limits: WsLimits;
@@ -53,12 +48,6 @@ export interface SessionDeps {
   topicExists: (topic: string) => boolean;
   /** Throws (403, 40301) when the socket's principal may not do what the frame asks (ACLs, issue 9). */
   authorize: (frame: Record<string, unknown>, subscriptionGroup: string | null) => void;
-  /** Who opened the socket, and with what credential (re-checked by the guard). */
-  identity: StreamCredentials;
-  guard: { register(stream: GuardedStream<StreamCredentials>): () => void };
-  /** Security's one read check, asked before every delivery. */
-  mayRead: (topic: string) => boolean;
-  quotas: QuotaAccount;
 }
 
 interface Entry {
@@ -72,9 +61,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   private open = true;
   private produceInFlight = 0;
   private readingPaused = false;
-  /** Frames are not read while a quota is in debt (until this timer fires). */
-  private quotaPause: NodeJS.Timeout | null = null;
-  private readonly unguard: () => void;
+  private readonly security: SocketSecurity;
   /** Set on every pong; cleared at every ping. */
   alive = true;
   private readonly subscriptions = new Map<FrameId, Entry>();
@@ -96,13 +83,17 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
       },
       deps.clock,
     );
-    this.unguard = deps.guard.register({
-      identity: deps.identity,
-      rights: () => [],
-      end: (error) => {
+    this.security = new SocketSecurity(deps, {
+      send: (text) => this.send(text),
+      revoke: (error) => {
         for (const id of this.subscriptions.keys()) this.sendError(error, id);
         this.close(CLOSE_CODES.credentialRevoked, 'credential no longer valid');
       },
+      endSubscription: (id, error) => {
+        this.sendError(error, id);
+        this.end(id);
+      },
+      pauseFrames: () => this.updateReading(),
     });
     socket.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     socket.on('pong', () => this.onPong());
@@ -170,7 +161,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
     const pause =
       this.pressure.state !== 'flowing' ||
       this.produceInFlight >= this.deps.limits.produceInFlightMax ||
-      this.quotaPause !== null;
+      this.security.framesPaused;
     if (pause === this.readingPaused || !this.open) return;
     this.readingPaused = pause;
     if (pause) this.socket.pause();
@@ -180,27 +171,13 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   private closed(): void {
     if (!this.open) return;
     this.open = false;
-    this.unguard();
-    if (this.quotaPause !== null) clearTimeout(this.quotaPause);
+    this.security.close();
     for (const id of [...this.subscriptions.keys()]) this.end(id);
   }
 
-  /** A frame over the principal's quota: stop reading frames for as long as it says. */
-  private throttleReading(waitMs: number): void {
-    if (this.quotaPause !== null) clearTimeout(this.quotaPause);
-    this.quotaPause = setTimeout(() => {
-      this.quotaPause = null;
-      this.updateReading();
-    }, waitMs);
-    this.updateReading();
-  }
-
   readRefused(id: FrameId, topic: string): void {
-    const principal = this.deps.identity.principal;
-    this.sendError(
-      new BrookError(403, 40301, `${principal} is no longer authorized to READ topic '${topic}'; the subscription is ended.`),
-      id,
-    );
+    const message = `${this.security.principal} is no longer authorized to READ topic '${topic}'; the subscription is ended.`;
+    this.sendError(new BrookError(403, 40301, message), id);
     this.end(id);
   }
 
@@ -240,16 +217,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
       },
       this.deps.clock.nowMs(),
     );
-    const notice = chargeFrame(
-      this.deps.quotas,
-      this.deps.identity.principal,
-      data.length,
-      parsed.ok && parsed.frame.op === 'produce',
-    );
-    if (notice !== null) {
-      this.send(throttledFrame(notice.quota, notice.waitMs));
-      this.throttleReading(notice.waitMs);
-    }
+    this.security.frameArrived(data.length, parsed.ok && parsed.frame.op === 'produce');
     if (!parsed.ok) {
       this.sendError(parsed.error, parsed.id);
       return;
@@ -291,17 +259,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
         this.sendError(failed[0].error, frame.id);
         return;
       }
-      const offsets = outcomes.map((outcome) =>
-        outcome.ok
-          ? { partition: outcome.partition, offset: outcome.offset }
-          : {
-              partition: outcome.partition,
-              offset: null,
-              error_code: errorFrameCode(outcome.error),
-              message: outcome.error.message,
-            },
-      );
-      this.send(JSON.stringify({ op: 'ack', id: frame.id, offsets }));
+      this.send(ackFrame(frame.id, outcomes));
     } catch (error) {
       this.sendError(asBrookError(error), frame.id);
     } finally {
@@ -332,21 +290,10 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
         cache: this.deps.cache,
         reads: this.deps.reads,
         fetchBytes: this.deps.limits.fetchBytesMax,
-        mayRead: this.deps.mayRead,
-        throttle: new DeliveryThrottle(this.deps.quotas, this.deps.identity.principal, ({ quota, waitMs }) =>
-          this.send(throttledFrame(quota, waitMs, frame.id)),
-        ),
+        ...this.security.subscriptionChecks(frame.id),
       },
     );
-    const unguard = this.deps.guard.register({
-      identity: this.deps.identity,
-      rights: () => webSocketChecks(frame as unknown as Record<string, unknown>),
-      end: (error) => {
-        this.sendError(error, frame.id);
-        this.end(frame.id);
-      },
-    });
-    const entry: Entry = { subscription, member: null, unguard };
+    const entry: Entry = { subscription, member: null, unguard: this.security.guardSubscription(frame) };
     this.subscriptions.set(frame.id, entry);
     try {
       if (frame.assign !== null) await this.startAssigned(frame, frame.assign, subscription);
@@ -358,24 +305,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   }
 
   private async startAssigned(frame: SubscribeFrame, assign: PartitionStart[], subscription: Subscription) {
-    const starts = await Promise.all(
-      assign.map(async ({ topic, partition, offset }) => {
-        if (offset === null) {
-          return {
-            topic,
-            partition,
-            offset: await startOffsetFor(this.deps.replicas, topic, partition, frame.from, frame.timestampMs),
-          };
-        }
-        const { earliest, latest } = await this.deps.replicas.offsets(topic, partition);
-        if (offset < earliest || offset > latest) {
-          throw errors.invalidRequest(
-            `Offset ${offset} of ${topic}-${partition} is out of range [${earliest}, ${latest}].`,
-          );
-        }
-        return { topic, partition, offset };
-      }),
-    );
+    const starts = await assignedStarts(this.deps.replicas, assign, frame.from, frame.timestampMs);
     if (subscription.closed) return;
     this.send(JSON.stringify({ op: 'subscribed', id: frame.id, partitions: starts }));
     for (const { topic, partition, offset } of starts) subscription.startPartition(topic, partition, offset);
