@@ -238,7 +238,9 @@ export class ConsumerGroupsService {
   }
 
   async lag(clusterId: string, groupId: string, topic: string, partition: number) {
-    const lag = (await this.partitionLags(groupId, (name) => name === topic)).find((l) => l.topic === topic && l.partition === partition);
+    const lag = (await this.partitionLags(groupId, (name) => name === topic)).find(
+      (l) => l.topic === topic && l.partition === partition,
+    );
     if (lag === undefined) throw errors.notFound(`Group ${groupId} has no lag for ${topic}-${partition}.`);
     return this.lagData(clusterId, groupId, lag);
   }

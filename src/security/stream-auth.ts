@@ -11,10 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Authenticator, Identified } from './authenticator.service.js';
 import type { Check } from './route-rights.js';
 
-export async function authenticateUpgrade(
-  authenticator: Authenticator,
-  request: IncomingMessage,
-): Promise<Identified> {
+export async function authenticateUpgrade(authenticator: Authenticator, request: IncomingMessage): Promise<Identified> {
   const token = new URL(request.url ?? '/', 'http://upgrade').searchParams.get('token');
   return authenticator.identify({
     authorization: request.headers.authorization,

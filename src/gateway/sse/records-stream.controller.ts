@@ -222,11 +222,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
    * with the stream guard, which ends it when the principal loses READ on the topic (or the group) or its
    * credential no longer holds.
    */
-  private openResponse(
-    reply: FastifyReply,
-    topic: string,
-    group: string | null,
-  ): ResponseSink {
+  private openResponse(reply: FastifyReply, topic: string, group: string | null): ResponseSink {
     const request = reply.request;
     const principal = principalOf(request);
     const host = hostOf(request);
