@@ -246,6 +246,8 @@ describe('membership', () => {
     expect(asked).toEqual(['User:alice@10.0.0.1:orders', 'User:alice@10.0.0.1:payments']);
     // written before subscribers were kept: evaluated as User:ANONYMOUS
     expect(subscribedTopics({ pattern: 'orders' }, TOPICS, visible)).toEqual([]);
+    // a stored pattern that today's bounds refuse matches nothing
+    expect(subscribedTopics({ pattern: '(a)\\1|orders' }, TOPICS)).toEqual([]);
     // a topic list is not filtered here: the routes check READ on each named topic
     expect(subscribedTopics({ topics: ['payments'] }, TOPICS, visible)).toEqual(['payments']);
   });

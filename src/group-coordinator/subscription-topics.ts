@@ -3,8 +3,9 @@
 // subscriber's principal and host are kept with the pattern, and the broker's authorizer is asked through
 // TopicVisibility (the security layer provides it; without it every topic is visible). Evaluated at every group
 // tick, so a topic created later, or an ACL granted or revoked, changes what the pattern matches and the group
-// rebalances.
-import { topicPatterns } from '../topic/topic-pattern.js';
+// rebalances. A stored pattern that the bounds of topic-pattern.ts refuse (one subscribed before they existed)
+// matches nothing.
+import { topicPatterns, TopicPatternError } from '../topic/topic-pattern.js';
 import type { Subscription } from './group-records.js';
 
 /** Partition counts of every (non-internal) topic of the cluster; one immutable map per metadata version. */
@@ -25,9 +26,19 @@ export function subscribedTopics(
   visible: TopicVisibility | null = null,
 ): string[] {
   if ('topics' in subscription) return [...subscription.topics];
-  const matched = topicPatterns.match(subscription.pattern, topics);
+  const matched = matchedOrNone(subscription.pattern, topics);
   if (visible === null) return [...matched];
   const principal = subscription.principal ?? UNKNOWN_SUBSCRIBER;
   const host = subscription.host ?? '';
   return matched.filter((topic) => visible(principal, host, topic));
+}
+
+/** A stored pattern that today's bounds refuse (kept from before them) matches nothing rather than stopping ticks. */
+function matchedOrNone(pattern: string, topics: TopicCounts): readonly string[] {
+  try {
+    return topicPatterns.match(pattern, topics);
+  } catch (error) {
+    if (error instanceof TopicPatternError) return [];
+    throw error;
+  }
 }
