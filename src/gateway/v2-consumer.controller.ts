@@ -141,7 +141,8 @@ export class V2ConsumerController {
     const fromQuery = [partitionQuery ?? []].flat().map(parsePartitionQuery);
     const body = fromQuery.length > 0 ? undefined : await readGetBody(request);
     const partitions = fromQuery.length > 0 ? fromQuery : body === undefined ? [] : partitionsOf(body);
-    return { offsets: this.instances.committed(group, instance, partitions) };
+    const visible = this.describable(request);
+    return { offsets: this.instances.committed(group, instance, partitions).filter(({ topic }) => visible(topic)) };
   }
 
   /** Answers name only topics the caller may describe (Kafka lists what the caller may describe). */

@@ -162,6 +162,11 @@ describe('names a principal may not describe stay hidden', () => {
       expect((await subscribe(ALICE, path, { topic_pattern: '.*' })).status).toBe(204);
       const subscription = await s.as(ALICE, 'GET', `${path}/subscription`, { spec: `${I}/subscription` });
       expect(subscription.body.topics).toEqual(['a']);
+      const committedSecret = await s.as(ALICE, 'GET', `${path}/offsets?partition=secret5:0`, {
+        spec: `${I}/offsets`,
+      });
+      expect(committedSecret.status, committedSecret.text).toBe(200);
+      expect(committedSecret.body.offsets).toEqual([]);
       await poll(ALICE, path, 500); // joins the group
       let assignments: Array<{ topic: string }> = [];
       const deadline = Date.now() + 10_000;

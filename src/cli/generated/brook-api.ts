@@ -136,8 +136,8 @@ export interface paths {
     };
     /**
      * Get committed offsets (v2)
-     * @description The group's stored (next-to-read) offsets for the given partitions; partitions without a committed offset
-     *     are left out. The partitions are given as `partition=topic:p` query parameters or, as in Confluent's API, as
+     * @description The group's stored (next-to-read) offsets for the given partitions; partitions without a committed offset,
+     *     and those of topics the caller may not DESCRIBE, are left out. The partitions are given as `partition=topic:p` query parameters or, as in Confluent's API, as
      *     a JSON body `{"partitions": [{"topic", "partition"}]}` (at most 1 MiB), which many HTTP clients cannot send
      *     with GET.
      */
