@@ -72,7 +72,7 @@ describe('Authenticator', () => {
     expect(failure).toBeInstanceOf(AuthenticationFailure);
     expect(failure.attemptedPrincipal).toBe('User:mallory');
     const wrongKey = (await authenticator
-      .authenticate({ authorization: `Bearer ${apiKey.slice(0, -1)}A` })
+      .authenticate({ authorization: `Bearer ${apiKey.slice(0, -1)}${apiKey.endsWith('A') ? 'B' : 'A'}` })
       .catch((e) => e)) as AuthenticationFailure;
     expect(wrongKey.attemptedPrincipal).toBe('User:bot');
   });

@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Authenticator, Credentials } from './authenticator.service.js';
-import { authenticateUpgrade, hostOfSocket, webSocketChecks } from './stream-auth.js';
+import type { AuditEvent, AuditLog } from './audit-log.js';
+import type { Authorizer } from './authorizer.service.js';
+import { authenticateUpgrade, authorizeFrame, hostOfSocket, webSocketChecks } from './stream-auth.js';
 
 const upgrade = (url: string, headers: Record<string, string> = {}) =>
   ({ url, headers, socket: { remoteAddress: '::ffff:10.1.2.3', encrypted: false } }) as unknown as IncomingMessage;
@@ -54,5 +56,29 @@ describe('WebSocket and SSE security helpers', () => {
       { operation: 'READ', resource: { type: 'TOPIC', name: 'c' } },
     ]);
     expect(webSocketChecks({ op: 'credit', id: 1, n: 5 })).toEqual([]);
+  });
+
+  it('refuses a frame missing a right with 40301 and an audit line naming the frame and the right', () => {
+    const lines: AuditEvent[] = [];
+    const authorizer = {
+      authorize: (_p: string, _h: string, operation: string) => operation === 'READ',
+      check: () => {
+        throw Object.assign(new Error('denied'), { errorCode: 40301 });
+      },
+    } as unknown as Authorizer;
+    const audit = { write: (event: AuditEvent) => lines.push(event) } as AuditLog;
+    const who = { principal: 'User:alice', host: '10.0.0.1' };
+    authorizeFrame(authorizer, audit, who, { op: 'subscribe', assign: [{ topic: 'a', partition: 0 }] }, null);
+    expect(() => authorizeFrame(authorizer, audit, who, { op: 'produce', topic: 'a' }, null)).toThrow('denied');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        event: 'authorization.denied',
+        principal: 'User:alice',
+        route: '/v3/ws',
+        frame_op: 'produce',
+        operation: 'WRITE',
+        resource_name: 'a',
+      }),
+    ]);
   });
 });

@@ -3,12 +3,13 @@
 // once it has a line in route-rights.ts.
 //
 //   const { principal, credential } = await authenticateUpgrade(authenticator, request)  // 401 -> refuse it
-//   for (const check of webSocketChecks(frame))                          // per client frame
-//     authorizer.check(principal, hostOfSocket(request), check.operation, check.resource)  // 403 -> error frame
+//   authorizeFrame(authorizer, audit, { principal, host }, frame, group)  // per client frame: 403 -> error frame
 //
 // Browsers cannot set headers on a WebSocket, so the upgrade also takes the API key as ?token=.
 import type { IncomingMessage } from 'node:http';
+import type { AuditLog } from './audit-log.js';
 import type { Authenticator, Identified } from './authenticator.service.js';
+import type { Authorizer } from './authorizer.service.js';
 import type { Check } from './route-rights.js';
 
 export async function authenticateUpgrade(authenticator: Authenticator, request: IncomingMessage): Promise<Identified> {
@@ -19,6 +20,30 @@ export async function authenticateUpgrade(authenticator: Authenticator, request:
     certificateCommonName: authenticator.certificateCommonNameOf(request),
     certificateNotAfterMs: authenticator.certificateNotAfterOf(request),
   });
+}
+
+/** Checks every right a WebSocket frame needs; the first one missing is an audit line and a 403 (40301) thrown. */
+export function authorizeFrame(
+  authorizer: Authorizer,
+  audit: AuditLog,
+  { principal, host }: { principal: string; host: string },
+  frame: Record<string, unknown>,
+  subscriptionGroup: string | null,
+): void {
+  for (const check of webSocketChecks(frame, subscriptionGroup)) {
+    if (authorizer.authorize(principal, host, check.operation, check.resource)) continue;
+    audit.write({
+      event: 'authorization.denied',
+      principal,
+      host,
+      route: '/v3/ws',
+      frame_op: frame.op,
+      operation: check.operation,
+      resource_type: check.resource.type,
+      resource_name: check.resource.name,
+    });
+    authorizer.check(principal, host, check.operation, check.resource);
+  }
 }
 
 export function hostOfSocket(request: IncomingMessage): string {

@@ -22,7 +22,7 @@ import { AuthenticationFailure, type Identified } from '../../security/authentic
 import { Authorizer } from '../../security/authorizer.service.js';
 import { QuotaManager } from '../../security/quota-manager.service.js';
 import { ReadAccess } from '../../security/read-access.js';
-import { authenticateUpgrade, hostOfSocket, webSocketChecks } from '../../security/stream-auth.js';
+import { authenticateUpgrade, authorizeFrame, hostOfSocket } from '../../security/stream-auth.js';
 import { StreamGuard } from '../../security/stream-guard.service.js';
 import { ProduceService } from '../produce.service.js';
 import { PeerClient } from '../../cluster/peer-client.js';
@@ -161,22 +161,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       reads: this.reads,
       groups: this.groups,
       topicExists: (topic) => this.metadata.topic(topic) !== undefined,
-      authorize: (frame, group) => {
-        for (const check of webSocketChecks(frame, group)) {
-          if (this.authorizer.authorize(principal, host, check.operation, check.resource)) continue;
-          this.audit.write({
-            event: 'authorization.denied',
-            principal,
-            host,
-            route: WS_PATH,
-            frame_op: frame.op,
-            operation: check.operation,
-            resource_type: check.resource.type,
-            resource_name: check.resource.name,
-          });
-          this.authorizer.check(principal, host, check.operation, check.resource);
-        }
-      },
+      authorize: (frame, group) => authorizeFrame(this.authorizer, this.audit, { principal, host }, frame, group),
       identity: { principal, host, credential },
       guard: this.guard,
       mayRead: (topic) => this.access.mayRead(reader, topic),
