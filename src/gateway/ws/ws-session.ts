@@ -10,7 +10,6 @@
 // of frames (a `throttled` notice).
 import type { WebSocket } from 'ws';
 import { BrookError, errors } from '../../common/brook-error.js';
-import { SocketSecurity, type SocketSecurityDeps } from './socket-security.js';
 import type { Clock } from '../../common/clock.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { ProduceService } from '../produce.service.js';
@@ -18,6 +17,7 @@ import { CreditWindow, SendPressure } from './flow-control.js';
 import { GroupMember, type MemberOwner } from './group-member.js';
 import type { WsGroupPort } from './group-port.js';
 import type { SharedReads } from './partition-stream.js';
+import { SocketSecurity, type SocketSecurityDeps } from './socket-security.js';
 import type { RecordJsonCache } from './record-json-cache.js';
 import { assignedStarts, Subscription, type SubscriptionOwner } from './subscription.js';
 import { CLOSE_CODES, DEFAULT_CREDITS, type WsLimits } from './ws-limits.js';
