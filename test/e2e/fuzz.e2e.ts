@@ -26,7 +26,7 @@ const SOAK = process.env.BROOK_SOAK === '1';
 const REQUESTS = Number(process.env.BROOK_FUZZ_REQUESTS ?? (SOAK ? 20_000 : 600));
 const PATTERNS = Number(process.env.BROOK_FUZZ_PATTERNS ?? (SOAK ? 5_000 : 300));
 /** The client quotas of the fuzzing principal (User:ANONYMOUS: the fuzzed broker has no authentication). */
-const FUZZ_QUOTAS = { request_rate: 60, producer_byte_rate: 200_000, consumer_byte_rate: 50_000 };
+const FUZZ_QUOTAS = { request_rate: 100, producer_byte_rate: 1_000_000, consumer_byte_rate: 200_000 };
 const WS_FRAMES = Number(process.env.BROOK_FUZZ_WS_FRAMES ?? (SOAK ? 20_000 : 1_000));
 /** BROOK_WS_FRAME_BYTES_MAX of the fuzzed broker: small, so that oversized frames are cheap to send. */
 const WS_FRAME_BYTES_MAX = 65_536;
