@@ -10,7 +10,7 @@ import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { PRINCIPAL_HEADER } from '../cluster/peer-client.js';
 import { AuditLog } from '../security/audit-log.js';
-import { hostOf } from '../security/security-hooks.js';
+import { hostOf } from '../security/request-identity.js';
 
 /** Longest principal name taken from a refused request's header into the audit line. */
 const AUDITED_PRINCIPAL_CHARS_MAX = 256;

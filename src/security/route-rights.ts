@@ -8,13 +8,9 @@
 // or cancel them, DESCRIBE on the cluster to read them.
 import { CLUSTER_RESOURCE_NAME, type Resource } from './acl.js';
 import type { CheckedOperation } from './authorizer.service.js';
+import type { Check } from './checks.js';
 
-export interface Check {
-  operation: CheckedOperation;
-  resource: Resource;
-  /** Also satisfied by the same operation on the cluster (Kafka's rule for CREATE). */
-  orCluster?: boolean;
-}
+export type { Check } from './checks.js';
 
 export interface RouteContext {
   params: Record<string, string>;

@@ -11,12 +11,12 @@
 // carries the principal the first broker authenticated, believed only when the request comes from a peer
 // (cluster/peer-auth.ts), so users known by a client certificate keep their identity on every broker.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { StreamingBody } from '../gateway/json-body-parser.js';
 import { BrookError } from '../common/brook-error.js';
 import { AuditLog, type AuditEvent } from './audit-log.js';
-import { AuthenticationFailure, Authenticator, type Credential } from './authenticator.service.js';
+import { AuthenticationFailure, Authenticator } from './authenticator.service.js';
+import { hostOf, principalOf, rememberIdentity } from './request-identity.js';
 import { Authorizer, forbidden } from './authorizer.service.js';
 import type { Metrics } from '../metrics/metrics.service.js';
 import type { QuotaKind } from './quota.js';
@@ -26,32 +26,10 @@ import { CLIENT_HOST_HEADER, INTERNAL_PREFIX, PRINCIPAL_HEADER } from '../cluste
 import { FORWARDED_HEADER } from '../gateway/group-forwarding.js';
 import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
 
-const principals = new WeakMap<IncomingMessage, string>();
-/** The credential each authenticated request rests on (a stream opened by it is re-checked against it). */
-const credentials = new WeakMap<IncomingMessage, Credential>();
-/** The client address of a request forwarded by a peer, as the first broker saw it. */
-const forwardedHosts = new WeakMap<IncomingMessage, string>();
 const FORWARDED_PRINCIPAL = /^User:[^\s;]{1,256}$/;
 const FORWARDED_HOST = /^[0-9A-Fa-f.:]{1,64}$/;
 
-/** The authenticated principal of a request (User:ANONYMOUS when authentication is off). */
-export function principalOf(request: FastifyRequest | IncomingMessage): string {
-  const raw = 'raw' in request ? request.raw : request;
-  return principals.get(raw) ?? 'User:ANONYMOUS';
-}
-
-/** What the request's principal was authenticated by; a forwarded request's is its peer's word. */
-export function credentialOf(request: FastifyRequest): Credential {
-  return credentials.get(request.raw) ?? { kind: 'anonymous' };
-}
-
-/** The client address as ACLs name hosts: IPv4-mapped IPv6 addresses in their IPv4 form. */
-export function hostOf(request: FastifyRequest): string {
-  const forwarded = forwardedHosts.get(request.raw);
-  if (forwarded !== undefined) return forwarded;
-  const ip = request.ip ?? '';
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
+export { credentialOf, hostOf, principalOf } from './request-identity.js';
 
 /**
  * Mutating admin routes (topics, configs, partition reassignments, leader elections, ACLs, quotas, group offsets),
@@ -211,9 +189,11 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
     if (isInternalRoute(request) || routeFacts(request)?.rule === 'public') return;
     const forwarded = forwardedIdentity(request, services.peers);
     if (forwarded !== null) {
-      principals.set(request.raw, forwarded.principal);
-      credentials.set(request.raw, { kind: 'peer' });
-      if (forwarded.host !== undefined) forwardedHosts.set(request.raw, forwarded.host);
+      rememberIdentity(request.raw, {
+        principal: forwarded.principal,
+        credential: { kind: 'peer' },
+        forwardedHost: forwarded.host,
+      });
       return;
     }
     try {
@@ -222,8 +202,7 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
         certificateCommonName: authenticator.certificateCommonNameOf(request.raw),
         certificateNotAfterMs: authenticator.certificateNotAfterOf(request.raw),
       });
-      principals.set(request.raw, identified.principal);
-      credentials.set(request.raw, identified.credential);
+      rememberIdentity(request.raw, identified);
     } catch (error) {
       if (!(error instanceof BrookError)) throw error;
       audit.write({

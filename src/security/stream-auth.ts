@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuditLog } from './audit-log.js';
 import type { Authenticator, Identified } from './authenticator.service.js';
 import type { Authorizer } from './authorizer.service.js';
-import type { Check } from './route-rights.js';
+import type { Check } from './checks.js';
 
 export async function authenticateUpgrade(authenticator: Authenticator, request: IncomingMessage): Promise<Identified> {
   const token = new URL(request.url ?? '/', 'http://upgrade').searchParams.get('token');
