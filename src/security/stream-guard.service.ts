@@ -1,12 +1,14 @@
 // The broker's StreamReauthorizer (stream-reauthorizer.ts) with its timer and its triggers: it polls every
 // REAUTHORIZE_POLL_MS (a pass runs every BROOK_STREAM_REAUTHORIZE_INTERVAL_MS) and at once when the ACLs change
 // (on this broker or, through the coordination store's watch, on another) or the users file is reloaded.
-// WebSocket sessions and subscriptions and SSE streams register here with the identity they were opened by.
+// WebSocket sessions and subscriptions and SSE streams register here with the identity they were opened by. Each
+// stream it ends is an audit line (authorization.revoked) with the principal, the host and the reason.
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { Authenticator, type Credential } from './authenticator.service.js';
+import { AuditLog } from './audit-log.js';
 import { Authorizer } from './authorizer.service.js';
 import {
   REAUTHORIZE_POLL_MS,
@@ -28,6 +30,7 @@ export class StreamGuard implements OnModuleInit, OnModuleDestroy {
     @Inject(BROKER_CONFIG) config: BrokerConfig,
     private readonly authenticator: Authenticator,
     private readonly authorizer: Authorizer,
+    private readonly audit: AuditLog,
   ) {
     this.reauthorizer = new StreamReauthorizer<StreamCredentials>(
       {
@@ -57,6 +60,14 @@ export class StreamGuard implements OnModuleInit, OnModuleDestroy {
 
   /** Registers an open stream; call the returned function when it ends by itself. */
   register(stream: GuardedStream<StreamCredentials>): () => void {
-    return this.reauthorizer.register(stream);
+    const { principal, host } = stream.identity;
+    return this.reauthorizer.register({
+      identity: stream.identity,
+      rights: () => stream.rights(),
+      end: (error) => {
+        this.audit.write({ event: 'authorization.revoked', principal, host, reason: error.message });
+        stream.end(error);
+      },
+    });
   }
 }

@@ -158,6 +158,13 @@ describe('streams are ended when their rights or credentials go', () => {
     expect(ws.records('r').map((record) => record.value)).toEqual(['"before-revoke"']);
     expect(ws.closeCode).toBeNull();
     ws.close();
+    expect(s.auditLines()).toContainEqual(
+      expect.objectContaining({
+        event: 'authorization.revoked',
+        principal: 'User:alice',
+        reason: expect.stringMatching(/no longer authorized to READ topic 'a'/),
+      }),
+    );
     await s.acl('POST', aliceAcl('TOPIC', 'a', 'READ'));
   });
 
