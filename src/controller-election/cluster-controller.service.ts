@@ -31,7 +31,7 @@ import {
 } from '../coordination/cluster-keys.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
-import { resolveTopicConfig } from '../topic/topic-config.js';
+import { resolveTopicConfig } from '../config/topic-config.js';
 import { resumePlans } from './admin-plans.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';

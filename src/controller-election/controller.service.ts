@@ -17,7 +17,7 @@ import { partitionStateKey, REASSIGNMENTS_PREFIX, topicConfigKey, topicKey } fro
 import type { PartitionState, TopicAssignment } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { findCollidingTopic, isInternalTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
-import { validateTopicConfigs } from '../topic/topic-config.js';
+import { validateTopicConfigs } from '../config/topic-config.js';
 import { executePlan } from './admin-plans.js';
 import type { ReassignmentCommand } from './reassignment.js';
 import {

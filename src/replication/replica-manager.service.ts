@@ -34,7 +34,7 @@ import { PartitionLog } from '../partition-log/partition-log.js';
 import { CorruptBatchError, lastOffsetOf, readBatchHeader } from '../partition-log/record-batch.js';
 import { NO_LEADER, type PartitionState, type TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
-import { resolveTopicConfig } from '../topic/topic-config.js';
+import { resolveTopicConfig } from '../config/topic-config.js';
 import { divergingEpoch } from './fetch-divergence.js';
 import {
   type HighWatermarkEntry,

@@ -1,15 +1,12 @@
-// Authentication, ACLs and the audit log, for every interface: the REST hooks (security-hooks.ts, registered by
-// main.ts), and the WebSocket gateway and SSE, which inject Authenticator and Authorizer, ReadAccess (the one check
-// before records leave) and StreamGuard (re-authorization of open streams); and the topic visibility that pattern
-// subscriptions are filtered by, for the group coordinator.
+// Authentication, ACLs, client quotas and the audit log, for every interface: the REST edge's hooks
+// (http/security/), the WebSocket endpoint (ws/ws-auth.ts) and SSE inject them, with ReadAccess (the one check
+// before records leave) and StreamGuard (re-authorization of open streams); the v3 ACL and quota routes are in the
+// REST edge. It also gives the group coordinator the topic visibility that pattern subscriptions are filtered by.
 import { Global, Module } from '@nestjs/common';
-import { ControllerElectionModule } from '../controller-election/controller-election.module.js';
-import { AclController } from './acl.controller.js';
 import { AclStore } from './acl-store.service.js';
 import { AuditLog } from './audit-log.js';
 import { Authenticator } from './authenticator.service.js';
 import { Authorizer } from './authorizer.service.js';
-import { QuotaController } from './quota.controller.js';
 import { QuotaManager } from './quota-manager.service.js';
 import { ReadAccess } from './read-access.js';
 import { StreamGuard } from './stream-guard.service.js';
@@ -27,8 +24,6 @@ const topicVisibility = {
 
 @Global()
 @Module({
-  imports: [ControllerElectionModule],
-  controllers: [AclController, QuotaController],
   providers: [AclStore, Authenticator, Authorizer, AuditLog, QuotaManager, ReadAccess, StreamGuard, topicVisibility],
   exports: [AclStore, Authenticator, Authorizer, AuditLog, QuotaManager, ReadAccess, StreamGuard, TOPIC_VISIBILITY],
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrookError } from '../common/brook-error.js';
 import { ManualClock } from '../common/clock.js';
-import type { Check } from './checks.js';
+import type { Check } from './authorizer.service.js';
 import { StreamReauthorizer, type GuardedStream, type StreamIdentity } from './stream-reauthorizer.js';
 
 const read = (name: string): Check => ({ operation: 'READ', resource: { type: 'TOPIC', name } });

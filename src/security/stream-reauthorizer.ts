@@ -11,7 +11,7 @@
 // Clock, decisions from the StreamAuthority; the service around it (stream-guard.service.ts) owns the timer.
 import { BrookError } from '../common/brook-error.js';
 import type { Clock } from '../common/clock.js';
-import type { Check } from './checks.js';
+import type { Check } from './authorizer.service.js';
 
 export interface StreamIdentity {
   principal: string;

@@ -3,7 +3,7 @@
 // closed; measured within 15 % over a 4 s window that starts at the first `throttled` notice, when the one-second
 // burst is spent); streams ended within the bound after an ACL revoke, after an API key is removed from the users
 // file, and after an ACL change made through another broker of a cluster.
-import { addApiKey, removeEntry } from '../../src/security/users-file.js';
+import { addApiKey, removeEntry } from '../../src/config/users-file.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestCluster } from './support/cluster.js';
 import {

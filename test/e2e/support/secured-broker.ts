@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { addApiKey, addUser } from '../../../src/security/users-file.js';
+import { addApiKey, addUser } from '../../../src/config/users-file.js';
 import { BrokerProcess } from './broker-process.js';
 import { call, type ApiResponse, type CallOptions } from './http.js';
 
