@@ -5,9 +5,8 @@
 // socket paused too long, or with too much queued, is closed with 4001. Produce frames of one socket are appended
 // concurrently up to BROOK_WS_PRODUCE_IN_FLIGHT_MAX; beyond that, and while the socket is paused, its frames are not
 // read. Each error is an `error` frame; the socket stays open (except for the closes above and the library's 1009).
-// Security during the socket's life is socket-security.ts: a revoked right ends a subscription (error 40301), a
-// credential that no longer holds closes the socket (error frames, then 4003), a quota in debt stops the reading
-// of frames (a `throttled` notice).
+// Security during its life is socket-security.ts: a revoked right ends a subscription (40301), a revoked
+// credential closes the socket (4003), a quota in debt stops the reading of frames (a `throttled` notice).
 import type { WebSocket } from 'ws';
 import { BrookError, errors } from '../common/brook-error.js';
 import type { Clock } from '../common/clock.js';
