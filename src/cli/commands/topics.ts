@@ -12,6 +12,7 @@ import {
 } from '../command-context.js';
 import { UsageError } from '../errors.js';
 import { collect, exactlyOneAction, integerAtLeast, parseConfigEntries, required } from '../options.js';
+import { kafkaTopicDescription, kafkaTopicList } from '../kafka-output.js';
 import { formatTable } from '../table.js';
 import { describeTopic, listTopicNames, listTopics, topicExists, type TopicDescription } from '../topic-api.js';
 
@@ -107,6 +108,7 @@ async function printTopicList(connection: Connection, options: TopicsOptions, io
       is_internal: topic.is_internal,
     }));
   if (options.output === 'json') return writeJson(io, rows);
+  if (options.output === 'kafka') return void io.stdout.write(kafkaTopicList(rows.map((row) => row.topic_name)));
   io.stdout.write(
     formatTable(
       ['TOPIC', 'PARTITIONS', 'REPLICATION-FACTOR'],
@@ -128,10 +130,11 @@ async function describeTopics(connection: Connection, options: TopicsOptions, io
   if (options.output === 'json') {
     return writeJson(io, options.topic === undefined ? descriptions : descriptions[0]);
   }
+  if (options.output === 'kafka') return void io.stdout.write(descriptions.map(kafkaTopicDescription).join(''));
   io.stdout.write(descriptions.map(formatTopicDescription).join('\n'));
 }
 
-/** Kafka's summary line (tab-separated `Name: value` fields), then a table of the partitions. */
+/** `--output table`: Kafka's summary line (tab-separated `Name: value` fields), then a table of the partitions. */
 export function formatTopicDescription(topic: TopicDescription): string {
   const configs = Object.entries(topic.configs)
     .map(([name, value]) => `${name}=${value ?? ''}`)
