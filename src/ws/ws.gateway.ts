@@ -5,7 +5,9 @@
 // not answer the previous ping is dropped) and the periodic slow-consumer check of every session. Security: the
 // upgrade is authenticated (a refusal is an audit line naming the principal tried), each frame authorised (a
 // refusal is an error frame and an audit line); the session gets the identity, the stream guard, the one read
-// check and the quotas (ws-session.ts).
+// check and the quotas (ws-session.ts). Browsers apply no CORS to WebSockets, so with BROOK_CORS_ALLOWED_ORIGINS set
+// an upgrade whose Origin is not listed is refused 403 (without an Origin header, as from non-browser clients, it
+// passes).
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
@@ -14,6 +16,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
+import { originAllowed } from '../config/cors-origins.js';
 import { Metrics } from '../metrics/metrics.service.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
 import { Authenticator } from '../security/authenticator.service.js';
@@ -101,6 +104,15 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     const path = (request.url ?? '').split('?', 1)[0];
     if (path !== WS_PATH || this.server === null) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const origin = request.headers.origin;
+    if (!originAllowed(this.config.corsAllowedOrigins, origin)) {
+      const body = JSON.stringify({ error_code: 40301, message: `Origin ${origin} is not allowed.` });
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     // Authenticated at the upgrade (header, ?token= for browsers, or the TLS client certificate): 401 refuses it.
