@@ -621,6 +621,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/acls:batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Batch create ACLs
+     * @description Stores every ACL binding of `data` (at most 1000); one entry missing a field or outside an enum refuses the whole batch, naming it. Needs ALTER on the cluster.
+     */
+    post: operations['batchCreateAcls'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/brokers': {
     parameters: {
       query?: never;
@@ -658,6 +681,31 @@ export interface paths {
     };
     /** Get broker */
     get: operations['getBroker'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/brokers/{broker_id}/partition-replicas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Search replicas by broker
+     * @description Returns the partition replicas the broker holds, of the topics the caller may DESCRIBE.
+     */
+    get: operations['searchReplicasByBroker'];
     put?: never;
     post?: never;
     delete?: never;
@@ -860,6 +908,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/consumers/{consumer_id}/assignments/{topic_name}/partitions/{partition_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a consumer assignment
+     * @description Returns one partition assigned to the consumer in the group's current generation.
+     */
+    get: operations['getConsumerAssignment'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lag-summary': {
     parameters: {
       query?: never;
@@ -1002,6 +1084,29 @@ export interface paths {
      * @description Creates a topic. With `validate_only: true` nothing is created and the would-be topic is returned with 200.
      */
     post: operations['createTopic'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/-/configs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List every topic's configs
+     * @description Returns the configs of every topic the caller may DESCRIBE_CONFIGS (internal topics included), by topic name, as the list of one topic's configs.
+     */
+    get: operations['listAllTopicConfigs'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1360,6 +1465,35 @@ export interface paths {
      * @description Returns the replicas of the partition, with leadership and in-sync state.
      */
     get: operations['listReplicas'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/replicas/{broker_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a replica
+     * @description Returns the partition's replica on the broker, with leadership and in-sync state.
+     */
+    get: operations['getReplica'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1798,6 +1932,9 @@ export interface components {
       resource_name: string;
       /** @enum {string} */
       resource_type: 'TOPIC' | 'GROUP' | 'CLUSTER';
+    };
+    CreateAclRequestDataList: {
+      data: components['schemas']['CreateAclRequestData'][];
     };
     CreateTopicRequestData: {
       configs?: components['schemas']['ConfigNameValue'][];
@@ -2442,6 +2579,15 @@ export interface components {
         'application/json': components['schemas']['ClusterData'];
       };
     };
+    /** @description The assigned partition. */
+    GetConsumerAssignmentResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerAssignmentData'];
+      };
+    };
     /** @description The maximum and total lag of the group. */
     GetConsumerGroupLagSummaryResponse: {
       headers: {
@@ -2605,6 +2751,15 @@ export interface components {
          *     }
          */
         'application/json': components['schemas']['ReassignmentData'];
+      };
+    };
+    /** @description The replica. */
+    GetReplicaResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ReplicaData'];
       };
     };
     /** @description The topic config. */
@@ -2930,6 +3085,15 @@ export interface components {
          *     }
          */
         'application/json': components['schemas']['ResetConsumerGroupOffsetsData'];
+      };
+    };
+    /** @description The replicas the broker holds. */
+    SearchReplicasByBrokerResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ReplicaDataList'];
       };
     };
     /** @description Server-side failure; `error_code` is 500, 50002 (Kafka error) or 50003 (retriable). */
@@ -4816,6 +4980,58 @@ export interface operations {
       500: components['responses']['ServerError'];
     };
   };
+  batchCreateAcls: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "resource_type": "TOPIC",
+         *           "resource_name": "orders",
+         *           "pattern_type": "LITERAL",
+         *           "principal": "User:alice",
+         *           "host": "*",
+         *           "operation": "READ",
+         *           "permission": "ALLOW"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['CreateAclRequestDataList'];
+      };
+    };
+    responses: {
+      /** @description The ACLs were created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400), no data array, too many entries, or an entry refused (40002). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description The request body is empty (42206). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
   listBrokers: {
     parameters: {
       query?: never;
@@ -4864,6 +5080,32 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  searchReplicasByBroker: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['SearchReplicasByBrokerResponse'];
+      /** @description `broker_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster or broker (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
     };
   };
   listClientQuotas: {
@@ -5175,6 +5417,41 @@ export interface operations {
       500: components['responses']['ServerError'];
     };
   };
+  getConsumerAssignment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerAssignmentResponse'];
+      /** @description `partition_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, consumer group or consumer, or the partition is not assigned to the consumer (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
   getConsumerGroupLagSummary: {
     parameters: {
       query?: never;
@@ -5353,6 +5630,28 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAllTopicConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListTopicConfigsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
     };
   };
   electLeaders: {
@@ -5880,6 +6179,36 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found. */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  getReplica: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetReplicaResponse'];
+      /** @description `partition_id` or `broker_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found; the broker holds no replica of the partition (404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
