@@ -130,7 +130,7 @@ describe('kafka-consumer-groups', () => {
 
 describe('kafka-configs', () => {
   it('--describe prints the title and one line per config with its synonyms', () => {
-    const text = kafkaConfigDescription({ type: 'topic', name: 'test' }, false, [
+    const text = kafkaConfigDescription('test', false, [
       {
         name: 'retention.ms',
         value: '1000',
@@ -146,14 +146,11 @@ describe('kafka-configs', () => {
         '  retention.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000, ' +
         'DEFAULT_CONFIG:log.retention.hours=168}\n',
     );
-    expect(kafkaConfigDescription({ type: 'broker', name: '1' }, true, [])).toBe('All configs for broker 1 are:\n');
-    expect(kafkaConfigDescription('broker-defaults', false, [])).toBe(
-      'Default configs for brokers in the cluster are:\n',
-    );
+    expect(kafkaConfigDescription('test', true, [])).toBe('All configs for topic test are:\n');
   });
 
   it('hides sensitive values as null', () => {
-    const text = kafkaConfigDescription({ type: 'broker', name: '1' }, false, [
+    const text = kafkaConfigDescription('t', false, [
       { name: 'secret', value: 'x', is_sensitive: true, synonyms: [{ name: 'secret', value: 'x', source: 'X' }] },
     ]);
     expect(text).toContain('  secret=null sensitive=true synonyms={X:secret=null}\n');

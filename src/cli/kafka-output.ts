@@ -169,19 +169,11 @@ export interface KafkaConfigEntry {
 }
 
 /**
- * kafka-configs --describe: `Dynamic configs for topic t are:` (`All configs` with --all; `Default configs for
- * brokers in the cluster are:` for the cluster-wide broker defaults), then `  name=value sensitive=false
- * synonyms={SOURCE:name=value, ...}` per config (`null` for a sensitive or unset value).
+ * kafka-configs --describe of a topic: `Dynamic configs for topic t are:` (`All configs` with --all), then
+ * `  name=value sensitive=false synonyms={SOURCE:name=value, ...}` per config (`null` for a sensitive or unset value).
  */
-export function kafkaConfigDescription(
-  entity: { type: 'topic' | 'broker'; name: string } | 'broker-defaults',
-  all: boolean,
-  entries: readonly KafkaConfigEntry[],
-): string {
-  const title =
-    entity === 'broker-defaults'
-      ? 'Default configs for brokers in the cluster are:'
-      : `${all ? 'All' : 'Dynamic'} configs for ${entity.type} ${entity.name} are:`;
+export function kafkaConfigDescription(topic: string, all: boolean, entries: readonly KafkaConfigEntry[]): string {
+  const title = `${all ? 'All' : 'Dynamic'} configs for topic ${topic} are:`;
   const value = (text: string | null | undefined, sensitive: boolean) => (sensitive ? 'null' : (text ?? 'null'));
   const lines = entries.map((entry) => {
     const synonyms = entry.synonyms

@@ -109,7 +109,7 @@ async function describeConfigs(
   if (options.output === 'kafka') {
     for (const name of topics) {
       const configs = (await listTopicConfigs(connection, name)).filter((c) => options.all === true || isOverride(c));
-      io.stdout.write(kafkaConfigDescription({ type: 'topic', name }, options.all === true, configs));
+      io.stdout.write(kafkaConfigDescription(name, options.all === true, configs));
     }
     return;
   }
