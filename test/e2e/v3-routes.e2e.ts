@@ -1,8 +1,10 @@
 // The v3 routes of Confluent's spec that Brook lacked, against a broker process, each answer validated against
 // openapi.yaml: every topic's configs (`topics/-/configs`, where `-` was taken as a topic name), one replica of a
-// partition, the replicas a broker holds, one partition of a consumer's assignment, and ACLs created in a batch.
-import { describe, expect, it } from 'vitest';
+// partition, the replicas a broker holds, one partition of a consumer's assignment, and ACLs created in a batch;
+// on a secured broker, the lists show what the caller may describe and a batch needs ALTER on the cluster.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerForSuite } from './support/broker-process.js';
+import { ADMIN, ALICE, aliceAcl, SecuredBroker } from './support/secured-broker.js';
 import { waitUntil } from './support/cluster.js';
 import { call, expectError } from './support/http.js';
 import { V2Consumer } from './support/v2-consumer.js';
@@ -138,5 +140,45 @@ describe('v3 routes of Confluent spec', () => {
       'READ',
     ]);
     expectError(await call(suite.url, 'POST', c('/acls:batch'), { body: { acls: [] }, spec }), 400, 40002);
+  });
+});
+
+describe('v3 routes of Confluent spec, secured', () => {
+  let secured: SecuredBroker;
+  beforeAll(async () => {
+    secured = await SecuredBroker.create();
+    await secured.createTopic('hidden');
+  });
+  afterAll(async () => {
+    await secured?.stop();
+  });
+
+  it("lists only the topics' configs and replicas the caller may see, and refuses a batch without ALTER", async () => {
+    const topicsOf = (body: { data: Array<{ topic_name: string }> }) => [
+      ...new Set(body.data.map((e) => e.topic_name)),
+    ];
+    // alice has DESCRIBE on topic a, no DESCRIBE_CONFIGS anywhere
+    const none = await secured.as(ALICE, 'GET', '/v3/clusters/{c}/topics/-/configs', { spec: `${C}/topics/-/configs` });
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.data).toEqual([]);
+    await secured.acl('POST', aliceAcl('TOPIC', 'a', 'DESCRIBE_CONFIGS'));
+    const some = await secured.as(ALICE, 'GET', '/v3/clusters/{c}/topics/-/configs');
+    expect(topicsOf(some.body)).toEqual(['a']);
+    const all = await secured.as(ADMIN, 'GET', '/v3/clusters/{c}/topics/-/configs');
+    expect(topicsOf(all.body)).toEqual(expect.arrayContaining(['a', 'hidden']));
+
+    const replicas = await secured.as(ALICE, 'GET', '/v3/clusters/{c}/brokers/0/partition-replicas', {
+      spec: `${C}/brokers/{broker_id}/partition-replicas`,
+    });
+    expect(topicsOf(replicas.body)).toEqual(['a']);
+    expectError(await secured.as(ALICE, 'GET', '/v3/clusters/{c}/topics/hidden/partitions/0/replicas/0'), 403, 40301);
+
+    const batch = await secured.as(ALICE, 'POST', '/v3/clusters/{c}/acls:batch', {
+      body: { data: [aliceAcl('TOPIC', 'hidden', 'READ')] },
+      spec: `${C}/acls:batch`,
+    });
+    expectError(batch, 403, 40301);
+    const listed = await secured.as(ADMIN, 'GET', '/v3/clusters/{c}/acls?resource_name=hidden');
+    expect(listed.body.data).toEqual([]);
   });
 });
