@@ -1,10 +1,15 @@
 // Who is controller, and the broker's own registration (Kafka's /controller and /brokers/ids/N, through the
 // coordination store).
 //
-// - Registration: a TTL key renewed every heartbeat, value = BrokerRegistration (also the lease token). A broker
-//   whose id is held by a live registration waits one session timeout for it to lapse (its own previous life
-//   after a kill -9), then refuses to start. The broker epoch comes from a counter raised above the last one this
-//   broker had, so it never goes backwards even when the store lost it.
+// - Registration: a TTL key renewed every heartbeat, value = BrokerRegistration (also the lease token). Each start
+//   of the process is a new incarnation: a new broker epoch from a counter raised above the last one this broker
+//   had (and above the registration it replaces), so it never goes backwards even when the store lost it. A
+//   registration of this id that carries this data dir's random directory id is this broker's own previous
+//   incarnation (main.ts holds the data dir's lock, so that process is gone): it is replaced at once, and the
+//   controller handles the new epoch as a failure followed by a start-up. A registration of this id from another
+//   directory is another broker: this one waits one session timeout for it to lapse, then refuses to start.
+//   A registration lost while the process runs (paused past its session, or a store that lost its keys) is taken
+//   again with the same broker epoch: the same process, with the same logs, is the same incarnation.
 // - Controller: the lease is taken with SET NX PX and a random token and renewed every heartbeat. The epoch is
 //   raised atomically (one Lua script) to max(counter, H) + 1, H being the highest epoch in this broker's data dir,
 //   in any registration, or in any partition state: a store that lost data cannot hand out an old epoch again.
@@ -16,9 +21,6 @@
 //   highest epoch and its metadata.
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../common/atomic-file.js';
 import { errors } from '../common/brook-error.js';
 import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -35,15 +37,7 @@ import {
   PARTITION_STATE_PREFIX,
 } from '../coordination/cluster-keys.js';
 import type { BrokerRegistration, PartitionState } from '../topic/cluster-metadata.js';
-
-const BROKER_META_FILE = 'broker-meta.json';
-
-interface BrokerMeta {
-  brokerId: number;
-  clusterId: string | null;
-  highestControllerEpochSeen: number;
-  lastBrokerEpoch?: number;
-}
+import { type BrokerMeta, BrokerMetaFile } from './broker-meta.js';
 
 interface ControllerLeaseValue {
   brokerId: number;
@@ -67,7 +61,7 @@ export class ControllerElection implements OnModuleDestroy {
   private readonly resignedListeners: ElectionListener[] = [];
   private readonly idTakenListeners: Array<(message: string) => void> = [];
   private stopped = false;
-  private savedMeta = '';
+  private readonly metaFile: BrokerMetaFile;
   brokerEpoch = -1;
   clusterId = '';
 
@@ -78,6 +72,7 @@ export class ControllerElection implements OnModuleDestroy {
   ) {
     const lease: ControllerLeaseValue = { brokerId: config.brokerId, token: randomBytes(16).toString('hex') };
     this.leaseValue = JSON.stringify(lease);
+    this.metaFile = new BrokerMetaFile(config.dataDir, config.brokerId);
   }
 
   get sessionTimeoutMs(): number {
@@ -105,7 +100,7 @@ export class ControllerElection implements OnModuleDestroy {
 
   /** Registers this broker, learns or creates the cluster id, and tries to become controller. */
   async start(): Promise<void> {
-    this.meta = await this.readMeta();
+    this.meta = await this.metaFile.read();
     this.clusterId = await this.ensureClusterId();
     if (this.meta.clusterId !== null && this.meta.clusterId !== this.clusterId) {
       throw new Error(
@@ -113,8 +108,10 @@ export class ControllerElection implements OnModuleDestroy {
       );
     }
     this.meta.clusterId = this.clusterId;
+    this.meta.directoryId ??= randomBytes(16).toString('hex');
+    await this.metaFile.save(this.meta);
     await this.registerAtStart();
-    await this.saveMeta();
+    await this.metaFile.save(this.meta);
     await this.standIfAllowed();
     this.heartbeat = setInterval(() => void this.tick(), this.config.brokerHeartbeatIntervalMs);
     this.heartbeat.unref();
@@ -185,15 +182,19 @@ export class ControllerElection implements OnModuleDestroy {
       url: this.config.advertisedUrl,
       brokerEpoch: this.brokerEpoch,
       highestControllerEpochSeen: this.meta.highestControllerEpochSeen,
+      directoryId: this.meta.directoryId,
     };
     return JSON.stringify(registration);
   }
 
-  /** Waits up to one session timeout for a registration of this id to lapse (our own, before a kill -9). */
+  /**
+   * Registers this incarnation; waits up to one session timeout for another broker's registration of this id to
+   * lapse, then refuses to start.
+   */
   private async registerAtStart(): Promise<void> {
     const deadline = this.clock.monotonicMs() + this.sessionTimeoutMs + this.config.brokerHeartbeatIntervalMs;
     let warned = false;
-    while (!(await this.register())) {
+    while (!(await this.registerNewIncarnation())) {
       if (this.clock.monotonicMs() > deadline) {
         throw new Error(
           `broker id ${this.config.brokerId} is already registered by a live broker; refusing to start ` +
@@ -208,14 +209,43 @@ export class ControllerElection implements OnModuleDestroy {
     }
   }
 
-  /** Takes the registration key with a new broker epoch; false when a live registration holds it. */
-  private async register(): Promise<boolean> {
-    if ((await this.store.get(brokerKey(this.config.brokerId))) !== null) return false;
-    this.brokerEpoch = await this.store.raiseCounterAbove(BROKER_EPOCH_KEY, this.meta.lastBrokerEpoch ?? 0);
+  /**
+   * Takes the registration key with a new broker epoch, replacing this broker's own earlier registration (same
+   * directory id); false when another broker's live registration holds it.
+   */
+  private async registerNewIncarnation(): Promise<boolean> {
+    const key = brokerKey(this.config.brokerId);
+    const current = await this.store.get(key);
+    const previous = current === null ? null : parseRegistration(current.value);
+    if (current !== null && (previous === null || previous.directoryId !== this.meta.directoryId)) return false;
+    const floor = Math.max(this.meta.lastBrokerEpoch ?? 0, previous?.brokerEpoch ?? 0);
+    this.brokerEpoch = await this.store.raiseCounterAbove(BROKER_EPOCH_KEY, floor);
     this.meta.lastBrokerEpoch = this.brokerEpoch;
     const value = this.registrationValue();
+    const written =
+      current === null
+        ? await this.store.acquireLease(key, value, this.sessionTimeoutMs)
+        : (await this.store.put(key, value, { ttlMs: this.sessionTimeoutMs, expectedVersion: current.version })).ok;
+    // the write may have landed with its answer lost (a command timeout): then the key is ours
+    if (!written) return this.adoptOwnRegistration();
+    if (previous !== null) {
+      this.logger.warn(
+        `broker ${this.config.brokerId} replaced the registration of its previous incarnation ` +
+          `(broker epoch ${previous.brokerEpoch} -> ${this.brokerEpoch})`,
+      );
+    }
+    this.registeredValue = value;
+    return true;
+  }
+
+  /**
+   * Takes the registration key again, as the same incarnation, after it was lost while this process ran; false
+   * when another process holds it. The counter is raised past this epoch in case the store lost it.
+   */
+  private async registerAgain(): Promise<boolean> {
+    await this.store.raiseCounterAbove(BROKER_EPOCH_KEY, this.brokerEpoch);
+    const value = this.registrationValue();
     if (!(await this.store.acquireLease(brokerKey(this.config.brokerId), value, this.sessionTimeoutMs))) {
-      // the write may have landed with its answer lost (a command timeout): then the key is ours
       return this.adoptOwnRegistration();
     }
     this.registeredValue = value;
@@ -249,7 +279,7 @@ export class ControllerElection implements OnModuleDestroy {
       await this.renewRegistration();
       await this.noticeEmptyStore();
       if (this.controllerEpoch < 0) await this.standIfAllowed();
-      await this.saveMeta();
+      await this.metaFile.save(this.meta);
     } catch (error) {
       this.logger.error(`heartbeat failed: ${(error as Error).message}`);
     } finally {
@@ -282,7 +312,7 @@ export class ControllerElection implements OnModuleDestroy {
     if (!(await this.store.renewLease(key, this.registeredValue, this.sessionTimeoutMs))) {
       if (await this.adoptOwnRegistration()) return; // ours, under a value whose write answer was lost
       this.logger.warn(`registration of broker ${this.config.brokerId} was lost; registering again`);
-      if (!(await this.register())) {
+      if (!(await this.registerAgain())) {
         // Another process now holds this id (it started while this one was paused past its session). Two brokers
         // with one id would both act on that id's partitions: this one, the stale one, stops.
         const message = `broker id ${this.config.brokerId} is now registered by another broker process; this one stops`;
@@ -328,7 +358,7 @@ export class ControllerElection implements OnModuleDestroy {
     this.controllerEpoch = epoch;
     this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
     this.observeControllerEpoch(epoch);
-    await this.saveMeta();
+    await this.metaFile.save(this.meta);
     this.logger.log(`broker ${this.config.brokerId} is controller with epoch ${epoch}`);
     for (const listener of this.electedListeners) listener(epoch);
   }
@@ -364,29 +394,13 @@ export class ControllerElection implements OnModuleDestroy {
     if (stored === null) throw new Error('the coordination store lost the cluster id while starting');
     return stored.value;
   }
+}
 
-  private async readMeta(): Promise<BrokerMeta> {
-    try {
-      const meta = JSON.parse(await readFile(join(this.config.dataDir, BROKER_META_FILE), 'utf8')) as BrokerMeta;
-      if (meta.brokerId !== this.config.brokerId) {
-        throw new Error(
-          `data dir ${this.config.dataDir} belongs to broker ${meta.brokerId}, not ${this.config.brokerId}`,
-        );
-      }
-      return meta;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        return { brokerId: this.config.brokerId, clusterId: null, highestControllerEpochSeen: 0 };
-      }
-      throw error;
-    }
-  }
-
-  private async saveMeta(): Promise<void> {
-    const text = JSON.stringify(this.meta);
-    if (text === this.savedMeta) return;
-    await writeFileAtomic(join(this.config.dataDir, BROKER_META_FILE), text);
-    this.savedMeta = text;
+function parseRegistration(value: string): BrokerRegistration | null {
+  try {
+    return JSON.parse(value) as BrokerRegistration;
+  } catch {
+    return null;
   }
 }
 
