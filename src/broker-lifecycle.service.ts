@@ -27,7 +27,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     this.metadata.setLogEpochSource(() => this.logs.latestEpochs());
     await this.election.start();
     this.metadata.onChange((topics) => this.logs.reconcile(topics));
-    await this.replicas.start();
+    await this.replicas.start(this.election.brokerEpoch);
     await this.metadata.start();
     await this.logs.removeStrayLogs(this.metadata.allTopics());
     this.logs.startScheduler();

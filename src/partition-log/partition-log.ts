@@ -127,6 +127,11 @@ export class PartitionLog {
     private config: LogConfig,
     private readonly deps: PartitionLogDeps,
     epochs: LeaderEpochCache,
+    /**
+     * The latest epoch of the leader-epoch checkpoint as this log was opened, before recovery cut anything off: no
+     * epoch this replica led before this process started is above it (replication/leadership-admission.ts).
+     */
+    readonly latestEpochAtOpen: number,
   ) {
     this.epochs = epochs;
     this.lastFlushMs = deps.clock.monotonicMs();
@@ -182,7 +187,7 @@ export class PartitionLog {
     const cleanShutdown = await exists(join(dir, CLEAN_SHUTDOWN_FILE));
     const state = await readLogState(dir);
     const epochs = await readEpochs(dir);
-    const log = new PartitionLog(dir, config, deps, epochs);
+    const log = new PartitionLog(dir, config, deps, epochs, epochs.latestEpoch());
     await log.loadSegments(names, state, cleanShutdown);
     // From here on a crash is an unclean shutdown.
     await rm(join(dir, CLEAN_SHUTDOWN_FILE), { force: true });
