@@ -39,19 +39,17 @@ import {
 import type { LogSegment } from './log-segment.js';
 import { OffsetMap, type OffsetMapBounds } from './offset-map.js';
 import type { PartitionLog } from './partition-log.js';
+import { encodeBatch } from './record-batch-builder.js';
 import {
-  batchesIn,
   compressionOf,
   CorruptBatchError,
-  decodeRecords,
-  encodeBatch,
   isControlBatch,
   lastOffsetOf,
   timestampTypeOf,
   validateBatch,
   type BatchHeader,
-  type LogRecord,
-} from './record-batch.js';
+} from './record-batch-layout.js';
+import { batchesIn, decodeRecords, type LogRecord } from './record-batch-reader.js';
 import type { SegmentSummary } from './retention-policy.js';
 import { CLEANED_SUFFIX, indexFilePath, timeIndexFilePath } from './segment-files.js';
 

@@ -1,6 +1,6 @@
 // The settings one partition log runs with: the storage half of a topic's resolved configuration, plus the
 // broker-level limits that apply to every log. Defaults are Kafka's.
-import { TimestampType } from './record-batch.js';
+import { TimestampType } from './record-batch-layout.js';
 
 export interface LogConfig {
   segmentBytes: number;

@@ -3,10 +3,10 @@
 // log.retention.check.interval.ms, the cleaner every log.cleaner.backoff.ms, flush.ms checks. Each partition
 // folder holds `partition.metadata` with its topic id, so a folder left from a deleted topic of the same name is
 // removed instead of served (KIP-516).
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { systemClock } from '../common/clock.js';
+import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { resolveTopicConfig } from '../topic/topic-config.js';
@@ -31,7 +31,10 @@ export class LogManager {
   private readonly timers: NodeJS.Timeout[] = [];
   private highWatermarkOf: HighWatermarkSource = () => undefined;
 
-  constructor(@Inject(BROKER_CONFIG) private readonly config: BrokerConfig) {
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+  ) {
     this.pool = new FileHandlePool(config.maxOpenFiles);
   }
 
@@ -117,7 +120,7 @@ export class LogManager {
     const opening = (async () => {
       const dir = join(this.logsDir, name);
       await this.checkTopicId(dir, topicId);
-      const log = await PartitionLog.open(dir, logConfig, { clock: systemClock, pool: this.pool });
+      const log = await PartitionLog.open(dir, logConfig, { clock: this.clock, pool: this.pool });
       this.logs.set(name, log);
       return log;
     })().finally(() => this.opening.delete(name));
@@ -163,7 +166,7 @@ export class LogManager {
       if (!log.logConfig.cleanupPolicyCompact || log.isClosed) continue;
       const parsed = parsePartitionDirName(name)!;
       const highWatermark = this.highWatermarkOf(parsed.topic, parsed.partition) ?? log.logStartOffset;
-      const result = await cleanLog(log, { nowMs: systemClock.nowMs(), highWatermark });
+      const result = await cleanLog(log, { nowMs: this.clock.nowMs(), highWatermark });
       if (result.outcome === 'cleaned') this.logger.log(`cleaned ${result.segmentsRewritten} segment(s) of ${name}`);
     }
   }

@@ -1,14 +1,15 @@
 // One segment of a partition log: a `.log` file of record batches end to end, with its sparse offset and time
-// indexes held in memory and written beside it on roll, flush and close (formats in offset-index.ts and
-// time-index.ts). A segment knows byte positions; the partition log above it knows offsets across segments.
+// indexes held in memory (segment-indexes.ts) and written beside it on roll, flush and close
+// (segment-index-files.ts). A segment knows byte positions; the partition log above it knows offsets across
+// segments. The walks over its batch headers are in segment-scan.ts.
 //
 // Compaction swaps a segment's file under the same path. A LogSegment object describes one version of the file
 // (its size and index positions), so the cleaner retires the old object before the rename: a read through it
 // that has not opened the file by then fails with SegmentRetiredError and retries with the new segment, while a
 // read that already holds an open handle keeps reading the old inode to the end.
-import { open, rm, truncate, writeFile, readFile, type FileHandle } from 'node:fs/promises';
+import { open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import type { FileHandlePool } from './file-handle-pool.js';
-import { CorruptIndexError, OffsetIndex } from './offset-index.js';
+import type { OffsetIndex } from './offset-index.js';
 import { nativeWritevChecked } from './native-append.js';
 import {
   BATCH_HEADER_BYTES,
@@ -16,15 +17,22 @@ import {
   hasValidCrc,
   lastOffsetOf,
   readBatchHeader,
-  validateBatch,
   type BatchHeader,
-} from './record-batch.js';
+} from './record-batch-layout.js';
 import { maxIndexEntries } from './roll-policy.js';
 import { indexFilePath, logFilePath, timeIndexFilePath } from './segment-files.js';
-import { TimeIndex } from './time-index.js';
-
-/** How much a lookup reads at a time while walking batch headers from an index entry. */
-const SCAN_CHUNK_BYTES = 64 * 1024;
+import { readIndexFiles, writeIndexFiles } from './segment-index-files.js';
+import { SegmentIndexes } from './segment-indexes.js';
+import {
+  locateBatch,
+  readFirstHeader,
+  scanHeaders,
+  scanValidBatches,
+  wholeBatchesFrom,
+  wholeBatchesLength,
+  type LocatedBatch,
+} from './segment-scan.js';
+import type { TimeIndex } from './time-index.js';
 
 export interface SegmentOptions {
   indexIntervalBytes: number;
@@ -53,16 +61,9 @@ export class SegmentRetiredError extends Error {
 }
 
 export class LogSegment {
-  offsetIndex: OffsetIndex;
-  timeIndex: TimeIndex;
   /** Bytes written and readable. */
   sizeBytes: number;
-  /** One past the last offset in this segment; the base offset while empty. */
-  nextOffset: number;
-  maxTimestampMs = -1;
-  private offsetOfMaxTimestamp: number;
-  private bytesSinceLastIndexEntry = 0;
-  private firstBatchTimestampMs: number | null = null;
+  private readonly indexes: SegmentIndexes;
   private replaced: Promise<void> | null = null;
 
   private constructor(
@@ -74,20 +75,34 @@ export class LogSegment {
     readonly createdAtMs: number,
   ) {
     this.sizeBytes = sizeBytes;
-    this.nextOffset = baseOffset;
-    this.offsetOfMaxTimestamp = baseOffset;
-    const maxEntries = maxIndexEntries(options.segmentIndexBytes);
-    this.offsetIndex = new OffsetIndex(baseOffset, maxEntries);
-    this.timeIndex = new TimeIndex(baseOffset, maxEntries);
+    this.indexes = new SegmentIndexes(baseOffset, maxIndexEntries(options.segmentIndexBytes));
   }
 
   get logPath(): string {
     return logFilePath(this.dir, this.baseOffset);
   }
 
+  /** One past the last offset in this segment; the base offset while empty. */
+  get nextOffset(): number {
+    return this.indexes.nextOffset;
+  }
+
+  /** The largest record timestamp in this segment; -1 while it has none. */
+  get maxTimestampMs(): number {
+    return this.indexes.maxTimestampMs;
+  }
+
   /** The max timestamp of the first batch, which segment.ms measures the segment's age from; null while empty. */
   get firstBatchTimestamp(): number | null {
-    return this.firstBatchTimestampMs;
+    return this.indexes.firstBatchTimestampMs;
+  }
+
+  get offsetIndex(): OffsetIndex {
+    return this.indexes.offsetIndex;
+  }
+
+  get timeIndex(): TimeIndex {
+    return this.indexes.timeIndex;
   }
 
   static async create(
@@ -212,50 +227,20 @@ export class LogSegment {
     if (corrupt.length > 0) return corrupt;
     let batchPosition = position;
     for (const batch of batches) {
-      this.indexBatch(batch.header, batchPosition);
+      this.indexes.add(batch.header, batchPosition, this.options.indexIntervalBytes);
       batchPosition += batch.buffer.length;
     }
     this.sizeBytes = position + total;
     return corrupt;
   }
 
-  private indexBatch(header: BatchHeader, position: number): void {
-    if (this.firstBatchTimestampMs === null) this.firstBatchTimestampMs = header.maxTimestamp;
-    if (header.maxTimestamp > this.maxTimestampMs) {
-      this.maxTimestampMs = header.maxTimestamp;
-      this.offsetOfMaxTimestamp = header.baseOffset;
-    }
-    if (this.bytesSinceLastIndexEntry > this.options.indexIntervalBytes && !this.offsetIndex.isFull()) {
-      this.offsetIndex.append(header.baseOffset, position);
-      this.timeIndex.maybeAppend(this.maxTimestampMs, this.offsetOfMaxTimestamp);
-      this.bytesSinceLastIndexEntry = 0;
-    }
-    this.bytesSinceLastIndexEntry += header.sizeBytes;
-    this.nextOffset = lastOffsetOf(header) + 1;
-  }
-
   /**
    * The byte position of the first batch whose last offset is >= `offset`, with its header; null when the
    * segment holds no such batch.
    */
-  async locate(offset: number): Promise<{ position: number; header: BatchHeader } | null> {
-    let position = this.offsetIndex.lookup(offset).position;
-    return this.withReadHandle(async (handle) => {
-      const chunk = Buffer.allocUnsafe(SCAN_CHUNK_BYTES);
-      while (position + BATCH_HEADER_BYTES <= this.sizeBytes) {
-        const length = Math.min(SCAN_CHUNK_BYTES, this.sizeBytes - position);
-        const { bytesRead } = await handle.read(chunk, 0, length, position);
-        let at = 0;
-        while (at + BATCH_HEADER_BYTES <= bytesRead) {
-          const header = readBatchHeader(chunk, at);
-          if (lastOffsetOf(header) >= offset) return { position: position + at, header };
-          at += header.sizeBytes;
-        }
-        if (at === 0) throw new CorruptBatchError(`unreadable batch at ${position} in ${this.logPath}`);
-        position += at;
-      }
-      return null;
-    });
+  locate(offset: number): Promise<LocatedBatch | null> {
+    const position = this.offsetIndex.lookup(offset).position;
+    return this.withReadHandle((handle) => locateBatch(handle, position, this.sizeBytes, offset, this.logPath));
   }
 
   /**
@@ -311,21 +296,8 @@ export class LogSegment {
         buffer = Buffer.allocUnsafe(first.sizeBytes);
         ({ bytesRead } = await handle.read(buffer, 0, first.sizeBytes, position));
       }
-      let end = 0;
-      while (end + BATCH_HEADER_BYTES <= bytesRead) {
-        const header = readBatchHeader(buffer, end);
-        if (end + header.sizeBytes > bytesRead || lastOffsetOf(header) >= maxOffsetExclusive) break;
-        end += header.sizeBytes;
-      }
-      return buffer.subarray(0, end);
+      return buffer.subarray(0, wholeBatchesLength(buffer, bytesRead, maxOffsetExclusive));
     });
-  }
-
-  /** Reads the whole segment's batches (compaction and tests); bounded by the segment size. */
-  async readAll(): Promise<Buffer> {
-    const buffer = Buffer.allocUnsafe(this.sizeBytes);
-    await this.withReadHandle((handle) => handle.read(buffer, 0, this.sizeBytes, 0));
-    return buffer;
   }
 
   /**
@@ -333,36 +305,17 @@ export class LogSegment {
    * its CRC, or breaks offset order, and truncates the file there.
    */
   async recover(expectedFirstOffset = this.baseOffset): Promise<RecoveryResult> {
-    this.resetIndexes();
-    let position = 0;
-    let nextOffset = expectedFirstOffset;
-    await this.pool.withHandle(this.logPath, async (handle) => {
-      const headerBuffer = Buffer.allocUnsafe(BATCH_HEADER_BYTES);
-      while (position + BATCH_HEADER_BYTES <= this.sizeBytes) {
-        await handle.read(headerBuffer, 0, BATCH_HEADER_BYTES, position);
-        let header: BatchHeader;
-        try {
-          header = readBatchHeader(headerBuffer);
-        } catch {
-          break;
-        }
-        if (position + header.sizeBytes > this.sizeBytes || header.baseOffset < nextOffset) break;
-        const batch = Buffer.allocUnsafe(header.sizeBytes);
-        await handle.read(batch, 0, header.sizeBytes, position);
-        try {
-          validateBatch(batch);
-        } catch {
-          break;
-        }
-        this.indexBatch(header, position);
-        nextOffset = lastOffsetOf(header) + 1;
-        position += header.sizeBytes;
-      }
-    });
-    const truncatedBytes = this.sizeBytes - position;
-    if (truncatedBytes > 0) await this.truncateFileTo(position);
-    this.nextOffset = Math.max(nextOffset, this.baseOffset);
-    return { validBytes: position, truncatedBytes, nextOffset: this.nextOffset };
+    this.indexes.reset();
+    const { indexIntervalBytes } = this.options;
+    const valid = await this.pool.withHandle(this.logPath, (handle) =>
+      scanValidBatches(handle, this.sizeBytes, expectedFirstOffset, (header, position) =>
+        this.indexes.add(header, position, indexIntervalBytes),
+      ),
+    );
+    const truncatedBytes = this.sizeBytes - valid.validBytes;
+    if (truncatedBytes > 0) await this.truncateFileTo(valid.validBytes);
+    this.indexes.nextOffset = Math.max(valid.nextOffset, this.baseOffset);
+    return { validBytes: valid.validBytes, truncatedBytes, nextOffset: this.nextOffset };
   }
 
   /** Removes every batch whose last offset is >= `offset` (Kafka truncates whole batches). Returns bytes removed. */
@@ -383,16 +336,6 @@ export class LogSegment {
     this.sizeBytes = sizeBytes;
   }
 
-  private resetIndexes(): void {
-    this.offsetIndex.clear();
-    this.timeIndex.clear();
-    this.maxTimestampMs = -1;
-    this.offsetOfMaxTimestamp = this.baseOffset;
-    this.bytesSinceLastIndexEntry = 0;
-    this.firstBatchTimestampMs = null;
-    this.nextOffset = this.baseOffset;
-  }
-
   /** fsyncs the log file and writes both index files (with a final time index entry for the max timestamp). */
   async flush(): Promise<void> {
     await this.pool.withHandle(this.logPath, (handle) => handle.sync());
@@ -400,9 +343,8 @@ export class LogSegment {
   }
 
   async writeIndexes(): Promise<void> {
-    if (this.maxTimestampMs >= 0) this.timeIndex.maybeAppend(this.maxTimestampMs, this.offsetOfMaxTimestamp);
-    await writeFile(indexFilePath(this.dir, this.baseOffset), this.offsetIndex.serialize());
-    await writeFile(timeIndexFilePath(this.dir, this.baseOffset), this.timeIndex.serialize());
+    this.indexes.completeTimeIndex();
+    await writeIndexFiles(this.dir, this.baseOffset, this.indexes);
   }
 
   async deleteFiles(): Promise<void> {
@@ -416,49 +358,21 @@ export class LogSegment {
 
   private async loadIndexes(): Promise<boolean> {
     const maxEntries = maxIndexEntries(this.options.segmentIndexBytes);
-    try {
-      this.offsetIndex = OffsetIndex.parse(
-        await readFile(indexFilePath(this.dir, this.baseOffset)),
-        this.baseOffset,
-        maxEntries,
-        this.sizeBytes,
-      );
-      this.timeIndex = TimeIndex.parse(
-        await readFile(timeIndexFilePath(this.dir, this.baseOffset)),
-        this.baseOffset,
-        maxEntries,
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof CorruptIndexError || (error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
+    const loaded = await readIndexFiles(this.dir, this.baseOffset, maxEntries, this.sizeBytes);
+    if (loaded === null) return false;
+    this.indexes.useLoaded(loaded.offsetIndex, loaded.timeIndex);
+    return true;
   }
 
   /** After loading trusted indexes: walk the headers after the last entry to learn the end offset and timestamps. */
   private async scanTailFromLastIndexEntry(): Promise<void> {
-    const last = this.offsetIndex.lookup(Number.MAX_SAFE_INTEGER);
-    this.maxTimestampMs = this.timeIndex.lastTimestamp();
-    this.offsetOfMaxTimestamp = this.timeIndex.lookup(Number.MAX_SAFE_INTEGER).offset;
-    let position = last.position;
     await this.pool.withHandle(this.logPath, async (handle) => {
-      const headerBuffer = Buffer.allocUnsafe(BATCH_HEADER_BYTES);
-      if (this.sizeBytes >= BATCH_HEADER_BYTES) {
-        // segment.ms measures from the first batch's timestamp, which the indexes do not hold.
-        await handle.read(headerBuffer, 0, BATCH_HEADER_BYTES, 0);
-        this.firstBatchTimestampMs = readBatchHeader(headerBuffer).maxTimestamp;
-      }
-      while (position + BATCH_HEADER_BYTES <= this.sizeBytes) {
-        await handle.read(headerBuffer, 0, BATCH_HEADER_BYTES, position);
-        const header = readBatchHeader(headerBuffer);
-        if (header.maxTimestamp > this.maxTimestampMs) {
-          this.maxTimestampMs = header.maxTimestamp;
-          this.offsetOfMaxTimestamp = header.baseOffset;
-        }
-        this.bytesSinceLastIndexEntry += header.sizeBytes;
-        this.nextOffset = lastOffsetOf(header) + 1;
-        position += header.sizeBytes;
-      }
+      // segment.ms measures from the first batch's timestamp, which the indexes do not hold.
+      const first = await readFirstHeader(handle, this.sizeBytes);
+      if (first !== null) this.indexes.firstBatchTimestampMs = first.maxTimestamp;
+      await scanHeaders(handle, this.indexes.lastIndexedPosition(), this.sizeBytes, (header) =>
+        this.indexes.addTail(header),
+      );
     });
   }
 }
@@ -475,34 +389,4 @@ function remainingBuffers(buffers: Buffer[], skipBytes: number): Buffer[] {
     skip = 0;
   }
   return rest;
-}
-
-/**
- * The whole batches of `buffer` (read from a batch boundary) starting at the first whose last offset is >= `offset`,
- * within `maxBytes` of that batch and below `maxOffsetExclusive`; undefined when that first batch is not whole in
- * `buffer` (the caller reads again from the batch itself).
- */
-function wholeBatchesFrom(
-  buffer: Buffer,
-  offset: number,
-  maxBytes: number,
-  maxOffsetExclusive: number,
-): Buffer | undefined {
-  let start = 0;
-  for (;;) {
-    if (start + BATCH_HEADER_BYTES > buffer.length) return undefined;
-    const header = readBatchHeader(buffer, start);
-    if (lastOffsetOf(header) >= offset) break;
-    start += header.sizeBytes;
-  }
-  let end = start;
-  while (end + BATCH_HEADER_BYTES <= buffer.length) {
-    const header = readBatchHeader(buffer, end);
-    const next = end + header.sizeBytes;
-    if (lastOffsetOf(header) >= maxOffsetExclusive) break;
-    if (next > buffer.length || next - start > maxBytes) break;
-    end = next;
-  }
-  if (end > start) return buffer.subarray(start, end);
-  return lastOffsetOf(readBatchHeader(buffer, start)) >= maxOffsetExclusive ? Buffer.alloc(0) : undefined;
 }

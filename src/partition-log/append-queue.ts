@@ -1,0 +1,116 @@
+// The appends of one log that are queued or being written, and the offsets they hold. Offsets are given when an
+// append is queued, so queue order is offset order and `nextOffset` is past everything queued.
+//
+// A batch whose CRC turns out wrong while it is being written is refused after it was given offsets, and so may
+// be other appends' predecessor. `dropCorrupt` closes the gap it leaves: a leader's append queued after it moves
+// down to the next free offset (offsets stay dense), an append copied from the leader keeps the leader's offsets
+// and so cannot move and is refused; leader-epoch entries from the first corrupt offset on are assigned again
+// from the appends that remain. Pure: no I/O, the appender (log-appender.ts) writes and answers.
+import type { LeaderEpochCache } from './leader-epoch-cache.js';
+import { UnexpectedOffsetError } from './log-errors.js';
+import type { BatchToWrite } from './log-segment.js';
+import { assignOffsetAndEpoch, CorruptBatchError, lastOffsetOf } from './record-batch-layout.js';
+
+export interface AppendInfo {
+  firstOffset: number;
+  lastOffset: number;
+  /** The broker's time when the topic uses LogAppendTime, else -1. */
+  logAppendTimeMs: number;
+  maxTimestampMs: number;
+  recordCount: number;
+}
+
+export interface PendingAppend {
+  batch: BatchToWrite;
+  info: AppendInfo;
+  /** The leader epoch this append starts, to be saved before it is written; null when it starts none. */
+  newEpoch: number | null;
+  /** The batch's CRC is still to be checked: the drain checks it while the batch is being written. */
+  crcUnchecked: boolean;
+  /** Copied from the leader with its offsets (never renumbered). */
+  fromLeader: boolean;
+  resolve: (info: AppendInfo) => void;
+  reject: (error: Error) => void;
+}
+
+export interface RefusedAppend {
+  item: PendingAppend;
+  error: Error;
+}
+
+export class AppendQueue {
+  /** Waiting for a drain, in offset order. */
+  pending: PendingAppend[] = [];
+
+  /** @param nextOffset the offset the next append gets (the log end while nothing is queued) */
+  constructor(public nextOffset: number) {}
+
+  /** Takes up to `max` appends from the front of the queue, for one drain. */
+  take(max: number): PendingAppend[] {
+    return this.pending.splice(0, max);
+  }
+
+  /** Nothing is queued any more; the next append gets `offset` (after a truncation). */
+  restartAt(offset: number): void {
+    this.nextOffset = offset;
+  }
+
+  /**
+   * Takes the `corrupt` appends out of `items` (a drain's appends, written up to `groupStart`, none from there on)
+   * and out of the queue, renumbering or refusing what follows them (see the header). On return `items` and the
+   * queue hold what is still to be written and `nextOffset` is past it; returns the refused appends with their
+   * errors.
+   */
+  dropCorrupt(
+    items: PendingAppend[],
+    groupStart: number,
+    corrupt: ReadonlySet<PendingAppend>,
+    epochs: LeaderEpochCache,
+  ): RefusedAppend[] {
+    const refused: RefusedAppend[] = [];
+    let firstCorruptOffset = Number.MAX_SAFE_INTEGER;
+    for (const item of corrupt) firstCorruptOffset = Math.min(firstCorruptOffset, item.info.firstOffset);
+    let nextOffset = items[groupStart].info.firstOffset;
+    const renumber = (list: PendingAppend[], from: number): PendingAppend[] => {
+      const kept: PendingAppend[] = [];
+      for (let i = from; i < list.length; i++) {
+        const item = list[i];
+        if (corrupt.has(item)) {
+          refused.push({ item, error: new CorruptBatchError('batch CRC mismatch') });
+        } else if (item.info.firstOffset < firstCorruptOffset) {
+          kept.push(item);
+          nextOffset = item.info.lastOffset + 1;
+        } else if (item.fromLeader) {
+          const error = new UnexpectedOffsetError(
+            `batch at offset ${item.info.firstOffset} follows a corrupt batch in the same replica fetch`,
+          );
+          refused.push({ item, error });
+        } else {
+          moveTo(item, nextOffset);
+          kept.push(item);
+          nextOffset = item.info.lastOffset + 1;
+        }
+      }
+      return kept;
+    };
+    items.splice(groupStart, items.length - groupStart, ...renumber(items, groupStart));
+    this.pending = renumber(this.pending, 0);
+    this.nextOffset = nextOffset;
+    epochs.truncateFromEnd(firstCorruptOffset);
+    for (const item of [...items.slice(groupStart), ...this.pending]) {
+      const epoch = item.batch.header.partitionLeaderEpoch;
+      item.newEpoch = epoch > epochs.latestEpoch() ? epoch : null;
+      if (item.newEpoch !== null) epochs.assign(item.newEpoch, item.info.firstOffset);
+    }
+    return refused;
+  }
+}
+
+/** Gives a queued leader append a new base offset (the bytes, its header and what its caller will be told). */
+function moveTo(item: PendingAppend, baseOffset: number): void {
+  const { header } = item.batch;
+  assignOffsetAndEpoch(item.batch.buffer, baseOffset, header.partitionLeaderEpoch);
+  header.baseOffset = baseOffset;
+  item.info.firstOffset = baseOffset;
+  item.info.lastOffset = lastOffsetOf(header);
+}

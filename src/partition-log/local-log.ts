@@ -1,0 +1,283 @@
+// One partition log's local state (Kafka's LocalLog): its folder and settings, its segments (log-segments.ts), the
+// offsets that describe them (log start, log end, recovery point, cleaner checkpoint), the leader-epoch cache, the
+// serial queue its mutations run on, and reading batches from it. The loader (log-loader.ts) builds it from the
+// folder; the appender (log-appender.ts), truncation (log-truncation.ts) and maintenance (log-maintenance.ts)
+// change it, each on the serial queue.
+//
+// Reads run concurrently with every mutation against the segment list they started with, and start over when
+// compaction swaps a segment under them (see log-segment.ts). `logEndOffset` only moves once bytes are written.
+import { rm } from 'node:fs/promises';
+import type { Clock } from '../common/clock.js';
+import type { FileHandlePool } from './file-handle-pool.js';
+import type { LeaderEpochCache } from './leader-epoch-cache.js';
+import type { LogConfig } from './log-config.js';
+import { LogClosedError, OffsetOutOfRangeError } from './log-errors.js';
+import { LogSegment, SegmentRetiredError, type SegmentOptions } from './log-segment.js';
+import { floorSegmentIndex, type LogSegments } from './log-segments.js';
+import { writeCleanShutdownMarker, writeLeaderEpochs, writeLogState, type LogState } from './log-state-files.js';
+import { lastOffsetOf } from './record-batch-layout.js';
+import { batchesIn, decodeRecords } from './record-batch-reader.js';
+import { SerialQueue } from './serial-queue.js';
+
+/** Most bytes a single read may return (a caller's max_bytes is clamped to this). */
+export const READ_BYTES_MAX = 64 * 1024 * 1024;
+/** Most times one read starts over because compaction swapped the segment it was reading. */
+export const READ_SEGMENT_SWAPS_MAX = 8;
+/** How much offsetForTimestamp reads at a time while it looks for the first record at or after the timestamp. */
+const TIMESTAMP_SEARCH_READ_BYTES = 1024 * 1024;
+
+export interface PartitionLogDeps {
+  clock: Clock;
+  pool: FileHandlePool;
+}
+
+export interface ReadOptions {
+  maxBytes: number;
+  /** Nothing at or above this offset is returned (the high watermark for consumers). Defaults to the log end. */
+  maxOffsetExclusive?: number;
+  /** Return the first batch even when it is larger than maxBytes, so a reader always makes progress. */
+  minOneBatch?: boolean;
+}
+
+export interface ReadResult {
+  /** Whole record batches, end to end, as stored. */
+  batches: Buffer;
+  /** The offset to read from next. */
+  nextOffset: number;
+}
+
+export interface LogOffsets extends LogState {
+  logEndOffset: number;
+}
+
+export function segmentOptionsOf(config: LogConfig): SegmentOptions {
+  return { indexIntervalBytes: config.indexIntervalBytes, segmentIndexBytes: config.segmentIndexBytes };
+}
+
+export class LocalLog {
+  private endOffset: number;
+  private startOffset: number;
+  private recoveryPointOffset: number;
+  private cleanerCheckpointOffset: number;
+  private generationCount = 0;
+  private closed = false;
+  private offline: Error | null = null;
+  private readonly queue = new SerialQueue();
+
+  constructor(
+    readonly dir: string,
+    private settings: LogConfig,
+    readonly deps: PartitionLogDeps,
+    readonly epochs: LeaderEpochCache,
+    readonly segments: LogSegments,
+    offsets: LogOffsets,
+    /** The latest epoch of the epoch checkpoint as read at open, before recovery truncated it (log-loader.ts). */
+    readonly latestEpochAtOpen: number,
+  ) {
+    this.endOffset = offsets.logEndOffset;
+    this.startOffset = offsets.logStartOffset;
+    this.recoveryPointOffset = offsets.recoveryPoint;
+    this.cleanerCheckpointOffset = offsets.cleanerCheckpoint;
+  }
+
+  get config(): LogConfig {
+    return this.settings;
+  }
+
+  get logEndOffset(): number {
+    return this.endOffset;
+  }
+
+  get logStartOffset(): number {
+    return this.startOffset;
+  }
+
+  get recoveryPoint(): number {
+    return this.recoveryPointOffset;
+  }
+
+  get cleanerCheckpoint(): number {
+    return this.cleanerCheckpointOffset;
+  }
+
+  /** Moves on whenever the log loses records at its end (truncation, reset). */
+  get generation(): number {
+    return this.generationCount;
+  }
+
+  /** True once `close` or `delete` ran: nothing may change the log's files any more. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The I/O error that took the log offline; null while it is online. */
+  get offlineCause(): Error | null {
+    return this.offline;
+  }
+
+  updateLogEndOffset(offset: number): void {
+    this.endOffset = offset;
+  }
+
+  updateLogStartOffset(offset: number): void {
+    this.startOffset = offset;
+  }
+
+  updateRecoveryPoint(offset: number): void {
+    this.recoveryPointOffset = offset;
+  }
+
+  updateCleanerCheckpoint(offset: number): void {
+    this.cleanerCheckpointOffset = offset;
+  }
+
+  /** The log is about to lose records at its end. */
+  bumpGeneration(): void {
+    this.generationCount++;
+  }
+
+  /** Takes the log offline after an I/O error (the first cause stays) and returns the cause. */
+  takeOffline(cause: Error): Error {
+    this.offline ??= cause;
+    return this.offline;
+  }
+
+  updateConfig(config: LogConfig): void {
+    this.settings = config;
+    for (const segment of this.segments.all) segment.updateOptions(segmentOptionsOf(config));
+  }
+
+  assertWritable(): void {
+    if (this.closed) throw new LogClosedError(`log ${this.dir} is closed`);
+    if (this.offline) throw this.offline;
+  }
+
+  /** Runs `work` on the log's serial queue: no other mutation of the log runs meanwhile. */
+  serial<T>(work: () => Promise<T>): Promise<T> {
+    return this.queue.run(work);
+  }
+
+  createSegment(baseOffset: number): Promise<LogSegment> {
+    return LogSegment.create(
+      this.dir,
+      baseOffset,
+      this.deps.pool,
+      segmentOptionsOf(this.settings),
+      this.deps.clock.nowMs(),
+    );
+  }
+
+  /** Opens a segment file of this folder with the log's settings (see LogSegment.open). */
+  openSegment(baseOffset: number, sizeBytes: number, trustIndexes: boolean): Promise<LogSegment> {
+    return LogSegment.open(
+      this.dir,
+      baseOffset,
+      this.deps.pool,
+      segmentOptionsOf(this.settings),
+      sizeBytes,
+      this.deps.clock.nowMs(),
+      trustIndexes,
+    );
+  }
+
+  /** Closes the active segment (fsynced, indexes written) and starts a new one at `newBaseOffset`. */
+  async roll(newBaseOffset: number): Promise<void> {
+    await this.segments.active.flush();
+    this.segments.add(await this.createSegment(newBaseOffset));
+    this.recoveryPointOffset = newBaseOffset;
+    await this.saveState();
+  }
+
+  saveState(): Promise<void> {
+    return writeLogState(this.dir, {
+      logStartOffset: this.startOffset,
+      recoveryPoint: this.recoveryPointOffset,
+      cleanerCheckpoint: this.cleanerCheckpointOffset,
+    });
+  }
+
+  saveEpochs(): Promise<void> {
+    return writeLeaderEpochs(this.dir, this.epochs);
+  }
+
+  /**
+   * Reads whole batches starting at the batch that holds `startOffset`, from one segment. A read that meets a
+   * segment compaction is swapping waits for the swap and starts over.
+   */
+  async read(startOffset: number, options: ReadOptions): Promise<ReadResult> {
+    for (let swaps = 0; ; swaps++) {
+      try {
+        return await this.readOnce(startOffset, options);
+      } catch (error) {
+        if (!(error instanceof SegmentRetiredError) || swaps >= READ_SEGMENT_SWAPS_MAX) throw error;
+        await error.replaced;
+      }
+    }
+  }
+
+  private async readOnce(startOffset: number, options: ReadOptions): Promise<ReadResult> {
+    const logEnd = this.endOffset;
+    if (startOffset < this.startOffset || startOffset > logEnd) {
+      throw new OffsetOutOfRangeError(startOffset, this.startOffset, logEnd);
+    }
+    const limit = Math.min(options.maxOffsetExclusive ?? logEnd, logEnd);
+    const maxBytes = Math.max(0, Math.min(options.maxBytes, READ_BYTES_MAX));
+    const empty: ReadResult = { batches: Buffer.alloc(0), nextOffset: startOffset };
+    if (startOffset >= limit) return empty;
+    const segments = this.segments.all;
+    let index = floorSegmentIndex(segments, startOffset);
+    for (; index < segments.length; index++) {
+      const segment = segments[index];
+      const batches = await segment.readFromOffset(startOffset, maxBytes, limit, options.minOneBatch ?? true);
+      if (batches === null) continue; // compaction can leave a segment with nothing at or after the offset
+      if (batches.length === 0) return empty;
+      let nextOffset = startOffset;
+      for (const { header } of batchesIn(batches)) nextOffset = lastOffsetOf(header) + 1;
+      return { batches, nextOffset };
+    }
+    return empty;
+  }
+
+  /** The first offset whose record timestamp is >= `timestampMs`, or null when every record is older. */
+  async offsetForTimestamp(timestampMs: number): Promise<number | null> {
+    for (const segment of this.segments.all) {
+      if (segment.maxTimestampMs < timestampMs) continue;
+      let offset = Math.max(segment.timeIndex.lookup(timestampMs).offset, this.startOffset);
+      while (offset < this.endOffset) {
+        const { batches, nextOffset } = await this.read(offset, { maxBytes: TIMESTAMP_SEARCH_READ_BYTES });
+        if (batches.length === 0) break;
+        for (const { header, position } of batchesIn(batches)) {
+          if (header.maxTimestamp < timestampMs) continue;
+          const records = decodeRecords(batches.subarray(position, position + header.sizeBytes));
+          const match = records.find((record) => record.offset >= offset && record.timestamp >= timestampMs);
+          if (match !== undefined) return match.offset;
+        }
+        offset = nextOffset;
+      }
+    }
+    return null;
+  }
+
+  /** Writes what is queued (the queue runs in order), flushes, and leaves the clean-shutdown marker. */
+  close(): Promise<void> {
+    return this.serial(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      if (this.offline) return;
+      await this.segments.active.flush();
+      this.recoveryPointOffset = this.endOffset;
+      await this.saveState();
+      await writeCleanShutdownMarker(this.dir);
+      for (const segment of this.segments.all) this.deps.pool.forget(segment.logPath);
+    });
+  }
+
+  /** Removes the log's folder (topic deletion, or a replica moved away). */
+  delete(): Promise<void> {
+    return this.serial(async () => {
+      this.closed = true;
+      for (const segment of this.segments.all) this.deps.pool.forget(segment.logPath);
+      await rm(this.dir, { recursive: true, force: true });
+    });
+  }
+}

@@ -1,0 +1,282 @@
+// The append path of one partition log: it validates a batch, gives it its offsets and leader epoch when it is
+// queued (append-queue.ts), and writes everything queued in the same tick as one group: a drain on the log's
+// serial queue writes the appends with one writev per segment touched, rolling where the roll policy says
+// (roll-policy.ts) and fsyncing where the flush policy says (flush-policy.ts), and only then answers them.
+//
+// A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write, not
+// on this thread before it (see LogSegment.append): in the same thread-pool job right before the write where the
+// native addon is built, else on this thread while the write is in flight. A group with a batch that fails is not
+// written (or cut off the file again) before anything else is written; the batch is refused, and the appends
+// queued after it are renumbered (AppendQueue.dropCorrupt). A crash before such a cut leaves bytes past the log
+// end that recovery truncates (their CRC fails there too).
+import { AppendQueue, type AppendInfo, type PendingAppend } from './append-queue.js';
+import { FlushPolicy } from './flush-policy.js';
+import type { LocalLog } from './local-log.js';
+import { LogOfflineError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
+import type { BatchToWrite, LogSegment } from './log-segment.js';
+import {
+  assignOffsetAndEpoch,
+  lastOffsetOf,
+  readBatchHeader,
+  stampLogAppendTime,
+  TimestampType,
+  validateBatch,
+  validateBatchStructure,
+  type BatchHeader,
+} from './record-batch-layout.js';
+import { batchesIn } from './record-batch-reader.js';
+import { shouldRoll } from './roll-policy.js';
+
+/** Most appends one drain writes at once; the rest wait for the next drain. */
+export const APPENDS_PER_DRAIN_MAX = 10_000;
+
+export class LogAppender {
+  private readonly queue: AppendQueue;
+  private readonly flushPolicy: FlushPolicy;
+  private drainQueued = false;
+
+  constructor(private readonly local: LocalLog) {
+    this.queue = new AppendQueue(local.logEndOffset);
+    this.flushPolicy = new FlushPolicy(local.deps.clock.monotonicMs());
+  }
+
+  /**
+   * Appends one batch as the partition leader: validates it, assigns its offsets and stamps `leaderEpoch` (and
+   * the append time under LogAppendTime). Resolves once the bytes were handed to the OS with `write`.
+   */
+  appendAsLeader(batch: Buffer, leaderEpoch: number, options: { verifyCrc?: boolean } = {}): Promise<AppendInfo> {
+    this.local.assertWritable();
+    const config = this.local.config;
+    // A batch Brook's own encoder just built (verifyCrc: false) skips re-checking the CRC it computed. Any other
+    // batch has its CRC checked as part of its write (see LogSegment.append), except under LogAppendTime, whose
+    // stamp recomputes the CRC and so must come after the check.
+    const verify = options.verifyCrc !== false;
+    const checkWhileWriting = verify && config.messageTimestampType !== TimestampType.LogAppendTime;
+    const header = !verify
+      ? readBatchHeader(batch)
+      : checkWhileWriting
+        ? validateBatchStructure(batch)
+        : validateBatch(batch);
+    if (header.sizeBytes > config.maxMessageBytes) {
+      throw new RecordTooLargeError(
+        `the record batch is ${header.sizeBytes} bytes, larger than max.message.bytes (${config.maxMessageBytes})`,
+      );
+    }
+    const firstOffset = this.queue.nextOffset;
+    assignOffsetAndEpoch(batch, firstOffset, leaderEpoch);
+    let logAppendTimeMs = -1;
+    if (config.messageTimestampType === TimestampType.LogAppendTime) {
+      logAppendTimeMs = this.local.deps.clock.nowMs();
+      stampLogAppendTime(batch, logAppendTimeMs);
+    }
+    const stamped: BatchHeader = { ...header, baseOffset: firstOffset, partitionLeaderEpoch: leaderEpoch };
+    if (logAppendTimeMs >= 0) stamped.maxTimestamp = logAppendTimeMs;
+    const epochs = this.local.epochs;
+    const newEpoch = leaderEpoch > epochs.latestEpoch() ? leaderEpoch : null;
+    if (newEpoch !== null) epochs.assign(newEpoch, firstOffset);
+    this.queue.nextOffset = lastOffsetOf(stamped) + 1;
+    return this.enqueue({ buffer: batch, header: stamped }, logAppendTimeMs, newEpoch, checkWhileWriting, false);
+  }
+
+  /**
+   * Appends batches copied from the leader, offsets and epochs as they are. The first batch must start at the
+   * log end offset (the follower truncated first); a batch that does not continue the log is refused.
+   */
+  async appendAsFollower(batches: Buffer): Promise<AppendInfo | null> {
+    this.local.assertWritable();
+    const appends: Promise<AppendInfo>[] = [];
+    let expected = this.queue.nextOffset;
+    let firstOffset = -1;
+    let position = 0;
+    const parsed: BatchToWrite[] = [];
+    for (const { header, position: at } of batchesIn(batches)) {
+      const buffer = batches.subarray(at, at + header.sizeBytes);
+      validateBatchStructure(buffer); // the CRC is checked while the batches are being written
+      if (header.baseOffset < expected) {
+        throw new UnexpectedOffsetError(
+          `batch at offset ${header.baseOffset} does not continue the log at ${expected}`,
+        );
+      }
+      parsed.push({ buffer, header });
+      expected = lastOffsetOf(header) + 1;
+      position = at + header.sizeBytes;
+    }
+    if (position !== batches.length) throw new UnexpectedOffsetError('partial batch at the end of a replica fetch');
+    const epochs = this.local.epochs;
+    for (const batch of parsed) {
+      if (firstOffset === -1) firstOffset = batch.header.baseOffset;
+      const epoch = batch.header.partitionLeaderEpoch;
+      const newEpoch = epoch > epochs.latestEpoch() ? epoch : null;
+      if (newEpoch !== null) epochs.assign(newEpoch, batch.header.baseOffset);
+      this.queue.nextOffset = lastOffsetOf(batch.header) + 1;
+      appends.push(this.enqueue(batch, -1, newEpoch, true, true));
+    }
+    if (appends.length === 0) return null;
+    // Every append is awaited (one that fails must not go unhandled); a batch refused makes the call fail, and the
+    // batches before it stay written (the fetcher goes on from the log end).
+    const outcomes = await Promise.allSettled(appends);
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    const last = outcomes[outcomes.length - 1] as PromiseFulfilledResult<AppendInfo>;
+    return { ...last.value, firstOffset };
+  }
+
+  /**
+   * A new leader records its epoch at its log end before it appends anything (Kafka's Partition.makeLeader), so a
+   * follower whose last epoch is older learns where that epoch ends here even before the first batch. Epochs
+   * only move forward: an epoch not above the latest is ignored.
+   */
+  async assignEpochAtEnd(epoch: number): Promise<void> {
+    this.local.assertWritable();
+    if (!this.local.epochs.assign(epoch, this.queue.nextOffset)) return;
+    await this.local.serial(() => this.local.saveEpochs());
+  }
+
+  /** fsyncs the active segment when flush.ms has passed since the last flush (called by a periodic task). */
+  flushIfTimeElapsed(): Promise<void> {
+    if (!this.flushPolicy.dueByTime(this.local.deps.clock.monotonicMs(), this.local.config)) return Promise.resolve();
+    return this.local.serial(() => this.flushActive());
+  }
+
+  /** For truncation, on the serial queue: nothing may be queued, the log is about to lose its end. */
+  assertNoPendingAppends(operation: string): void {
+    if (this.queue.pending.length > 0) {
+      throw new Error(`cannot ${operation} ${this.local.dir} while appends are queued`);
+    }
+  }
+
+  /** After a truncation: the next append gets `offset`. */
+  restartAt(offset: number): void {
+    this.queue.restartAt(offset);
+  }
+
+  private enqueue(
+    batch: BatchToWrite,
+    logAppendTimeMs: number,
+    newEpoch: number | null,
+    crcUnchecked: boolean,
+    fromLeader: boolean,
+  ): Promise<AppendInfo> {
+    const info: AppendInfo = {
+      firstOffset: batch.header.baseOffset,
+      lastOffset: lastOffsetOf(batch.header),
+      logAppendTimeMs,
+      maxTimestampMs: batch.header.maxTimestamp,
+      recordCount: batch.header.recordCount,
+    };
+    return new Promise<AppendInfo>((resolve, reject) => {
+      this.queue.pending.push({ batch, info, newEpoch, crcUnchecked, fromLeader, resolve, reject });
+      if (!this.drainQueued) {
+        this.drainQueued = true;
+        void this.local.serial(() => this.drain());
+      }
+    });
+  }
+
+  /** Writes everything queued: one writev per segment touched, rolling where the policy says. */
+  private async drain(): Promise<void> {
+    this.drainQueued = false;
+    const items = this.queue.take(APPENDS_PER_DRAIN_MAX);
+    if (this.queue.pending.length > 0) {
+      this.drainQueued = true;
+      void this.local.serial(() => this.drain());
+    }
+    if (items.length === 0) return;
+    try {
+      if (this.local.offlineCause) throw this.local.offlineCause;
+      if (items.some((item) => item.newEpoch !== null)) await this.local.saveEpochs();
+      await this.writeItems(items);
+      let appended = 0;
+      for (const item of items) appended += item.info.recordCount;
+      if (this.flushPolicy.dueAfterAppend(appended, this.local.deps.clock.monotonicMs(), this.local.config)) {
+        await this.flushActive();
+      }
+      // Acknowledged only now, so that with flush.messages an acknowledged append is also fsynced.
+      for (const item of items) item.resolve(item.info);
+    } catch (error) {
+      const cause = this.local.takeOffline(
+        new LogOfflineError(`log ${this.local.dir} is offline after an I/O error: ${(error as Error).message}`),
+      );
+      for (const item of items) item.reject(cause);
+      return;
+    }
+  }
+
+  /**
+   * Writes `items` in order, in groups that each fit the active segment, rolling between groups. A group with a
+   * corrupt batch is not kept (LogSegment.append); its corrupt batches are refused, the rest renumbered (see
+   * AppendQueue.dropCorrupt) and written again. On return `items` holds exactly the appends written.
+   */
+  private async writeItems(items: PendingAppend[]): Promise<void> {
+    let groupStart = 0;
+    while (groupStart < items.length) {
+      const active = this.local.segments.active;
+      let groupEnd = groupStart;
+      let groupBytes = 0;
+      while (groupEnd < items.length && !this.mustRollBefore(active, items[groupEnd], groupBytes, items[groupStart])) {
+        groupBytes += items[groupEnd].batch.buffer.length;
+        groupEnd++;
+      }
+      if (groupEnd === groupStart) {
+        await this.local.roll(items[groupStart].info.firstOffset);
+        continue;
+      }
+      const group = items.slice(groupStart, groupEnd);
+      const unchecked: number[] = [];
+      for (let i = 0; i < group.length; i++) if (group[i].crcUnchecked) unchecked.push(i);
+      const corruptIndexes = await active.append(
+        group.map((item) => item.batch),
+        unchecked,
+      );
+      // every batch in `unchecked` was checked, the corrupt ones listed
+      for (const i of unchecked) group[i].crcUnchecked = false;
+      if (corruptIndexes.length === 0) {
+        this.local.updateLogEndOffset(group[group.length - 1].info.lastOffset + 1);
+        groupStart = groupEnd;
+        continue;
+      }
+      const corrupt = new Set(corruptIndexes.map((i) => group[i]));
+      const refused = this.queue.dropCorrupt(items, groupStart, corrupt, this.local.epochs);
+      try {
+        await this.local.saveEpochs();
+      } finally {
+        // Told only once the log is as if they had never come (epochs saved), so a retry finds it so.
+        for (const { item, error } of refused) item.reject(error);
+      }
+    }
+  }
+
+  private mustRollBefore(
+    active: LogSegment,
+    item: PendingAppend,
+    groupBytes: number,
+    groupFirst: PendingAppend,
+  ): boolean {
+    const config = this.local.config;
+    return shouldRoll({
+      segmentSizeBytes: active.sizeBytes + groupBytes,
+      segmentBaseOffset: active.baseOffset,
+      segmentFirstBatchTimestampMs:
+        active.sizeBytes > 0
+          ? active.firstBatchTimestamp
+          : groupBytes > 0
+            ? groupFirst.batch.header.maxTimestamp
+            : null,
+      segmentCreatedAtMs: active.createdAtMs,
+      indexFull: active.offsetIndex.isFull(),
+      timeIndexFull: active.timeIndex.isFull(),
+      incomingBatchBytes: item.batch.buffer.length,
+      incomingLastOffset: item.info.lastOffset,
+      incomingMaxTimestampMs: item.info.maxTimestampMs,
+      nowMs: this.local.deps.clock.nowMs(),
+      segmentBytes: config.segmentBytes,
+      segmentMs: config.segmentMs,
+    });
+  }
+
+  private async flushActive(): Promise<void> {
+    await this.local.segments.active.flush();
+    this.flushPolicy.flushed(this.local.deps.clock.monotonicMs());
+    this.local.updateRecoveryPoint(this.local.logEndOffset);
+  }
+}

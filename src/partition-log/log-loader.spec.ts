@@ -1,0 +1,121 @@
+import { appendFile, readdir, stat, truncate as truncateFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { appendBatches, dir, open, opened, useLogDir } from '../../test/support/partition-log-spec.js';
+import { batchesOf, batchOf, batchOfValues, harness, readAll, T0 } from '../../test/support/log-fixtures.js';
+import { FileHandlePool } from './file-handle-pool.js';
+import { PartitionLog } from './partition-log.js';
+import { assignOffsetAndEpoch } from './record-batch.js';
+import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE, logFilePath } from './segment-files.js';
+
+useLogDir();
+
+describe('PartitionLog', () => {
+  describe('reopen', () => {
+    it('after a clean close restores offsets, records, epochs, segments and the log start', async () => {
+      const h = harness(dir, { segmentBytes: 500, indexIntervalBytes: 100, retentionBytes: 1500 });
+      const log = await open(h);
+      await appendBatches(log, 20, 3, 1, (i) => T0 + i);
+      await appendBatches(log, 5, 2, 4, (i) => T0 + 100 + i);
+      await log.applyRetention(log.logEndOffset);
+      const before = {
+        end: log.logEndOffset,
+        start: log.logStartOffset,
+        summaries: log.segmentSummaries(),
+        epochs: log.epochs.all(),
+        records: await readAll(log),
+      };
+      await log.close();
+      expect((await readdir(dir)).sort()).toEqual(
+        expect.arrayContaining([CLEAN_SHUTDOWN_FILE, LOG_STATE_FILE, LEADER_EPOCH_CHECKPOINT_FILE]),
+      );
+
+      const reopened = await open(h);
+      expect(reopened.logEndOffset).toBe(before.end);
+      expect(reopened.logStartOffset).toBe(before.start);
+      expect(reopened.segmentSummaries()).toEqual(before.summaries);
+      expect(reopened.epochs.all()).toEqual(before.epochs);
+      expect(await readAll(reopened)).toEqual(before.records);
+      expect(await readdir(dir)).not.toContain(CLEAN_SHUTDOWN_FILE);
+      const info = await reopened.appendAsLeader(batchOf({ value: 'after' }), 4);
+      expect(info.firstOffset).toBe(before.end);
+    });
+
+    it('after a crash (no close) recovers every written batch', async () => {
+      const h = harness(dir, { segmentBytes: 500 });
+      const log = await open(h);
+      await appendBatches(log, 20, 3, 2);
+      const records = await readAll(log);
+      const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(crashed);
+      expect(crashed.logEndOffset).toBe(60);
+      expect(await readAll(crashed)).toEqual(records);
+      expect(crashed.epochs.all()).toEqual([{ epoch: 2, startOffset: 0 }]);
+    });
+
+    it('after a crash truncates a torn or garbage tail back to the last valid batch', async () => {
+      const h = harness(dir);
+      const log = await open(h);
+      await appendBatches(log, 5, 3);
+      const path = logFilePath(dir, 0);
+      const validSize = (await stat(path)).size;
+      await appendFile(path, Buffer.from('garbage that is not a batch at all, long enough to look like a header....'));
+      const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(crashed);
+      expect(crashed.logEndOffset).toBe(15);
+      expect((await stat(path)).size).toBe(validSize);
+
+      const lastBatchSize = validSize / 5;
+      await truncateFile(path, validSize - Math.floor(lastBatchSize / 2));
+      const again = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(again);
+      expect(again.logEndOffset).toBe(12);
+      expect((await readAll(again)).map((record) => record.offset)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+      expect((await again.appendAsLeader(batchOf({ value: 'next' }), 0)).firstOffset).toBe(12);
+    });
+
+    it('after a crash drops a framed batch whose CRC fails (written while its CRC was being checked)', async () => {
+      const h = harness(dir);
+      const log = await open(h);
+      await appendBatches(log, 2, 3);
+      const path = logFilePath(dir, 0);
+      const validSize = (await stat(path)).size;
+      const corrupt = batchOfValues('c', 2);
+      assignOffsetAndEpoch(corrupt, 6, 0);
+      corrupt[corrupt.length - 1] ^= 0x01;
+      await appendFile(path, corrupt);
+      const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(crashed);
+      expect(crashed.logEndOffset).toBe(6);
+      expect((await stat(path)).size).toBe(validSize);
+    });
+
+    it('rebuilds index files that are corrupt, even after a clean close', async () => {
+      const h = harness(dir, { indexIntervalBytes: 50 });
+      const log = await open(h);
+      await appendBatches(log, 10, 2);
+      await log.close();
+      await writeFile(join(dir, '00000000000000000000.index'), Buffer.alloc(12));
+      await writeFile(join(dir, '00000000000000000000.timeindex'), Buffer.alloc(7));
+      const reopened = await open(h);
+      expect(reopened.logEndOffset).toBe(20);
+      for (let offset = 0; offset < 20; offset++) {
+        expect(batchesOf((await reopened.read(offset, { maxBytes: 1 })).batches)[0].header.baseOffset).toBe(
+          offset - (offset % 2),
+        );
+      }
+    });
+
+    it('segment.ms in record time still measures from the first batch after a clean reopen', async () => {
+      const h = harness(dir, { segmentMs: 1000, indexIntervalBytes: 1 });
+      const log = await open(h);
+      await log.appendAsLeader(batchOf({ value: 'a', timestamp: T0 }), 0);
+      await log.appendAsLeader(batchOf({ value: 'b', timestamp: T0 + 10 }), 0);
+      await log.appendAsLeader(batchOf({ value: 'c', timestamp: T0 + 500 }), 0);
+      await log.close();
+      const reopened = await open(h);
+      await reopened.appendAsLeader(batchOf({ value: 'd', timestamp: T0 + 1001 }), 0);
+      expect(reopened.segmentCount).toBe(2);
+    });
+  });
+});

@@ -1,0 +1,122 @@
+// Opening a partition log from its folder, with crash recovery (Kafka's LogLoader). Files are named as in
+// segment-files.ts; the state files are read and written by log-state-files.ts.
+//
+// 1. Leftovers of interrupted work are deleted: compaction output not yet swapped in (`.cleaned`) and temporary
+//    files of atomic replaces (`.tmp`).
+// 2. Each segment is opened in base-offset order. After a clean shutdown (the marker is there) every segment's
+//    index files are trusted, after a crash those of the segments wholly below the recovery point (LogSegment.open
+//    rebuilds one that fails its checks). Every other segment is re-scanned batch by batch (CRC and offset
+//    continuity, LogSegment.recover): at the first bad byte its file is truncated and every later segment deleted.
+// 3. The offsets are made to agree with what remains: the log end is the last segment's end, the log start and the
+//    cleaner checkpoint are kept within the log, the leader-epoch cache loses entries beyond either end (its latest
+//    epoch as read is kept as latestEpochAtOpen: no epoch this replica led before is above it). After a
+//    recovery every segment is fsynced and the recovery point moves to the log end.
+// 4. The state is saved and the clean-shutdown marker removed: from here on a crash is an unclean shutdown.
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LocalLog, segmentOptionsOf, type PartitionLogDeps } from './local-log.js';
+import type { LogConfig } from './log-config.js';
+import { LogSegment } from './log-segment.js';
+import { LogSegments } from './log-segments.js';
+import {
+  hasCleanShutdownMarker,
+  readLeaderEpochs,
+  readLogState,
+  removeCleanShutdownMarker,
+  type LogState,
+} from './log-state-files.js';
+import { CLEANED_SUFFIX, parseLogFileName } from './segment-files.js';
+
+/** The suffix of a temporary file an atomic replace had not renamed yet (see common/atomic-file.ts). */
+const TEMPORARY_SUFFIX = '.tmp';
+
+export async function loadLog(dir: string, config: LogConfig, deps: PartitionLogDeps): Promise<LocalLog> {
+  await mkdir(dir, { recursive: true });
+  const names = await readdir(dir);
+  await Promise.all(
+    names
+      .filter((name) => name.endsWith(CLEANED_SUFFIX) || name.endsWith(TEMPORARY_SUFFIX))
+      .map((name) => rm(join(dir, name), { force: true })),
+  );
+  const cleanShutdown = await hasCleanShutdownMarker(dir);
+  const state = await readLogState(dir);
+  const epochs = await readLeaderEpochs(dir);
+  const latestEpochAtOpen = epochs.latestEpoch();
+  const { segments, recovered } = await loadSegments(dir, config, deps, names, state, cleanShutdown);
+  const logEndOffset = segments[segments.length - 1].nextOffset;
+  const logStartOffset = Math.min(Math.max(state.logStartOffset, segments[0].baseOffset), logEndOffset);
+  epochs.truncateFromEnd(logEndOffset);
+  epochs.truncateFromStart(logStartOffset);
+  if (recovered) for (const segment of segments) await segment.flush();
+  const local = new LocalLog(
+    dir,
+    config,
+    deps,
+    epochs,
+    new LogSegments(segments),
+    {
+      logEndOffset,
+      logStartOffset,
+      recoveryPoint: recovered ? logEndOffset : Math.min(state.recoveryPoint, logEndOffset),
+      cleanerCheckpoint: Math.min(state.cleanerCheckpoint, logEndOffset),
+    },
+    latestEpochAtOpen,
+  );
+  await local.saveState();
+  await local.saveEpochs();
+  await removeCleanShutdownMarker(dir);
+  return local;
+}
+
+interface LoadedSegments {
+  /** Never empty: a folder without segments gets an empty one at the log start offset. */
+  segments: LogSegment[];
+  /** True when a segment was re-scanned (an unclean shutdown with data after the recovery point). */
+  recovered: boolean;
+}
+
+async function loadSegments(
+  dir: string,
+  config: LogConfig,
+  deps: PartitionLogDeps,
+  names: string[],
+  state: LogState,
+  cleanShutdown: boolean,
+): Promise<LoadedSegments> {
+  const options = segmentOptionsOf(config);
+  const baseOffsets = names
+    .map(parseLogFileName)
+    .filter((base): base is number => base !== null)
+    .sort((a, b) => a - b);
+  const now = deps.clock.nowMs();
+  const segments: LogSegment[] = [];
+  let recovered = false;
+  for (let i = 0; i < baseOffsets.length; i++) {
+    const base = baseOffsets[i];
+    const nextBase = baseOffsets[i + 1];
+    const trusted = cleanShutdown || (nextBase !== undefined && nextBase <= state.recoveryPoint);
+    const { size } = await stat(
+      join(
+        dir,
+        names.find((name) => parseLogFileName(name) === base)!,
+      ),
+    );
+    const segment = await LogSegment.open(dir, base, deps.pool, options, size, now, trusted);
+    segments.push(segment);
+    if (trusted) continue;
+    recovered = true;
+    const previous = segments[segments.length - 2];
+    const result = await segment.recover(previous?.nextOffset ?? base);
+    if (result.truncatedBytes > 0) {
+      for (const laterBase of baseOffsets.slice(i + 1)) {
+        const doomed = await LogSegment.open(dir, laterBase, deps.pool, options, 0, now, false);
+        await doomed.deleteFiles();
+      }
+      break;
+    }
+  }
+  if (segments.length === 0) {
+    segments.push(await LogSegment.create(dir, state.logStartOffset, deps.pool, options, now));
+  }
+  return { segments, recovered };
+}

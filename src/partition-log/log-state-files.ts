@@ -1,0 +1,80 @@
+// The small files of a partition folder beside its segments (names in segment-files.ts):
+//
+//   log-state.json           {"logStartOffset": n, "recoveryPoint": n, "cleanerCheckpoint": n}, written atomically;
+//                            a missing or unreadable file reads as all zeros (the segments then decide)
+//   leader-epoch-checkpoint  the leader-epoch cache (format in leader-epoch-cache.ts), written atomically
+//   .clean-shutdown          empty; present only from a clean close until the next open
+import { access, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../common/atomic-file.js';
+import { LeaderEpochCache } from './leader-epoch-cache.js';
+import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE } from './segment-files.js';
+
+export interface LogState {
+  logStartOffset: number;
+  /** Everything below it is known to be fsynced: recovery after a crash re-scans only from the segment holding it. */
+  recoveryPoint: number;
+  cleanerCheckpoint: number;
+}
+
+const EMPTY_STATE: Readonly<LogState> = Object.freeze({ logStartOffset: 0, recoveryPoint: 0, cleanerCheckpoint: 0 });
+
+export async function readLogState(dir: string): Promise<LogState> {
+  try {
+    const parsed = JSON.parse(await readFile(join(dir, LOG_STATE_FILE), 'utf8')) as Partial<LogState>;
+    return {
+      logStartOffset: nonNegative(parsed.logStartOffset),
+      recoveryPoint: nonNegative(parsed.recoveryPoint),
+      cleanerCheckpoint: nonNegative(parsed.cleanerCheckpoint),
+    };
+  } catch {
+    // Missing in a new log. It is written atomically, so an unreadable one means someone else wrote it: start
+    // from the segment files.
+    return { ...EMPTY_STATE };
+  }
+}
+
+export function writeLogState(dir: string, state: LogState): Promise<void> {
+  const { logStartOffset, recoveryPoint, cleanerCheckpoint } = state;
+  return writeFileAtomic(
+    join(dir, LOG_STATE_FILE),
+    JSON.stringify({ logStartOffset, recoveryPoint, cleanerCheckpoint }),
+  );
+}
+
+/** The leader-epoch cache from its checkpoint; empty when there is none. An unreadable checkpoint is an error. */
+export async function readLeaderEpochs(dir: string): Promise<LeaderEpochCache> {
+  const path = join(dir, LEADER_EPOCH_CHECKPOINT_FILE);
+  try {
+    return LeaderEpochCache.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new LeaderEpochCache();
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export function writeLeaderEpochs(dir: string, epochs: LeaderEpochCache): Promise<void> {
+  return writeFileAtomic(join(dir, LEADER_EPOCH_CHECKPOINT_FILE), epochs.serialize());
+}
+
+export async function hasCleanShutdownMarker(dir: string): Promise<boolean> {
+  try {
+    await access(join(dir, CLEAN_SHUTDOWN_FILE));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function writeCleanShutdownMarker(dir: string): Promise<void> {
+  return writeFile(join(dir, CLEAN_SHUTDOWN_FILE), '');
+}
+
+/** From here on a crash is an unclean shutdown. */
+export function removeCleanShutdownMarker(dir: string): Promise<void> {
+  return rm(join(dir, CLEAN_SHUTDOWN_FILE), { force: true });
+}
+
+function nonNegative(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}

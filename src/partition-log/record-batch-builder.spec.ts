@@ -1,0 +1,191 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CompressionType, UnsupportedCompressionError } from './compression.js';
+import {
+  BATCH_HEADER_BYTES,
+  compressionOf,
+  isControlBatch,
+  lastOffsetOf,
+  readBatchHeader,
+  timestampTypeOf,
+  TimestampType,
+  validateBatch,
+} from './record-batch-layout.js';
+import { type BatchOptions, encodeBatch, type RecordInput } from './record-batch-builder.js';
+import { decodeRecords } from './record-batch-reader.js';
+import {
+  AT,
+  T0,
+  bytes,
+  record,
+  header,
+  ALL_BYTE_VALUES,
+  expectedViews,
+  decodedViews,
+  fixCrc,
+  expectCorrupt,
+  recordsArb,
+  optionsArb,
+  expectHeaderMatches,
+} from '../../test/support/record-batch-fixtures.js';
+
+describe('encodeBatch / decodeRecords round trip', () => {
+  const EVERY_SHAPE: RecordInput[] = [
+    record({ key: null, value: null, timestamp: T0 + 5_000 }),
+    record({ key: Buffer.alloc(0), value: Buffer.alloc(0), timestamp: T0 }),
+    record({ key: ALL_BYTE_VALUES, value: Buffer.from(ALL_BYTE_VALUES).reverse(), timestamp: T0 + 1_000_000_000 }),
+    record({ key: bytes('k'), value: Buffer.alloc(200_000, 0xab), timestamp: T0 + 1 }),
+    record({
+      headers: [
+        header('trace-id', 'abc'),
+        header('nothing', null),
+        header('', 'empty key'),
+        header('ключ', 'значение'),
+        header('鍵', Buffer.from([0, 255])),
+        header('🔑', ''),
+        header('trace-id', 'duplicate keys keep their order'),
+      ],
+      timestamp: T0 + 3,
+    }),
+    record({ headers: [], timestamp: T0 + 2 }),
+  ];
+
+  const FULL_OPTIONS: BatchOptions = {
+    baseOffset: 2 ** 40 + 17,
+    partitionLeaderEpoch: 42,
+    producerId: 2 ** 45 + 3,
+    producerEpoch: 7,
+    baseSequence: 1_000_000,
+  };
+
+  it.each([
+    ['uncompressed', CompressionType.None],
+    ['gzip', CompressionType.Gzip],
+  ])('keeps every record field and header field (%s)', (_name, compression) => {
+    const options = { ...FULL_OPTIONS, compression };
+    const batch = encodeBatch(EVERY_SHAPE, options);
+
+    const header = validateBatch(batch);
+    expectHeaderMatches(header, batch, EVERY_SHAPE, options);
+    expect(compressionOf(header)).toBe(compression);
+    expect(timestampTypeOf(header)).toBe(TimestampType.CreateTime);
+    expect(isControlBatch(header)).toBe(false);
+    expect(lastOffsetOf(header)).toBe(FULL_OPTIONS.baseOffset! + EVERY_SHAPE.length - 1);
+    expect(decodedViews(batch)).toEqual(expectedViews(EVERY_SHAPE, FULL_OPTIONS.baseOffset));
+  });
+
+  it('uses the placeholders when no options are given', () => {
+    const records = [record()];
+    const batch = encodeBatch(records);
+    expectHeaderMatches(validateBatch(batch), batch, records, {});
+    expect(readBatchHeader(batch)).toMatchObject({
+      baseOffset: 0,
+      partitionLeaderEpoch: -1,
+      producerId: -1,
+      producerEpoch: -1,
+      baseSequence: -1,
+    });
+  });
+
+  it('takes the smallest timestamp as baseTimestamp and the largest as maxTimestamp, in any order', () => {
+    const records = [T0 + 50, T0 - 7_000, T0 + 9_000_000, T0].map((timestamp) => record({ timestamp }));
+    const batch = encodeBatch(records);
+    expect(readBatchHeader(batch)).toMatchObject({ baseTimestamp: T0 - 7_000, maxTimestamp: T0 + 9_000_000 });
+    expect(decodeRecords(batch).map((r) => r.timestamp)).toEqual(records.map((r) => r.timestamp));
+  });
+
+  it('keeps the offsets of a compacted batch (offsetDeltas and lastOffsetDelta)', () => {
+    const records = [record({ value: bytes('a') }), record({ value: bytes('c') })];
+    const batch = encodeBatch(records, { baseOffset: 100, offsetDeltas: [0, 2], lastOffsetDelta: 4 });
+    const header = validateBatch(batch);
+    expect(header.lastOffsetDelta).toBe(4);
+    expect(header.recordCount).toBe(2);
+    expect(lastOffsetOf(header)).toBe(104);
+    expect(decodedViews(batch)).toEqual(expectedViews(records, 100, [0, 2]));
+  });
+
+  it('writes LogAppendTime when asked, and then every record carries maxTimestamp', () => {
+    const records = [record({ timestamp: T0 }), record({ timestamp: T0 + 10 })];
+    const batch = encodeBatch(records, { timestampType: TimestampType.LogAppendTime });
+    expect(timestampTypeOf(validateBatch(batch))).toBe(TimestampType.LogAppendTime);
+    expect(decodeRecords(batch).map((r) => r.timestamp)).toEqual([T0 + 10, T0 + 10]);
+  });
+
+  it('decodes a record with no headers field as an empty header list', () => {
+    const [decoded] = decodeRecords(encodeBatch([{ key: null, value: bytes('v'), timestamp: T0 }]));
+    expect(decoded.headers).toEqual([]);
+  });
+
+  it('refuses an empty record list', () => {
+    expect(() => encodeBatch([])).toThrow(RangeError);
+  });
+
+  it('gzip actually compresses and sets the compression bits', () => {
+    const records = [record({ value: Buffer.alloc(10_000, 'x') })];
+    const plain = encodeBatch(records);
+    const gzipped = encodeBatch(records, { compression: CompressionType.Gzip });
+    expect(gzipped.length).toBeLessThan(plain.length / 10);
+    expect(gzipped.readInt16BE(AT.attributes) & 0x07).toBe(CompressionType.Gzip);
+    expect(gzipped.subarray(AT.records, AT.records + 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+  });
+
+  it('property: random records and options survive encode -> validate -> decode', () => {
+    fc.assert(
+      fc.property(recordsArb, optionsArb, (records, options) => {
+        const batch = encodeBatch(records, options);
+        const header = validateBatch(batch);
+        expectHeaderMatches(header, batch, records, options);
+        expect(readBatchHeader(batch)).toEqual(header);
+        expect(decodedViews(batch)).toEqual(expectedViews(records, options.baseOffset ?? 0));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('compressed batches', () => {
+  const records = [record({ value: Buffer.alloc(100_000) }), record({ value: Buffer.alloc(50_000, 1) })];
+  const plainRecordsBytes = encodeBatch(records).length - BATCH_HEADER_BYTES;
+
+  it('decodeRecords honours maxDecompressedBytes', () => {
+    const batch = encodeBatch(records, { compression: CompressionType.Gzip });
+    expect(batch.length).toBeLessThan(1_000);
+    expect(decodeRecords(batch, plainRecordsBytes)).toHaveLength(2);
+    expectCorrupt(() => decodeRecords(batch, plainRecordsBytes - 1), /decompress to more than/);
+    expectCorrupt(() => decodeRecords(batch, 1_000), /decompress to more than 1000 bytes/);
+  });
+
+  it('a gzip section that is not gzip is CorruptBatchError', () => {
+    const batch = encodeBatch(records);
+    batch.writeInt16BE(CompressionType.Gzip, AT.attributes);
+    expectCorrupt(() => decodeRecords(fixCrc(batch)), /gzip records do not decompress/);
+  });
+
+  it('snappy (id 2) is recognised and refused with a clear error', () => {
+    const batch = encodeBatch([record()]);
+    batch.writeInt16BE(CompressionType.Snappy, AT.attributes);
+    fixCrc(batch);
+    expect(compressionOf(validateBatch(batch))).toBe(CompressionType.Snappy);
+    expect(() => decodeRecords(batch)).toThrow(UnsupportedCompressionError);
+    expect(() => decodeRecords(batch)).toThrow('compression snappy is not supported by this broker');
+    expect(() => encodeBatch([record()], { compression: CompressionType.Snappy })).toThrow(
+      'compression snappy is not supported by this broker',
+    );
+  });
+
+  it.each([
+    [CompressionType.Lz4, 'lz4'],
+    [CompressionType.Zstd, 'zstd'],
+  ])('compression id %d (%s) is refused by name', (id, name) => {
+    const batch = encodeBatch([record()]);
+    batch.writeInt16BE(id, AT.attributes);
+    expect(() => decodeRecords(fixCrc(batch))).toThrow(`compression ${name} is not supported`);
+  });
+
+  it('an unknown compression id is refused', () => {
+    const batch = encodeBatch([record()]);
+    batch.writeInt16BE(5, AT.attributes);
+    expect(() => decodeRecords(fixCrc(batch))).toThrow(UnsupportedCompressionError);
+    expect(() => decodeRecords(batch)).toThrow('unknown compression type 5');
+  });
+});
