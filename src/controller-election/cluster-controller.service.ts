@@ -145,6 +145,19 @@ export class ClusterController implements OnModuleDestroy {
     });
   }
 
+  /**
+   * Resolves once a whole pass has run after this call, or after `timeoutMs`; at once when this broker is not the
+   * controller. At start-up a broker that is its own controller (a single broker always is) settles leadership
+   * before it serves: the partitions it led before its restart move to a new leader epoch first.
+   */
+  async settle(timeoutMs: number): Promise<void> {
+    if (this.epoch < 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([this.nextPass(), timeout]);
+    clearTimeout(timer);
+  }
+
   /** Resolves once a pass that started after this call has run (or this broker stopped being controller). */
   private nextPass(): Promise<void> {
     const done = new Promise<void>((resolve) => this.passWaiters.push(resolve));
