@@ -23,9 +23,29 @@
 //
 // The high watermark readers may see (highWatermarkKnown): a leader that just took over knows the HW only as it
 // had it as a follower, which may be below what the previous leader already served. It serves none until its HW
-// has reached the start offset of its epoch (its LEO when it took over), which every HW any earlier leader served
-// is at most (see DESIGN.md, "the high watermark never goes backwards"): then it answers no lower HW than any
-// answered before, and from then on its own HW only grows.
+// has reached the start offset of its epoch (its LEO when it took over); from then on its HW only grows. Why that
+// is enough for the HW readers see never to go backwards, across restarts and leader changes:
+//   1. Within one leadership the HW only grows: recomputeHighWatermark keeps the maximum, and a rebuild after an
+//      ISR change (replica-manager.service.ts) starts from the HW it had.
+//   2. A HW h computed in epoch E is at most the fetch offset of every member of the maximal ISR, and a member's
+//      fetch offset is what it holds: a member that restarted counts for no more than before and no more than it
+//      now holds (KIP-903 above), and a follower joins only once it holds at least the HW. A member never truncates
+//      below h: truncation by leader epoch stops where its log and its leader's diverge, above every committed
+//      offset. So every member of the stored ISR that is still the incarnation admitted holds [0, h).
+//   3. The controller elects the leader of the next epoch E' only among those members (partition-leadership.ts),
+//      and a broker leads only as such a member (leadership-admission.ts). So the start offset of E', the new
+//      leader's LEO when it takes over, is at least every HW served in E, and by induction in every epoch before.
+//   4. The new leader serves no HW below that start offset (this rule), and then (1).
+//   5. The leader of E cannot serve more after E' began: its HW is bounded by the new leader's last fetch offset
+//      in E, at most the start of E'. It may still answer with its old HW, which is what the rule must keep
+//      readers from seeing after a newer one: it stops serving as soon as it applies the change, a leader that
+//      slept through its session serves nothing until its metadata is fresh (metadata-cache.service.ts), and one
+//      in a controlled shutdown answers no reads once drained. In a preferred election the old leader stays in
+//      the ISR, and the new one's HW reaches the start of its epoch only once the old one fetched from it as a
+//      follower, so after it stopped serving.
+// Not covered, as in Kafka: an unclean election (unclean.leader.election.enable, or every ISR member restarted
+// after losing unflushed writes, when the first of them leads), and a leader cut off from the coordination store
+// but not from clients, which serves its last HW until it learns of the move.
 
 export interface FollowerState {
   /** What this follower counts for towards the HW: its LEO as its latest fetch showed it. */

@@ -102,6 +102,8 @@ export class ReplicaManager implements OnModuleDestroy {
   private stopped = false;
   /** Set by a controlled shutdown: no more appends as leader here. */
   private draining = false;
+  /** Set once a controlled shutdown has drained: no more reads answered as leader here either. */
+  private handingOver = false;
   private readonly clock: Clock = systemClock;
   private readonly acksAll: AcksAllWait;
   /** This process's incarnation, known once the broker has registered (start). */
@@ -473,6 +475,8 @@ export class ReplicaManager implements OnModuleDestroy {
   /**
    * Controlled shutdown, first step: stop appending as leader, and wait (at most acksAllTimeoutMs) until every
    * partition led here has its HW at its LEO, so the replica the controller picks next holds every appended record.
+   * Then stop answering reads as leader: the next leader may serve a higher HW before this broker has applied the
+   * move, and a reader must not see this one's older HW after it (40404 meanwhile: the client asks again).
    */
   async drainLeadership(): Promise<void> {
     this.draining = true;
@@ -483,6 +487,7 @@ export class ReplicaManager implements OnModuleDestroy {
     }
     const left = behind().map((leader) => leader.key);
     if (left.length > 0) this.logger.warn(`controlled shutdown: followers still behind on ${left.join(', ')}`);
+    this.handingOver = true;
   }
 
   /** A produce while draining: nothing is appended; once leadership moved the router sends it to the new leader. */
@@ -760,6 +765,9 @@ export class ReplicaManager implements OnModuleDestroy {
     const deadline = this.clock.monotonicMs() + HIGH_WATERMARK_LEARNING_WAIT_MS_MAX;
     for (;;) {
       const leader = this.leaderOf(topic, partition);
+      if (this.handingOver) {
+        throw errors.leaderNotAvailable(`Broker ${this.config.brokerId} is handing ${leader.key} over; retry.`);
+      }
       if (leader.state.highWatermarkKnown) return leader;
       const remainingMs = deadline - this.clock.monotonicMs();
       if (remainingMs <= 0 || signal?.aborted) throw learningHighWatermark(leader);
