@@ -1,6 +1,6 @@
 // Reading what the log returns (layout in record-batch-layout.ts): the batches laid end to end in a buffer, and
 // the records of one batch.
-import { codecFor, CompressionType, UnsupportedCompressionError } from './compression.js';
+import { codecFor, CompressionType, DecompressionLimitError, UnsupportedCompressionError } from './compression.js';
 import {
   BATCH_BYTES_MAX,
   BATCH_HEADER_BYTES,
@@ -70,9 +70,7 @@ function decompress(compression: CompressionType, data: Buffer, maxOutputBytes: 
     return codec.decompress(data, maxOutputBytes);
   } catch (error) {
     if (error instanceof UnsupportedCompressionError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new CorruptBatchError(`${codec.name} records decompress to more than ${maxOutputBytes} bytes`);
-    }
+    if (error instanceof DecompressionLimitError) throw new CorruptBatchError(error.message);
     throw new CorruptBatchError(`${codec.name} records do not decompress: ${(error as Error).message}`);
   }
 }
