@@ -748,6 +748,7 @@ export class ReplicaManager implements OnModuleDestroy {
         role: leader !== undefined ? 'leader' : fetcher !== undefined ? 'follower' : 'none',
         leader_epoch: leader?.epoch ?? fetcher?.leaderEpoch ?? -1,
         isr: leader === undefined ? null : [...leader.state.isr],
+        isr_broker_epochs: leader === undefined ? null : { ...leader.state.isrBrokerEpochs },
         log_start_offset: log.logStartOffset,
         log_end_offset: log.logEndOffset,
         high_watermark: this.highWatermarkOf(topic, partition) ?? -1,

@@ -17,6 +17,8 @@ const ANSWERS_SHOWN_MAX = 5;
 interface ReplicaView {
   role: 'leader' | 'follower' | 'none';
   isr: number[] | null;
+  /** On the leader: the incarnation (broker epoch) each ISR member was admitted as. */
+  isr_broker_epochs: Record<string, number> | null;
   log_end_offset: number;
   high_watermark: number;
 }
@@ -64,17 +66,26 @@ export async function leaders(cluster: TestCluster, topic: string, partitions: n
   return [];
 }
 
-/** Waits until some running broker shows every partition led, with all brokers in its ISR. */
+/**
+ * Waits until every partition's leader has all brokers in its ISR, each as the incarnation it runs now (a broker
+ * that restarted is in sync again only once its new incarnation was admitted).
+ */
 export async function waitForFullIsr(cluster: TestCluster, topic: string, partitions: number, timeoutMs: number) {
   const all = cluster.brokers.map((_, index) => index + 1).join(',');
   await waitUntil(
-    `every partition of ${topic} led with ISR [${all}]`,
+    `every partition of ${topic} led with ISR [${all}], as the incarnations running`,
     async () => {
-      for (const broker of cluster.brokers.filter((b) => b.child !== null)) {
-        const views = await Promise.all(Array.from({ length: partitions }, (_, p) => partitionView(broker, topic, p)));
-        if (views.every((view) => view !== null && view.leader >= 0 && view.isr.join(',') === all)) return true;
+      const epochs = await Promise.all(cluster.brokers.map((broker) => cluster.status(broker)));
+      if (epochs.some((status) => status === null)) return false;
+      const led = await leaders(cluster, topic, partitions);
+      if (led.length !== partitions) return false;
+      for (let partition = 0; partition < partitions; partition++) {
+        const view = await replica(cluster, cluster.broker(led[partition]), topic, partition).catch(() => null);
+        if (view?.role !== 'leader' || [...(view.isr ?? [])].sort((a, b) => a - b).join(',') !== all) return false;
+        const admitted = view.isr_broker_epochs ?? {};
+        if (epochs.some((status) => admitted[String(status!.broker_id)] !== status!.broker_epoch)) return false;
       }
-      return false;
+      return true;
     },
     timeoutMs,
   );
