@@ -1,7 +1,7 @@
 // Standard base64 (RFC 4648 alphabet A-Z a-z 0-9 + /, '=' padding) decoding with AVX2, shared by Brook's addons
 // for the REST Proxy v2 binary produce scanner: base64.c (decodeSpans) and v2-plain-records.c (framePlainRecords).
 //
-// A text is valid exactly when the scanner's JavaScript decoder (src/gateway/base64-spans.ts) takes it: a length
+// A text is valid exactly when the scanner's JavaScript decoder (src/http/v2-binary/base64-spans.ts) takes it: a length
 // that is a multiple of 4; every character of every group but the last in the alphabet; in the last group the first
 // two in the alphabet and then either two more, or one and '=', or '=='. The unused low bits of the last character
 // before the padding are not checked (they are dropped). Any other byte, '=' elsewhere and bytes >= 0x80 make it

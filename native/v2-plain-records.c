@@ -1,4 +1,4 @@
-// framePlainRecords: the inner loop of the REST Proxy v2 binary produce scanner (src/gateway/v2-binary-body.ts) for
+// framePlainRecords: the inner loop of the REST Proxy v2 binary produce scanner (src/http/v2-binary/v2-binary-scan.ts) for
 // runs of records of the plain shape {"value":"<base64>"}, as a Node-API addon. The scanner stays the authority on
 // what a body means: this loop only frames records it has checked completely, and leaves everything else (another
 // shape, whitespace inside a record, text that is not base64, a batch near 2 GiB, the separator after the last record

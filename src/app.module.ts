@@ -1,18 +1,24 @@
-// The broker application: one NestJS module per part of DESIGN.md §1, wired around the validated config.
+// The broker application, the composition root: the core's modules, the application's, and one module per
+// protocol edge (REST, WebSocket, SSE, broker-to-broker routes), wired around the validated config.
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrokerLifecycle } from './broker-lifecycle.service.js';
+import { ConsumerInstancesModule } from './application/consumer-instances/consumer-instances.module.js';
+import { ObservabilityModule } from './application/observability/observability.module.js';
 import { ClusterModule } from './cluster/cluster.module.js';
 import { BROKER_CONFIG } from './config/broker-config.provider.js';
 import type { BrokerConfig } from './config/broker-config.js';
 import { ControllerElectionModule } from './controller-election/controller-election.module.js';
 import { CoordinationModule } from './coordination/coordination.module.js';
-import { GatewayModule } from './gateway/gateway.module.js';
 import { GroupCoordinatorModule } from './group-coordinator/group-coordinator.module.js';
 import { PartitionLogModule } from './partition-log/partition-log.module.js';
 import { ReplicationModule } from './replication/replication.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { TopicModule } from './topic/topic.module.js';
+import { HttpModule } from './http/http.module.js';
+import { InternalModule } from './internal/internal.module.js';
+import { SseModule } from './sse/sse.module.js';
+import { WsModule } from './ws/ws.module.js';
 
 @Global()
 @Module({})
@@ -42,7 +48,12 @@ export class AppModule {
         GroupCoordinatorModule,
         MetricsModule,
         SecurityModule,
-        GatewayModule,
+        ConsumerInstancesModule,
+        ObservabilityModule,
+        HttpModule,
+        WsModule,
+        SseModule,
+        InternalModule,
       ],
       providers: [BrokerLifecycle],
     };

@@ -6,7 +6,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { ClusterController } from './controller-election/cluster-controller.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { CoordinationStore } from './coordination/coordination-store.js';
-import { ConsumerInstances } from './group-coordinator/consumer-instances.service.js';
+import { ConsumerInstances } from './application/consumer-instances/consumer-instances.service.js';
 import { GroupCoordinator } from './group-coordinator/group-coordinator.service.js';
 import { LogManager } from './partition-log/log-manager.service.js';
 import { ReplicaManager } from './replication/replica-manager.service.js';

@@ -12,25 +12,7 @@ import { JsonLogger } from './common/json-logger.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
-import { ErrorFilter } from './gateway/error.filter.js';
-import {
-  clientErrorHandler,
-  frameworkErrors,
-  limitConnections,
-  PATH_PARAMETER_CHARS_MAX,
-} from './gateway/framework-errors.js';
-import { registerJsonBodyParser } from './gateway/json-body-parser.js';
-import { registerV2AcceptCheck } from './gateway/v2-accept.js';
-import { GroupForwarding } from './gateway/group-forwarding.js';
-import {
-  registerRequestContext,
-  registerRequestIdHeader,
-  requestContextNeeded,
-  requestIdOptions,
-} from './gateway/request-id.js';
-import { registerHttpMetrics } from './metrics/http-metrics.js';
-import { Metrics } from './metrics/metrics.service.js';
-import { installSecurity, tlsOptions } from './security/install-security.js';
+import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -58,15 +40,7 @@ export function flagsToEnv(argv: string[]): Record<string, string> {
 async function main(): Promise<void> {
   const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
   mkdirSync(config.dataDir, { recursive: true });
-  const adapter = new FastifyAdapter({
-    ...tlsOptions(config),
-    ...requestIdOptions,
-    routerOptions: { maxParamLength: PATH_PARAMETER_CHARS_MAX },
-    frameworkErrors,
-    clientErrorHandler,
-    bodyLimit: config.socketRequestMaxBytes,
-    return503OnClosing: true,
-  });
+  const adapter = new FastifyAdapter(httpAdapterOptions(config));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger:
       config.logFormat === 'json'
@@ -77,14 +51,7 @@ async function main(): Promise<void> {
     // By the time connections are destroyed, the replica manager has let parked acks=all requests finish.
     forceCloseConnections: true,
   });
-  registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.socketRequestMaxBytes);
-  registerV2AcceptCheck(app.getHttpAdapter().getInstance());
-  registerRequestIdHeader(app.getHttpAdapter().getInstance());
-  registerRequestContext(app.getHttpAdapter().getInstance(), requestContextNeeded(config));
-  app.get(GroupForwarding).register(app.getHttpAdapter().getInstance());
-  app.useGlobalFilters(new ErrorFilter());
-  registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
-  installSecurity(app, config);
+  installRequestPipeline(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a
   // controlled shutdown has moved this broker's partition leadership to other replicas (cluster mode).
@@ -112,7 +79,6 @@ async function main(): Promise<void> {
     console.error(`brook: ${message}`);
     process.exit(1);
   });
-  limitConnections(app.getHttpServer(), config.security.connectionsMax, config.security.tls !== null);
   await app.listen(config.port, config.host);
   announce(
     config.logFormat,

@@ -26,6 +26,8 @@ export const CLUSTER_SECRET_HEADER = 'x-brook-cluster-secret';
 /** On a request forwarded by a peer: the principal the forwarding broker authenticated, and the client's address. */
 export const PRINCIPAL_HEADER = 'x-brook-principal';
 export const CLIENT_HOST_HEADER = 'x-brook-client-host';
+/** On a consumer-group request a broker sends on to another (group forwarding, the cluster-wide group list): its id. */
+export const FORWARDED_HEADER = 'x-brook-forwarded-by';
 const REQUEST_ID_HEADER = 'x-request-id';
 /**
  * Connections to one peer through the HTTPS agent. Each partition followed from that peer holds one in a long poll

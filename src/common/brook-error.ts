@@ -1,5 +1,5 @@
 // Errors that reach API clients: an HTTP status and Confluent's error code (the status itself for generic HTTP
-// errors, five digits for Kafka-level ones). Thrown anywhere below the gateway; rendered by the exception filter
+// errors, five digits for Kafka-level ones). Thrown anywhere below the edges; rendered by the exception filter
 // as {"error_code": ..., "message": ...}.
 //
 // A produce that failed after its request may have been appended (the connection to the leader broke after the

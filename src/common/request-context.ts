@@ -1,5 +1,5 @@
 // The request a piece of work is done for, carried through async calls (AsyncLocalStorage): the HTTP layer enters
-// it before each route handler (gateway/request-id.ts); the peer client sends its id along on every call it makes
+// it before each route handler (http/request-id.ts); the peer client sends its id along on every call it makes
 // for that request, and the JSON logger prints it on every line logged meanwhile. Background work started by a
 // request leaves the context (outsideRequest).
 import { AsyncLocalStorage } from 'node:async_hooks';

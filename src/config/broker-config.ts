@@ -6,16 +6,16 @@
 // bounds below. Cluster timings are named as Kafka's KRaft ones: BROOK_BROKER_SESSION_TIMEOUT_MS,
 // BROOK_BROKER_HEARTBEAT_INTERVAL_MS. Settings Kafka also has keep Kafka's name and
 // default as BROOK_ + upper snake case; topic-config defaults (BROOK_LOG_RETENTION_MS...) are read by
-// brokerDefaultsFromEnv in topic/topic-config.ts.
+// brokerDefaultsFromEnv in topic-config.ts.
 import { resolve } from 'node:path';
-import { parseRedisUrl, RedisUrlError } from '../coordination/redis-url.js';
-import { brokerDefaultsFromEnv } from '../topic/topic-config.js';
+import { parseRedisUrl, RedisUrlError } from './redis-url.js';
+import { brokerDefaultsFromEnv } from './topic-config.js';
 import { boolean, choice, ConfigError, integer, url, type Env } from './env-values.js';
 import { loadGroupConfig, type GroupConfig } from './group-config.js';
-import type { WsLimits } from '../gateway/ws/ws-limits.js';
 
 export { ConfigError };
 import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
+import { wsLimitsFromEnv, type WsLimits } from './stream-limits.js';
 
 /** The shortest cluster secret accepted: brokers trust any request that carries it. */
 export const CLUSTER_SECRET_LENGTH_MIN = 16;
@@ -80,7 +80,7 @@ export interface BrokerConfig {
   leaderImbalancePerBrokerPercentage: number;
   /** Consumer groups, the offsets topic and REST consumer instances. */
   groups: GroupConfig;
-  /** Bounds of the WebSocket gateway (GET /v3/ws) and of SSE streams; see gateway/ws/ws-limits.ts. */
+  /** Bounds of the WebSocket endpoint (GET /v3/ws) and of SSE streams (stream-limits.ts). */
   ws: WsLimits;
   /** Authentication, ACLs, TLS (security-config.ts). */
   security: SecurityConfig;
@@ -173,35 +173,4 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     ws,
     security,
   };
-}
-
-function wsLimitsFromEnv(env: Env): WsLimits {
-  const limits: WsLimits = {
-    frameBytesMax: integer(env, 'BROOK_WS_FRAME_BYTES_MAX', 1_048_576, 1024, 64 * 1024 * 1024),
-    socketsMax: integer(env, 'BROOK_WS_SOCKETS_MAX', 10_000, 1, 1_000_000),
-    subscriptionsMax: integer(env, 'BROOK_WS_SUBSCRIPTIONS_MAX', 16, 1, 1024),
-    assignPartitionsMax: integer(env, 'BROOK_WS_ASSIGN_PARTITIONS_MAX', 1024, 1, 100_000),
-    creditsMax: integer(env, 'BROOK_WS_CREDITS_MAX', 10_000, 1, 1_000_000),
-    produceInFlightMax: integer(env, 'BROOK_WS_PRODUCE_IN_FLIGHT_MAX', 64, 1, 10_000),
-    bufferedBytesPause: integer(env, 'BROOK_WS_BUFFERED_BYTES_PAUSE', 1_048_576, 1024, 2 ** 31 - 1),
-    bufferedBytesMax: integer(env, 'BROOK_WS_BUFFERED_BYTES_MAX', 8 * 1_048_576, 2048, 2 ** 31 - 1),
-    slowConsumerTimeoutMs: integer(env, 'BROOK_WS_SLOW_CONSUMER_TIMEOUT_MS', 30_000, 100),
-    pingIntervalMs: integer(env, 'BROOK_WS_PING_INTERVAL_MS', 15_000, 100),
-    groupSessionTimeoutMs: integer(env, 'BROOK_WS_GROUP_SESSION_TIMEOUT_MS', 45_000, 100),
-    fetchBytesMax: integer(env, 'BROOK_WS_FETCH_BYTES_MAX', 256 * 1024, 1024, 64 * 1024 * 1024),
-    sseStreamsMax: integer(env, 'BROOK_SSE_STREAMS_MAX', 1_000, 1, 1_000_000),
-    sseHeartbeatMs: integer(env, 'BROOK_SSE_HEARTBEAT_MS', 15_000, 100),
-    sseAutoCommitIntervalMs: integer(env, 'BROOK_SSE_AUTO_COMMIT_INTERVAL_MS', 5_000, 10, 3_600_000),
-  };
-  if (limits.bufferedBytesMax <= limits.bufferedBytesPause) {
-    throw new ConfigError(
-      `BROOK_WS_BUFFERED_BYTES_MAX=${limits.bufferedBytesMax} is invalid: it must exceed BROOK_WS_BUFFERED_BYTES_PAUSE (${limits.bufferedBytesPause})`,
-    );
-  }
-  if (limits.groupSessionTimeoutMs <= limits.pingIntervalMs) {
-    throw new ConfigError(
-      `BROOK_WS_GROUP_SESSION_TIMEOUT_MS=${limits.groupSessionTimeoutMs} is invalid: it must exceed BROOK_WS_PING_INTERVAL_MS (${limits.pingIntervalMs}), since pongs are the heartbeats`,
-    );
-  }
-  return limits;
 }

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { securityWarnings } from '../security/install-security.js';
 import { loadBrokerConfig } from './broker-config.js';
 
 describe('security config', () => {
@@ -40,15 +39,5 @@ describe('security config', () => {
     expect(() =>
       loadBrokerConfig({ BROOK_TLS_CERT: pemless, BROOK_TLS_KEY: pemless, BROOK_TLS_PEER_CA: pemless }),
     ).toThrow(/BROOK_TLS_CERT=.* contains no PEM certificate/);
-  });
-
-  it('warns at start-up when bound beyond loopback without authentication', () => {
-    expect(securityWarnings(loadBrokerConfig({}))).toEqual([]);
-    expect(securityWarnings(loadBrokerConfig({ BROOK_HOST: '0.0.0.0' }))[0]).toMatch(/without authentication/);
-    expect(
-      securityWarnings(
-        loadBrokerConfig({ BROOK_HOST: '0.0.0.0', BROOK_AUTH: 'bearer', BROOK_AUTH_USERS_FILE: '/etc/brook/users' }),
-      ),
-    ).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // loadSecurityConfig). A bad value stops the broker with a message naming the setting.
 //
 //   BROOK_AUTH              none (default) | basic | bearer | basic,bearer: how clients authenticate
-//   BROOK_AUTH_USERS_FILE   the users file (src/security/users-file.ts): passwords (scrypt) and API keys (SHA-256)
+//   BROOK_AUTH_USERS_FILE   the users file (src/config/users-file.ts): passwords (scrypt) and API keys (SHA-256)
 //   BROOK_AUTHORIZER_ENABLE true: every request is checked against the ACLs (no matching allow = denied)
 //   BROOK_SUPER_USERS       Kafka's syntax, User:alice;User:bob: principals that bypass the ACLs
 //   BROOK_TLS_CERT, BROOK_TLS_KEY  PEM files: the public listener speaks HTTPS

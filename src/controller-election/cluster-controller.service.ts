@@ -33,7 +33,7 @@ import {
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
 import type { LiveIncarnations } from '../topic/replica-incarnations.js';
-import { resolveTopicConfig } from '../topic/topic-config.js';
+import { resolveTopicConfig } from '../config/topic-config.js';
 import { resumePlans } from './admin-plans.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';

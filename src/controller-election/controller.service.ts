@@ -18,7 +18,7 @@ import type { PartitionState, TopicAssignment } from '../topic/cluster-metadata.
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type LiveIncarnations, membersAsLive } from '../topic/replica-incarnations.js';
 import { findCollidingTopic, isInternalTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
-import { validateTopicConfigs } from '../topic/topic-config.js';
+import { validateTopicConfigs } from '../config/topic-config.js';
 import { executePlan } from './admin-plans.js';
 import type { ReassignmentCommand } from './reassignment.js';
 import {

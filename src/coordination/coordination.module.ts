@@ -6,7 +6,7 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from './coordination-store.js';
 import { EmbeddedCoordinationStore } from './embedded-store.js';
 import { RedisCoordinationStore } from './redis-store.js';
-import { redact } from './redis-url.js';
+import { redact } from '../config/redis-url.js';
 
 /** Connection errors are repeated while Redis is down; log one per interval. */
 const REDIS_ERROR_LOG_INTERVAL_MS = 5_000;

@@ -1,5 +1,5 @@
 // The coordination store on Redis (ioredis): the port's operations as single commands or Lua scripts over the
-// layout described in redis-scripts.ts, on plain Redis or a Sentinel-managed master (redis-url.ts).
+// layout described in redis-scripts.ts, on plain Redis or a Sentinel-managed master (config/redis-url.ts).
 //
 // - Atomicity: every read-then-write is one Lua script, so concurrent brokers see compare-and-set, leases and
 //   fenced writes exactly as ZooKeeper's versioned writes and ephemeral nodes.
@@ -45,7 +45,7 @@ import {
   RENEW_SCRIPT,
   SWEEP_SCRIPT,
 } from './redis-scripts.js';
-import { parseRedisUrl, redact } from './redis-url.js';
+import { parseRedisUrl, redact } from '../config/redis-url.js';
 import { WatchHub } from './watch-hub.js';
 
 export const REDIS_NAMESPACE_DEFAULT = 'brook:';
@@ -95,7 +95,7 @@ export class RedisCoordinationStore extends CoordinationStore {
   private subscribing: Promise<void> | null = null;
   private closed = false;
 
-  /** Connects to the URL (redis-url.ts) and checks that the server answers. */
+  /** Connects to the URL (config/redis-url.ts) and checks that the server answers. */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisCoordinationStore> {
     const parsed = parseRedisUrl(url);
     const client = new Redis({ ...parsed.options, ...clientOptions(options) });

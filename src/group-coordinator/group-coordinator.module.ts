@@ -2,12 +2,11 @@ import { Module } from '@nestjs/common';
 import { ControllerElectionModule } from '../controller-election/controller-election.module.js';
 import { ReplicationModule } from '../replication/replication.module.js';
 import { TopicModule } from '../topic/topic.module.js';
-import { ConsumerInstances } from './consumer-instances.service.js';
 import { GroupCoordinator } from './group-coordinator.service.js';
 
 @Module({
   imports: [TopicModule, ControllerElectionModule, ReplicationModule],
-  providers: [GroupCoordinator, ConsumerInstances],
-  exports: [GroupCoordinator, ConsumerInstances],
+  providers: [GroupCoordinator],
+  exports: [GroupCoordinator],
 })
 export class GroupCoordinatorModule {}

@@ -1,19 +1,8 @@
-// Prometheus metrics: the Metrics registry (global, so the produce and consume paths can count), the gauges of
-// broker state and GET /metrics.
+// The Prometheus registry (metrics.service.ts), global so that every layer can count. A leaf: the gauges that read
+// the broker's state live in application/observability/, GET /metrics in the HTTP edge.
 import { Global, Module } from '@nestjs/common';
-import { ControllerElectionModule } from '../controller-election/controller-election.module.js';
-import { GroupCoordinatorModule } from '../group-coordinator/group-coordinator.module.js';
-import { ReplicationModule } from '../replication/replication.module.js';
-import { TopicModule } from '../topic/topic.module.js';
-import { BrokerGauges } from './broker-gauges.service.js';
-import { MetricsController } from './metrics.controller.js';
 import { Metrics } from './metrics.service.js';
 
 @Global()
-@Module({
-  imports: [TopicModule, ControllerElectionModule, ReplicationModule, GroupCoordinatorModule],
-  controllers: [MetricsController],
-  providers: [Metrics, BrokerGauges],
-  exports: [Metrics],
-})
+@Module({ providers: [Metrics], exports: [Metrics] })
 export class MetricsModule {}

@@ -1,5 +1,5 @@
-// From a topic's resolved configuration (Kafka's names, topic/topic-config.ts) to the settings a log runs with.
-import type { ResolvedTopicConfig } from '../topic/topic-config.js';
+// From a topic's resolved configuration (Kafka's names, config/topic-config.ts) to the settings a log runs with.
+import type { ResolvedTopicConfig } from '../config/topic-config.js';
 import type { LogConfig } from './log-config.js';
 import { TimestampType } from './record-batch.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
-import { resolveTopicConfig } from '../topic/topic-config.js';
+import { resolveTopicConfig } from '../config/topic-config.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { FileHandlePool } from './file-handle-pool.js';
 import { toLogConfig } from './log-config-mapping.js';

@@ -36,7 +36,7 @@ import type { AppendInfo, ReadResult } from '../partition-log/partition-log.js';
 import { PartitionLog } from '../partition-log/partition-log.js';
 import { NO_LEADER, type PartitionState, type TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
-import { resolveTopicConfig } from '../topic/topic-config.js';
+import { resolveTopicConfig } from '../config/topic-config.js';
 import { AcksAllWait } from './acks-all-wait.js';
 import { divergingEpoch } from './fetch-divergence.js';
 import { assertMayLead, type Incarnation, leadershipAdmission } from './leadership-admission.js';

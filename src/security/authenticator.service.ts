@@ -30,7 +30,7 @@ import {
   verifyPassword,
   type ApiKeyEntry,
   type PasswordEntry,
-} from './users-file.js';
+} from '../config/users-file.js';
 
 export const ANONYMOUS = 'User:ANONYMOUS';
 export const USERS_FILE_POLL_MS = 2_000;

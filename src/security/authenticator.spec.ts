@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBrokerConfig } from '../config/broker-config.js';
 import { ANONYMOUS, Authenticator } from './authenticator.service.js';
-import { addApiKey, addUser } from './users-file.js';
+import { addApiKey, addUser } from '../config/users-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'brook-authn-'));
 const usersFile = join(dir, 'users');

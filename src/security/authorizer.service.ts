@@ -14,6 +14,14 @@ import { AclStore } from './acl-store.service.js';
 
 export type CheckedOperation = Exclude<Operation, 'ALL'>;
 
+/** One right a request needs (a REST route's, a WebSocket frame's). */
+export interface Check {
+  operation: CheckedOperation;
+  resource: Resource;
+  /** Also satisfied by the same operation on the cluster (Kafka's rule for CREATE). */
+  orCluster?: boolean;
+}
+
 export const forbidden = (message: string) => new BrookError(403, 40301, message);
 
 @Injectable()

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addApiKey, addUser } from '../../src/security/users-file.js';
+import { addApiKey, addUser } from '../../src/config/users-file.js';
 import { BrokerProcess } from './support/broker-process.js';
 import { call, expectError, type ApiResponse, type CallOptions } from './support/http.js';
 import { WsClient } from './support/ws-client.js';

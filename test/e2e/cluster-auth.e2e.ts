@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addUser } from '../../src/security/users-file.js';
+import { addUser } from '../../src/config/users-file.js';
 import { TestCluster, waitUntil } from './support/cluster.js';
 import { call } from './support/http.js';
 

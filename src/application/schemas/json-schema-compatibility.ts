@@ -1,7 +1,8 @@
 // Whether a reader with one JSON Schema accepts everything a writer's JSON Schema accepted: the incompatible
 // differences between them (json-schema-diff.ts), as Confluent words them.
 import { ComparisonTooComplex, tooComplex, type Incompatibility } from './compatibility-types.js';
-import { compareSchemas, DiffContext, type JsonSchemaDifference } from './json-schema-diff.js';
+import { compareSchemas } from './json-schema-diff.js';
+import { DiffContext, type JsonSchemaDifference } from './json-schema-diff-context.js';
 import { jsonSchemaDraft } from './json-schema.js';
 import { JsonSchemaModel } from './json-schema-model.js';
 import { describeJsonSchemaChange, JSON_SCHEMA_RULES } from './json-schema-rules.js';
@@ -20,7 +21,7 @@ function model(schema: ParsedJsonSchema): JsonSchemaModel {
  * ComparisonTooComplex past the step bound.
  */
 export function jsonSchemaDifferences(reader: ParsedJsonSchema, writer: ParsedJsonSchema): JsonSchemaDifference[] {
-  const ctx = new DiffContext();
+  const ctx = new DiffContext(compareSchemas);
   compareSchemas(ctx, model(writer).node(), model(reader).node());
   return ctx.differences;
 }

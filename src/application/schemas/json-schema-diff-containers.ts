@@ -3,7 +3,7 @@
 // `true` — closed when it takes none (`false`), and partially open when a schema (pattern or additional) says which
 // it takes. A property the update drops is fine if the update's content model still takes it; a property the update
 // adds is fine if the original's content model could not have held anything else under that name.
-import { BOUNDS, compareBound, compareSchemas, includesAll, type DiffContext } from './json-schema-diff.js';
+import { BOUNDS, compareBound, includesAll, type DiffContext } from './json-schema-diff-context.js';
 import type { AdditionalSchema, JsonSchemaNode } from './json-schema-model.js';
 
 type ObjectNode = Extract<JsonSchemaNode, { kind: 'object' }>;
@@ -59,7 +59,7 @@ export function compareObjects(ctx: DiffContext, o: ObjectNode, u: ObjectNode): 
       ctx.within(name, () => {
         if (!after) ctx.add('DEPENDENCY_SCHEMA_REMOVED');
         else if (!before) ctx.add('DEPENDENCY_SCHEMA_ADDED');
-        else compareSchemas(ctx, before, after);
+        else ctx.compare(before, after);
       });
     }
   });
@@ -78,13 +78,13 @@ export function compareObjects(ctx: DiffContext, o: ObjectNode, u: ObjectNode): 
 function compareProperty(ctx: DiffContext, o: ObjectNode, u: ObjectNode, name: string): void {
   const before = o.properties.get(name);
   const after = u.properties.get(name);
-  if (before && after) return compareSchemas(ctx, before, after);
+  if (before && after) return ctx.compare(before, after);
   if (before) {
     if (isOpenObject(u)) return ctx.add('PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL');
     const covering = schemaForUndeclared(u, name);
     if (covering) {
       const trial = ctx.sub();
-      compareSchemas(trial, before, covering);
+      trial.compare(before, covering);
       ctx.adopt(trial.differences);
       return ctx.add(
         trial.isCompatible()
@@ -112,7 +112,7 @@ function compareProperty(ctx: DiffContext, o: ObjectNode, u: ObjectNode, name: s
   const covering = schemaForUndeclared(o, name);
   if (covering) {
     const trial = ctx.sub();
-    compareSchemas(trial, covering, after);
+    trial.compare(covering, after);
     ctx.adopt(trial.differences);
     ctx.add(
       trial.isCompatible()
@@ -141,15 +141,15 @@ function compareAdditional(
   if (o.permits !== u.permits) return ctx.add(u.permits ? changes.added : changes.removed);
   if (!o.schema && u.schema) return ctx.add(changes.narrowed);
   if (o.schema && !u.schema) return ctx.add(changes.extended);
-  compareSchemas(ctx, o.schema, u.schema);
+  ctx.compare(o.schema, u.schema);
 }
 
 export function compareArrays(ctx: DiffContext, o: ArrayNode, u: ArrayNode): void {
-  ctx.within('items', () => compareSchemas(ctx, o.items, u.items));
+  ctx.within('items', () => ctx.compare(o.items, u.items));
   const shared = Math.min(o.tuple.length, u.tuple.length);
   for (let index = 0; index < Math.max(o.tuple.length, u.tuple.length); index++) {
     ctx.within(`items/${index}`, () => {
-      if (index < shared) return compareSchemas(ctx, o.tuple[index], u.tuple[index]);
+      if (index < shared) return ctx.compare(o.tuple[index], u.tuple[index]);
       if (index < o.tuple.length) return compareRemovedItem(ctx, o.tuple[index], u);
       compareAddedItem(ctx, o, u.tuple[index]);
     });
@@ -172,7 +172,7 @@ function compareRemovedItem(ctx: DiffContext, before: JsonSchemaNode, u: ArrayNo
   if (isOpen(u.additional)) return ctx.add('ITEM_REMOVED_FROM_OPEN_CONTENT_MODEL');
   if (u.additional.schema) {
     const trial = ctx.sub();
-    compareSchemas(trial, before, u.additional.schema);
+    trial.compare(before, u.additional.schema);
     ctx.adopt(trial.differences);
     return ctx.add(
       trial.isCompatible()
@@ -195,7 +195,7 @@ function compareAddedItem(ctx: DiffContext, o: ArrayNode, after: JsonSchemaNode)
   }
   if (o.additional.schema) {
     const trial = ctx.sub();
-    compareSchemas(trial, o.additional.schema, after);
+    trial.compare(o.additional.schema, after);
     ctx.adopt(trial.differences);
     return ctx.add(
       trial.isCompatible()

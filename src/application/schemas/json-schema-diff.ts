@@ -4,66 +4,19 @@
 // compare as their one member; an update that is an `anyOf`/`oneOf` of something the original matches extends it;
 // combinations compare member by member through a maximum matching of compatible pairs. A schema already being
 // compared on this path is not compared again, so recursive schemas terminate.
-import { StepBudget } from './compatibility-types.js';
 import { compareArrays, compareObjects } from './json-schema-diff-containers.js';
+import {
+  BOUNDS,
+  compareBound,
+  includesAll,
+  type DiffContext,
+  type JsonSchemaDifference,
+} from './json-schema-diff-context.js';
 import type { Criterion, JsonSchemaNode } from './json-schema-model.js';
-import { JSON_SCHEMA_RULES, type JsonSchemaChange } from './json-schema-rules.js';
-
-export interface JsonSchemaDifference {
-  readonly change: JsonSchemaChange;
-  readonly path: string;
-}
+import type { JsonSchemaChange } from './json-schema-rules.js';
 
 /** How many `$ref`s may chain before a schema is taken to accept anything. */
 const MAX_REFERENCE_HOPS = 64;
-
-export class DiffContext {
-  readonly differences: JsonSchemaDifference[] = [];
-
-  constructor(
-    readonly budget: StepBudget = new StepBudget(),
-    private readonly path: string[] = [],
-    private readonly comparing: Set<JsonSchemaNode> = new Set(),
-  ) {}
-
-  /** A context for a trial comparison: same path and budget, its differences kept apart until adopted. */
-  sub(): DiffContext {
-    return new DiffContext(this.budget, [...this.path], new Set(this.comparing));
-  }
-
-  add(change: JsonSchemaChange, attribute?: string): void {
-    const segments = attribute === undefined ? this.path : [...this.path, attribute];
-    this.differences.push({ change, path: `#/${segments.join('/')}` });
-  }
-
-  adopt(differences: readonly JsonSchemaDifference[]): void {
-    this.differences.push(...differences);
-  }
-
-  within(segment: string, body: () => void): void {
-    this.path.push(segment);
-    try {
-      body();
-    } finally {
-      this.path.pop();
-    }
-  }
-
-  /** Runs `body` unless `node` is already being compared further up this path. */
-  entering(node: JsonSchemaNode, body: () => void): void {
-    if (this.comparing.has(node)) return;
-    this.comparing.add(node);
-    try {
-      body();
-    } finally {
-      this.comparing.delete(node);
-    }
-  }
-
-  isCompatible(): boolean {
-    return this.differences.every((difference) => JSON_SCHEMA_RULES[difference.change].compatible);
-  }
-}
 
 function dereference(node: JsonSchemaNode): JsonSchemaNode {
   let current = node;
@@ -140,51 +93,6 @@ function compareSameKind(ctx: DiffContext, o: JsonSchemaNode, u: JsonSchemaNode)
   }
 }
 
-/** Adds the difference between an upper (`isMaximum`) or lower bound of the original and of the update. */
-export function compareBound(
-  ctx: DiffContext,
-  keyword: string,
-  original: number | undefined,
-  update: number | undefined,
-  changes: {
-    added: JsonSchemaChange;
-    removed: JsonSchemaChange;
-    increased: JsonSchemaChange;
-    decreased: JsonSchemaChange;
-  },
-): void {
-  if (original === update) return;
-  if (original === undefined) ctx.add(changes.added, keyword);
-  else if (update === undefined) ctx.add(changes.removed, keyword);
-  else ctx.add(original < update ? changes.increased : changes.decreased, keyword);
-}
-
-const bound = (name: string) =>
-  ({
-    added: `${name}_ADDED`,
-    removed: `${name}_REMOVED`,
-    increased: `${name}_INCREASED`,
-    decreased: `${name}_DECREASED`,
-  }) as {
-    added: JsonSchemaChange;
-    removed: JsonSchemaChange;
-    increased: JsonSchemaChange;
-    decreased: JsonSchemaChange;
-  };
-
-export const BOUNDS = {
-  maxLength: bound('MAX_LENGTH'),
-  minLength: bound('MIN_LENGTH'),
-  maximum: bound('MAXIMUM'),
-  minimum: bound('MINIMUM'),
-  exclusiveMaximum: bound('EXCLUSIVE_MAXIMUM'),
-  exclusiveMinimum: bound('EXCLUSIVE_MINIMUM'),
-  maxProperties: bound('MAX_PROPERTIES'),
-  minProperties: bound('MIN_PROPERTIES'),
-  maxItems: bound('MAX_ITEMS'),
-  minItems: bound('MIN_ITEMS'),
-};
-
 function compareStrings(ctx: DiffContext, o: Of<'string'>, u: Of<'string'>): void {
   compareBound(ctx, 'maxLength', o.maxLength, u.maxLength, BOUNDS.maxLength);
   compareBound(ctx, 'minLength', o.minLength, u.minLength, BOUNDS.minLength);
@@ -213,12 +121,6 @@ function compareNumbers(ctx: DiffContext, o: Of<'number'>, u: Of<'number'>): voi
   if (o.integer && !u.integer) ctx.add('TYPE_EXTENDED');
   else if (!o.integer && u.integer) ctx.add('TYPE_NARROWED');
 }
-
-/** Whether every element of `part` is in `whole`. */
-export const includesAll = <T>(whole: Iterable<T>, part: Iterable<T>) => {
-  const set = new Set(whole);
-  return [...part].every((element) => set.has(element));
-};
 
 function compareEnums(ctx: DiffContext, o: Of<'enum'>, u: Of<'enum'>): void {
   const sameValues = includesAll(o.values, u.values) && includesAll(u.values, o.values);

@@ -6,29 +6,13 @@
 // (DataConversionError, 42203). Output omits fields at their proto3 defaults, as JsonFormat does. The well-known
 // types have their own JSON forms (protobuf-well-known.ts).
 import protobuf from 'protobufjs';
-import { DataConversionError } from './schema-errors.js';
 import type { JsonValue } from './parsed-schema.js';
 import { isSyntheticOneof } from './protobuf-text.js';
-import { isWellKnown, wellKnownFromJson, wellKnownToJson } from './protobuf-well-known.js';
+import { fail, Long, type LongValue } from './protobuf-json-support.js';
+import { isWellKnown, wellKnownFromJson, wellKnownToJson, type NestedJson } from './protobuf-well-known.js';
 
 type Plain = Record<string, unknown>;
 
-/** The 64-bit integers protobufjs reads and writes (long.js, which protobufjs's typings only sketch). */
-export interface LongValue {
-  toNumber(): number;
-  isZero(): boolean;
-  toString(): string;
-}
-interface LongClass {
-  fromString(text: string, unsigned?: boolean): LongValue;
-  fromNumber(value: number, unsigned?: boolean): LongValue;
-  isLong(value: unknown): value is LongValue;
-}
-export const Long = protobuf.util.Long as unknown as LongClass;
-
-export const fail = (path: string, why: string): never => {
-  throw new DataConversionError(`${path}: ${why}`);
-};
 const describe = (json: unknown) => {
   const text = JSON.stringify(json) ?? String(json);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
@@ -125,7 +109,7 @@ function mapKeyFromJson(keyType: string, key: string, path: string): string {
 
 /** Proto3 JSON to the plain object protobufjs encodes as `type`; throws DataConversionError. */
 export function messageFromJson(type: protobuf.Type, json: unknown, path = '$'): Plain {
-  if (isWellKnown(type)) return wellKnownFromJson(type, json, path);
+  if (isWellKnown(type)) return wellKnownFromJson(type, json, path, NESTED);
   if (!isObject(json))
     return fail(path, `expected an object (a ${type.fullName.slice(1)} message), found ${describe(json)}`);
   const byName = new Map<string, protobuf.Field>();
@@ -204,7 +188,7 @@ function mapKeyToJson(keyType: string, key: string): string {
 
 /** A decoded message of `type` to proto3 JSON. */
 export function messageToJson(type: protobuf.Type, message: Decoded): JsonValue {
-  if (isWellKnown(type)) return wellKnownToJson(type, message);
+  if (isWellKnown(type)) return wellKnownToJson(type, message, NESTED);
   const out: Record<string, JsonValue> = {};
   const fields = [...type.fieldsArray].sort((a, b) => a.id - b.id);
   for (const field of fields) {
@@ -228,3 +212,6 @@ export function messageToJson(type: protobuf.Type, message: Decoded): JsonValue 
   }
   return out;
 }
+
+/** What the well-known types' JSON forms need of this file: the values and messages they hold. */
+const NESTED: NestedJson = { messageFromJson, messageToJson, scalarFromJson, scalarToJson };

@@ -5,9 +5,20 @@
 // Output writes fractions with 0, 3, 6 or 9 digits, as JsonFormat does.
 import protobuf from 'protobufjs';
 import type { JsonValue } from './parsed-schema.js';
-import { fail, Long, messageFromJson, messageToJson, scalarFromJson, scalarToJson } from './protobuf-json.js';
+import { fail, Long } from './protobuf-json-support.js';
 
 type Plain = Record<string, unknown>;
+
+/**
+ * The proto3 JSON mapping of the values and messages a well-known type holds (an Any's message, a wrapper's
+ * value), given by protobuf-json.ts, which calls this file for the well-known types themselves.
+ */
+export interface NestedJson {
+  messageFromJson(type: protobuf.Type, json: unknown, path: string): Plain;
+  messageToJson(type: protobuf.Type, message: Plain): JsonValue;
+  scalarFromJson(type: string, json: unknown, path: string): unknown;
+  scalarToJson(type: string, value: unknown): JsonValue;
+}
 
 const WRAPPERS: Record<string, string> = {
   DoubleValue: 'double',
@@ -134,7 +145,7 @@ function structToJson(message: Plain): JsonValue {
 const snake = (path: string) => path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 const camel = (path: string) => path.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
-function anyFromJson(type: protobuf.Type, json: unknown, path: string): Plain {
+function anyFromJson(type: protobuf.Type, json: unknown, path: string, nested: NestedJson): Plain {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return fail(path, 'expected an object with "@type"');
   const { '@type': url, ...rest } = json as Record<string, unknown>;
@@ -143,24 +154,24 @@ function anyFromJson(type: protobuf.Type, json: unknown, path: string): Plain {
   const inner = type.root.lookup(url.slice(url.lastIndexOf('/') + 1));
   if (!(inner instanceof protobuf.Type)) return fail(`${path}.@type`, `no message ${url} in the schema`);
   const body = isWellKnown(inner) && wellKnownName(inner) !== 'Any' ? rest.value : rest;
-  return { type_url: url, value: inner.encode(messageFromJson(inner, body, path)).finish() };
+  return { type_url: url, value: inner.encode(nested.messageFromJson(inner, body, path)).finish() };
 }
 
-function anyToJson(type: protobuf.Type, message: Plain): JsonValue {
+function anyToJson(type: protobuf.Type, message: Plain, nested: NestedJson): JsonValue {
   const url = String(message.type_url ?? '');
   const inner = type.root.lookup(url.slice(url.lastIndexOf('/') + 1));
   if (!(inner instanceof protobuf.Type))
-    return { '@type': url, value: scalarToJson('bytes', message.value ?? new Uint8Array()) };
-  const json = messageToJson(
+    return { '@type': url, value: nested.scalarToJson('bytes', message.value ?? new Uint8Array()) };
+  const json = nested.messageToJson(
     inner,
     inner.decode((message.value as Uint8Array) ?? new Uint8Array()) as unknown as Plain,
   );
   return isWellKnown(inner) ? { '@type': url, value: json } : { '@type': url, ...(json as object) };
 }
 
-export function wellKnownFromJson(type: protobuf.Type, json: unknown, path: string): Plain {
+export function wellKnownFromJson(type: protobuf.Type, json: unknown, path: string, nested: NestedJson): Plain {
   const name = wellKnownName(type)!;
-  if (name in WRAPPERS) return { value: scalarFromJson(WRAPPERS[name], json, path) };
+  if (name in WRAPPERS) return { value: nested.scalarFromJson(WRAPPERS[name], json, path) };
   switch (name) {
     case 'Timestamp':
       return timestampFromJson(json, path);
@@ -183,13 +194,13 @@ export function wellKnownFromJson(type: protobuf.Type, json: unknown, path: stri
         ? { paths: json === '' ? [] : json.split(',').map(snake) }
         : fail(path, 'expected a comma-separated field mask');
     default:
-      return anyFromJson(type, json, path);
+      return anyFromJson(type, json, path, nested);
   }
 }
 
-export function wellKnownToJson(type: protobuf.Type, message: Plain): JsonValue {
+export function wellKnownToJson(type: protobuf.Type, message: Plain, nested: NestedJson): JsonValue {
   const name = wellKnownName(type)!;
-  if (name in WRAPPERS) return scalarToJson(WRAPPERS[name], message.value ?? type.fields.value.defaultValue);
+  if (name in WRAPPERS) return nested.scalarToJson(WRAPPERS[name], message.value ?? type.fields.value.defaultValue);
   switch (name) {
     case 'Timestamp':
       return timestampToJson(message);
@@ -206,6 +217,6 @@ export function wellKnownToJson(type: protobuf.Type, message: Plain): JsonValue 
     case 'FieldMask':
       return ((message.paths as string[] | undefined) ?? []).map(camel).join(',');
     default:
-      return anyToJson(type, message);
+      return anyToJson(type, message, nested);
   }
 }

@@ -16,7 +16,7 @@ import {
 } from '../command-context.js';
 import { UsageError } from '../errors.js';
 import { collect, exactlyOneAction } from '../options.js';
-import { CLUSTER_RESOURCE_NAME, OPERATIONS, type Operation } from '../../security/acl.js';
+import type { components } from '../generated/brook-api.js';
 import { formatTable } from '../table.js';
 
 const ACTIONS = ['add', 'remove', 'list'] as const;
@@ -24,6 +24,23 @@ const PATTERN_TYPES = ['LITERAL', 'PREFIXED', 'ANY', 'MATCH'] as const;
 
 type PatternType = (typeof PATTERN_TYPES)[number];
 type ResourceType = 'TOPIC' | 'GROUP' | 'CLUSTER';
+type Operation = components['schemas']['AclData']['operation'];
+
+/** Every operation of the API's AclData (a record of them all, so that the type check keeps the list complete). */
+const OPERATION_SET: Record<Operation, true> = {
+  ALL: true,
+  READ: true,
+  WRITE: true,
+  CREATE: true,
+  DELETE: true,
+  ALTER: true,
+  DESCRIBE: true,
+  DESCRIBE_CONFIGS: true,
+  ALTER_CONFIGS: true,
+};
+const OPERATIONS = Object.keys(OPERATION_SET) as Operation[];
+/** The name of the one cluster resource in the API (openapi.yaml's AclData.resource_name), as Kafka's. */
+const CLUSTER_RESOURCE_NAME = 'kafka-cluster';
 
 interface AclsOptions extends CommonOptions {
   add?: boolean;

@@ -1,5 +1,5 @@
 // `brook users`: edits the users file of BROOK_AUTH_USERS_FILE on this machine (no broker involved; brokers re-read
-// the file within seconds of a change). Secrets are written only hashed (src/security/users-file.ts has the
+// the file within seconds of a change). Secrets are written only hashed (src/config/users-file.ts has the
 // format): `add` stores a password (from stdin with --password-stdin, else asked twice on the terminal without
 // echo), `add-key` creates an API key and prints it once, `remove` deletes a user (with its API keys) or one key,
 // `list` prints the users and key ids, never a hash.
@@ -11,7 +11,7 @@ import {
   removeEntry,
   UsersFileError,
   type UsersFileEntry,
-} from '../../security/users-file.js';
+} from '../../config/users-file.js';
 import type { CliIo } from '../command-context.js';
 import { withExamples, writeJson } from '../command-context.js';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors.js';

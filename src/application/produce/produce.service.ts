@@ -1,0 +1,302 @@
+// The produce path shared by v3 single, v3 batch, v2 and (later) WebSocket: choose each record's partition as
+// Kafka's Java client does, group the request's records into one batch per partition, append each batch once,
+// and report per record in request order. No per-record class instances; bytes are prepared by the caller.
+import { Inject, Injectable } from '@nestjs/common';
+import { BrookError, errors } from '../../common/brook-error.js';
+import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
+import type { BrokerConfig } from '../../config/broker-config.js';
+import { ControllerService } from '../../controller-election/controller.service.js';
+import {
+  encodeBatch,
+  encodeSpansBatch,
+  frameSpansBatch,
+  type RecordInput,
+  type RecordSpans,
+} from '../../partition-log/record-batch.js';
+import { PartitionRouter } from '../../replication/partition-router.service.js';
+import type { Acks } from '../../replication/replica-manager.service.js';
+import type { AppendInfo } from '../../partition-log/partition-log.js';
+import type { TopicMetadata } from '../../topic/cluster-metadata.js';
+import { MetadataCache } from '../../topic/metadata-cache.service.js';
+import { partitionForKey, StickyPartitioner } from '../../topic/partitioner.js';
+import { resolveTopicConfig } from '../../config/topic-config.js';
+import { isInternalTopic } from '../../topic/topic-name.js';
+import { Metrics } from '../../metrics/metrics.service.js';
+
+/** The most records whose indexes produceFrom lays out in one array made at its full size. */
+const PREALLOCATED_INDEXES_MAX = 10_000;
+
+export interface ProduceInput extends RecordInput {
+  partition?: number | null;
+}
+
+/**
+ * The records of a v2 binary produce request as the HTTP edge's scanner lays them out (http/v2-binary/): the
+ * records section of one batch in `data` up to `end` (the header's place left free before it), each key's and
+ * value's span in it; `partitions[i]` is record i's own partition field (null: none), `partitions` null when no
+ * record names one; `keyed` false when no record has a key.
+ */
+export interface ScannedRecords extends RecordSpans {
+  readonly count: number;
+  readonly end: number;
+  readonly partitions: ReadonlyArray<number | null> | null;
+  readonly keyed: boolean;
+  key(i: number): Buffer | null;
+}
+
+/** The records of one request as produceFrom reads them. */
+interface ProduceSource {
+  count: number;
+  key(i: number): Buffer | null;
+  partition(i: number): number | null | undefined;
+  /**
+   * When known: every record has no key and this partition (null: none, as a record without a partition field), so
+   * produceFrom places them all at once rather than one by one. Undefined: look at each record.
+   */
+  keylessPartition?: number | null;
+  /** One batch of the records at `indexes` (in request order). */
+  encode(indexes: readonly number[]): Buffer;
+}
+
+/** The records of one request that went to one partition, and how their append went. */
+export interface AppendedGroup {
+  partition: number;
+  /** Read-only: may be shared with other requests (identityIndexes). */
+  indexes: readonly number[];
+  /** null for acks=0 (and when error is set). */
+  info: AppendInfo | null;
+  error: BrookError | null;
+}
+
+export interface ProduceResult {
+  refused: Map<number, { partition: number | null; error: BrookError }>;
+  appended: AppendedGroup[];
+}
+
+export type ProduceOutcome =
+  | { ok: true; partition: number; offset: number; timestampMs: number }
+  | { ok: false; partition: number | null; error: BrookError };
+
+/** The last identityIndexes array, frozen: shared by the requests of that many records until another count comes. */
+let identity: readonly number[] = Object.freeze([]);
+
+/** 0, 1, ..., count - 1: the indexes of a request whose records all go to one partition (made once per count). */
+function identityIndexes(count: number): readonly number[] {
+  if (identity.length !== count) {
+    // past PREALLOCATED_INDEXES_MAX, V8 would make a dictionary of `new Array(n)`: then it grows as others do
+    const indexes = count <= PREALLOCATED_INDEXES_MAX ? new Array<number>(count) : [];
+    for (let i = 0; i < count; i++) indexes[i] = i;
+    identity = Object.freeze(indexes);
+  }
+  return identity;
+}
+
+function isPartitionOf(partition: number, partitions: number): boolean {
+  return Number.isInteger(partition) && partition >= 0 && partition < partitions;
+}
+
+@Injectable()
+export class ProduceService {
+  private readonly partitioners = new Map<string, StickyPartitioner>();
+  private readonly compactedByMetadata = new WeakMap<TopicMetadata, boolean>();
+
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    private readonly metadata: MetadataCache,
+    private readonly replicas: PartitionRouter,
+    private readonly controller: ControllerService,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** The topic's partition count; creates the topic first when auto-creation is on. */
+  async partitionCount(topic: string): Promise<number> {
+    return (await this.topicShape(topic)).partitions;
+  }
+
+  private async topicShape(topic: string): Promise<{ partitions: number; compacted: boolean }> {
+    let metadata = this.metadata.topic(topic);
+    if (metadata === undefined && this.config.autoCreateTopicsEnable) {
+      await this.controller
+        .createTopic({
+          name: topic,
+          partitions: this.config.numPartitions,
+          replicationFactor: this.config.defaultReplicationFactor,
+          configs: [],
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof BrookError && error.errorCode === 40002)) throw error;
+        });
+      metadata = this.metadata.topic(topic);
+    }
+    if (metadata === undefined) throw errors.topicNotFound(topic);
+    if (isInternalTopic(topic)) {
+      throw errors.invalidRequest(`Topic ${topic} is internal to the broker; clients may read it but not write it.`);
+    }
+    // Resolved once per metadata snapshot (a reload replaces the object), not on every produce request.
+    let compacted = this.compactedByMetadata.get(metadata);
+    if (compacted === undefined) {
+      compacted = resolveTopicConfig(metadata.configs, this.config.topicConfigDefaults).cleanupPolicyCompact;
+      this.compactedByMetadata.set(metadata, compacted);
+    }
+    return { partitions: metadata.assignment.replicas.length, compacted };
+  }
+
+  /** Produces records of one request; outcomes in input order. Throws only for request-level errors. */
+  async produce(topic: string, records: ProduceInput[], acks: Acks): Promise<ProduceOutcome[]> {
+    const result = await this.produceFrom(
+      topic,
+      {
+        count: records.length,
+        key: (i) => records[i].key,
+        partition: (i) => records[i].partition,
+        encode: (indexes) => encodeBatch(indexes.map((i) => records[i])),
+      },
+      acks,
+    );
+    const outcomes = new Array<ProduceOutcome>(records.length);
+    for (const [i, refusal] of result.refused) outcomes[i] = { ok: false, ...refusal };
+    for (const { partition, indexes, info, error } of result.appended) {
+      indexes.forEach((recordIndex, position) => {
+        outcomes[recordIndex] =
+          error !== null
+            ? { ok: false, partition, error }
+            : {
+                ok: true,
+                partition,
+                offset: info === null ? -1 : info.firstOffset + position,
+                timestampMs:
+                  info !== null && info.logAppendTimeMs >= 0 ? info.logAppendTimeMs : records[recordIndex].timestamp,
+              };
+      });
+    }
+    return outcomes;
+  }
+
+  /**
+   * Produces records of one v2 binary request read by the fast scanner (all stamped `timestamp`), each batch
+   * encoded straight from the scanned bytes; `partition` is the route's partition, when it names one. The same
+   * partition choice, batching and failures as produce() gives the same records as ProduceInputs.
+   */
+  produceScanned(
+    topic: string,
+    records: ScannedRecords,
+    partition: number | undefined,
+    timestamp: number,
+    acks: Acks,
+  ): Promise<ProduceResult> {
+    const partitions = records.partitions;
+    return this.produceFrom(
+      topic,
+      {
+        count: records.count,
+        key: (i) => records.key(i),
+        partition: partition !== undefined ? () => partition : partitions === null ? () => null : (i) => partitions[i],
+        keylessPartition:
+          records.keyed || (partition === undefined && partitions !== null) ? undefined : (partition ?? null),
+        // Every record in one batch (indexes are in request order): the scanner already laid it out.
+        encode: (indexes) =>
+          indexes.length === records.count
+            ? frameSpansBatch(records.data, records.end, records.count, timestamp)
+            : encodeSpansBatch(records, records.count, indexes, timestamp),
+      },
+      acks,
+    );
+  }
+
+  /**
+   * The partition choice, one batch and one append per partition: records refused before appending (a compacted
+   * topic and no key, an unknown partition) in `refused` by index, the others by partition in `appended`, each
+   * with the indexes of its records in request order and its append (null for acks=0) or the error that failed it.
+   */
+  private async produceFrom(topic: string, source: ProduceSource, acks: Acks): Promise<ProduceResult> {
+    const { partitions, compacted } = await this.topicShape(topic);
+    const refused = new Map<number, { partition: number | null; error: BrookError }>();
+    const byPartition = new Map<number, readonly number[]>();
+    const same = source.keylessPartition;
+    if (same !== undefined && source.count > 0 && !compacted && (same === null || isPartitionOf(same, partitions))) {
+      // Every record goes where the loop below would put each one: the given partition, else the sticky one.
+      byPartition.set(same ?? this.partitioner(topic).next(partitions), identityIndexes(source.count));
+      return { refused, appended: await this.appendEach(topic, byPartition, source, acks) };
+    }
+    let sticky: number | null = null;
+    // The partition the first placed record goes to, usually every record's (a partition route, the sticky
+    // partition): its indexes get room for all the records after it at once rather than growing by pushes, and
+    // records to it skip the map. The array is cut to what it holds after the loop.
+    let firstPartition = -1;
+    let firstIndexes: number[] = [];
+    let firstFilled = 0;
+    for (let i = 0; i < source.count; i++) {
+      const key = source.key(i);
+      const given = source.partition(i);
+      if (compacted && key === null) {
+        // As Kafka: a compacted topic keeps the last record per key, so a record without one is refused.
+        refused.set(i, {
+          partition: given ?? null,
+          error: errors.invalidPayload('Compacted topic cannot accept a record without a key.'),
+        });
+        continue;
+      }
+      let partition: number;
+      if (given !== undefined && given !== null) {
+        partition = given;
+        if (!isPartitionOf(partition, partitions)) {
+          refused.set(i, { partition, error: errors.partitionNotFound(partition) });
+          continue;
+        }
+      } else if (key !== null) {
+        partition = partitionForKey(key, partitions);
+      } else {
+        sticky ??= this.partitioner(topic).next(partitions);
+        partition = sticky;
+      }
+      if (partition === firstPartition) {
+        firstIndexes[firstFilled++] = i;
+        continue;
+      }
+      if (firstPartition === -1) {
+        firstPartition = partition;
+        // past PREALLOCATED_INDEXES_MAX, V8 would make a dictionary of `new Array(n)`: then it grows as others do
+        if (source.count - i <= PREALLOCATED_INDEXES_MAX) firstIndexes = new Array<number>(source.count - i);
+        firstIndexes[firstFilled++] = i;
+        byPartition.set(partition, firstIndexes);
+        continue;
+      }
+      const indexes = byPartition.get(partition) as number[] | undefined; // (arrays made here)
+      if (indexes === undefined) byPartition.set(partition, [i]);
+      else indexes.push(i);
+    }
+    firstIndexes.length = firstFilled;
+    return { refused, appended: await this.appendEach(topic, byPartition, source, acks) };
+  }
+
+  /** One batch and one append per partition, all at once. */
+  private appendEach(
+    topic: string,
+    byPartition: Map<number, readonly number[]>,
+    source: ProduceSource,
+    acks: Acks,
+  ): Promise<AppendedGroup[]> {
+    return Promise.all(
+      [...byPartition].map(async ([partition, indexes]): Promise<AppendedGroup> => {
+        try {
+          const batch = source.encode(indexes);
+          const info = await this.replicas.produce(topic, partition, batch, acks);
+          this.metrics.produced(topic, indexes.length, batch.length);
+          return { partition, indexes, info, error: null };
+        } catch (error) {
+          const failure = error instanceof BrookError ? error : errors.kafkaError((error as Error).message);
+          return { partition, indexes, info: null, error: failure };
+        }
+      }),
+    );
+  }
+
+  private partitioner(topic: string): StickyPartitioner {
+    let partitioner = this.partitioners.get(topic);
+    if (partitioner === undefined) {
+      partitioner = new StickyPartitioner();
+      this.partitioners.set(topic, partitioner);
+    }
+    return partitioner;
+  }
+}

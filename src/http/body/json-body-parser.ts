@@ -1,0 +1,176 @@
+// The one request-body parser for every JSON media type Brook accepts (application/json and the REST Proxy's
+// application/vnd.kafka[.json|.binary].v2+json). It bounds the body (413), rejects invalid UTF-8, malformed
+// JSON and JSON nested deeper than JSON_DEPTH_MAX (400: recursive code such as JSON.stringify of a JSON record value
+// would otherwise overflow the stack), and hands the streaming produce route its raw body: a v3 `.../records` POST
+// sent chunked (no Content-Length) is a stream of concatenated records, parsed by the route as it arrives. A v2
+// binary produce body goes through the fast scanner (v2-binary-body.ts) first; what it does not take is parsed here
+// the full way.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { BATCHES_MEDIA_TYPE, INTERNAL_PREFIX } from '../../cluster/peer-client.js';
+import { BrookError } from '../../common/brook-error.js';
+import { scanV2BinaryBody } from '../v2-binary/v2-binary-body.js';
+
+export const JSON_MEDIA_TYPES = /^application\/(?:vnd\.kafka(?:\.(?:json|binary))?\.v2\+)?json$/;
+const STREAMING_PRODUCE_ROUTE = /^\/v3\/clusters\/[^/]+\/topics\/[^/]+\/records(?:\?.*)?$/;
+
+/** What the parser hands a streaming produce request instead of a parsed body. */
+export class StreamingBody {
+  constructor(readonly stream: Readable) {}
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Deepest nesting of arrays and objects accepted in a request body. */
+export const JSON_DEPTH_MAX = 128;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/** The deepest nesting in JSON text, counted on the bytes (UTF-8 continuation bytes never equal these ASCII ones). */
+export function jsonDepth(body: Buffer, stopAbove = JSON_DEPTH_MAX): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > stopAbove) return deepest;
+      }
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.removeAllContentTypeParsers();
+  registerBatchBodyParser(app, bodyLimitBytes);
+  app.addContentTypeParser(
+    JSON_MEDIA_TYPES,
+    { bodyLimit: bodyLimitBytes },
+    (request: FastifyRequest, payload, done) => {
+      if (
+        request.method === 'POST' &&
+        request.headers['content-length'] === undefined &&
+        STREAMING_PRODUCE_ROUTE.test(request.url)
+      ) {
+        done(null, new StreamingBody(payload));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let received = 0;
+      let failed = false;
+      payload.on('data', (chunk: Buffer) => {
+        if (failed) return;
+        received += chunk.length;
+        if (received > bodyLimitBytes) {
+          failed = true;
+          done(new BrookError(413, 413, `Request body is larger than ${bodyLimitBytes} bytes.`), undefined);
+          return;
+        }
+        chunks.push(chunk);
+      });
+      payload.on('error', (error) => {
+        if (!failed) done(error, undefined);
+        failed = true;
+      });
+      payload.on('end', () => {
+        if (failed) return;
+        try {
+          const body = gathered(chunks, received);
+          if (isV2BinaryProduce(request)) {
+            const scanned = scanV2BinaryBody(body);
+            if (scanned !== null) {
+              done(null, scanned);
+              return;
+            }
+          }
+          done(null, parseJson(body));
+        } catch (error) {
+          done(error as Error, undefined);
+        }
+      });
+    },
+  );
+}
+
+/**
+ * Bodies of several chunks up to this size are gathered into one buffer kept for the next body, not a new one each
+ * time: the parser reads a body synchronously, and neither the scanner's records nor the parsed JSON refer to it.
+ */
+const GATHER_BYTES_MAX = 1024 * 1024;
+let gatherBuffer = Buffer.alloc(0);
+
+/** The body in one buffer: its only chunk, a view of the reused gather buffer, or (past GATHER_BYTES_MAX) a copy. */
+function gathered(chunks: Buffer[], received: number): Buffer {
+  if (chunks.length === 1) return chunks[0];
+  if (received > GATHER_BYTES_MAX) return Buffer.concat(chunks, received);
+  if (gatherBuffer.length < received)
+    gatherBuffer = Buffer.allocUnsafe(Math.min(GATHER_BYTES_MAX, Math.max(received, 2 * gatherBuffer.length)));
+  let at = 0;
+  for (const chunk of chunks) at += chunk.copy(gatherBuffer, at);
+  return gatherBuffer.subarray(0, received);
+}
+
+/** The routes of REST Proxy v2 produce, as registered. */
+const V2_PRODUCE_ROUTES = new Set(['/topics/:topic_name', '/topics/:topic_name/partitions/:partition_id']);
+/** The v2 embedded format the controller reads as JSON; every other accepted media type is read as binary. */
+export const V2_JSON_FORMAT = 'application/vnd.kafka.json.v2+json';
+
+/**
+ * A v2 produce in the binary format with a declared length: the body goes through the fast scanner first (a
+ * chunked body is charged to the producer quota by its parsed size, so it keeps the full path).
+ */
+function isV2BinaryProduce(request: FastifyRequest): boolean {
+  return (
+    request.method === 'POST' &&
+    request.headers['content-length'] !== undefined &&
+    V2_PRODUCE_ROUTES.has(request.routeOptions.url ?? '') &&
+    !(request.headers['content-type'] ?? '').startsWith(V2_JSON_FORMAT)
+  );
+}
+
+/** Raw record batches, accepted on the internal broker-to-broker routes only. */
+function registerBatchBodyParser(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.addContentTypeParser(
+    BATCHES_MEDIA_TYPE,
+    { parseAs: 'buffer', bodyLimit: bodyLimitBytes },
+    (request: FastifyRequest, body: Buffer, done) => {
+      if (!request.url.startsWith(`${INTERNAL_PREFIX}/`)) {
+        done(new BrookError(415, 415, `${BATCHES_MEDIA_TYPE} is accepted by internal routes only.`), undefined);
+        return;
+      }
+      done(null, body);
+    },
+  );
+}
+
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  if (body.length > JSON_DEPTH_MAX && jsonDepth(body) > JSON_DEPTH_MAX)
+    throw new BrookError(400, 400, `Request body nests arrays and objects deeper than ${JSON_DEPTH_MAX} levels.`);
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw new BrookError(400, 400, 'Request body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new BrookError(400, 400, `Malformed JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,174 @@
+// The rights each REST route needs, in one table keyed by openapi.yaml's operation ("METHOD /path/{param}"), so
+// that a unit test can hold it equal to the spec: a route without an entry is refused (403), never let through.
+// A rule maps the request (path parameters, parsed body, query) to the checks it needs; topics named in a body
+// are checked one by one. As in Kafka: creating a topic needs CREATE on the cluster or on the topic; a consumer
+// group needs READ on the group and on each topic it reads or commits; READ, WRITE, DELETE and ALTER imply
+// DESCRIBE. Lists (topics, consumer groups) need nothing and are filtered to what the caller may DESCRIBE.
+// Partition reassignments and leader elections are cluster operations, as in Kafka: ALTER on the cluster to start
+// or cancel them, DESCRIBE on the cluster to read them.
+import { CLUSTER_RESOURCE_NAME, type Resource } from '../../security/acl.js';
+import type { Check, CheckedOperation } from '../../security/authorizer.service.js';
+
+export interface RouteContext {
+  params: Record<string, string>;
+  body: unknown;
+  query: Record<string, unknown>;
+  /** The topics a v2 consumer instance reads (its subscription or assignment); [] when unknown. */
+  instanceTopics(group: string, instance: string): string[];
+  /** The topics a consumer group has committed offsets for or is assigned. */
+  groupTopics(group: string): string[];
+}
+
+/** 'public': no authentication either (probes and the API description). */
+export type RouteRule = 'public' | ((context: RouteContext) => Check[]);
+
+const topic = (name: string): Resource => ({ type: 'TOPIC', name });
+const group = (name: string): Resource => ({ type: 'GROUP', name });
+export const CLUSTER: Resource = { type: 'CLUSTER', name: CLUSTER_RESOURCE_NAME };
+
+const on = (operation: CheckedOperation, resource: Resource): Check => ({ operation, resource });
+const none = (): Check[] => [];
+const topicParam = (operation: CheckedOperation) => (c: RouteContext) => [on(operation, topic(c.params.topic_name))];
+const groupParam = (param: string, operation: CheckedOperation) => (c: RouteContext) => [
+  on(operation, group(c.params[param])),
+];
+
+/** Topic names found in body[field][*].topic (or body[field][*] when they are strings), deduplicated. */
+function bodyTopics(body: unknown, field: string, key = 'topic'): string[] {
+  const list = (body as Record<string, unknown> | null | undefined)?.[field];
+  if (!Array.isArray(list)) return [];
+  const names = new Set<string>();
+  for (const entry of list) {
+    const name = typeof entry === 'string' ? entry : (entry as Record<string, unknown> | null)?.[key];
+    if (typeof name === 'string') names.add(name);
+  }
+  return [...names];
+}
+
+const readTopics = (names: string[]) => names.map((name) => on('READ', topic(name)));
+
+/** A v2 consumer-instance route: READ on the group and on the topics the body names or the instance reads. */
+const instanceRoute =
+  (field: string | null) =>
+  (c: RouteContext): Check[] => {
+    const named = field === null ? [] : bodyTopics(c.body, field);
+    const topics = named.length > 0 ? named : c.instanceTopics(c.params.group_name, c.params.instance);
+    return [on('READ', group(c.params.group_name)), ...readTopics(topics)];
+  };
+
+const G = '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}';
+const T = '/v3/clusters/{cluster_id}/topics/{topic_name}';
+const I = '/consumers/{group_name}/instances/{instance}';
+
+export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
+  'GET /healthz': 'public',
+  'GET /readyz': 'public',
+  'GET /openapi.yaml': 'public',
+  'GET /openapi.json': 'public',
+  'GET /metrics': () => [on('DESCRIBE', CLUSTER)],
+
+  'GET /v3/clusters': none,
+  'GET /v3/clusters/{cluster_id}': none,
+  'GET /v3/clusters/{cluster_id}/brokers': none,
+  'GET /v3/clusters/{cluster_id}/brokers/{broker_id}': none,
+  'GET /v3/clusters/{cluster_id}/acls': () => [on('DESCRIBE', CLUSTER)],
+  'POST /v3/clusters/{cluster_id}/acls': () => [on('ALTER', CLUSTER)],
+  'DELETE /v3/clusters/{cluster_id}/acls': () => [on('ALTER', CLUSTER)],
+  'GET /v3/clusters/{cluster_id}/client-quotas': () => [on('DESCRIBE_CONFIGS', CLUSTER)],
+  'GET /v3/clusters/{cluster_id}/client-quotas/{entity}': () => [on('DESCRIBE_CONFIGS', CLUSTER)],
+  'PUT /v3/clusters/{cluster_id}/client-quotas/{entity}': () => [on('ALTER_CONFIGS', CLUSTER)],
+  'DELETE /v3/clusters/{cluster_id}/client-quotas/{entity}': () => [on('ALTER_CONFIGS', CLUSTER)],
+
+  'GET /v3/clusters/{cluster_id}/topics': none,
+  'POST /v3/clusters/{cluster_id}/topics': (c) => {
+    const name = (c.body as Record<string, unknown> | null | undefined)?.topic_name;
+    return [{ operation: 'CREATE', resource: topic(typeof name === 'string' ? name : ''), orCluster: true }];
+  },
+  [`GET ${T}`]: topicParam('DESCRIBE'),
+  [`PATCH ${T}`]: topicParam('ALTER'),
+  [`DELETE ${T}`]: topicParam('DELETE'),
+  [`GET ${T}/configs`]: topicParam('DESCRIBE_CONFIGS'),
+  [`POST ${T}/configs:alter`]: topicParam('ALTER_CONFIGS'),
+  [`GET ${T}/configs/{name}`]: topicParam('DESCRIBE_CONFIGS'),
+  [`PUT ${T}/configs/{name}`]: topicParam('ALTER_CONFIGS'),
+  [`DELETE ${T}/configs/{name}`]: topicParam('ALTER_CONFIGS'),
+  [`GET ${T}/partitions`]: topicParam('DESCRIBE'),
+  [`GET ${T}/partitions/{partition_id}`]: topicParam('DESCRIBE'),
+  [`GET ${T}/partitions/{partition_id}/replicas`]: topicParam('DESCRIBE'),
+  [`GET ${T}/partitions/{partition_id}/offset`]: topicParam('DESCRIBE'),
+  'GET /v3/clusters/{cluster_id}/topics/-/partitions/-/reassignment': () => [on('DESCRIBE', CLUSTER)],
+  'POST /v3/clusters/{cluster_id}/topics/-/partitions/-/reassignment': () => [on('ALTER', CLUSTER)],
+  [`GET ${T}/partitions/-/reassignment`]: () => [on('DESCRIBE', CLUSTER)],
+  [`GET ${T}/partitions/{partition_id}/reassignment`]: () => [on('DESCRIBE', CLUSTER)],
+  'POST /v3/clusters/{cluster_id}/topics/-/partitions/-/leader-election': () => [on('ALTER', CLUSTER)],
+  [`POST ${T}/records`]: topicParam('WRITE'),
+  [`POST ${T}/records:batch`]: topicParam('WRITE'),
+  [`GET ${T}/partitions/{partition_id}/records`]: topicParam('READ'),
+  [`GET ${T}/records:stream`]: (c) => [
+    on('READ', topic(c.params.topic_name)),
+    // a repeated `group` is refused by the route; checking each name keeps the rule closed whatever the shape
+    ...[c.query.group]
+      .flat()
+      .filter((name) => name !== undefined)
+      .map((name) => on('READ', group(String(name)))),
+  ],
+
+  'GET /v3/clusters/{cluster_id}/consumer-groups': none,
+  [`GET ${G}`]: groupParam('consumer_group_id', 'DESCRIBE'),
+  [`DELETE ${G}`]: groupParam('consumer_group_id', 'DELETE'),
+  [`GET ${G}/consumers`]: groupParam('consumer_group_id', 'DESCRIBE'),
+  [`GET ${G}/consumers/{consumer_id}`]: groupParam('consumer_group_id', 'DESCRIBE'),
+  [`GET ${G}/consumers/{consumer_id}/assignments`]: groupParam('consumer_group_id', 'DESCRIBE'),
+  [`GET ${G}/lags`]: groupParam('consumer_group_id', 'DESCRIBE'),
+  [`GET ${G}/lags/{topic_name}/partitions/{partition_id}`]: (c) => [
+    on('DESCRIBE', group(c.params.consumer_group_id)),
+    on('DESCRIBE', topic(c.params.topic_name)),
+  ],
+  [`GET ${G}/lag-summary`]: groupParam('consumer_group_id', 'DESCRIBE'),
+  [`POST ${G}/offsets:reset`]: (c) => {
+    const named = bodyTopics(c.body, 'topics', 'topic_name');
+    const topics = named.length > 0 ? named : c.groupTopics(c.params.consumer_group_id);
+    return [on('READ', group(c.params.consumer_group_id)), ...readTopics(topics)];
+  },
+
+  'GET /topics': none,
+  'GET /topics/{topic_name}': topicParam('DESCRIBE'),
+  'POST /topics/{topic_name}': topicParam('WRITE'),
+  'GET /topics/{topic_name}/partitions': topicParam('DESCRIBE'),
+  'GET /topics/{topic_name}/partitions/{partition_id}': topicParam('DESCRIBE'),
+  'POST /topics/{topic_name}/partitions/{partition_id}': topicParam('WRITE'),
+  'GET /topics/{topic_name}/partitions/{partition_id}/offsets': topicParam('DESCRIBE'),
+  'GET /brokers': none,
+
+  'POST /consumers/{group_name}': groupParam('group_name', 'READ'),
+  [`DELETE ${I}`]: groupParam('group_name', 'READ'),
+  [`POST ${I}/subscription`]: (c) => [
+    on('READ', group(c.params.group_name)),
+    ...readTopics(bodyTopics(c.body, 'topics')),
+  ],
+  [`GET ${I}/subscription`]: groupParam('group_name', 'READ'),
+  [`DELETE ${I}/subscription`]: groupParam('group_name', 'READ'),
+  [`POST ${I}/assignments`]: instanceRoute('partitions'),
+  [`GET ${I}/assignments`]: groupParam('group_name', 'READ'),
+  [`POST ${I}/positions`]: instanceRoute('offsets'),
+  [`POST ${I}/positions/beginning`]: instanceRoute('partitions'),
+  [`POST ${I}/positions/end`]: instanceRoute('partitions'),
+  [`GET ${I}/records`]: instanceRoute(null),
+  [`POST ${I}/offsets`]: instanceRoute('offsets'),
+  [`GET ${I}/offsets`]: instanceRoute(null),
+};
+
+const specPaths = new Map<string, string>(); // keyed by route template: as many entries as routes
+
+/** Fastify's route template (`/v3/:a/x::y`) in openapi.yaml's form (`/v3/{a}/x:y`); called several times a request. */
+export function specPath(fastifyUrl: string): string {
+  let path = specPaths.get(fastifyUrl);
+  if (path === undefined) {
+    path = fastifyUrl
+      .split('::')
+      .map((part) => part.replace(/:(\w+)/g, '{$1}'))
+      .join(':');
+    specPaths.set(fastifyUrl, path);
+  }
+  return path;
+}

@@ -1,0 +1,183 @@
+// The broker-to-broker routes (INTERNAL_PREFIX, guarded by the cluster secret): what a non-leader forwards to a
+// partition leader (produce with the leader epoch it believes, read, offsets; record batches as stored, never JSON
+// per record), followers' fetches from their leader, what a broker
+// forwards to the controller (admin commands), what a restoring controller asks every broker (its metadata
+// snapshot), and the broker's cluster status (for operators and tests). Not in openapi.yaml: not public.
+import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { BATCHES_MEDIA_TYPE } from '../cluster/peer-client.js';
+import { errors } from '../common/brook-error.js';
+import { BROKER_CONFIG } from '../config/broker-config.provider.js';
+import type { BrokerConfig } from '../config/broker-config.js';
+import { ControllerElection } from '../controller-election/controller-election.service.js';
+import { type ControllerCommand, ControllerService } from '../controller-election/controller.service.js';
+import {
+  HIGH_WATERMARK_HEADER,
+  LOG_START_OFFSET_HEADER,
+  NEXT_OFFSET_HEADER,
+} from '../replication/partition-router.service.js';
+import { answerHeaders } from '../replication/replica-fetch-protocol.js';
+import { ReplicaManager } from '../replication/replica-manager.service.js';
+import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { serializeSnapshot } from '../topic/metadata-snapshot.js';
+import { ClusterSecretGuard } from './cluster-secret.guard.js';
+import { acksParam, integerParam } from '../application/params.js';
+
+@Controller('internal/v1')
+@UseGuards(ClusterSecretGuard)
+export class InternalController {
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    private readonly election: ControllerElection,
+    private readonly controller: ControllerService,
+    private readonly metadata: MetadataCache,
+    private readonly replicas: ReplicaManager,
+  ) {}
+
+  @Get('status')
+  status() {
+    return {
+      broker_id: this.config.brokerId,
+      broker_epoch: this.election.brokerEpoch,
+      is_controller: this.election.isController(),
+      controller_epoch: this.election.isController() ? this.election.currentControllerEpoch() : -1,
+      highest_controller_epoch_seen: this.election.highestControllerEpochSeen,
+      topics: this.metadata.allTopics().size,
+    };
+  }
+
+  @Get('metadata-snapshot')
+  snapshot(@Res({ passthrough: true }) reply: FastifyReply) {
+    void reply.header('content-type', 'application/json');
+    return serializeSnapshot(this.metadata.snapshot());
+  }
+
+  /**
+   * The controller's push after it changed the metadata, stamped with its epoch: a hint to reload from the store
+   * now (the store watch and the periodic reconcile would get there too). A stale epoch is refused with 409, and
+   * the controller that sent it resigns.
+   */
+  @Post('metadata/updates')
+  async metadataUpdate(@Body() update: { controller_epoch?: unknown }) {
+    const epoch = update?.controller_epoch;
+    if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch) || epoch < 0) {
+      throw errors.invalidRequest('controller_epoch must be a non-negative integer.');
+    }
+    const highest = this.election.highestControllerEpochSeen;
+    if (epoch < highest) throw errors.staleControllerEpoch(epoch, highest);
+    this.election.observeControllerEpoch(epoch);
+    await this.metadata.reload();
+    return { highest_controller_epoch_seen: this.election.highestControllerEpochSeen };
+  }
+
+  @Post('controller/commands')
+  async command(@Body() command: ControllerCommand) {
+    if (typeof command !== 'object' || command === null) throw errors.invalidRequest('A command object is required.');
+    return { result: (await this.controller.execute(command)) ?? null };
+  }
+
+  @Post('partitions/:topic/:partition/records')
+  async produce(
+    @Param('topic') topic: string,
+    @Param('partition') partitionText: string,
+    @Query('acks') acks: string | undefined,
+    @Query('leader_epoch') leaderEpoch: string | undefined,
+    @Body() batch: unknown,
+  ) {
+    if (!Buffer.isBuffer(batch)) throw errors.badRequest(`Send the record batch as ${BATCHES_MEDIA_TYPE}.`);
+    const partition = integerParam(partitionText, 'partition');
+    const epoch = leaderEpoch === undefined ? undefined : integerParam(leaderEpoch, 'leader_epoch');
+    return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks), epoch) };
+  }
+
+  /** This broker's replica of a partition whatever its role: offsets, HW, epochs (operators and fault tests). */
+  @Get('partitions/:topic/:partition/replica')
+  replica(@Param('topic') topic: string, @Param('partition') partitionText: string) {
+    return this.replicas.localReplica(topic, integerParam(partitionText, 'partition')).view;
+  }
+
+  /** The bytes of this broker's replica from `offset` to `end_offset` (whole batches), to compare replicas. */
+  @Get('partitions/:topic/:partition/replica-log')
+  async replicaLog(
+    @Param('topic') topic: string,
+    @Param('partition') partitionText: string,
+    @Query() query: Record<string, string | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { log } = this.replicas.localReplica(topic, integerParam(partitionText, 'partition'));
+    const read = await log.read(integerParam(query.offset, 'offset'), {
+      maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
+      maxOffsetExclusive: integerParam(query.end_offset, 'end_offset'),
+      minOneBatch: true,
+    });
+    void reply.header('content-type', BATCHES_MEDIA_TYPE).header(NEXT_OFFSET_HEADER, String(read.nextOffset));
+    return read.batches;
+  }
+
+  /** A follower's fetch (replication/replica-fetch-protocol.ts has the request and the answer). */
+  @Get('partitions/:topic/:partition/replica-fetch')
+  async replicaFetch(
+    @Param('topic') topic: string,
+    @Param('partition') partitionText: string,
+    @Query() query: Record<string, string | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const partition = integerParam(partitionText, 'partition');
+    const abort = new AbortController();
+    reply.raw.once('close', () => abort.abort());
+    const answer = await this.replicas.replicaFetch(
+      topic,
+      partition,
+      {
+        replicaId: integerParam(query.replica_id, 'replica_id'),
+        brokerEpoch: integerParam(query.broker_epoch, 'broker_epoch'),
+        fetchOffset: integerParam(query.fetch_offset, 'fetch_offset'),
+        lastFetchedEpoch: integerParam(query.last_fetched_epoch, 'last_fetched_epoch', { min: -1 }),
+        leaderEpoch: integerParam(query.leader_epoch, 'leader_epoch'),
+        maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
+        waitMs: integerParam(query.wait_ms, 'wait_ms', { max: this.config.readWaitMsMax, fallback: 0 }),
+      },
+      abort.signal,
+    );
+    void reply.header('content-type', BATCHES_MEDIA_TYPE).headers(answerHeaders(answer));
+    return answer.batches;
+  }
+
+  @Get('partitions/:topic/:partition/records')
+  async read(
+    @Param('topic') topic: string,
+    @Param('partition') partitionText: string,
+    @Query() query: Record<string, string | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const partition = integerParam(partitionText, 'partition');
+    const abort = new AbortController();
+    reply.raw.once('close', () => abort.abort());
+    const result = await this.replicas.read(topic, partition, integerParam(query.offset, 'offset'), {
+      maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
+      waitMs: integerParam(query.wait_ms, 'wait_ms', { max: this.config.readWaitMsMax, fallback: 0 }),
+      signal: abort.signal,
+    });
+    void reply
+      .header('content-type', BATCHES_MEDIA_TYPE)
+      .header(NEXT_OFFSET_HEADER, String(result.nextOffset))
+      .header(HIGH_WATERMARK_HEADER, String(result.highWatermark))
+      .header(LOG_START_OFFSET_HEADER, String(result.logStartOffset));
+    return result.batches;
+  }
+
+  @Get('partitions/:topic/:partition/offsets')
+  offsets(@Param('topic') topic: string, @Param('partition') partitionText: string) {
+    return this.replicas.offsets(topic, integerParam(partitionText, 'partition'));
+  }
+
+  @Get('partitions/:topic/:partition/offset-for-timestamp')
+  async offsetForTimestamp(
+    @Param('topic') topic: string,
+    @Param('partition') partitionText: string,
+    @Query('timestamp') timestamp: string | undefined,
+  ) {
+    const partition = integerParam(partitionText, 'partition');
+    return { offset: await this.replicas.offsetForTimestamp(topic, partition, integerParam(timestamp, 'timestamp')) };
+  }
+}
