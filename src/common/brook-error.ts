@@ -8,7 +8,7 @@
 // say so in the Brook-Outcome header, v2 per-record errors and WebSocket error frames in an `outcome` field. A
 // failure with nothing appended carries no outcome.
 
-export type ProduceOutcome = 'unknown';
+export type OutcomeMarker = 'unknown';
 
 /** The header of an answer whose produce outcome is unknown (value: `unknown`). */
 export const OUTCOME_HEADER = 'brook-outcome';
@@ -19,10 +19,15 @@ export class BrookError extends Error {
     readonly errorCode: number,
     message: string,
     readonly retryAfterSeconds?: number,
-    readonly outcome?: ProduceOutcome,
+    readonly outcome?: OutcomeMarker,
   ) {
     super(message);
   }
+}
+
+/** `{outcome: 'unknown'}` for an error whose produce outcome is unknown, else `{}`: spread into per-record errors. */
+export function outcomeField(error: BrookError): { outcome?: OutcomeMarker } {
+  return error.outcome === undefined ? {} : { outcome: error.outcome };
 }
 
 /** Confluent has no code for Kafka's FENCED_LEADER_EPOCH; Brook's internal routes use this one. */

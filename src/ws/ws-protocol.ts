@@ -14,7 +14,7 @@
 // Server -> client: ack {id, offsets: [{partition, offset}]}, subscribed {id, partitions: [{topic, partition,
 //   offset}]}, records {id, records: [...]}, assigned {id, partitions, generation}, revoked {id, partitions},
 //   committed {id}, error {id?, error_code, message}.
-import { BrookError, errors } from '../common/brook-error.js';
+import { BrookError, errors, outcomeField } from '../common/brook-error.js';
 import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 import type { ProduceInput } from '../application/produce/produce.service.js';
@@ -308,5 +308,6 @@ export function errorFrame(error: BrookError, id?: FrameId): string {
     ...(id === undefined ? {} : { id }),
     error_code: errorFrameCode(error),
     message: error.message,
+    ...outcomeField(error),
   });
 }

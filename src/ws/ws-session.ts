@@ -6,7 +6,7 @@
 // concurrently up to BROOK_WS_PRODUCE_IN_FLIGHT_MAX; beyond that, and while the socket is paused, its frames are not
 // read. Each error is an `error` frame; the socket stays open (except for the closes above and the library's 1009).
 import type { WebSocket } from 'ws';
-import { BrookError, errors } from '../common/brook-error.js';
+import { BrookError, errors, outcomeField } from '../common/brook-error.js';
 import type { Clock } from '../common/clock.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
 import { ProduceService } from '../application/produce/produce.service.js';
@@ -249,6 +249,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
               offset: null,
               error_code: errorFrameCode(outcome.error),
               message: outcome.error.message,
+              ...outcomeField(outcome.error),
             },
       );
       this.send(JSON.stringify({ op: 'ack', id: frame.id, offsets }));
