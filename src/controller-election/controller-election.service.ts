@@ -1,15 +1,8 @@
 // Who is controller, and the broker's own registration (Kafka's /controller and /brokers/ids/N, through the
 // coordination store).
 //
-// - Registration: a TTL key renewed every heartbeat, value = BrokerRegistration (also the lease token). Each start
-//   of the process is a new incarnation: a new broker epoch from a counter raised above the last one this broker
-//   had (and above the registration it replaces), so it never goes backwards even when the store lost it. A
-//   registration of this id that carries this data dir's random directory id is this broker's own previous
-//   incarnation (main.ts holds the data dir's lock, so that process is gone): it is replaced at once, and the
-//   controller handles the new epoch as a failure followed by a start-up. A registration of this id from another
-//   directory is another broker: this one waits one session timeout for it to lapse, then refuses to start.
-//   A registration lost while the process runs (paused past its session, or a store that lost its keys) is taken
-//   again with the same broker epoch: the same process, with the same logs, is the same incarnation.
+// - Registration: broker-registration.ts (each start a new incarnation, with a new broker epoch); when another
+//   process has taken this broker's id, this one is told to stop (onIdTaken).
 // - Controller: the lease is taken with SET NX PX and a random token and renewed every heartbeat. The epoch is
 //   raised atomically (one Lua script) to max(counter, H) + 1, H being the highest epoch in this broker's data dir,
 //   in any registration, or in any partition state: a store that lost data cannot hand out an old epoch again.
@@ -27,9 +20,7 @@ import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
 import {
-  BROKER_EPOCH_KEY,
   BROKERS_PREFIX,
-  brokerKey,
   CLUSTER_ID_KEY,
   CONTROLLER_EPOCH_KEY,
   CONTROLLER_KEY,
@@ -38,6 +29,7 @@ import {
 } from '../coordination/cluster-keys.js';
 import type { BrokerRegistration, PartitionState } from '../topic/cluster-metadata.js';
 import { type BrokerMeta, BrokerMetaFile } from './broker-meta.js';
+import { RegistrationKeeper } from './broker-registration.js';
 
 interface ControllerLeaseValue {
   brokerId: number;
@@ -54,7 +46,6 @@ export class ControllerElection implements OnModuleDestroy {
   private leaseValidUntilMs = -Infinity;
   private heartbeat: NodeJS.Timeout | null = null;
   private ticking = false;
-  private registeredValue = '';
   private storeEmptySinceMs: number | null = null;
   private meta: BrokerMeta = { brokerId: -1, clusterId: null, highestControllerEpochSeen: 0 };
   private readonly electedListeners: ElectionListener[] = [];
@@ -62,7 +53,7 @@ export class ControllerElection implements OnModuleDestroy {
   private readonly idTakenListeners: Array<(message: string) => void> = [];
   private stopped = false;
   private readonly metaFile: BrokerMetaFile;
-  brokerEpoch = -1;
+  private readonly registration: RegistrationKeeper;
   clusterId = '';
 
   constructor(
@@ -73,6 +64,12 @@ export class ControllerElection implements OnModuleDestroy {
     const lease: ControllerLeaseValue = { brokerId: config.brokerId, token: randomBytes(16).toString('hex') };
     this.leaseValue = JSON.stringify(lease);
     this.metaFile = new BrokerMetaFile(config.dataDir, config.brokerId);
+    this.registration = new RegistrationKeeper(store, config, clock, this.logger, () => this.meta);
+  }
+
+  /** This process's incarnation: its broker epoch, known once start() has registered it. */
+  get brokerEpoch(): number {
+    return this.registration.brokerEpoch;
   }
 
   get sessionTimeoutMs(): number {
@@ -110,7 +107,7 @@ export class ControllerElection implements OnModuleDestroy {
     this.meta.clusterId = this.clusterId;
     this.meta.directoryId ??= randomBytes(16).toString('hex');
     await this.metaFile.save(this.meta);
-    await this.registerAtStart();
+    await this.registration.registerAtStart();
     await this.metaFile.save(this.meta);
     await this.standIfAllowed();
     this.heartbeat = setInterval(() => void this.tick(), this.config.brokerHeartbeatIntervalMs);
@@ -122,8 +119,7 @@ export class ControllerElection implements OnModuleDestroy {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.controllerEpoch >= 0) this.resign('shutting down');
     await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
-    if (this.registeredValue !== '')
-      await this.store.releaseLease(brokerKey(this.config.brokerId), this.registeredValue).catch(() => false);
+    await this.registration.release();
   }
 
   isController(): boolean {
@@ -176,101 +172,6 @@ export class ControllerElection implements OnModuleDestroy {
     if (epoch > this.meta.highestControllerEpochSeen) this.meta.highestControllerEpochSeen = epoch;
   }
 
-  private registrationValue(): string {
-    const registration: BrokerRegistration = {
-      brokerId: this.config.brokerId,
-      url: this.config.advertisedUrl,
-      brokerEpoch: this.brokerEpoch,
-      highestControllerEpochSeen: this.meta.highestControllerEpochSeen,
-      directoryId: this.meta.directoryId,
-    };
-    return JSON.stringify(registration);
-  }
-
-  /**
-   * Registers this incarnation; waits up to one session timeout for another broker's registration of this id to
-   * lapse, then refuses to start.
-   */
-  private async registerAtStart(): Promise<void> {
-    const deadline = this.clock.monotonicMs() + this.sessionTimeoutMs + this.config.brokerHeartbeatIntervalMs;
-    let warned = false;
-    while (!(await this.registerNewIncarnation())) {
-      if (this.clock.monotonicMs() > deadline) {
-        throw new Error(
-          `broker id ${this.config.brokerId} is already registered by a live broker; refusing to start ` +
-            '(give each broker its own BROOK_BROKER_ID)',
-        );
-      }
-      if (!warned) {
-        this.logger.warn(`broker id ${this.config.brokerId} is registered; waiting for that registration to lapse`);
-        warned = true;
-      }
-      await sleep(Math.min(this.config.brokerHeartbeatIntervalMs, 500));
-    }
-  }
-
-  /**
-   * Takes the registration key with a new broker epoch, replacing this broker's own earlier registration (same
-   * directory id); false when another broker's live registration holds it.
-   */
-  private async registerNewIncarnation(): Promise<boolean> {
-    const key = brokerKey(this.config.brokerId);
-    const current = await this.store.get(key);
-    const previous = current === null ? null : parseRegistration(current.value);
-    if (current !== null && (previous === null || previous.directoryId !== this.meta.directoryId)) return false;
-    const floor = Math.max(this.meta.lastBrokerEpoch ?? 0, previous?.brokerEpoch ?? 0);
-    this.brokerEpoch = await this.store.raiseCounterAbove(BROKER_EPOCH_KEY, floor);
-    this.meta.lastBrokerEpoch = this.brokerEpoch;
-    const value = this.registrationValue();
-    const written =
-      current === null
-        ? await this.store.acquireLease(key, value, this.sessionTimeoutMs)
-        : (await this.store.put(key, value, { ttlMs: this.sessionTimeoutMs, expectedVersion: current.version })).ok;
-    // the write may have landed with its answer lost (a command timeout): then the key is ours
-    if (!written) return this.adoptOwnRegistration();
-    if (previous !== null) {
-      this.logger.warn(
-        `broker ${this.config.brokerId} replaced the registration of its previous incarnation ` +
-          `(broker epoch ${previous.brokerEpoch} -> ${this.brokerEpoch})`,
-      );
-    }
-    this.registeredValue = value;
-    return true;
-  }
-
-  /**
-   * Takes the registration key again, as the same incarnation, after it was lost while this process ran; false
-   * when another process holds it. The counter is raised past this epoch in case the store lost it.
-   */
-  private async registerAgain(): Promise<boolean> {
-    await this.store.raiseCounterAbove(BROKER_EPOCH_KEY, this.brokerEpoch);
-    const value = this.registrationValue();
-    if (!(await this.store.acquireLease(brokerKey(this.config.brokerId), value, this.sessionTimeoutMs))) {
-      return this.adoptOwnRegistration();
-    }
-    this.registeredValue = value;
-    return true;
-  }
-
-  /**
-   * Whether the registration key holds this incarnation's registration (its broker epoch, its URL) under a value
-   * this process lost track of: a write that landed while its answer timed out, or an update whose answer was lost.
-   * If so the value is adopted, so that the next renewal matches it.
-   */
-  private async adoptOwnRegistration(): Promise<boolean> {
-    const current = await this.store.get(brokerKey(this.config.brokerId));
-    if (current === null) return false;
-    let stored: Partial<BrokerRegistration>;
-    try {
-      stored = JSON.parse(current.value) as Partial<BrokerRegistration>;
-    } catch {
-      return false;
-    }
-    if (stored.brokerEpoch !== this.brokerEpoch || stored.url !== this.config.advertisedUrl) return false;
-    this.registeredValue = current.value;
-    return true;
-  }
-
   private async tick(): Promise<void> {
     if (this.ticking || this.stopped) return;
     this.ticking = true;
@@ -304,33 +205,16 @@ export class ControllerElection implements OnModuleDestroy {
     }
   }
 
-  /** Renews the registration, publishing a higher epoch seen; registers again when the key was lost. */
+  /** Renews the registration, publishing a higher epoch seen; stops this process when another holds its id. */
   private async renewRegistration(): Promise<void> {
-    const key = brokerKey(this.config.brokerId);
-    const counter = await this.store.readCounter(CONTROLLER_EPOCH_KEY);
-    this.observeControllerEpoch(counter);
-    if (!(await this.store.renewLease(key, this.registeredValue, this.sessionTimeoutMs))) {
-      if (await this.adoptOwnRegistration()) return; // ours, under a value whose write answer was lost
-      this.logger.warn(`registration of broker ${this.config.brokerId} was lost; registering again`);
-      if (!(await this.registerAgain())) {
-        // Another process now holds this id (it started while this one was paused past its session). Two brokers
-        // with one id would both act on that id's partitions: this one, the stale one, stops.
-        const message = `broker id ${this.config.brokerId} is now registered by another broker process; this one stops`;
-        this.logger.error(message);
-        this.stopped = true;
-        for (const listener of this.idTakenListeners) listener(message);
-      }
-      return;
-    }
-    const wanted = this.registrationValue();
-    if (wanted === this.registeredValue) return;
-    const current = await this.store.get(key);
-    if (current === null || current.value !== this.registeredValue) return;
-    const written = await this.store.put(key, wanted, {
-      ttlMs: this.sessionTimeoutMs,
-      expectedVersion: current.version,
-    });
-    if (written.ok) this.registeredValue = wanted;
+    this.observeControllerEpoch(await this.store.readCounter(CONTROLLER_EPOCH_KEY));
+    if ((await this.registration.renew()) === 'renewed') return;
+    // Another process now holds this id (it started while this one was paused past its session). Two brokers with
+    // one id would both act on that id's partitions: this one, the stale one, stops.
+    const message = `broker id ${this.config.brokerId} is now registered by another broker process; this one stops`;
+    this.logger.error(message);
+    this.stopped = true;
+    for (const listener of this.idTakenListeners) listener(message);
   }
 
   /** Tracks how long the store has been without the cluster's keys; puts the cluster id back at once. */
@@ -396,18 +280,6 @@ export class ControllerElection implements OnModuleDestroy {
   }
 }
 
-function parseRegistration(value: string): BrokerRegistration | null {
-  try {
-    return JSON.parse(value) as BrokerRegistration;
-  } catch {
-    return null;
-  }
-}
-
 function storeUnavailable(error: unknown): never {
   throw errors.brokerNotAvailable(`The coordination store is not reachable: ${(error as Error).message}`);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
