@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,7 @@ describe('DataDirLock', () => {
   it('takes a free data dir and gives it back on release', () => {
     const lock = DataDirLock.acquire(dir);
     expect(JSON.parse(readFileSync(join(dir, DATA_DIR_LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(statSync(join(dir, DATA_DIR_LOCK_FILE)).mode & 0o777).toBe(0o600);
     lock.release();
     expect(existsSync(join(dir, DATA_DIR_LOCK_FILE))).toBe(false);
   });

@@ -13,6 +13,7 @@
 // the process exits normally; after a crash it is stale.
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { DATA_FILE_MODE } from './file-modes.js';
 
 export const DATA_DIR_LOCK_FILE = '.lock';
 
@@ -72,7 +73,7 @@ export class DataDirLock {
 function createExclusive(path: string, content: string): boolean {
   let fd: number;
   try {
-    fd = openSync(path, 'wx');
+    fd = openSync(path, 'wx', DATA_FILE_MODE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
