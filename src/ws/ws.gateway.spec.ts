@@ -124,7 +124,7 @@ beforeAll(async () => {
   app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
   app.useWebSocketAdapter(
     new BrookWsAdapter(app, {
-      frameBytesMax: 4096,
+      frameBytesMax: 1_048_576,
       messageParser: (data) => routeFrame(data, { produceRecordsMax: 10 }, 1234),
       gate: app.get(WsUpgrade),
       intake: sessions,
@@ -217,6 +217,23 @@ describe('WsGateway', () => {
       { op: 'error', error_code: 40002, message: 'id must be a string of 1 to 80 characters or an integer.' },
     ]);
     expect(sessions.charged.filter(({ event }) => event === 'refused frame').length).toBeGreaterThan(0);
+    client.socket.close();
+  });
+
+  it('answers frames nested past the call stack (within the frame bound) instead of throwing', async () => {
+    const client = await connect();
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    client.socket.send(`{"op":"credit","id":"d","n":${deep}}`);
+    client.socket.send(`{"op":"commit","id":"e","offsets":[{"topic":"open","partition":${deep},"offset":0}]}`);
+    expect(await client.received(2)).toEqual([
+      {
+        op: 'error',
+        id: 'd',
+        error_code: 40002,
+        message: expect.stringMatching(/^n must be an integer from 1 to 100/),
+      },
+      { op: 'error', id: 'e', error_code: 40002, message: expect.stringMatching(/^offsets\[0\]\.partition must be/) },
+    ]);
     client.socket.close();
   });
 
