@@ -15,6 +15,7 @@ import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
+import { useWebSocketEdge } from './ws/ws.module.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     forceCloseConnections: true,
   });
   installRequestPipeline(app, config);
+  useWebSocketEdge(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a
   // controlled shutdown has moved this broker's partition leadership to other replicas (cluster mode).
