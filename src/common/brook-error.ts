@@ -52,6 +52,8 @@ export const errors = {
   leaderNotAvailable: (message: string) => new BrookError(404, 40404, message),
   unprocessable: (message: string) => new BrookError(422, 422, message),
   invalidPayload: (message: string) => new BrookError(422, 42206, message),
+  /** Confluent's answer to a v3 write without a body. */
+  emptyBody: () => new BrookError(422, 42206, 'Payload error. Request body is empty. Data is required.'),
   recordTooLarge: (message: string) => new BrookError(413, 413, message),
   kafkaError: (message: string) => new BrookError(500, 50002, message),
   retriable: (message: string) => new BrookError(503, 50003, message),
@@ -71,6 +73,8 @@ export const errors = {
   subscriptionConflict: (message: string) => new BrookError(409, 40901, message),
   /** A commit or seek from a member that no longer owns the partition, or owned it only in an older generation. */
   fencedMember: (message: string) => new BrookError(409, 40903, message),
+  /** A seek on a partition the consumer instance is not assigned (Confluent's 40903, as for a fenced commit). */
+  partitionNotAssigned: (message: string) => new BrookError(409, 40903, message),
   groupNotEmpty: (group: string) =>
     new BrookError(409, 40904, `Consumer group ${group} has active members; stop them first.`),
   groupNotFound: (group: string) => new BrookError(404, 404, `Consumer group ${group} cannot be found.`),

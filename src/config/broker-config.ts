@@ -16,6 +16,7 @@ import { loadGroupConfig, type GroupConfig } from './group-config.js';
 export { ConfigError };
 import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
 import { wsLimitsFromEnv, type WsLimits } from './stream-limits.js';
+import { corsOriginsFromEnv, type CorsOrigins } from './cors-origins.js';
 
 /** The shortest cluster secret accepted: brokers trust any request that carries it. */
 export const CLUSTER_SECRET_LENGTH_MIN = 16;
@@ -46,6 +47,8 @@ export interface BrokerConfig {
   logFlushSchedulerIntervalMs: number;
   /** Kafka's socket.request.max.bytes: the largest request body accepted (413 above). */
   socketRequestMaxBytes: number;
+  /** BROOK_CORS_ALLOWED_ORIGINS (cors-origins.ts): null, the default, is no CORS. */
+  corsAllowedOrigins: CorsOrigins;
   /** Brook's bound on a read's wait_ms long-poll. */
   readWaitMsMax: number;
   /** Brook's bound on a read's max_bytes. */
@@ -145,6 +148,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     logCleanerBackoffMs: integer(env, 'BROOK_LOG_CLEANER_BACKOFF_MS', 15_000, 1),
     logFlushSchedulerIntervalMs: integer(env, 'BROOK_LOG_FLUSH_SCHEDULER_INTERVAL_MS', 1_000, 1),
     socketRequestMaxBytes: integer(env, 'BROOK_SOCKET_REQUEST_MAX_BYTES', 104_857_600, 1024, 2 ** 31 - 1),
+    corsAllowedOrigins: corsOriginsFromEnv(env),
     readWaitMsMax: integer(env, 'BROOK_READ_WAIT_MS_MAX', 30_000, 0),
     readBytesMax: integer(env, 'BROOK_READ_BYTES_MAX', 64 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     produceBatchEntriesMax: integer(env, 'BROOK_PRODUCE_BATCH_ENTRIES_MAX', 10_000, 1, 1_000_000),
