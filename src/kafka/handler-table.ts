@@ -4,10 +4,18 @@
 import type { ApiName } from './protocol/apis.js';
 import { advertisedVersions } from './advertised-versions.js';
 import type { AnyKafkaHandler } from './kafka-handler.js';
+import { alterConfigsHandler } from './handlers/alter-configs.js';
 import { apiVersionsHandler } from './handlers/api-versions.js';
+import { createPartitionsHandler } from './handlers/create-partitions.js';
+import { createTopicsHandler } from './handlers/create-topics.js';
+import { deleteTopicsHandler } from './handlers/delete-topics.js';
+import { describeClusterHandler } from './handlers/describe-cluster.js';
+import { describeConfigsHandler } from './handlers/describe-configs.js';
 import { fetchHandler } from './handlers/fetch.js';
+import { incrementalAlterConfigsHandler } from './handlers/incremental-alter-configs.js';
 import { listOffsetsHandler } from './handlers/list-offsets.js';
 import { metadataHandler } from './handlers/metadata.js';
+import { offsetForLeaderEpochHandler } from './handlers/offset-for-leader-epoch.js';
 import { produceHandler } from './handlers/produce.js';
 
 export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
@@ -16,6 +24,14 @@ export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   produceHandler,
   fetchHandler,
   listOffsetsHandler,
+  offsetForLeaderEpochHandler,
+  createTopicsHandler,
+  deleteTopicsHandler,
+  createPartitionsHandler,
+  describeConfigsHandler,
+  alterConfigsHandler,
+  incrementalAlterConfigsHandler,
+  describeClusterHandler,
 ];
 
 /** What ApiVersions advertises, by API key. */
