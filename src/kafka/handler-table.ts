@@ -17,6 +17,8 @@ import { listOffsetsHandler } from './handlers/list-offsets.js';
 import { metadataHandler } from './handlers/metadata.js';
 import { offsetForLeaderEpochHandler } from './handlers/offset-for-leader-epoch.js';
 import { produceHandler } from './handlers/produce.js';
+import { saslAuthenticateHandler } from './handlers/sasl-authenticate.js';
+import { saslHandshakeHandler } from './handlers/sasl-handshake.js';
 
 export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   apiVersionsHandler(() => ADVERTISED_VERSIONS),
@@ -32,6 +34,8 @@ export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   alterConfigsHandler,
   incrementalAlterConfigsHandler,
   describeClusterHandler,
+  saslHandshakeHandler,
+  saslAuthenticateHandler,
 ];
 
 /** What ApiVersions advertises, by API key. */

@@ -8,6 +8,7 @@
 //     answer (KIP-511) and stays open;
 //   - an API with no handler, or a version outside the handler's range: closed;
 //   - before authentication (when the broker requires it), anything but ApiVersions and SASL: closed;
+//   - after a v0 SaslHandshake, the next frame is the bare SASL token (no Kafka header), answered bare;
 //   - a handler that throws (a bug below the edge, never a client's input): logged, closed.
 // Bounds: requests held between arrival and answer (BROOK_KAFKA_IN_FLIGHT_REQUESTS_MAX, and one request's worth
 // of bytes past the first), frames read ahead of them (what one socket read delivered), an answer queue the
@@ -26,6 +27,7 @@ import type { KafkaServices } from './kafka-services.js';
 import type { KafkaSession } from './kafka-session.js';
 import { RequestContext } from './request-context.js';
 import { RequestSchedule, type ScheduledRequest } from './request-schedule.js';
+import { plainExchange } from './sasl-exchange.js';
 
 const API_VERSIONS_KEY = 18;
 
@@ -38,8 +40,17 @@ export interface ConnectionLimits {
   readonly idleMs: number;
 }
 
-/** What runs for one arrived frame: a request and its handler, or an answer known at arrival. */
-type Job = { readonly request: KafkaRequest; readonly handler: AnyKafkaHandler } | { readonly answer: Buffer[] };
+/**
+ * What runs for one arrived frame: a request and its handler, an answer known at arrival, or the bare SASL token
+ * that follows a v0 SaslHandshake (answered by a bare frame with an empty token, or by closing on a failure).
+ */
+type Job =
+  | { readonly request: KafkaRequest; readonly handler: AnyKafkaHandler }
+  | { readonly answer: Buffer[] }
+  | { readonly saslToken: Buffer };
+
+/** The bare frame that answers a successful v0 SASL exchange: an empty token. */
+const EMPTY_SASL_TOKEN_FRAME = Buffer.alloc(4);
 
 /** What goes out in a request's turn: its answer frame (none for acks=0), and whether the connection ends then. */
 interface Outcome {
@@ -130,6 +141,10 @@ export class KafkaConnection {
   }
 
   private admit(frame: Buffer): void {
+    if (this.session.sasl.kind === 'raw-tokens') {
+      this.schedule.arrive({ saslToken: frame.subarray(4) }, true, frame.length);
+      return;
+    }
     const decoded = decodeRequest(frame);
     if (!decoded.ok) {
       this.refuse(decoded.error);
@@ -193,6 +208,10 @@ export class KafkaConnection {
       this.finish(entry, { frame: job.answer, closeReason: null });
       return;
     }
+    if ('saslToken' in job) {
+      this.exchangeBareToken(entry, job.saslToken);
+      return;
+    }
     const { request, handler } = job;
     const context = new RequestContext(this.session, this.services, this.abort.signal, entry.bytes);
     if (handler.beforeAuthentication !== true) context.charge('request_rate', 1);
@@ -211,6 +230,22 @@ export class KafkaConnection {
     } else {
       this.answered(entry, request, answer, context);
     }
+  }
+
+  /** The v0 form of a SASL exchange: an empty bare frame on success, the connection closed on a failure. */
+  private exchangeBareToken(entry: ScheduledRequest<Job, Outcome>, token: Buffer): void {
+    plainExchange({ session: this.session, services: this.services }, 'SaslHandshake v0', token).then(
+      (result) => {
+        if (this.closed) return;
+        this.finish(
+          entry,
+          result.ok
+            ? { frame: [EMPTY_SASL_TOKEN_FRAME], closeReason: null }
+            : { frame: null, closeReason: `SASL authentication failed: ${result.reason}` },
+        );
+      },
+      (error: unknown) => this.close(`SASL authentication failed: ${(error as Error)?.message ?? String(error)}`),
+    );
   }
 
   private answered(

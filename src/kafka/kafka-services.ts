@@ -14,6 +14,7 @@ import { AuditLog } from '../security/audit-log.js';
 import { Authenticator } from '../security/authenticator.service.js';
 import { Authorizer } from '../security/authorizer.service.js';
 import { QuotaManager } from '../security/quota-manager.service.js';
+import { ReadAccess } from '../security/read-access.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { BrokerDirectory } from './broker-directory.js';
 
@@ -32,6 +33,7 @@ export class KafkaServices {
     readonly produce: ProduceService,
     readonly authenticator: Authenticator,
     readonly authorizer: Authorizer,
+    readonly readAccess: ReadAccess,
     readonly acls: AclStore,
     readonly quotas: QuotaManager,
     readonly audit: AuditLog,

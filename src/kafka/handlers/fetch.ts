@@ -9,7 +9,8 @@
 //   then reads again; a partition with an error answers at once, as Kafka does.
 // - Bounds: each partition reads at most its partition_max_bytes, and the whole answer at most max_bytes; only
 //   the first partition with data may exceed them by its first batch (KIP-74), so a client always progresses.
-// - Errors per partition: TOPIC_AUTHORIZATION_FAILED (READ on the topic), UNKNOWN_TOPIC_OR_PARTITION,
+// - Errors per partition: TOPIC_AUTHORIZATION_FAILED (READ on the topic, asked of ReadAccess, the one check of
+//   every path records leave by, at every read round: after a long poll's wait too), UNKNOWN_TOPIC_OR_PARTITION,
 //   NOT_LEADER_OR_FOLLOWER (no forwarding), FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH against the client's current
 //   leader epoch (v9+, KIP-320), OFFSET_OUT_OF_RANGE outside [log start, log end]; v12's last fetched epoch is
 //   checked against the epoch history (a diverging epoch answered instead of records).
@@ -23,7 +24,6 @@ import type { TopicMetadata } from '../../topic/cluster-metadata.js';
 import { batchesIn } from '../../partition-log/record-batch.js';
 import type { ResponseInput } from '../protocol/apis.js';
 import { KafkaErrorCode } from '../protocol/error-codes.js';
-import { authorized, topicResource } from '../kafka-authorization.js';
 import { kafkaFailure } from '../kafka-errors.js';
 import { defineHandler, type KafkaRequestContext, type RequestOf } from '../kafka-handler.js';
 
@@ -39,7 +39,6 @@ interface ResolvedTopic {
   /** The name as the client sent it, echoed in the answer. */
   readonly asSent: string;
   readonly metadata: TopicMetadata | undefined;
-  readonly readable: boolean;
 }
 
 export const fetchHandler = defineHandler({
@@ -91,8 +90,14 @@ function resolveTopic(context: KafkaRequestContext, asSent: string): ResolvedTop
       if (topic.assignment.topicId === asSent) found = topic;
     }
   }
-  const name = found?.assignment.name ?? asSent;
-  return { asSent, metadata: found, readable: authorized(context, 'Fetch', 'READ', topicResource(name)) };
+  return { asSent, metadata: found };
+}
+
+/** May the connection's principal READ the topic now (audited as the kafka.fetch path when not)? */
+function readable(context: KafkaRequestContext, topic: ResolvedTopic): boolean {
+  const { principal, host } = context.session;
+  const name = topic.metadata?.assignment.name ?? topic.asSent;
+  return context.services.readAccess.mayRead({ principal, host, path: 'kafka.fetch' }, name);
 }
 
 /** One read of every requested partition, within the answer's byte bounds. */
@@ -106,9 +111,12 @@ async function readAll(
   const responses: FetchAnswer['responses'] = [];
   for (let t = 0; t < body.topics.length; t++) {
     const partitions: PartitionAnswer[] = [];
+    const mayRead = readable(context, topics[t]);
     for (const wanted of body.topics[t].partitions) {
       const limit = Math.min(wanted.partitionMaxBytes, body.maxBytes - bytes);
-      const answer = await readPartition(context, topics[t], wanted, limit, bytes === 0);
+      const answer = mayRead
+        ? await readPartition(context, topics[t], wanted, limit, bytes === 0)
+        : failedPartition(wanted.partition, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
       bytes += answer.records.length;
       if (answer.errorCode !== KafkaErrorCode.NONE) failed = true;
       partitions.push(answer);
@@ -139,7 +147,6 @@ async function readPartition(
   firstWithData: boolean,
 ): Promise<PartitionAnswer & { records: Buffer }> {
   const index = wanted.partition;
-  if (!topic.readable) return failedPartition(index, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
   if (topic.metadata === undefined) return failedPartition(index, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
   const name = topic.metadata.assignment.name;
   const { replicas, metrics } = context.services;
