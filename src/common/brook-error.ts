@@ -3,6 +3,17 @@
 // as {"error_code": ..., "message": ...}. Where one HTTP code stands for several conditions that another protocol
 // tells apart (the Kafka listener answers TOPIC_ALREADY_EXISTS, INVALID_CONFIG, NOT_ENOUGH_REPLICAS...), the error
 // also names its condition.
+//
+// A produce that failed after its request may have been appended (the connection to the leader broke after the
+// request was sent, the acks=all wait timed out, the ISR shrank or leadership moved after the append) carries
+// outcome 'unknown': the records may or may not be committed, so a client must not retry it blindly. HTTP answers
+// say so in the Brook-Outcome header, v2 per-record errors and WebSocket error frames in an `outcome` field. A
+// failure with nothing appended carries no outcome.
+
+export type OutcomeMarker = 'unknown';
+
+/** The header of an answer whose produce outcome is unknown (value: `unknown`). */
+export const OUTCOME_HEADER = 'brook-outcome';
 
 /** Conditions that share an HTTP error code but not a Kafka error code. */
 export type ErrorCondition =
@@ -21,26 +32,35 @@ export class BrookError extends Error {
     readonly errorCode: number,
     message: string,
     readonly retryAfterSeconds?: number,
+    readonly outcome?: OutcomeMarker,
     readonly condition?: ErrorCondition,
   ) {
     super(message);
   }
 }
 
+/** `{outcome: 'unknown'}` for an error whose produce outcome is unknown, else `{}`: spread into per-record errors. */
+export function outcomeField(error: BrookError): { outcome?: OutcomeMarker } {
+  return error.outcome === undefined ? {} : { outcome: error.outcome };
+}
+
 /** Confluent has no code for Kafka's FENCED_LEADER_EPOCH; Brook's internal routes use this one. */
 export const FENCED_LEADER_EPOCH_CODE = 40905;
+/** Nor for STALE_BROKER_EPOCH: a request from an older incarnation of a broker than one already seen. */
+export const STALE_BROKER_EPOCH_CODE = 40906;
 
 export const errors = {
   badRequest: (message: string) => new BrookError(400, 400, message),
   invalidRequest: (message: string) => new BrookError(400, 40002, message),
   topicExists: (topic: string) =>
-    new BrookError(400, 40002, `Topic '${topic}' already exists.`, undefined, 'topic-exists'),
+    new BrookError(400, 40002, `Topic '${topic}' already exists.`, undefined, undefined, 'topic-exists'),
   /** A topic name that is not legal, or that collides with another topic's once '.' and '_' are alike. */
-  invalidTopic: (message: string) => new BrookError(400, 40002, message, undefined, 'invalid-topic'),
-  invalidConfig: (message: string) => new BrookError(400, 40002, message, undefined, 'invalid-config'),
+  invalidTopic: (message: string) => new BrookError(400, 40002, message, undefined, undefined, 'invalid-topic'),
+  invalidConfig: (message: string) => new BrookError(400, 40002, message, undefined, undefined, 'invalid-config'),
   invalidReplicationFactor: (message: string) =>
-    new BrookError(400, 40002, message, undefined, 'invalid-replication-factor'),
-  invalidPartitions: (message: string) => new BrookError(400, 40002, message, undefined, 'invalid-partitions'),
+    new BrookError(400, 40002, message, undefined, undefined, 'invalid-replication-factor'),
+  invalidPartitions: (message: string) =>
+    new BrookError(400, 40002, message, undefined, undefined, 'invalid-partitions'),
   notFound: (message: string) => new BrookError(404, 404, message),
   clusterNotFound: (clusterId: string) => new BrookError(404, 404, `Cluster ${clusterId} cannot be found.`),
   brokerNotFound: (brokerId: string | number) => new BrookError(404, 404, `Broker ${brokerId} cannot be found.`),
@@ -54,6 +74,8 @@ export const errors = {
   recordTooLarge: (message: string) => new BrookError(413, 413, message),
   kafkaError: (message: string) => new BrookError(500, 50002, message),
   retriable: (message: string) => new BrookError(503, 50003, message),
+  /** A produce whose records may or may not have been appended and committed: retriable, outcome unknown. */
+  outcomeUnknown: (message: string) => new BrookError(503, 50003, message, undefined, 'unknown'),
   brokerNotAvailable: (message: string) => new BrookError(503, 50302, message),
   consumerInstanceNotFound: (group: string, instance: string) =>
     new BrookError(404, 40403, `Consumer instance ${instance} of group ${group} not found.`),
@@ -74,14 +96,24 @@ export const errors = {
   tooManyRequests: (message: string, retryAfterSeconds = 1) => new BrookError(429, 42901, message, retryAfterSeconds),
   /** acks=all with an ISR smaller than min.insync.replicas: refused before appending (Kafka's NOT_ENOUGH_REPLICAS). */
   notEnoughReplicas: (message: string) =>
-    new BrookError(503, 50003, `Not enough replicas: ${message}`, undefined, 'not-enough-replicas'),
+    new BrookError(503, 50003, `Not enough replicas: ${message}`, undefined, undefined, 'not-enough-replicas'),
   /** acks=all whose ISR shrank below min.insync.replicas once appended: the outcome is unknown. */
   notEnoughReplicasAfterAppend: (message: string) =>
-    new BrookError(503, 50003, `Not enough replicas: ${message}`, undefined, 'not-enough-replicas-after-append'),
+    new BrookError(
+      503,
+      50003,
+      `Not enough replicas: ${message}`,
+      undefined,
+      'unknown',
+      'not-enough-replicas-after-append',
+    ),
   /** Internal routes only: a request stamped with an older leader epoch than the partition's (FENCED_LEADER_EPOCH). */
   fencedLeaderEpoch: (message: string) => new BrookError(409, FENCED_LEADER_EPOCH_CODE, message),
   /** Internal routes only: a request stamped with a newer leader epoch than this broker knows (UNKNOWN_LEADER_EPOCH). */
-  unknownLeaderEpoch: (message: string) => new BrookError(503, 50003, message, undefined, 'unknown-leader-epoch'),
+  unknownLeaderEpoch: (message: string) =>
+    new BrookError(503, 50003, message, undefined, undefined, 'unknown-leader-epoch'),
+  /** Internal routes only: a follower fetch from an older incarnation of the broker than one seen (STALE_BROKER_EPOCH). */
+  staleBrokerEpoch: (message: string) => new BrookError(409, STALE_BROKER_EPOCH_CODE, message),
   /** Internal routes only: a controller request stamped with an epoch older than one this broker has seen. */
   staleControllerEpoch: (epoch: number, highest: number) =>
     new BrookError(409, 409, `Stale controller epoch ${epoch}: this broker has seen epoch ${highest}.`),
