@@ -287,6 +287,8 @@ export class GroupCoordinator implements OnApplicationShutdown {
       initialRebalanceDelayMs: this.config.groups.initialRebalanceDelayMs,
       defaultAssignor: this.config.groups.defaultAssignor,
       maxSize: this.config.groups.maxSize,
+      minSessionTimeoutMs: this.config.groups.minSessionTimeoutMs,
+      maxSessionTimeoutMs: this.config.groups.maxSessionTimeoutMs,
     };
   }
 
