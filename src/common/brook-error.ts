@@ -1,6 +1,19 @@
 // Errors that reach API clients: an HTTP status and Confluent's error code (the status itself for generic HTTP
 // errors, five digits for Kafka-level ones). Thrown anywhere below the edges; rendered by the exception filter
-// as {"error_code": ..., "message": ...}.
+// as {"error_code": ..., "message": ...}. Where one HTTP code stands for several conditions that another protocol
+// tells apart (the Kafka listener answers TOPIC_ALREADY_EXISTS, INVALID_CONFIG, NOT_ENOUGH_REPLICAS...), the error
+// also names its condition.
+
+/** Conditions that share an HTTP error code but not a Kafka error code. */
+export type ErrorCondition =
+  | 'topic-exists'
+  | 'invalid-topic'
+  | 'invalid-config'
+  | 'invalid-replication-factor'
+  | 'invalid-partitions'
+  | 'not-enough-replicas'
+  | 'not-enough-replicas-after-append'
+  | 'unknown-leader-epoch';
 
 export class BrookError extends Error {
   constructor(
@@ -8,6 +21,7 @@ export class BrookError extends Error {
     readonly errorCode: number,
     message: string,
     readonly retryAfterSeconds?: number,
+    readonly condition?: ErrorCondition,
   ) {
     super(message);
   }
@@ -21,10 +35,14 @@ export const GROUP_USED_BY_KAFKA_CLIENTS_CODE = 40907;
 export const errors = {
   badRequest: (message: string) => new BrookError(400, 400, message),
   invalidRequest: (message: string) => new BrookError(400, 40002, message),
-  topicExists: (topic: string) => new BrookError(400, 40002, `Topic '${topic}' already exists.`),
-  invalidConfig: (message: string) => new BrookError(400, 40002, message),
-  invalidReplicationFactor: (message: string) => new BrookError(400, 40002, message),
-  invalidPartitions: (message: string) => new BrookError(400, 40002, message),
+  topicExists: (topic: string) =>
+    new BrookError(400, 40002, `Topic '${topic}' already exists.`, undefined, 'topic-exists'),
+  /** A topic name that is not legal, or that collides with another topic's once '.' and '_' are alike. */
+  invalidTopic: (message: string) => new BrookError(400, 40002, message, undefined, 'invalid-topic'),
+  invalidConfig: (message: string) => new BrookError(400, 40002, message, undefined, 'invalid-config'),
+  invalidReplicationFactor: (message: string) =>
+    new BrookError(400, 40002, message, undefined, 'invalid-replication-factor'),
+  invalidPartitions: (message: string) => new BrookError(400, 40002, message, undefined, 'invalid-partitions'),
   notFound: (message: string) => new BrookError(404, 404, message),
   clusterNotFound: (clusterId: string) => new BrookError(404, 404, `Cluster ${clusterId} cannot be found.`),
   brokerNotFound: (brokerId: string | number) => new BrookError(404, 404, `Broker ${brokerId} cannot be found.`),
@@ -64,11 +82,15 @@ export const errors = {
   groupNotFound: (group: string) => new BrookError(404, 404, `Consumer group ${group} cannot be found.`),
   tooManyRequests: (message: string, retryAfterSeconds = 1) => new BrookError(429, 42901, message, retryAfterSeconds),
   /** acks=all with an ISR smaller than min.insync.replicas: refused before appending (Kafka's NOT_ENOUGH_REPLICAS). */
-  notEnoughReplicas: (message: string) => new BrookError(503, 50003, `Not enough replicas: ${message}`),
+  notEnoughReplicas: (message: string) =>
+    new BrookError(503, 50003, `Not enough replicas: ${message}`, undefined, 'not-enough-replicas'),
+  /** acks=all whose ISR shrank below min.insync.replicas once appended: the outcome is unknown. */
+  notEnoughReplicasAfterAppend: (message: string) =>
+    new BrookError(503, 50003, `Not enough replicas: ${message}`, undefined, 'not-enough-replicas-after-append'),
   /** Internal routes only: a request stamped with an older leader epoch than the partition's (FENCED_LEADER_EPOCH). */
   fencedLeaderEpoch: (message: string) => new BrookError(409, FENCED_LEADER_EPOCH_CODE, message),
   /** Internal routes only: a request stamped with a newer leader epoch than this broker knows (UNKNOWN_LEADER_EPOCH). */
-  unknownLeaderEpoch: (message: string) => new BrookError(503, 50003, message),
+  unknownLeaderEpoch: (message: string) => new BrookError(503, 50003, message, undefined, 'unknown-leader-epoch'),
   /** Internal routes only: a controller request stamped with an epoch older than one this broker has seen. */
   staleControllerEpoch: (epoch: number, highest: number) =>
     new BrookError(409, 409, `Stale controller epoch ${epoch}: this broker has seen epoch ${highest}.`),

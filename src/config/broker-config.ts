@@ -14,6 +14,7 @@ import { boolean, choice, ConfigError, integer, url, type Env } from './env-valu
 import { loadGroupConfig, type GroupConfig } from './group-config.js';
 
 export { ConfigError };
+import { loadKafkaConfig, type KafkaListenerConfig } from './kafka-config.js';
 import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
 import { wsLimitsFromEnv, type WsLimits } from './stream-limits.js';
 
@@ -84,6 +85,8 @@ export interface BrokerConfig {
   ws: WsLimits;
   /** Authentication, ACLs, TLS (security-config.ts). */
   security: SecurityConfig;
+  /** The Kafka wire-protocol listener (kafka-config.ts). */
+  kafka: KafkaListenerConfig;
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -126,6 +129,10 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
   const ws = wsLimitsFromEnv(env);
   const security = loadSecurityConfig(env);
   const scheme = security.tls === null ? 'http' : 'https';
+  const advertisedUrl = (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(
+    /\/$/,
+    '',
+  );
   return {
     port,
     host,
@@ -135,7 +142,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     clusterSecret,
     brokerSessionTimeoutMs,
     brokerHeartbeatIntervalMs,
-    advertisedUrl: (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
+    advertisedUrl,
     logLevel: choice(env, 'BROOK_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     logFormat: choice(env, 'BROOK_LOG_FORMAT', 'text', ['text', 'json']),
     numPartitions: integer(env, 'BROOK_NUM_PARTITIONS', 1, 1, 100_000),
@@ -172,5 +179,6 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
     ws,
     security,
+    kafka: loadKafkaConfig(env, { host, advertisedUrl }),
   };
 }

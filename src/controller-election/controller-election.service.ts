@@ -183,6 +183,9 @@ export class ControllerElection implements OnModuleDestroy {
     const registration: BrokerRegistration = {
       brokerId: this.config.brokerId,
       url: this.config.advertisedUrl,
+      ...(this.config.kafka.enabled
+        ? { kafka: { host: this.config.kafka.advertisedHost, port: this.config.kafka.advertisedPort } }
+        : {}),
       brokerEpoch: this.brokerEpoch,
       highestControllerEpochSeen: this.meta.highestControllerEpochSeen,
     };

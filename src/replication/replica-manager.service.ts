@@ -482,7 +482,7 @@ export class ReplicaManager implements OnModuleDestroy {
       if (this.leaders.get(leader.key) !== leader) return this.waitAfterLeadership(leader, endOffset, deadline);
       if (leader.state.highWatermark >= endOffset) {
         if (!leader.state.hasEnoughReplicas(minInsync)) {
-          throw errors.notEnoughReplicas(
+          throw errors.notEnoughReplicasAfterAppend(
             `the ISR of ${leader.key} shrank below min.insync.replicas=${minInsync} after the append ` +
               '(outcome unknown).',
           );

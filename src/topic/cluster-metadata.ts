@@ -22,6 +22,8 @@ export interface PartitionState {
 export interface BrokerRegistration {
   brokerId: number;
   url: string;
+  /** The broker's advertised Kafka listener; absent when its Kafka listener is off. */
+  kafka?: { host: string; port: number };
   brokerEpoch: number;
   highestControllerEpochSeen: number;
 }

@@ -1,0 +1,18 @@
+// The Kafka listener's one table of handlers: each API Brook serves is one entry, and ApiVersions advertises
+// exactly these entries' versions (advertised-versions.ts). An API missing here is neither advertised nor served:
+// a request for it closes the connection, as Kafka does with an API it does not know.
+import type { ApiName } from './protocol/apis.js';
+import { advertisedVersions } from './advertised-versions.js';
+import type { AnyKafkaHandler } from './kafka-handler.js';
+import { apiVersionsHandler } from './handlers/api-versions.js';
+
+export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [apiVersionsHandler(() => ADVERTISED_VERSIONS)];
+
+/** What ApiVersions advertises, by API key. */
+export const ADVERTISED_VERSIONS = advertisedVersions(KAFKA_HANDLERS);
+
+const byName = new Map<ApiName, AnyKafkaHandler>(KAFKA_HANDLERS.map((handler) => [handler.api, handler]));
+
+export function handlerFor(api: ApiName): AnyKafkaHandler | undefined {
+  return byName.get(api);
+}
