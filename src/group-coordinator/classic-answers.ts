@@ -6,8 +6,10 @@ import type { GroupMetadataValue } from './group-records.js';
 import type { ClassicProtocol } from './group-member.js';
 
 export type ClassicError =
+  | 'COORDINATOR_LOAD_IN_PROGRESS'
   | 'COORDINATOR_NOT_AVAILABLE'
   | 'NOT_COORDINATOR'
+  | 'INVALID_GROUP_ID'
   | 'ILLEGAL_GENERATION'
   | 'INCONSISTENT_GROUP_PROTOCOL'
   | 'UNKNOWN_MEMBER_ID'
