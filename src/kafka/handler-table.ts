@@ -5,8 +5,18 @@ import type { ApiName } from './protocol/apis.js';
 import { advertisedVersions } from './advertised-versions.js';
 import type { AnyKafkaHandler } from './kafka-handler.js';
 import { apiVersionsHandler } from './handlers/api-versions.js';
+import { fetchHandler } from './handlers/fetch.js';
+import { listOffsetsHandler } from './handlers/list-offsets.js';
+import { metadataHandler } from './handlers/metadata.js';
+import { produceHandler } from './handlers/produce.js';
 
-export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [apiVersionsHandler(() => ADVERTISED_VERSIONS)];
+export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
+  apiVersionsHandler(() => ADVERTISED_VERSIONS),
+  metadataHandler,
+  produceHandler,
+  fetchHandler,
+  listOffsetsHandler,
+];
 
 /** What ApiVersions advertises, by API key. */
 export const ADVERTISED_VERSIONS = advertisedVersions(KAFKA_HANDLERS);

@@ -21,7 +21,7 @@ import { FrameSplitter } from './protocol/frames.js';
 import { inVersions } from './protocol/schema.js';
 import { unsupportedApiVersionsAnswer } from './handlers/api-versions.js';
 import { ADVERTISED_VERSIONS, handlerFor } from './handler-table.js';
-import { type AnyKafkaHandler, NO_RESPONSE } from './kafka-handler.js';
+import { type AnyKafkaHandler, CloseConnection, NO_RESPONSE } from './kafka-handler.js';
 import type { KafkaServices } from './kafka-services.js';
 import type { KafkaSession } from './kafka-session.js';
 import { RequestContext } from './request-context.js';
@@ -41,6 +41,12 @@ export interface ConnectionLimits {
 /** What runs for one arrived frame: a request and its handler, or an answer known at arrival. */
 type Job = { readonly request: KafkaRequest; readonly handler: AnyKafkaHandler } | { readonly answer: Buffer[] };
 
+/** What goes out in a request's turn: its answer frame (none for acks=0), and whether the connection ends then. */
+interface Outcome {
+  readonly frame: Buffer[] | null;
+  readonly closeReason: string | null;
+}
+
 const throttleFieldCache = new Map<string, boolean>();
 
 /** Whether the answer of this API version has a throttle_time_ms field. */
@@ -58,7 +64,7 @@ function hasThrottleField(api: ApiName, version: number): boolean {
 export class KafkaConnection {
   private readonly logger = new Logger('KafkaConnection');
   private readonly splitter: FrameSplitter;
-  private readonly schedule: RequestSchedule<Job, Buffer[]>;
+  private readonly schedule: RequestSchedule<Job, Outcome>;
   /** Frames read while the schedule was full, in order; at most what one socket read delivered. */
   private readonly backlog: Buffer[] = [];
   private readonly abort = new AbortController();
@@ -181,14 +187,14 @@ export class KafkaConnection {
     }
   }
 
-  private run(entry: ScheduledRequest<Job, Buffer[]>): void {
+  private run(entry: ScheduledRequest<Job, Outcome>): void {
     const job = entry.request;
     if ('answer' in job) {
-      this.finish(entry, job.answer);
+      this.finish(entry, { frame: job.answer, closeReason: null });
       return;
     }
     const { request, handler } = job;
-    const context = new RequestContext(this.session, this.services, this.abort.signal);
+    const context = new RequestContext(this.session, this.services, this.abort.signal, entry.bytes);
     if (handler.beforeAuthentication !== true) context.charge('request_rate', 1);
     let answer: unknown;
     try {
@@ -208,37 +214,56 @@ export class KafkaConnection {
   }
 
   private answered(
-    entry: ScheduledRequest<Job, Buffer[]>,
+    entry: ScheduledRequest<Job, Outcome>,
     request: KafkaRequest,
     answer: unknown,
     context: RequestContext,
   ): void {
     if (this.closed) return;
+    const closing = answer instanceof CloseConnection ? answer : null;
+    const body = closing !== null ? closing.body : answer === NO_RESPONSE ? null : answer;
     let frame: Buffer[] | null = null;
-    if (answer !== NO_RESPONSE) {
-      let body = answer as Record<string, unknown>;
+    if (body !== null) {
+      let fields = body as Record<string, unknown>;
       if (context.throttleMs > 0 && hasThrottleField(request.apiName, request.apiVersion)) {
-        body = { ...body, throttleTimeMs: Math.max(Number(body.throttleTimeMs ?? 0), context.throttleMs) };
+        fields = { ...fields, throttleTimeMs: Math.max(Number(fields.throttleTimeMs ?? 0), context.throttleMs) };
       }
       try {
-        frame = encodeResponse(request.apiName, request.apiVersion, request.correlationId, body as never);
+        frame = encodeResponse(request.apiName, request.apiVersion, request.correlationId, fields as never);
       } catch (error) {
         this.failed(request, error);
         return;
       }
     }
     if (context.throttleMs > 0) this.schedule.mute(performance.now() + context.throttleMs);
-    this.finish(entry, frame);
+    this.finish(entry, { frame, closeReason: closing?.reason ?? null });
   }
 
-  private finish(entry: ScheduledRequest<Job, Buffer[]>, frame: Buffer[] | null): void {
-    const released = this.schedule.finish(entry, frame);
+  private finish(entry: ScheduledRequest<Job, Outcome>, outcome: Outcome): void {
+    const released = this.schedule.finish(entry, outcome);
     if (released.length > 0 && !this.socket.destroyed) {
       this.socket.cork();
-      for (const answer of released) for (const buffer of answer) this.socket.write(buffer);
+      for (const { frame, closeReason } of released) {
+        if (frame !== null) for (const buffer of frame) this.socket.write(buffer);
+        if (closeReason !== null) {
+          this.socket.uncork();
+          this.endAfterWrites(closeReason);
+          return;
+        }
+      }
       this.socket.uncork();
     }
     this.drainBacklog();
+  }
+
+  /** Ends the connection once what was written has gone out (an answer the client should read first). */
+  private endAfterWrites(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.logger.debug(`connection from ${this.session.host} closed: ${reason}`);
+    this.abort.abort();
+    if (this.muteTimer !== null) clearTimeout(this.muteTimer);
+    this.socket.destroySoon(); // ends the socket once its writes are out, then destroys it
   }
 
   private failed(request: KafkaRequest, error: unknown): void {

@@ -23,13 +23,27 @@ export type Ordering = 'pipelined' | 'exclusive';
 /** A handler's answer when the protocol sends none (Produce with acks=0). */
 export const NO_RESPONSE = Symbol('no response');
 
-export type HandlerAnswer<N extends ApiName> = ResponseInput<N> | typeof NO_RESPONSE;
+/**
+ * A handler's answer that ends the connection, as Kafka does after a failed SASL exchange (whose error answer is
+ * sent first) or a failed Produce with acks=0 (which has no answer): `body`, if given, goes out in its turn, and
+ * then the connection closes.
+ */
+export class CloseConnection<N extends ApiName = ApiName> {
+  constructor(
+    readonly reason: string,
+    readonly body: ResponseInput<N> | null = null,
+  ) {}
+}
+
+export type HandlerAnswer<N extends ApiName> = ResponseInput<N> | typeof NO_RESPONSE | CloseConnection<N>;
 
 export interface KafkaRequestContext {
   readonly session: KafkaSession;
   readonly services: KafkaServices;
   /** Aborted when the connection closes (long polls stop waiting). */
   readonly signal: AbortSignal;
+  /** The size of the request's frame (what producer_byte_rate charges for a Produce). */
+  readonly requestBytes: number;
   /**
    * Charges the session's principal `amount` on one of its client quotas and answers how long it is now over it,
    * in ms (0 when it is within it). The connection reads nothing more from the client for the longest such time

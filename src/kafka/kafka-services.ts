@@ -15,9 +15,13 @@ import { Authenticator } from '../security/authenticator.service.js';
 import { Authorizer } from '../security/authorizer.service.js';
 import { QuotaManager } from '../security/quota-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { BrokerDirectory } from './broker-directory.js';
 
 @Injectable()
 export class KafkaServices {
+  /** The live brokers' Kafka listeners. */
+  readonly brokers: BrokerDirectory;
+
   constructor(
     @Inject(BROKER_CONFIG) readonly config: BrokerConfig,
     readonly metadata: MetadataCache,
@@ -32,5 +36,7 @@ export class KafkaServices {
     readonly quotas: QuotaManager,
     readonly audit: AuditLog,
     readonly metrics: Metrics,
-  ) {}
+  ) {
+    this.brokers = new BrokerDirectory(election);
+  }
 }

@@ -21,6 +21,7 @@ export class RequestContext implements KafkaRequestContext {
     readonly session: KafkaSession,
     readonly services: KafkaServices,
     readonly signal: AbortSignal,
+    readonly requestBytes: number,
   ) {}
 
   charge(kind: QuotaKind, amount: number): number {

@@ -384,18 +384,20 @@ export class ReplicaManager implements OnModuleDestroy {
   }
 
   /**
-   * Appends one encoded batch (built by Brook, so its CRC is not re-checked) and answers per `acks`. With
-   * `expectedLeaderEpoch` (a forwarded request) a different leader epoch is refused before appending.
+   * Appends one encoded batch and answers per `acks`: a batch Brook built is not re-checked; a client's
+   * (`clientBatch`, the Kafka listener's) has its CRC and records checked by the log. With `expectedLeaderEpoch`
+   * (a forwarded request) a different leader epoch is refused before appending. Synchronous until the append is
+   * queued: appends called in some order get their offsets in that order.
    */
   async produce(
     topic: string,
     partition: number,
     batch: Buffer,
     acks: Acks,
-    expectedLeaderEpoch?: number,
+    options: { expectedLeaderEpoch?: number; clientBatch?: boolean } = {},
   ): Promise<AppendInfo | null> {
     const leader = this.leaderOf(topic, partition);
-    checkEpoch(leader, expectedLeaderEpoch);
+    checkEpoch(leader, options.expectedLeaderEpoch);
     if (this.draining) return this.parkUntilLeadershipMoves(leader);
     const minInsync = this.minInsyncReplicas(topic);
     if (acks === 'all') {
@@ -411,7 +413,11 @@ export class ReplicaManager implements OnModuleDestroy {
     }
     let appended: Promise<AppendInfo>;
     try {
-      appended = leader.log.appendAsLeader(batch, leader.epoch, { verifyCrc: false });
+      appended = leader.log.appendAsLeader(
+        batch,
+        leader.epoch,
+        options.clientBatch === true ? { validateRecords: true } : { verifyCrc: false },
+      );
     } catch (error) {
       throw translate(error);
     }
@@ -667,12 +673,15 @@ export class ReplicaManager implements OnModuleDestroy {
     return log === undefined ? highWatermark : Math.min(highWatermark, log.logEndOffset);
   }
 
-  /** Reads whole batches below the high watermark; waits up to `waitMs` when nothing is there yet. */
+  /**
+   * Reads whole batches below the high watermark; waits up to `waitMs` when nothing is there yet. The first batch
+   * comes even when it is larger than `maxBytes`, unless `minOneBatch` is false (a Kafka fetch's later partitions).
+   */
   async read(
     topic: string,
     partition: number,
     offset: number,
-    options: { maxBytes: number; waitMs: number; signal?: AbortSignal },
+    options: { maxBytes: number; waitMs: number; signal?: AbortSignal; minOneBatch?: boolean },
   ): Promise<PartitionRead> {
     const leader = this.leaderOf(topic, partition);
     const attempt = async (): Promise<PartitionRead> => {
@@ -681,7 +690,7 @@ export class ReplicaManager implements OnModuleDestroy {
         const result = await leader.log.read(offset, {
           maxBytes: options.maxBytes,
           maxOffsetExclusive: highWatermark,
-          minOneBatch: true,
+          minOneBatch: options.minOneBatch ?? true,
         });
         return { ...result, highWatermark, logStartOffset: leader.log.logStartOffset };
       } catch (error) {
