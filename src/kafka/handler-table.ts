@@ -5,10 +5,20 @@ import type { ApiName } from './protocol/apis.js';
 import { advertisedVersions } from './advertised-versions.js';
 import type { AnyKafkaHandler } from './kafka-handler.js';
 import { apiVersionsHandler } from './handlers/api-versions.js';
+import { deleteGroupsHandler } from './handlers/delete-groups.js';
+import { describeGroupsHandler } from './handlers/describe-groups.js';
 import { fetchHandler } from './handlers/fetch.js';
+import { findCoordinatorHandler } from './handlers/find-coordinator.js';
+import { heartbeatHandler } from './handlers/heartbeat.js';
+import { joinGroupHandler } from './handlers/join-group.js';
+import { leaveGroupHandler } from './handlers/leave-group.js';
+import { listGroupsHandler } from './handlers/list-groups.js';
 import { listOffsetsHandler } from './handlers/list-offsets.js';
 import { metadataHandler } from './handlers/metadata.js';
+import { offsetCommitHandler } from './handlers/offset-commit.js';
+import { offsetFetchHandler } from './handlers/offset-fetch.js';
 import { produceHandler } from './handlers/produce.js';
+import { syncGroupHandler } from './handlers/sync-group.js';
 
 export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   apiVersionsHandler(() => ADVERTISED_VERSIONS),
@@ -16,6 +26,16 @@ export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   produceHandler,
   fetchHandler,
   listOffsetsHandler,
+  findCoordinatorHandler,
+  joinGroupHandler,
+  syncGroupHandler,
+  heartbeatHandler,
+  leaveGroupHandler,
+  offsetCommitHandler,
+  offsetFetchHandler,
+  describeGroupsHandler,
+  listGroupsHandler,
+  deleteGroupsHandler,
 ];
 
 /** What ApiVersions advertises, by API key. */
