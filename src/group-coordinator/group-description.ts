@@ -4,7 +4,8 @@
 // SSE members) is shown in the consumer protocol's format (consumer-protocol.ts), so that Kafka's tools read its
 // subscriptions and partitions. Pure.
 import { CONSUMER_PROTOCOL_TYPE, encodeAssignment, encodeSubscription } from './consumer-protocol.js';
-import { subscribedTopics, type ConsumerGroup, type TopicCounts } from './consumer-group.js';
+import type { ConsumerGroup } from './consumer-group.js';
+import type { TopicCounts } from './subscription-topics.js';
 import type { GroupState } from './group-state.js';
 
 export interface DescribedMember {
@@ -54,7 +55,7 @@ export function groupDescription(group: ConsumerGroup | undefined, topics: Topic
       groupInstanceId: member.groupInstanceId,
       clientId: member.clientId,
       clientHost: '',
-      metadata: stable ? encodeSubscription(subscribedTopics(member.subscription, topics)) : EMPTY,
+      metadata: stable ? encodeSubscription(group.subscribedTopicsOf(member, topics)) : EMPTY,
       assignment: stable ? encodeAssignment(member.assignment) : EMPTY,
     })),
   };
