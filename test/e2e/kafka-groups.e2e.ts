@@ -84,6 +84,20 @@ describe('a kafkajs consumer group', () => {
     expect(rows.map((row) => row.current_offset)).toEqual(lags.map((lag) => lag.current_offset));
     expect(rows.every((row) => row.lag === 0)).toBe(true);
     expect(new Set(rows.map((row) => row.client_id))).toEqual(new Set(['worker-a', 'worker-b']));
+
+    // kafkajs's admin client (DescribeGroups v2, ListGroups v2, OffsetFetch v4) sees the same group
+    const admin = kafkaClient(suite.broker.kafkaBootstrap, 'e2e-admin').admin();
+    await admin.connect();
+    try {
+      const [described] = (await admin.describeGroups([GROUP])).groups;
+      expect(described).toMatchObject({ groupId: GROUP, state: 'Stable', protocolType: 'consumer' });
+      expect(described.members.map((member) => member.clientId).sort()).toEqual(['worker-a', 'worker-b']);
+      expect((await admin.listGroups()).groups).toContainEqual({ groupId: GROUP, protocolType: 'consumer' });
+      const [fetched] = await admin.fetchOffsets({ groupId: GROUP, topics: [TOPIC] });
+      expect(fetched.partitions.reduce((sum, partition) => sum + Number(partition.offset), 0)).toBe(batch.length);
+    } finally {
+      await admin.disconnect();
+    }
   });
 
   it('gives a leaving member’s partitions to the other, which goes on from the committed offsets', async () => {
@@ -116,5 +130,25 @@ describe('a kafkajs consumer group', () => {
     expect(first.crash).toBeNull();
     expect(first.values.slice(before).sort()).toEqual([...batch].sort());
     await committedToEnd(suite.url, suite.clusterId, GROUP, PARTITIONS);
+  });
+
+  it('deletes the group with kafkajs’s admin client once its last member has left (DeleteGroups v1)', async () => {
+    const admin = kafkaClient(suite.broker.kafkaBootstrap, 'e2e-admin').admin();
+    await admin.connect();
+    try {
+      const refused = (await admin.deleteGroups([GROUP]).then(
+        () => null,
+        (error: unknown) => error,
+      )) as { groups?: Array<{ groupId: string; error?: { type: string } }> } | null;
+      expect(refused?.groups?.map((group) => [group.groupId, group.error?.type])).toEqual([[GROUP, 'NON_EMPTY_GROUP']]);
+      await first.stop();
+      await admin.deleteGroups([GROUP]);
+      const gone = await call(suite.url, 'GET', `/v3/clusters/${suite.clusterId}/consumer-groups/${GROUP}`, {
+        spec: G,
+      });
+      expect(gone.status).toBe(404);
+    } finally {
+      await admin.disconnect();
+    }
   });
 });
