@@ -1,6 +1,7 @@
 // kcat (librdkafka) consuming in a group (`kcat -G`) against a real broker: it reads every record once and commits
 // when it closes; the next run of the group reads only what came after; a REST v3 offset reset of the (empty) group
-// is what the next kcat run starts from.
+// is what the next kcat run starts from. A static member (`group.instance.id`) that exits stays in the group until
+// its session ends, and the next process with its instance id takes its place.
 import { describe, expect, it } from 'vitest';
 import { kcat, kcatAvailable } from '../support/kafka/kcat.js';
 import { brokerForSuite } from './support/broker-process.js';
@@ -19,12 +20,13 @@ describe.runIf(kcatAvailable)('kcat in a consumer group', () => {
     expect(result.code, result.stderr).toBe(0);
   };
   /** Runs `kcat -G` until it has read `count` records; it commits what it read when it closes. */
-  const consume = async (count: number) => {
+  const consume = async (count: number, group = GROUP, extra: string[] = []) => {
     const result = await kcat([
       '-b',
       suite.broker.kafkaBootstrap,
+      ...extra,
       '-G',
-      GROUP,
+      group,
       '-X',
       'auto.offset.reset=earliest',
       '-q',
@@ -68,5 +70,28 @@ describe.runIf(kcatAvailable)('kcat in a consumer group', () => {
     const again = await consume(35);
     expect(again.filter((value) => value.startsWith('first-'))).toHaveLength(30);
     expect(again.filter((value) => value.startsWith('second-'))).toHaveLength(5);
+  });
+
+  it('keeps a static member that exited in the group, and gives its place to the next process with its id', async () => {
+    const staticGroup = 'kcat-static';
+    const asStatic = ['-X', 'group.instance.id=reader-1', '-X', 'session.timeout.ms=30000'];
+    const members = async () => {
+      const response = await call(
+        suite.url,
+        'GET',
+        `/v3/clusters/${suite.clusterId}/consumer-groups/${staticGroup}/consumers`,
+        { spec: `${G}/consumers` },
+      );
+      expect(response.status, response.text).toBe(200);
+      return response.body.data as Array<{ consumer_id: string; instance_id: string | null }>;
+    };
+    expect(await consume(35, staticGroup, asStatic)).toHaveLength(35);
+    const [before] = await members();
+    expect(before.instance_id).toBe('reader-1');
+    await produce(values('third', 4));
+    expect((await consume(4, staticGroup, asStatic)).sort()).toEqual(values('third', 4).sort());
+    const after = await members();
+    expect(after.map((member) => member.instance_id)).toEqual(['reader-1']);
+    expect(after[0].consumer_id).not.toBe(before.consumer_id);
   });
 });
