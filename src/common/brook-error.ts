@@ -47,7 +47,7 @@ export function outcomeField(error: BrookError): { outcome?: OutcomeMarker } {
 /** Confluent has no code for Kafka's FENCED_LEADER_EPOCH; Brook's internal routes use this one. */
 export const FENCED_LEADER_EPOCH_CODE = 40905;
 /** Nor for STALE_BROKER_EPOCH: a request from an older incarnation of a broker than one already seen. */
-export const STALE_BROKER_EPOCH_CODE = 40906;
+export const STALE_BROKER_EPOCH_CODE = 40910;
 /** Brook's code for a group that Kafka clients use, refused to REST v2 instances and WebSocket or SSE members. */
 export const GROUP_USED_BY_KAFKA_CLIENTS_CODE = 40907;
 
