@@ -1,5 +1,6 @@
 // The broker application, the composition root: the core's modules, the application's, and one module per
-// protocol edge (REST, WebSocket, SSE, broker-to-broker routes), wired around the validated config.
+// protocol edge (REST, WebSocket, SSE, broker-to-broker routes, the schema registry's routes unless
+// BROOK_SCHEMA_REGISTRY_ENABLED=false), wired around the validated config.
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrokerLifecycle } from './broker-lifecycle.service.js';
 import { ConsumerInstancesModule } from './application/consumer-instances/consumer-instances.module.js';
@@ -19,6 +20,8 @@ import { HttpModule } from './http/http.module.js';
 import { InternalModule } from './internal/internal.module.js';
 import { SseModule } from './sse/sse.module.js';
 import { WsModule } from './ws/ws.module.js';
+import { SchemasModule } from './application/schemas/schemas.module.js';
+import { SchemaRegistryModule } from './schema-registry/schema-registry.module.js';
 
 @Global()
 @Module({})
@@ -49,11 +52,13 @@ export class AppModule {
         MetricsModule,
         SecurityModule,
         ConsumerInstancesModule,
+        SchemasModule,
         ObservabilityModule,
         HttpModule,
         WsModule,
         SseModule,
         InternalModule,
+        ...(config.schemaRegistry.enabled ? [SchemaRegistryModule] : []),
       ],
       providers: [BrokerLifecycle],
     };

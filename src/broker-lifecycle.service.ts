@@ -1,5 +1,6 @@
 // Start-up and shutdown order of one broker: register and elect, load metadata, open the hosted logs, take each
-// partition's replica role (leader or follower), start the periodic work, replay the consumer groups; on shutdown close every log (flush, clean-shutdown marker) after requests have finished.
+// partition's replica role (leader or follower), start the periodic work, replay the consumer groups, follow the
+// schema registry's topic; on shutdown close every log (flush, clean-shutdown marker) after requests have finished.
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { CoordinationStore } from './coordination/coordination-store.js';
@@ -8,6 +9,7 @@ import { GroupCoordinator } from './group-coordinator/group-coordinator.service.
 import { LogManager } from './partition-log/log-manager.service.js';
 import { ReplicaManager } from './replication/replica-manager.service.js';
 import { MetadataCache } from './topic/metadata-cache.service.js';
+import { SchemaStore } from './application/schemas/schema-store.service.js';
 
 @Injectable()
 export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -21,6 +23,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly store: CoordinationStore,
     private readonly groups: GroupCoordinator,
     private readonly instances: ConsumerInstances,
+    private readonly schemas: SchemaStore,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -33,6 +36,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     this.logs.startScheduler();
     await this.groups.start();
     this.instances.start();
+    await this.schemas.start();
     this.logger.log(`cluster ${this.election.clusterId}: ${this.metadata.allTopics().size} topic(s) loaded`);
   }
 

@@ -14,6 +14,7 @@ import { boolean, choice, ConfigError, integer, url, type Env } from './env-valu
 import { loadGroupConfig, type GroupConfig } from './group-config.js';
 
 export { ConfigError };
+import { loadSchemaRegistryConfig, type SchemaRegistryConfig } from './schema-registry-config.js';
 import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
 import { wsLimitsFromEnv, type WsLimits } from './stream-limits.js';
 
@@ -84,6 +85,8 @@ export interface BrokerConfig {
   ws: WsLimits;
   /** Authentication, ACLs, TLS (security-config.ts). */
   security: SecurityConfig;
+  /** The built-in schema registry (schema-registry-config.ts). */
+  schemaRegistry: SchemaRegistryConfig;
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -124,6 +127,13 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     throw new ConfigError((error as Error).message);
   }
   const ws = wsLimitsFromEnv(env);
+  const schemaRegistry = loadSchemaRegistryConfig(env, host);
+  if (schemaRegistry.enabled && schemaRegistry.port === port && schemaRegistry.host === host) {
+    throw new ConfigError(
+      `BROOK_SCHEMA_REGISTRY_PORT=${port} is the HTTP port: give the schema registry's listener another port ` +
+        '(the HTTP port serves the registry at its root paths anyway)',
+    );
+  }
   const security = loadSecurityConfig(env);
   const scheme = security.tls === null ? 'http' : 'https';
   return {
@@ -172,5 +182,6 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
     ws,
     security,
+    schemaRegistry,
   };
 }

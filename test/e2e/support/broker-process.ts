@@ -1,4 +1,5 @@
-// Spawns a real broker from dist/ on a free port and a temp data dir, for end-to-end tests: wait until /healthz
+// Spawns a real broker from dist/ on a free port (and a free one for its schema registry listener) and a temp data
+// dir, for end-to-end tests: wait until /healthz
 // answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir, or pause
 // it (SIGSTOP / SIGCONT). `env` adds or overrides settings (BROOK_REDIS_URL, BROOK_BROKER_ID...).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,18 +40,26 @@ export class BrokerProcess {
 
   private constructor(
     readonly port: number,
+    /** The schema registry's own listener (BROOK_SCHEMA_REGISTRY_PORT). */
+    readonly registryPort: number,
     readonly dataDir: string,
     private readonly options: BrokerOptions,
   ) {}
 
   static async start(options: BrokerOptions = {}): Promise<BrokerProcess> {
-    const broker = new BrokerProcess(await freePort(), mkdtempSync(join(tmpdir(), 'brook-e2e-')), options);
+    const dataDir = mkdtempSync(join(tmpdir(), 'brook-e2e-'));
+    const broker = new BrokerProcess(await freePort(), await freePort(), dataDir, options);
     await broker.spawn();
     return broker;
   }
 
   get url(): string {
     return `${this.options.https ? 'https' : 'http'}://127.0.0.1:${this.port}`;
+  }
+
+  /** The schema registry's own listener. */
+  get registryUrl(): string {
+    return `${this.options.https ? 'https' : 'http'}://127.0.0.1:${this.registryPort}`;
   }
 
   private async spawn(extraEnv: Record<string, string> = {}): Promise<void> {
@@ -60,6 +69,7 @@ export class BrokerProcess {
       env: {
         ...process.env,
         BROOK_PORT: String(this.port),
+        BROOK_SCHEMA_REGISTRY_PORT: String(this.registryPort),
         BROOK_HOST: '127.0.0.1',
         BROOK_DATA_DIR: this.dataDir,
         BROOK_LOG_LEVEL: this.options.logLevel ?? 'warn',
