@@ -1,8 +1,10 @@
 // What the registry's routes share at the HTTP level: their paths (Confluent's, at the root), the media type of
-// every answer (application/vnd.schemaregistry.v1+json, errors included, as Confluent's registry sends), and the
-// reading of its query flags and path parameters.
-import type { FastifyInstance } from 'fastify';
+// every answer (application/vnd.schemaregistry.v1+json, errors included, as Confluent's registry sends), the
+// reading of its query flags and path parameters, and which subjects a caller may see in a list.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registryErrors } from '../application/schemas/registry-errors.js';
+import type { Authorizer } from '../security/authorizer.service.js';
+import { hostOf, principalOf } from '../security/request-identity.js';
 
 export const SCHEMA_REGISTRY_MEDIA_TYPE = 'application/vnd.schemaregistry.v1+json';
 
@@ -42,4 +44,11 @@ export function schemaIdParam(text: string): number {
   const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
   if (!(id >= 1 && id <= 0x7fff_ffff)) throw registryErrors.schemaNotFound();
   return id;
+}
+
+/** Whether the caller may see a subject in a list: DESCRIBE on it (anything when the authorizer is off). */
+export function describableSubjects(authorizer: Authorizer, request: FastifyRequest): (subject: string) => boolean {
+  const principal = principalOf(request);
+  const host = hostOf(request);
+  return (subject) => authorizer.authorize(principal, host, 'DESCRIBE', { type: 'SUBJECT', name: subject });
 }

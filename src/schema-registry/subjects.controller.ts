@@ -1,12 +1,14 @@
-// Confluent Schema Registry's subject routes: list subjects, register / list / read / delete versions, look a
-// schema up under a subject, delete a subject, and the schemas referencing a version. Reads come from this
+// Confluent Schema Registry's subject routes: list subjects (those the caller may DESCRIBE), register / list /
+// read / delete versions, look a schema up under a subject, delete a subject, and the schemas referencing a version. Reads come from this
 // broker's copy of `_schemas`; writes go to the registry's leader (application/schemas).
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Authorizer } from '../security/authorizer.service.js';
 import { parseVersionId } from '../application/schemas/registry-answers.js';
 import { SchemaQueries } from '../application/schemas/schema-queries.service.js';
 import { SchemaRegistry } from '../application/schemas/schema-registry.service.js';
 import { parseSchemaBody } from './registry-bodies.js';
-import { checkSubject, flag } from './registry-http.js';
+import { checkSubject, describableSubjects, flag } from './registry-http.js';
 
 const VERSION = 'subjects/:subject/versions/:version';
 
@@ -15,11 +17,17 @@ export class SubjectsController {
   constructor(
     private readonly queries: SchemaQueries,
     private readonly registry: SchemaRegistry,
+    private readonly authorizer: Authorizer,
   ) {}
 
   @Get('subjects')
-  subjects(@Query('deleted') deleted: string | undefined, @Query('subjectPrefix') prefix: string | undefined) {
-    return this.queries.subjects(flag(deleted), prefix ?? '');
+  async subjects(
+    @Query('deleted') deleted: string | undefined,
+    @Query('subjectPrefix') prefix: string | undefined,
+    @Req() request: FastifyRequest,
+  ) {
+    const visible = describableSubjects(this.authorizer, request);
+    return (await this.queries.subjects(flag(deleted), prefix ?? '')).filter(visible);
   }
 
   @Post('subjects/:subject')

@@ -8,6 +8,7 @@
 //                acks?: 0|1|"all", format?: "string"|"json"|"binary"}          -> ack | error
 //   subscribe   {id, assign: [{topic, partition, offset?}] | topics: [..] + group, group_instance_id?,
 //                from?: "earliest"|"latest"|"timestamp", timestamp?, format?, credits?}  -> subscribed, records...
+//               (format: string, json, binary, or avro, jsonschema, protobuf to decode records with their schemas)
 //   credit      {id, n}                 grants n more records to subscription id
 //   commit      {id, offsets: [{topic, partition, offset}]}                      -> committed | error
 //   unsubscribe {id}
@@ -20,7 +21,7 @@ import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 import type { ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
 import { timestampParam } from '../application/params.js';
-import { decodeBase64, type ReadFormat } from '../application/record-format.js';
+import { decodeBase64, READ_FORMATS, type ReadFormat } from '../application/record-format.js';
 
 export const CLIENT_OPS = ['produce', 'subscribe', 'credit', 'commit', 'unsubscribe'] as const;
 export const SERVER_OPS = [
@@ -59,7 +60,8 @@ export type FrameId = string | number;
 export type StartFrom = 'earliest' | 'latest' | 'timestamp';
 
 const ID_LENGTH_MAX = 80;
-const FORMATS: readonly ReadFormat[] = ['string', 'json', 'binary'];
+type ProduceFormat = 'string' | 'json' | 'binary';
+const PRODUCE_FORMATS: readonly ProduceFormat[] = ['string', 'json', 'binary'];
 
 export interface ProduceFrame {
   op: 'produce';
@@ -199,11 +201,11 @@ function arrayAt(value: unknown, field: string, min: number, max: number): unkno
   return value;
 }
 
-function format(value: unknown): ReadFormat {
-  if (value === undefined || value === null) return 'string';
-  if (!FORMATS.includes(value as ReadFormat))
-    throw errors.invalidRequest(`format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(value)}.`);
-  return value as ReadFormat;
+function format<T extends string>(value: unknown, formats: readonly T[]): T {
+  if (value === undefined || value === null) return 'string' as T;
+  if (!formats.includes(value as T))
+    throw errors.invalidRequest(`format must be one of ${formats.join(', ')}, got ${JSON.stringify(value)}.`);
+  return value as T;
 }
 
 function acks(value: unknown): Acks {
@@ -214,7 +216,7 @@ function acks(value: unknown): Acks {
 }
 
 /** A key or value in the frame's format: string (UTF-8 text), json (any JSON value) or binary (base64). */
-function toBytes(value: unknown, recordFormat: ReadFormat, field: string): Buffer | null {
+function toBytes(value: unknown, recordFormat: ProduceFormat, field: string): Buffer | null {
   if (value === undefined || value === null) return null;
   switch (recordFormat) {
     case 'string':
@@ -244,7 +246,7 @@ function headers(value: unknown, field: string): RecordHeader[] {
 
 function parseProduce(object: JsonObject, id: FrameId, limits: ProtocolLimits, nowMs: number): ProduceFrame {
   const topic = nonEmptyString(object.topic, 'topic');
-  const recordFormat = format(object.format);
+  const recordFormat = format(object.format, PRODUCE_FORMATS);
   const records = arrayAt(object.records, 'records', 1, limits.produceRecordsMax).map((item, i): ProduceInput => {
     const record = objectAt(item, `records[${i}]`);
     const partition = record.partition;
@@ -316,7 +318,7 @@ function parseSubscribe(object: JsonObject, id: FrameId, limits: ProtocolLimits)
     groupInstanceId,
     from,
     timestampMs,
-    format: format(object.format),
+    format: format(object.format, READ_FORMATS),
     credits,
   };
 }

@@ -15,7 +15,7 @@ import {
 import { registryErrors } from './registry-errors.js';
 import type { JsonValue } from './parsed-schema.js';
 import { schemaFingerprint } from './parse-schema.js';
-import type { RegistryState, SchemaById } from './registry-state.js';
+import type { RegistryState, SchemaById, SubjectVersion } from './registry-state.js';
 import { InvalidSchemaError } from './schema-errors.js';
 import { SchemaStore } from './schema-store.service.js';
 import { SCHEMA_TYPES, type SchemaInput } from './schema-types.js';
@@ -82,9 +82,9 @@ export class SchemaQueries {
     return [...subjects];
   }
 
-  async versionsOfId(id: number, includeDeleted: boolean): Promise<JsonValue> {
+  async versionsOfId(id: number, includeDeleted: boolean): Promise<SubjectVersion[]> {
     await this.schemaById(id);
-    return this.store.state.holdersOf(id, includeDeleted).map(({ subject, version }) => ({ subject, version }));
+    return this.store.state.holdersOf(id, includeDeleted);
   }
 
   types(): string[] {

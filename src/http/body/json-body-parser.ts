@@ -131,6 +131,8 @@ function gathered(chunks: Buffer[], received: number): Buffer {
 const V2_PRODUCE_ROUTES = new Set(['/topics/:topic_name', '/topics/:topic_name/partitions/:partition_id']);
 /** The v2 embedded format the controller reads as JSON; every other accepted media type is read as binary. */
 export const V2_JSON_FORMAT = 'application/vnd.kafka.json.v2+json';
+/** The v2 embedded formats read as JSON (json, and the schema formats): every other one is binary. */
+const V2_JSON_EMBEDDED = /^application\/vnd\.kafka\.(?:json|avro|jsonschema|protobuf)\.v2\+json/;
 
 /**
  * A v2 produce in the binary format with a declared length: the body goes through the fast scanner first (a
@@ -141,7 +143,7 @@ function isV2BinaryProduce(request: FastifyRequest): boolean {
     request.method === 'POST' &&
     request.headers['content-length'] !== undefined &&
     V2_PRODUCE_ROUTES.has(request.routeOptions.url ?? '') &&
-    !(request.headers['content-type'] ?? '').startsWith(V2_JSON_FORMAT)
+    !V2_JSON_EMBEDDED.test(request.headers['content-type'] ?? '')
   );
 }
 

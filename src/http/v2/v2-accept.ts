@@ -1,6 +1,7 @@
 // Content negotiation for the REST Proxy v2 routes (/topics, /consumers, /brokers): they answer JSON in the
-// application/vnd.kafka[.json|.binary].v2+json family, so a request whose Accept header admits none of those
-// (nor application/json or a wildcard) gets 406 {error_code: 406}, as Confluent's proxy answers.
+// application/vnd.kafka[.json|.binary|.avro|.jsonschema|.protobuf].v2+json family, so a request whose Accept
+// header admits none of those (nor application/json or a wildcard) gets 406 {error_code: 406}, as Confluent's
+// proxy answers.
 import type { FastifyInstance } from 'fastify';
 
 const V2_ROUTE = /^\/(?:topics|consumers|brokers)(?:[/?]|$)/;
@@ -11,6 +12,9 @@ const ACCEPTABLE = new Set([
   'application/vnd.kafka.v2+json',
   'application/vnd.kafka.json.v2+json',
   'application/vnd.kafka.binary.v2+json',
+  'application/vnd.kafka.avro.v2+json',
+  'application/vnd.kafka.jsonschema.v2+json',
+  'application/vnd.kafka.protobuf.v2+json',
 ]);
 
 /** Whether an Accept header value admits one of the v2 answers (q=0 ranges admit nothing). */
