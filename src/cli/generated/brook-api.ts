@@ -371,8 +371,9 @@ export interface paths {
      * @description Fetches records from the assigned partitions, starting at each partition's position (the committed offset,
      *     else per `auto.offset.reset`). Answers as soon as `fetch.min.bytes` are available, or after `timeout` with
      *     what there is (possibly nothing). The answer's content type is the instance's embedded format:
-     *     `application/vnd.kafka.binary.v2+json` (keys, values base64) or `application/vnd.kafka.json.v2+json` (keys,
-     *     values as JSON). Unlike Confluent, every record carries `timestamp` and `headers`. Concurrent polls of one
+     *     `application/vnd.kafka.binary.v2+json` (keys, values base64), `application/vnd.kafka.json.v2+json` (keys,
+     *     values as JSON) or `application/vnd.kafka.{avro,jsonschema,protobuf}.v2+json` (keys and values decoded with
+     *     their schemas, with `key_schema_id` and `value_schema_id`). Unlike Confluent, every record carries `timestamp` and `headers`. Concurrent polls of one
      *     instance are served one after the other. Every record answered is of a topic the caller may READ at the
      *     moment it is read: the poll checks again at each round of its wait, and answers 403 (40301) when a partition
      *     assigned to the instance is of a topic it may not read (what it had collected before, if anything, instead).
@@ -858,7 +859,12 @@ export interface paths {
      *     partitioner) or spread when it has none. The answer is 200 with one `offsets[]` entry per record, in order;
      *     a record that failed has `partition` and `offset` null and carries `error_code` and `error` (as Confluent).
      *     The embedded format is binary (base64 keys and values) unless the content type is
-     *     `application/vnd.kafka.json.v2+json`.
+     *     `application/vnd.kafka.json.v2+json` (JSON values) or a schema format (`application/vnd.kafka.avro.v2+json`,
+     *     `jsonschema`, `protobuf`): then `key_schema` / `value_schema` (an inline schema, looked up or registered
+     *     under `<topic>-key` / `<topic>-value`) or `key_schema_id` / `value_schema_id` name the schemas, records are
+     *     stored in Confluent's wire format, and the answer gives the schema ids. 42201 keys without a key schema,
+     *     42202 values without a value schema, 42203 data that does not match its schema, 42205 an inline schema
+     *     that does not parse, 42207 a schema id that names no schema of the format's type.
      */
     post: operations['v2ProduceToTopic'];
     delete?: never;
@@ -2014,6 +2020,9 @@ export interface components {
       headers: components['schemas']['RecordHeader'][];
       /** @description The key per `format` (base64 string, JSON value or string), or null. */
       key: unknown;
+      key_error?: components['schemas']['RecordFieldError'];
+      /** @description In a schema format, the key's schema id (null for a null key or one not in the wire format). */
+      key_schema_id?: number | null;
       /** Format: int64 */
       offset: number;
       /** Format: int32 */
@@ -2025,6 +2034,9 @@ export interface components {
       timestamp: number;
       /** @description The value per `format` (base64 string, JSON value or string), or null. */
       value: unknown;
+      value_error?: components['schemas']['RecordFieldError'];
+      /** @description In a schema format, the value's schema id. */
+      value_schema_id?: number | null;
     };
     ConsumerAssignmentData: components['schemas']['Resource'] & {
       cluster_id: string;
@@ -2336,15 +2348,35 @@ export interface components {
       timestamp?: string | null;
       value?: components['schemas']['ProduceRequestData'];
     };
-    /** @description A key or value. Brook has no schema registry, so `type` is required and Confluent's schema fields (`subject`, `schema_id`, `schema_version`, `schema`, `subject_name_strategy`) are not supported. */
+    /** @description A key or value, as Confluent's REST Proxy reads it. `type` BINARY, JSON or STRING gives the bytes as they are. With a schema from the registry, the data is stored in Confluent's wire format: `type` AVRO, JSONSCHEMA or PROTOBUF with an inline `schema` (looked up under the subject, registered there when new), or `schema_id`, or `schema_version` (a version of the subject), or `subject` alone or a schema `type` alone (the subject's latest version). The subject is `subject` when given, else per `subject_name_strategy`. A key or value with no `type` and none of the schema fields is encoded with the latest schema of its subject (TOPIC_NAME) when that subject exists, else as BINARY. Errors: 42205 an inline schema that does not parse, 42203 data that does not match its schema, 42207 a schema that cannot be found or registered. */
     ProduceRequestData: {
       /** @description The data, encoded as `type` says; null or absent for a null key or value. */
       data?: unknown;
+      /** @description An inline schema of `type`. */
+      schema?: string;
       /**
-       * @description BINARY takes base64 `data`, JSON any JSON value, STRING a string.
+       * Format: int32
+       * @description A registered schema's id.
+       */
+      schema_id?: number;
+      /**
+       * Format: int32
+       * @description A version of the subject.
+       */
+      schema_version?: number;
+      /** @description The subject, instead of the strategy's. */
+      subject?: string;
+      /**
+       * @description `<topic>-key` / `<topic>-value`, the schema's record name, or `<topic>-<record name>` (an Avro record's full name, a JSON Schema's `title`, a Protobuf message's full name).
+       * @default TOPIC_NAME
        * @enum {string}
        */
-      type: 'BINARY' | 'JSON' | 'STRING';
+      subject_name_strategy?: 'TOPIC_NAME' | 'RECORD_NAME' | 'TOPIC_RECORD_NAME';
+      /**
+       * @description BINARY takes base64 `data`, JSON any JSON value, STRING a string; AVRO (Avro's JSON encoding, unions as `{"string": "x"}`), JSONSCHEMA (a JSON document) and PROTOBUF (proto3 JSON) take data of the schema.
+       * @enum {string}
+       */
+      type?: 'BINARY' | 'JSON' | 'STRING' | 'AVRO' | 'JSONSCHEMA' | 'PROTOBUF';
     } | null;
     ProduceRequestHeader: {
       name: string;
@@ -2371,12 +2403,24 @@ export interface components {
     };
     ProduceResponseData: {
       /**
+       * Format: int32
+       * @description With a schema, its id.
+       */
+      schema_id?: number;
+      /**
+       * Format: int32
+       * @description With a schema, its version under `subject`.
+       */
+      schema_version?: number;
+      /**
        * Format: int64
        * @description The serialized size in bytes.
        */
       size: number;
+      /** @description With a schema, the subject that holds it (absent when a `schema_id` names no version of it). */
+      subject?: string;
       /** @enum {string} */
-      type: 'BINARY' | 'JSON' | 'STRING';
+      type: 'BINARY' | 'JSON' | 'STRING' | 'AVRO' | 'JSONSCHEMA' | 'PROTOBUF';
     };
     ReadinessStatus: {
       checks: {
@@ -2420,6 +2464,11 @@ export interface components {
       data: components['schemas']['ReassignmentData'][];
       /** @constant */
       kind?: 'KafkaReassignmentList';
+    };
+    /** @description In a schema format, why a key or value could not be decoded (the field is then null): 40403 its schema id is not in the registry, 42207 it is not in the wire format, its schema is of another type than the format, or the payload does not match the schema. */
+    RecordFieldError: {
+      error_code: number;
+      message: string;
     };
     RecordHeader: {
       name: string;
@@ -2687,11 +2736,11 @@ export interface components {
        */
       'fetch.min.bytes'?: number | string;
       /**
-       * @description The embedded format of keys and values: base64 (`binary`) or JSON (`json`). The schema registry formats (avro, jsonschema, protobuf) are not supported.
+       * @description The embedded format of keys and values: base64 (`binary`), JSON (`json`), or decoded from Confluent's wire format with the registry's schemas (`avro`, `jsonschema`, `protobuf`; see the `format` parameter of the stateless read).
        * @default binary
        * @enum {string}
        */
-      format?: 'binary' | 'json';
+      format?: 'binary' | 'json' | 'avro' | 'jsonschema' | 'protobuf';
       /**
        * @deprecated
        * @description The legacy name of `name`, used when `name` is absent.
@@ -2749,10 +2798,10 @@ export interface components {
       end_offset: number;
     };
     V2ProduceResponse: {
-      /** @description Always null (Brook has no schema registry). */
+      /** @description The keys' schema id in a schema format; else null. */
       key_schema_id: number | null;
       offsets: components['schemas']['V2PartitionOffset'][];
-      /** @description Always null (Brook has no schema registry). */
+      /** @description The values' schema id in a schema format; else null. */
       value_schema_id: number | null;
     };
     V2Replica: {
@@ -2760,6 +2809,17 @@ export interface components {
       broker: number;
       in_sync: boolean;
       leader: boolean;
+    };
+    V2SchemaProduceRequest: {
+      /** @description The keys' schema (of the content type's schema type), inline. */
+      key_schema?: string | null;
+      /** @description The keys' registered schema id (a number, or its digits). */
+      key_schema_id?: number | string | null;
+      records: components['schemas']['V2JsonProduceRecord'][];
+      /** @description The values' schema, inline. */
+      value_schema?: string | null;
+      /** @description The values' registered schema id (a number, or its digits). */
+      value_schema_id?: number | string | null;
     };
     V2SeekOffsets: {
       offsets: (components['schemas']['V2TopicPartition'] & {
@@ -3713,6 +3773,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        'application/vnd.kafka.avro.v2+json': components['schemas']['V2JsonConsumerRecord'][];
         /**
          * @example [
          *       {
@@ -3748,6 +3809,8 @@ export interface components {
          *     ]
          */
         'application/vnd.kafka.json.v2+json': components['schemas']['V2JsonConsumerRecord'][];
+        'application/vnd.kafka.jsonschema.v2+json': components['schemas']['V2JsonConsumerRecord'][];
+        'application/vnd.kafka.protobuf.v2+json': components['schemas']['V2JsonConsumerRecord'][];
       };
     };
     /** @description The new consumer instance. */
@@ -3928,8 +3991,11 @@ export interface components {
       };
       content: {
         'application/json': components['schemas']['V2ProduceResponse'];
+        'application/vnd.kafka.avro.v2+json': components['schemas']['V2ProduceResponse'];
         'application/vnd.kafka.binary.v2+json': components['schemas']['V2ProduceResponse'];
         'application/vnd.kafka.json.v2+json': components['schemas']['V2ProduceResponse'];
+        'application/vnd.kafka.jsonschema.v2+json': components['schemas']['V2ProduceResponse'];
+        'application/vnd.kafka.protobuf.v2+json': components['schemas']['V2ProduceResponse'];
         /**
          * @example {
          *       "offsets": [
@@ -4097,8 +4163,8 @@ export interface components {
     ReadOffset: number;
     /** @description Read from the first record whose timestamp is at or after this time, given as epoch milliseconds or as an RFC 3339 date-time. */
     ReadTimestamp: string;
-    /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
-    RecordFormat: 'binary' | 'json' | 'string';
+    /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings; `avro`, `jsonschema` and `protobuf` decode keys and values stored in Confluent's wire format with the registry's schemas (Avro's JSON encoding, the JSON document, proto3 JSON), each record then carrying `key_schema_id` and `value_schema_id`, and `key_error` / `value_error` for a key or value that cannot be decoded (not in the wire format, schema not found, of another type or not matching). A null key or value stays null. */
+    RecordFormat: 'binary' | 'json' | 'string' | 'avro' | 'jsonschema' | 'protobuf';
     /** @description Answer the global setting when the subject has none of its own. */
     RegistryDefaultToGlobal: boolean;
     /** @description Include soft-deleted subjects and versions. */
@@ -4390,6 +4456,19 @@ export interface components {
         'application/json': components['schemas']['V2BinaryProduceRequest'];
         /**
          * @example {
+         *       "value_schema": "{\"type\":\"record\",\"name\":\"User\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"}]}",
+         *       "records": [
+         *         {
+         *           "value": {
+         *             "name": "ada"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.avro.v2+json': components['schemas']['V2SchemaProduceRequest'];
+        /**
+         * @example {
          *       "records": [
          *         {
          *           "key": "a2V5",
@@ -4419,6 +4498,8 @@ export interface components {
          *     }
          */
         'application/vnd.kafka.json.v2+json': components['schemas']['V2JsonProduceRequest'];
+        'application/vnd.kafka.jsonschema.v2+json': components['schemas']['V2SchemaProduceRequest'];
+        'application/vnd.kafka.protobuf.v2+json': components['schemas']['V2SchemaProduceRequest'];
         'application/vnd.kafka.v2+json': components['schemas']['V2BinaryProduceRequest'];
       };
     };
@@ -7198,7 +7279,7 @@ export interface operations {
   readRecords: {
     parameters: {
       query?: {
-        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
+        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings; `avro`, `jsonschema` and `protobuf` decode keys and values stored in Confluent's wire format with the registry's schemas (Avro's JSON encoding, the JSON document, proto3 JSON), each record then carrying `key_schema_id` and `value_schema_id`, and `key_error` / `value_error` for a key or value that cannot be decoded (not in the wire format, schema not found, of another type or not matching). A null key or value stays null. */
         format?: components['parameters']['RecordFormat'];
         /** @description Read from the log start (`earliest`) or from the high watermark (`latest`, new records only). */
         from?: components['parameters']['ReadFrom'];
@@ -7340,7 +7421,7 @@ export interface operations {
   streamRecords: {
     parameters: {
       query?: {
-        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
+        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings; `avro`, `jsonschema` and `protobuf` decode keys and values stored in Confluent's wire format with the registry's schemas (Avro's JSON encoding, the JSON document, proto3 JSON), each record then carrying `key_schema_id` and `value_schema_id`, and `key_error` / `value_error` for a key or value that cannot be decoded (not in the wire format, schema not found, of another type or not matching). A null key or value stays null. */
         format?: components['parameters']['RecordFormat'];
         /** @description Start at the log start (`earliest`) or at the high watermark (`latest`, new records only). */
         from?: 'earliest' | 'latest';
