@@ -9,6 +9,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
+import { DataDirLock } from './common/data-dir-lock.js';
 import { JsonLogger } from './common/json-logger.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
@@ -43,6 +44,8 @@ export function flagsToEnv(argv: string[]): Record<string, string> {
 async function main(): Promise<void> {
   const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
   mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  // one process per data dir, a paused one included; it also lets a restart replace its own registration at once
+  DataDirLock.acquire(config.dataDir);
   const adapter = new FastifyAdapter(httpAdapterOptions(config));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger:

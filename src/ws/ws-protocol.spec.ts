@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { errors } from '../common/brook-error.js';
 import { CLIENT_OPS, errorFrame, parseClientFrame, type ParsedFrame } from './ws-protocol.js';
 
 const limits = { produceRecordsMax: 3, creditsMax: 100, defaultCredits: 50, assignPartitionsMax: 2 };
@@ -150,5 +151,16 @@ describe('parseClientFrame', () => {
       error_code: 40002,
       message: result.error.message,
     });
+  });
+
+  it('marks the error frame of a produce whose outcome is unknown, and only that one', () => {
+    expect(JSON.parse(errorFrame(errors.outcomeUnknown('timed out waiting for the ISR'), 'p'))).toEqual({
+      op: 'error',
+      id: 'p',
+      error_code: 50003,
+      message: 'timed out waiting for the ISR',
+      outcome: 'unknown',
+    });
+    expect(JSON.parse(errorFrame(errors.notEnoughReplicas('nothing was appended'), 'p'))).not.toHaveProperty('outcome');
   });
 });

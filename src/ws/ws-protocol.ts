@@ -15,7 +15,7 @@
 // Server -> client: ack {id, offsets: [{partition, offset}]}, subscribed {id, partitions: [{topic, partition,
 //   offset}]}, records {id, records: [...]}, assigned {id, partitions, generation}, revoked {id, partitions},
 //   committed {id}, error {id?, error_code, message}.
-import { BrookError, errors } from '../common/brook-error.js';
+import { BrookError, errors, outcomeField } from '../common/brook-error.js';
 import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
 import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
@@ -45,6 +45,7 @@ export function ackFrame(id: FrameId, outcomes: readonly ProduceOutcome[]): stri
           offset: null,
           error_code: errorFrameCode(outcome.error),
           message: outcome.error.message,
+          ...outcomeField(outcome.error),
         },
   );
   return JSON.stringify({ op: 'ack', id, offsets });
@@ -347,5 +348,6 @@ export function errorFrame(error: BrookError, id?: FrameId): string {
     ...(id === undefined ? {} : { id }),
     error_code: errorFrameCode(error),
     message: error.message,
+    ...outcomeField(error),
   });
 }

@@ -116,13 +116,21 @@ describe('quotas on streams', () => {
     const from = Date.now();
     await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 100));
     const acked = acks.filter((ack) => ack.atMs > from && ack.atMs <= from + WINDOW_MS).length;
-    const rest = await s.as(bearer(), 'POST', '/v3/clusters/{c}/topics/qb/records', {
-      body: { value: { type: 'STRING', data: 'rest' } },
-    });
+    // REST is admitted whenever the bucket is out of debt, which it is for an instant each time the WebSocket
+    // frames' debt is paid (the stream then reads the next frame): a few small REST produces in a row, spaced out,
+    // meet the debt at least once when they share the bucket, and never when REST had a bucket of its own.
+    const restStatuses: number[] = [];
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      const rest = await s.as(bearer(), 'POST', '/v3/clusters/{c}/topics/qb/records', {
+        body: { value: { type: 'STRING', data: 'rest' } },
+      });
+      restStatuses.push(rest.status);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
     stop = true;
     await sender;
     expectWithin('WebSocket produce', (acked * Buffer.byteLength(frame) * 1000) / WINDOW_MS);
-    expect(rest.status, 'REST produce charged to the same bucket').toBe(429);
+    expect(restStatuses, 'REST produce charged to the same bucket').toContain(429);
     expect(ws.closeCode).toBeNull();
     ws.close();
     await s.quota('User:bob', { producer_byte_rate: 1e9 });
