@@ -1,6 +1,8 @@
 // A local cluster on one machine, for trying Brook out and for demos: one redis-server (AOF on, in the cluster's
 // directory) and N brokers (`node dist/main.js`) with ids 1..N on consecutive ports, sharing a freshly generated
-// cluster secret. `npm run cluster` runs it (main.ts); the `brook cluster --brokers 3` command can call
+// cluster secret; each broker's schema registry listener on its own port, counted down from the first broker's
+// (8081 by default: 8081, 8080, 8079..., so that they never meet the HTTP ports counted up from 8082, and a client
+// configured with Confluent's default registry URL reaches broker 1). `npm run cluster` runs it (main.ts); the `brook cluster --brokers 3` command can call
 // startLocalCluster the same way.
 //
 // Layout of the cluster directory (default ./data-cluster): redis/ (Redis's AOF), broker-<id>/ (each data dir).
@@ -15,6 +17,7 @@ import { RedisServerProcess } from './redis-server-process.js';
 export const LOCAL_CLUSTER_BROKERS_DEFAULT = 3;
 export const LOCAL_CLUSTER_BROKERS_MAX = 9;
 export const LOCAL_CLUSTER_PORT_DEFAULT = 8082;
+export const LOCAL_CLUSTER_REGISTRY_PORT_DEFAULT = 8081;
 /** How long a broker may take to answer /readyz. */
 const BROKER_READY_TIMEOUT_MS = 30_000;
 const BROKER_STOP_TIMEOUT_MS = 15_000;
@@ -27,6 +30,8 @@ export interface LocalClusterOptions {
   brokers?: number;
   /** The first broker's port; the others follow. */
   port?: number;
+  /** The first broker's schema registry port; the others count down from it. */
+  registryPort?: number;
   dir?: string;
   /** Extra environment for every broker (BROOK_LOG_LEVEL...). */
   env?: Record<string, string>;
@@ -37,6 +42,7 @@ export interface LocalClusterOptions {
 export interface LocalBroker {
   id: number;
   url: string;
+  registryUrl: string;
   dataDir: string;
   pid: number | undefined;
 }
@@ -56,6 +62,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     throw new Error(`--brokers must be an integer from 1 to ${LOCAL_CLUSTER_BROKERS_MAX}, got ${count}`);
   }
   const firstPort = options.port ?? LOCAL_CLUSTER_PORT_DEFAULT;
+  const firstRegistryPort = options.registryPort ?? LOCAL_CLUSTER_REGISTRY_PORT_DEFAULT;
+  if (firstRegistryPort - count + 1 <= firstPort + count - 1 && firstRegistryPort >= firstPort) {
+    throw new Error(
+      `the schema registry ports ${firstRegistryPort - count + 1}-${firstRegistryPort} overlap the HTTP ports ` +
+        `${firstPort}-${firstPort + count - 1}`,
+    );
+  }
   const dir = resolve(options.dir ?? './data-cluster');
   const redis = await RedisServerProcess.start({ appendonly: true, dir: join(dir, 'redis') });
   const secret = randomBytes(24).toString('base64url');
@@ -68,6 +81,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   try {
     for (let id = 1; id <= count; id++) {
       const port = firstPort + id - 1;
+      const registryPort = firstRegistryPort - (id - 1);
       const dataDir = join(dir, `broker-${id}`);
       mkdirSync(dataDir, { recursive: true });
       const child = spawn(process.execPath, [MAIN], {
@@ -75,6 +89,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
           ...process.env,
           BROOK_BROKER_ID: String(id),
           BROOK_PORT: String(port),
+          BROOK_SCHEMA_REGISTRY_PORT: String(registryPort),
           BROOK_HOST: '127.0.0.1',
           BROOK_DATA_DIR: dataDir,
           BROOK_REDIS_URL: redis.url,
@@ -99,7 +114,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       await waitReady(child, url, id).catch((error: Error) => {
         throw new Error(`${error.message}:\n${recent.join('\n')}`);
       });
-      brokers.push({ id, url, dataDir, pid: child.pid });
+      brokers.push({ id, url, registryUrl: `http://127.0.0.1:${registryPort}`, dataDir, pid: child.pid });
     }
   } catch (error) {
     await stop();

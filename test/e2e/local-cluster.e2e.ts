@@ -31,13 +31,19 @@ function alive(pid: number | undefined): boolean {
 describe('startLocalCluster', () => {
   it('starts Redis and two brokers as one cluster, stops them, and comes back with its topics', async () => {
     const port = await freePort();
-    const first = await startLocalCluster({ brokers: 2, port, dir });
+    const registryPort = await freePort();
+    const first = await startLocalCluster({ brokers: 2, port, registryPort, dir });
     let clusterId: string;
     try {
       expect(first.brokers.map((broker) => broker.url)).toEqual([
         `http://127.0.0.1:${port}`,
         `http://127.0.0.1:${port + 1}`,
       ]);
+      expect(first.brokers.map((broker) => broker.registryUrl)).toEqual([
+        `http://127.0.0.1:${registryPort}`,
+        `http://127.0.0.1:${registryPort - 1}`,
+      ]);
+      for (const broker of first.brokers) expect((await call(broker.registryUrl, 'GET', '/subjects')).body).toEqual([]);
       expect(first.secret.length).toBeGreaterThanOrEqual(16);
       const clusters = await call(first.brokers[1].url, 'GET', '/v3/clusters');
       clusterId = clusters.body.data[0].cluster_id;
@@ -51,7 +57,7 @@ describe('startLocalCluster', () => {
     }
     for (const broker of first.brokers) expect(alive(broker.pid)).toBe(false);
 
-    const second = await startLocalCluster({ brokers: 2, port, dir });
+    const second = await startLocalCluster({ brokers: 2, port, registryPort, dir });
     try {
       const clusters = await call(second.brokers[0].url, 'GET', '/v3/clusters');
       expect(clusters.body.data[0].cluster_id).toBe(clusterId);
@@ -65,10 +71,22 @@ describe('startLocalCluster', () => {
 describe('brook cluster', () => {
   it('runs the local cluster in the foreground, prints the brokers, and stops everything on Ctrl-C', async () => {
     const port = await freePort();
+    const registryPort = await freePort();
     const clusterDir = mkdtempSync(join(tmpdir(), 'brook-cli-cluster-'));
     const child = spawn(
       process.execPath,
-      [BROOK, 'cluster', '--brokers', '2', '--port', String(port), '--dir', clusterDir],
+      [
+        BROOK,
+        'cluster',
+        '--brokers',
+        '2',
+        '--port',
+        String(port),
+        '--registry-port',
+        String(registryPort),
+        '--dir',
+        clusterDir,
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

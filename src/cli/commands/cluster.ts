@@ -16,13 +16,17 @@ export function registerClusterCommand(program: Command, io: CliIo): void {
     .helpOption('--help', 'show this help')
     .option('--brokers <n>', 'how many brokers (1 to 9)', '3')
     .option('--port <port>', "the first broker's port; the others follow", '8082')
+    .option('--registry-port <port>', "the first broker's schema registry port; the others count down", '8081')
     .option('--dir <dir>', "where Redis's AOF and the brokers' data go", './data-cluster');
   withExamples(command, [
     'brook cluster --brokers 3',
     'brook cluster --brokers 5 --port 9092 --dir /tmp/brook-cluster',
   ]);
-  command.action(async (options: { brokers: string; port: string; dir: string }) => {
-    const args = ['--brokers', options.brokers, '--port', options.port, '--dir', options.dir];
+  command.action(async (options: { brokers: string; port: string; registryPort: string; dir: string }) => {
+    const args = [
+      ...['--brokers', options.brokers, '--port', options.port],
+      ...['--registry-port', options.registryPort, '--dir', options.dir],
+    ];
     const code = await runInForeground(LOCAL_CLUSTER_MAIN, args, io);
     if (code !== 0) throw new CliError(`the local cluster exited with code ${code}`, code);
   });
