@@ -17,6 +17,7 @@ import { ControllerElection } from './controller-election/controller-election.se
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
 import { createSecondListener } from './http/second-listener.js';
 import { isSchemaRegistryPath, registerRegistryMediaType } from './schema-registry/registry-http.js';
+import { useWebSocketEdge } from './ws/ws.module.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
   const registry = config.schemaRegistry;
   if (registry.enabled) registerRegistryMediaType(app.getHttpAdapter().getInstance());
   const registryListener = registry.enabled ? createSecondListener(app, config, isSchemaRegistryPath) : null;
+  useWebSocketEdge(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a
   // controlled shutdown has moved this broker's partition leadership to other replicas (cluster mode).
