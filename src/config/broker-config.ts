@@ -15,6 +15,7 @@ import { loadGroupConfig, type GroupConfig } from './group-config.js';
 
 export { ConfigError };
 import { loadKafkaConfig, type KafkaListenerConfig } from './kafka-config.js';
+import { loadSchemaRegistryConfig, type SchemaRegistryConfig } from './schema-registry-config.js';
 import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
 import { wsLimitsFromEnv, type WsLimits } from './stream-limits.js';
 import { corsOriginsFromEnv, type CorsOrigins } from './cors-origins.js';
@@ -90,6 +91,8 @@ export interface BrokerConfig {
   security: SecurityConfig;
   /** The Kafka wire-protocol listener (kafka-config.ts). */
   kafka: KafkaListenerConfig;
+  /** The built-in schema registry (schema-registry-config.ts). */
+  schemaRegistry: SchemaRegistryConfig;
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -130,6 +133,13 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     throw new ConfigError((error as Error).message);
   }
   const ws = wsLimitsFromEnv(env);
+  const schemaRegistry = loadSchemaRegistryConfig(env, host);
+  if (schemaRegistry.enabled && schemaRegistry.port === port && schemaRegistry.host === host) {
+    throw new ConfigError(
+      `BROOK_SCHEMA_REGISTRY_PORT=${port} is the HTTP port: give the schema registry's listener another port ` +
+        '(the HTTP port serves the registry at its root paths anyway)',
+    );
+  }
   const security = loadSecurityConfig(env);
   const scheme = security.tls === null ? 'http' : 'https';
   const advertisedUrl = (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(
@@ -184,5 +194,6 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     ws,
     security,
     kafka: loadKafkaConfig(env, { host, advertisedUrl }),
+    schemaRegistry,
   };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decide, filterMatches, parseBinding, type AclBinding, type AccessRequest } from './acl.js';
+import {
+  decide,
+  filterMatches,
+  isKafkaResourceType,
+  parseBinding,
+  type AclBinding,
+  type AccessRequest,
+} from './acl.js';
 
 const acl = (fields: Partial<AclBinding>): AclBinding => ({
   resource_type: 'TOPIC',
@@ -112,5 +119,42 @@ describe('ACL requests and filters', () => {
     expect(filterMatches({ resource_name: 'orders', pattern_type: 'MATCH' }, prefixed)).toBe(true);
     expect(filterMatches({ resource_name: 'ord', pattern_type: 'ANY', operation: 'ANY' }, prefixed)).toBe(true);
     expect(filterMatches({ principal: 'User:bob' }, prefixed)).toBe(false);
+  });
+
+  it("takes the schema registry's SUBJECT resources, literal and prefixed, with the operations the registry checks", () => {
+    const subject = (operation: string, pattern_type = 'LITERAL') =>
+      parseBinding({
+        resource_type: 'subject',
+        resource_name: 'orders-',
+        pattern_type,
+        principal: 'User:a',
+        operation,
+        permission: 'ALLOW',
+      });
+    for (const operation of ['READ', 'WRITE', 'DELETE', 'DESCRIBE', 'ALTER_CONFIGS', 'ALL']) {
+      expect(subject(operation).operation).toBe(operation);
+    }
+    expect(subject('WRITE', 'PREFIXED')).toMatchObject({ resource_type: 'SUBJECT', pattern_type: 'PREFIXED' });
+    expect(() => subject('CREATE')).toThrow(/operation of a SUBJECT resource must be one of/);
+    const grant = acl({
+      resource_type: 'SUBJECT',
+      resource_name: 'orders-',
+      pattern_type: 'PREFIXED',
+      operation: 'WRITE',
+    });
+    const on = (name: string, operation: AccessRequest['operation']) =>
+      decide([grant], request({ operation, resource: { type: 'SUBJECT', name } }));
+    expect(on('orders-value', 'WRITE')).toBe(true);
+    expect(on('orders-value', 'DESCRIBE')).toBe(true);
+    expect(on('orders-value', 'DELETE')).toBe(false);
+    expect(on('payments-value', 'WRITE')).toBe(false);
+    expect(decide([grant], request({ operation: 'WRITE', resource: { type: 'TOPIC', name: 'orders-value' } }))).toBe(
+      false,
+    );
+  });
+
+  it("knows which resource types Kafka's protocol has", () => {
+    expect(['TOPIC', 'GROUP', 'CLUSTER'].every((type) => isKafkaResourceType(type as never))).toBe(true);
+    expect(isKafkaResourceType('SUBJECT')).toBe(false);
   });
 });

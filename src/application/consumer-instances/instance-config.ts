@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { dotSegmentMessage, isDotSegment } from '../../common/url-ids.js';
 import { errors } from '../../common/brook-error.js';
-import type { InstanceValue } from '../../group-coordinator/group-records.js';
+import type { InstanceFormat, InstanceValue } from '../../group-coordinator/group-records.js';
 
 /** Consumer instance names end up in URLs and in __consumer_offsets keys: keep them short and path-safe. */
 export const INSTANCE_NAME_MAX_LENGTH = 200;
@@ -53,15 +53,12 @@ export function parseCreateInstance(
   };
 }
 
-function format(raw: unknown): 'binary' | 'json' {
+const FORMATS: readonly InstanceFormat[] = ['binary', 'json', 'avro', 'jsonschema', 'protobuf'];
+
+function format(raw: unknown): InstanceFormat {
   if (raw === undefined || raw === null) return 'binary';
-  if (raw === 'binary' || raw === 'json') return raw;
-  if (raw === 'avro' || raw === 'jsonschema' || raw === 'protobuf') {
-    throw errors.invalidConsumerConfig(
-      `format ${raw} needs a schema registry, which Brook does not have; use binary or json.`,
-    );
-  }
-  throw errors.invalidConsumerConfig('format must be binary or json.');
+  if (FORMATS.includes(raw as InstanceFormat)) return raw as InstanceFormat;
+  throw errors.invalidConsumerConfig(`format must be one of ${FORMATS.join(', ')}.`);
 }
 
 function offsetReset(raw: unknown): 'earliest' | 'latest' | 'none' {

@@ -7,6 +7,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, R
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../common/brook-error.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
+import type { InstanceFormat } from '../../group-coordinator/group-records.js';
 import { ConsumerInstances } from '../../application/consumer-instances/consumer-instances.service.js';
 import { ReadAccess } from '../../security/read-access.js';
 import { hostOf, principalOf } from '../../security/request-identity.js';
@@ -16,10 +17,13 @@ import { integerParam } from '../../application/params.js';
 import { readUnparsedBody } from '../body/unparsed-body.js';
 
 const INSTANCE = 'consumers/:group_name/instances/:instance';
-const MEDIA_TYPES = {
+const MEDIA_TYPES: Readonly<Record<InstanceFormat, string>> = {
   binary: 'application/vnd.kafka.binary.v2+json',
   json: 'application/vnd.kafka.json.v2+json',
-} as const;
+  avro: 'application/vnd.kafka.avro.v2+json',
+  jsonschema: 'application/vnd.kafka.jsonschema.v2+json',
+  protobuf: 'application/vnd.kafka.protobuf.v2+json',
+};
 
 @Controller()
 export class V2ConsumerController {
@@ -110,8 +114,10 @@ export class V2ConsumerController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const format = this.instances.format(group, instance);
-    const other = format === 'binary' ? 'json' : 'binary';
-    if (accept?.includes(MEDIA_TYPES[other]) && !accept.includes(MEDIA_TYPES[format])) {
+    const other = (Object.keys(MEDIA_TYPES) as InstanceFormat[]).find(
+      (name) => name !== format && accept?.includes(MEDIA_TYPES[name]),
+    );
+    if (other !== undefined && !accept?.includes(MEDIA_TYPES[format])) {
       throw errors.consumerFormatMismatch(
         `The requested embedded data format (${other}) does not match the deserializer for this consumer instance (${format}).`,
       );

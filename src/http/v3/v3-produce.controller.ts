@@ -1,6 +1,7 @@
 // v3 produce: one record per request (or, sent chunked, a stream of concatenated records answered by a stream of
 // delivery reports in order), and `records:batch` (207 with successes and failures). Record fields follow
-// Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data}, timestamp.
+// Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data} (or with a
+// schema: application/schemas/produce-fields.ts), timestamp.
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
@@ -13,7 +14,9 @@ import { asArray, asObject, type JsonObject } from '../body/json-shape.js';
 import { JsonObjectSplitter } from '../body/json-object-splitter.js';
 import { acksParam } from '../../application/params.js';
 import { ProduceService, type ProduceInput, type ProduceOutcome } from '../../application/produce/produce.service.js';
-import { dataToBytes, headersFromApi, type DataType } from '../../application/record-format.js';
+import { headersFromApi } from '../../application/record-format.js';
+import { v3Field, type FieldBytes, type FieldReport } from '../../application/schemas/produce-fields.js';
+import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { Inject } from '@nestjs/common';
@@ -23,8 +26,8 @@ export const REPORT_SEPARATOR = '\r\n';
 
 interface ParsedRecord {
   input: ProduceInput;
-  key: { type: DataType; size: number } | null;
-  value: { type: DataType; size: number } | null;
+  key: FieldReport | null;
+  value: FieldReport | null;
 }
 
 @Controller('v3/clusters/:cluster_id/topics/:topic_name')
@@ -33,6 +36,7 @@ export class V3ProduceController {
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly admin: AdminService,
     private readonly producer: ProduceService,
+    private readonly serde: SchemaSerde,
   ) {}
 
   @Post('records')
@@ -47,7 +51,8 @@ export class V3ProduceController {
     this.admin.checkCluster(clusterId);
     const acks = acksParam(acksText);
     if (body instanceof StreamingBody) return this.produceStream(clusterId, topic, acks, body, reply);
-    const record = parseRecord(body, 'record');
+    await this.producer.partitionCount(topic);
+    const record = await parseRecord(this.serde, topic, body, 'record');
     const [outcome] = await this.producer.produce(topic, [record.input], acks);
     if (!outcome.ok) throw outcome.error;
     return this.report(clusterId, topic, record, outcome);
@@ -73,22 +78,27 @@ export class V3ProduceController {
       );
     }
     const ids = new Set<string>();
-    const failures: Array<{ id: string; error_code: number; message: string; outcome?: OutcomeMarker }> = [];
-    const parsed: Array<{ id: string; record: ParsedRecord }> = [];
-    entries.forEach((entry, i) => {
+    const objects = entries.map((entry, i) => {
       const object = asObject(entry, `entries[${i}]`);
       const id = object.id;
       if (typeof id !== 'string' || id.length === 0 || id.length > 80)
         throw new BrookError(400, 42208, `entries[${i}].id must be a string of 1 to 80 characters.`);
       if (ids.has(id)) throw new BrookError(400, 42208, `entries ids must be distinct; '${id}' repeats.`);
       ids.add(id);
+      return { id, object };
+    });
+    await this.producer.partitionCount(topic);
+    const failures: Array<{ id: string; error_code: number; message: string; outcome?: OutcomeMarker }> = [];
+    const parsed: Array<{ id: string; record: ParsedRecord }> = [];
+    for (const [i, { id, object }] of objects.entries()) {
       try {
-        parsed.push({ id, record: parseRecord(object, `entries[${i}]`) });
+        const record = parseRecord(this.serde, topic, object, `entries[${i}]`);
+        parsed.push({ id, record: record instanceof Promise ? await record : record });
       } catch (error) {
         const failure = error instanceof BrookError ? error : errors.invalidPayload((error as Error).message);
         failures.push({ id, error_code: failure.errorCode, message: failure.message });
       }
-    });
+    }
     const outcomes =
       parsed.length > 0
         ? await this.producer.produce(
@@ -149,7 +159,7 @@ export class V3ProduceController {
 
   private async streamedReport(clusterId: string, topic: string, acks: Acks, text: string): Promise<object> {
     try {
-      const record = parseRecord(JSON.parse(text) as unknown, 'record');
+      const record = await parseRecord(this.serde, topic, JSON.parse(text) as unknown, 'record');
       const [outcome] = await this.producer.produce(topic, [record.input], acks);
       if (!outcome.ok) throw outcome.error;
       return this.report(clusterId, topic, record, outcome);
@@ -179,10 +189,14 @@ export class V3ProduceController {
   }
 }
 
-function parseRecord(body: unknown, what: string): ParsedRecord {
+/** A record of the request; a Promise only when one of its key and value needs a schema found or registered. */
+function parseRecord(
+  serde: SchemaSerde,
+  topic: string,
+  body: unknown,
+  what: string,
+): ParsedRecord | Promise<ParsedRecord> {
   const object: JsonObject = asObject(body, what);
-  const key = dataToBytes(object.key as never, `${what}.key`);
-  const value = dataToBytes(object.value as never, `${what}.value`);
   const partition = object.partition_id;
   if (
     partition !== undefined &&
@@ -210,7 +224,7 @@ function parseRecord(body: unknown, what: string): ParsedRecord {
       throw errors.invalidPayload(`${what}.timestamp must be an RFC 3339 date-time.`);
     timestamp = parsed;
   }
-  return {
+  const assemble = (key: FieldBytes, value: FieldBytes): ParsedRecord => ({
     input: {
       key: key.bytes,
       value: value.bytes,
@@ -218,7 +232,13 @@ function parseRecord(body: unknown, what: string): ParsedRecord {
       timestamp,
       partition: partition as number | null | undefined,
     },
-    key: key.type === null ? null : { type: key.type, size: key.bytes?.length ?? 0 },
-    value: value.type === null ? null : { type: value.type, size: value.bytes?.length ?? 0 },
-  };
+    key: key.report,
+    value: value.report,
+  });
+  const key = v3Field(serde, topic, true, object.key, `${what}.key`);
+  const value = v3Field(serde, topic, false, object.value, `${what}.value`);
+  if (key instanceof Promise || value instanceof Promise) {
+    return Promise.all([key, value]).then(([k, v]) => assemble(k, v));
+  }
+  return assemble(key, value);
 }

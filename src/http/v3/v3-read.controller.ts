@@ -1,5 +1,6 @@
 // Brook's stateless read: GET .../partitions/{p}/records?offset=|timestamp=|from=earliest|latest&max_bytes=
-// &max_records=&wait_ms=&format=. JSON answers {records, next_offset, high_watermark}; with
+// &max_records=&wait_ms=&format= (binary, json, string, or avro, jsonschema, protobuf: decoded with the registry's
+// schemas). JSON answers {records, next_offset, high_watermark}; with
 // `Accept: application/vnd.brook.batches` the stored batches are sent as they are (Kafka v2 layout), with
 // X-Brook-Next-Offset and X-Brook-High-Watermark headers. The route's rights are checked before the handler; since
 // a read may wait up to wait_ms, security's one read check is asked again once there is something to answer.
@@ -13,7 +14,9 @@ import type { BrokerConfig } from '../../config/broker-config.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { integerParam, timestampParam } from '../../application/params.js';
-import { recordsFromBatches, type ReadFormat } from '../../application/record-format.js';
+import { READ_FORMATS, recordsFromBatches, type ReadFormat } from '../../application/record-format.js';
+import { isSchemaReadFormat } from '../../application/schemas/schema-fields.js';
+import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { Metrics } from '../../metrics/metrics.service.js';
 import { batchesIn } from '../../partition-log/record-batch.js';
 
@@ -30,6 +33,7 @@ export class V3ReadController {
     private readonly replicas: PartitionRouter,
     private readonly metrics: Metrics,
     private readonly access: ReadAccess,
+    private readonly serde: SchemaSerde,
   ) {}
 
   @Get('records')
@@ -45,8 +49,8 @@ export class V3ReadController {
     const partition = integerParam(partitionText, 'partition_id');
     this.admin.partitionOrThrow(topic, partition);
     const format = (query.format ?? 'binary') as ReadFormat;
-    if (!['binary', 'json', 'string'].includes(format))
-      throw errors.badRequest(`format must be binary, json or string, got '${query.format}'.`);
+    if (!READ_FORMATS.includes(format))
+      throw errors.badRequest(`format must be one of ${READ_FORMATS.join(', ')}, got '${query.format}'.`);
     const maxBytes = integerParam(query.max_bytes, 'max_bytes', {
       min: 1,
       max: this.config.readBytesMax,
@@ -75,7 +79,15 @@ export class V3ReadController {
       this.metrics.consumed(topic, count, result.batches.length);
       return result.batches;
     }
-    const { records, nextOffset } = recordsFromBatches(result.batches, partition, format, offset, maxRecords);
+    if (isSchemaReadFormat(format)) await this.serde.prepare(result.batches);
+    const { records, nextOffset } = recordsFromBatches(
+      result.batches,
+      partition,
+      format,
+      offset,
+      maxRecords,
+      this.serde.lookup,
+    );
     this.metrics.consumed(topic, records.length, result.batches.length);
     return { records, next_offset: nextOffset ?? result.nextOffset, high_watermark: result.highWatermark };
   }
