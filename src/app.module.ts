@@ -1,5 +1,5 @@
 // The broker application, the composition root: the core's modules, the application's, and one module per
-// protocol edge (REST, WebSocket, SSE, broker-to-broker routes), wired around the validated config.
+// protocol edge (REST, WebSocket, SSE, broker-to-broker routes, the web console), wired around the validated config.
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrokerLifecycle } from './broker-lifecycle.service.js';
 import { ConsumerInstancesModule } from './application/consumer-instances/consumer-instances.module.js';
@@ -19,6 +19,7 @@ import { HttpModule } from './http/http.module.js';
 import { InternalModule } from './internal/internal.module.js';
 import { SseModule } from './sse/sse.module.js';
 import { WsModule } from './ws/ws.module.js';
+import { ConsoleModule } from './console/console.module.js';
 
 @Global()
 @Module({})
@@ -54,6 +55,7 @@ export class AppModule {
         WsModule,
         SseModule,
         InternalModule,
+        ConsoleModule.forRoot(config.consoleEnabled),
       ],
       providers: [BrokerLifecycle],
     };

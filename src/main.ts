@@ -14,6 +14,7 @@ import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
+import { rewriteConsoleUrl } from './console/console-url.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -41,7 +42,10 @@ export function flagsToEnv(argv: string[]): Record<string, string> {
 async function main(): Promise<void> {
   const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
   mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
-  const adapter = new FastifyAdapter(httpAdapterOptions(config));
+  const adapter = new FastifyAdapter({
+    ...httpAdapterOptions(config),
+    rewriteUrl: (request: { url?: string }) => rewriteConsoleUrl(request.url ?? '/'),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger:
       config.logFormat === 'json'

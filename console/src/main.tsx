@@ -1,0 +1,30 @@
+// Brook Console's entry: Mantine (light and dark, following the system until the user picks one), TanStack
+// Query for every API read, and the session (credentials) around the pages.
+import '@mantine/core/styles.css';
+import 'uplot/dist/uPlot.min.css';
+import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app';
+import { SessionProvider } from './session';
+import { theme } from './theme';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, staleTime: 2_000, refetchOnWindowFocus: false } },
+});
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'brook-console-color-scheme' });
+
+const root = document.getElementById('root');
+if (root === null) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <App />
+        </SessionProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);
