@@ -6,12 +6,20 @@ import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { ApiError } from './api/client';
 import { App } from './app';
 import { SessionProvider } from './session';
 import { cssVariablesResolver, theme } from './theme';
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, staleTime: 2_000, refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: {
+      // one retry for a failure on the way; none for the broker's refusals (4xx), which a retry does not change
+      retry: (failures, error) => failures < 1 && !(error instanceof ApiError && error.status < 500),
+      staleTime: 2_000,
+      refetchOnWindowFocus: false,
+    },
+  },
 });
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'brook-console-color-scheme' });
 

@@ -23,22 +23,40 @@ export function setRequestCredentials(credentials: Credentials | null, unauthori
   onUnauthorized = unauthorized;
 }
 
+/**
+ * A 401 means the broker wants (other) credentials only when the request carried the current ones: an answer to
+ * a request sent before the user signed in must not send them back to the login page.
+ */
+export function noteUnauthorized(response: Response, sentAuthorization: string | null): void {
+  if (response.status === 401 && sentAuthorization === authorizationHeader(current)) onUnauthorized();
+}
+
 /** Headers every call carries (the SSE reader and /metrics use them too). */
 export function authHeaders(): Record<string, string> {
   const header = authorizationHeader(current);
   return header === null ? {} : { authorization: header };
 }
 
-export const api = createClient<paths>({ baseUrl: window.location.origin });
+/**
+ * No ambient credentials (cookies, the browser's own Basic prompt): only the Authorization header the console sets.
+ * With credentials included, a 401 with `WWW-Authenticate: Basic` makes the browser open its login dialog instead
+ * of letting the console show its own.
+ */
+export const FETCH_CREDENTIALS: RequestCredentials = 'omit';
+
+export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: FETCH_CREDENTIALS });
 api.use({
   onRequest({ request }) {
     for (const [name, value] of Object.entries(authHeaders())) request.headers.set(name, value);
     return request;
   },
+  onResponse({ request, response }) {
+    noteUnauthorized(response, request.headers.get('authorization'));
+    return response;
+  },
 });
 
 export function errorFrom(response: Response, body: unknown): ApiError {
-  if (response.status === 401) onUnauthorized();
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const code = typeof fields.error_code === 'number' ? fields.error_code : null;
   const message =

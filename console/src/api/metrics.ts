@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ratePerSecond, sumOfMetric, type CounterSample } from '../lib/prometheus-text';
-import { authHeaders, errorFrom } from './client';
+import { authHeaders, errorFrom, FETCH_CREDENTIALS, noteUnauthorized } from './client';
 
 export const METRIC_SAMPLES_MAX = 150;
 export const METRIC_POLL_INTERVAL_MS = 2_000;
@@ -12,7 +12,9 @@ export function useMetricsText() {
   return useQuery({
     queryKey: ['metrics'],
     queryFn: async () => {
-      const response = await fetch('/metrics', { headers: authHeaders() });
+      const headers = authHeaders();
+      const response = await fetch('/metrics', { headers, credentials: FETCH_CREDENTIALS });
+      noteUnauthorized(response, headers.authorization ?? null);
       if (!response.ok) throw errorFrom(response, await response.json().catch(() => null));
       return { text: await response.text(), atMs: Date.now() };
     },

@@ -1,6 +1,6 @@
 // A topic's records as Server-Sent Events (GET .../records:stream), read with fetch streaming so that the
 // user's Authorization header is sent; each `data:` is one record (base64 keys and values, format=binary).
-import { authHeaders, errorFrom } from './client';
+import { authHeaders, errorFrom, FETCH_CREDENTIALS, noteUnauthorized } from './client';
 import { SseParser } from './sse-parser';
 import type { ConsoleRecord } from '../lib/records';
 
@@ -15,10 +15,13 @@ export interface RecordStreamOptions {
 /** Reads until the stream ends or `signal` aborts; rejects with the broker's error when it refuses the stream. */
 export async function streamRecords(options: RecordStreamOptions): Promise<void> {
   const path = `/v3/clusters/${encodeURIComponent(options.clusterId)}/topics/${encodeURIComponent(options.topic)}/records:stream`;
+  const auth = authHeaders();
   const response = await fetch(`${path}?from=${options.from}&format=binary`, {
-    headers: { accept: 'text/event-stream', ...authHeaders() },
+    headers: { accept: 'text/event-stream', ...auth },
     signal: options.signal,
+    credentials: FETCH_CREDENTIALS,
   });
+  noteUnauthorized(response, auth.authorization ?? null);
   if (!response.ok || response.body === null) {
     const body: unknown = await response.json().catch(() => null);
     throw errorFrom(response, body);

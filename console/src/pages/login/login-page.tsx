@@ -2,13 +2,16 @@
 // credentials are checked by calling the API with them; a refusal shows the broker's message.
 import { Button, Center, Paper, PasswordInput, Stack, Tabs, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ApiError } from '../../api/client';
+import { ApiError, FETCH_CREDENTIALS } from '../../api/client';
 import { authorizationHeader, type Credentials } from '../../api/credentials';
 import { ErrorAlert } from '../../components/error-alert';
 import { useSession } from '../../session';
 
 async function check(credentials: Credentials): Promise<void> {
-  const response = await fetch('/v3/clusters', { headers: { authorization: authorizationHeader(credentials)! } });
+  const response = await fetch('/v3/clusters', {
+    headers: { authorization: authorizationHeader(credentials)! },
+    credentials: FETCH_CREDENTIALS,
+  });
   if (response.ok) return;
   const body = (await response.json().catch(() => ({}))) as { error_code?: number; message?: string };
   throw new ApiError(response.status, body.error_code ?? null, body.message ?? `${response.status}`);
