@@ -30,7 +30,9 @@ createRoot(root).render(
     <MantineProvider
       theme={theme}
       cssVariablesResolver={cssVariablesResolver}
-      defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      defaultColorScheme="auto"
+      colorSchemeManager={colorSchemeManager}
+    >
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
           <App />

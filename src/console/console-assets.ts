@@ -44,7 +44,11 @@ export function contentTypeOf(fileName: string): string {
 export function loadConsoleAssets(dir: string): ConsoleAssets | null {
   const indexPath = join(dir, 'index.html');
   if (!existsSync(indexPath)) return null;
-  const index = { body: readFileSync(indexPath), contentType: contentTypeOf(indexPath), cacheControl: INDEX_CACHE_CONTROL };
+  const index = {
+    body: readFileSync(indexPath),
+    contentType: contentTypeOf(indexPath),
+    cacheControl: INDEX_CACHE_CONTROL,
+  };
   const hashed = new Map<string, ConsoleAsset>();
   const assetsDir = join(dir, 'assets');
   let bytes = index.body.length;

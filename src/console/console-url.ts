@@ -4,6 +4,7 @@
 export const CONSOLE_PATH = '/console';
 
 export function rewriteConsoleUrl(url: string): string {
-  if (url === `${CONSOLE_PATH}/` || url.startsWith(`${CONSOLE_PATH}/?`)) return CONSOLE_PATH + url.slice(CONSOLE_PATH.length + 1);
+  if (url === `${CONSOLE_PATH}/` || url.startsWith(`${CONSOLE_PATH}/?`))
+    return CONSOLE_PATH + url.slice(CONSOLE_PATH.length + 1);
   return url;
 }

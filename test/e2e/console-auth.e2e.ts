@@ -35,7 +35,11 @@ describe('the console with authentication on', () => {
     await expectAccessible(page, 'login');
     await screenshot(page, 'login');
     await signIn(page, 'alice', 'not-her-password');
-    const refusal = await secured.as({ authorization: `Basic ${Buffer.from('alice:not-her-password').toString('base64')}` }, 'GET', '/v3/clusters');
+    const refusal = await secured.as(
+      { authorization: `Basic ${Buffer.from('alice:not-her-password').toString('base64')}` },
+      'GET',
+      '/v3/clusters',
+    );
     expect(refusal.status).toBe(401);
     await expect.poll(() => page.getByTestId('error').textContent()).toContain(refusal.body.message);
     await page.context().close();

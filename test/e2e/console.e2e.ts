@@ -50,9 +50,9 @@ async function produce(topic: string, partition: number, key: string, value: unk
 describe('the build', () => {
   it('keeps the initial JavaScript (the scripts index.html loads) under 400 KB gzipped', () => {
     const index = readFileSync(`${BUILD}index.html`, 'utf8');
-    const scripts = [...index.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/console\/assets\/([^"]+\.js)"/g)].map(
-      (match) => match[1],
-    );
+    const scripts = [
+      ...index.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/console\/assets\/([^"]+\.js)"/g),
+    ].map((match) => match[1]);
     expect(scripts.length).toBeGreaterThan(0);
     const gzipped = scripts.reduce((sum, file) => sum + gzipSync(readFileSync(`${BUILD}assets/${file}`)).length, 0);
     console.log(`console initial JavaScript: ${scripts.join(', ')} = ${(gzipped / 1024).toFixed(1)} KB gzipped`);
@@ -115,7 +115,9 @@ describe('the pages', () => {
   });
 
   it('shows records produced through REST in the message browser, with partitions and offsets', async () => {
-    await call(broker.url, 'POST', `/v3/clusters/${cid}/topics`, { body: { topic_name: 'browse', partitions_count: 2 } });
+    await call(broker.url, 'POST', `/v3/clusters/${cid}/topics`, {
+      body: { topic_name: 'browse', partitions_count: 2 },
+    });
     const offset = await produce('browse', 1, 'alice', { greeting: 'hello from REST' });
     await open('/topics/browse');
     await expect.poll(() => page.getByTestId('hw-1').textContent()).toBe(String(offset + 1));
@@ -139,8 +141,16 @@ describe('the pages', () => {
     await page.getByLabel('Value', { exact: true }).fill('{"n": 1}');
     await page.getByRole('button', { name: 'Produce' }).click();
     await expect.poll(() => page.getByTestId('delivery-report').textContent()).toMatch(/partition \d, offset \d+/);
-    const read = await call(broker.url, 'GET', `/v3/clusters/${cid}/topics/browse/partitions/0/records?from=earliest&format=json`);
-    const read1 = await call(broker.url, 'GET', `/v3/clusters/${cid}/topics/browse/partitions/1/records?from=earliest&format=json`);
+    const read = await call(
+      broker.url,
+      'GET',
+      `/v3/clusters/${cid}/topics/browse/partitions/0/records?from=earliest&format=json`,
+    );
+    const read1 = await call(
+      broker.url,
+      'GET',
+      `/v3/clusters/${cid}/topics/browse/partitions/1/records?from=earliest&format=json`,
+    );
     const keys = [...read.body.records, ...read1.body.records].map((r: { key: unknown }) => r.key);
     expect(keys).toContain('bob');
     await expectAccessible(page, 'produce');
@@ -151,7 +161,8 @@ describe('the pages', () => {
     await open('/topics/browse/tail');
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByText('live', { exact: true }).waitFor();
-    const streams = async () => (await (await fetch(`${broker.url}/metrics`)).text()).match(/^brook_sse_streams (\d+)/m)?.[1];
+    const streams = async () =>
+      (await (await fetch(`${broker.url}/metrics`)).text()).match(/^brook_sse_streams (\d+)/m)?.[1];
     await expect.poll(streams, { timeout: 10_000 }).toBe('1');
     const offset = await produce('browse', 0, 'tail', { live: true });
     const row = page.getByTestId('tail-record').filter({ hasText: `0:${offset}` });
@@ -169,10 +180,14 @@ describe('the pages', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     const alert = page.getByTestId('error');
     await alert.waitFor();
-    const refused = await call(broker.url, 'PUT', `/v3/clusters/${cid}/topics/browse/configs/retention.ms`, { body: { value: 'soon' } });
+    const refused = await call(broker.url, 'PUT', `/v3/clusters/${cid}/topics/browse/configs/retention.ms`, {
+      body: { value: 'soon' },
+    });
     expect(refused.status).toBe(400);
     expect(await alert.textContent()).toContain(refused.body.message);
-    expect((await call(broker.url, 'GET', `/v3/clusters/${cid}/topics/browse/configs/retention.ms`)).body.value).not.toBe('soon');
+    expect(
+      (await call(broker.url, 'GET', `/v3/clusters/${cid}/topics/browse/configs/retention.ms`)).body.value,
+    ).not.toBe('soon');
     await expectAccessible(page, 'configs');
     await screenshot(page, 'configs');
   });
@@ -192,7 +207,10 @@ describe('the pages', () => {
       body: { offsets: [{ topic: 'browse', partition: 0, offset: 1 }] },
     });
     const lags = await call(broker.url, 'GET', `/v3/clusters/${cid}/consumer-groups/billing/lags`);
-    const lag = lags.body.data.find((entry: { topic_name: string; partition_id: number }) => entry.topic_name === 'browse' && entry.partition_id === 0);
+    const lag = lags.body.data.find(
+      (entry: { topic_name: string; partition_id: number }) =>
+        entry.topic_name === 'browse' && entry.partition_id === 0,
+    );
     expect(lag.lag).toBeGreaterThan(0);
     await open('/groups');
     await page.getByRole('link', { name: 'billing' }).click();

@@ -9,7 +9,8 @@ export function useGroup(c: string, group: string) {
   const path = { cluster_id: c, consumer_group_id: group };
   const detail = useQuery({
     queryKey: ['group', c, group],
-    queryFn: async () => unwrap(await api.GET('/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}', { params: { path } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}', { params: { path } })),
     refetchInterval: GROUP_POLL_INTERVAL_MS,
   });
   const lags = useQuery({

@@ -39,7 +39,9 @@ export function useCounterRates(text: { text: string; atMs: number } | undefined
         previous.current.set(metric, sample);
         const rate = last === undefined ? null : ratePerSecond(last, sample);
         if (rate === null) continue;
-        next[metric] = [...(current[metric] ?? []), [text.atMs / 1000, rate] as [number, number]].slice(-METRIC_SAMPLES_MAX);
+        next[metric] = [...(current[metric] ?? []), [text.atMs / 1000, rate] as [number, number]].slice(
+          -METRIC_SAMPLES_MAX,
+        );
       }
       return next;
     });

@@ -4,12 +4,19 @@
 import { api, unwrap } from './client';
 import type { ConsoleRecord } from '../lib/records';
 
-export type StartAt = { kind: 'earliest' } | { kind: 'latest' } | { kind: 'offset'; offset: number } | { kind: 'time'; iso: string };
+export type StartAt =
+  { kind: 'earliest' } | { kind: 'latest' } | { kind: 'offset'; offset: number } | { kind: 'time'; iso: string };
 
 /** Bound on one page of one partition. */
 export const BROWSE_RECORDS_MAX = 500;
 
-export async function browseRecords(c: string, topic: string, partitions: number[], start: StartAt, max: number): Promise<ConsoleRecord[]> {
+export async function browseRecords(
+  c: string,
+  topic: string,
+  partitions: number[],
+  start: StartAt,
+  max: number,
+): Promise<ConsoleRecord[]> {
   const limit = Math.min(Math.max(1, max), BROWSE_RECORDS_MAX);
   const pages = await Promise.all(
     partitions.map(async (partition) => {
@@ -19,7 +26,9 @@ export async function browseRecords(c: string, topic: string, partitions: number
       if (start.kind === 'time') position = { timestamp: start.iso };
       if (start.kind === 'latest') {
         const offsets = unwrap(
-          await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/offset', { params: { path } }),
+          await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/offset', {
+            params: { path },
+          }),
         );
         position = { offset: Math.max(offsets.earliest_offset, offsets.latest_offset - limit) };
       }

@@ -18,18 +18,23 @@ describe('SseParser', () => {
       id: fc.string({ unit: fc.constantFrom('0', '1', ':') }),
     });
     fc.assert(
-      fc.property(fc.array(eventArb, { maxLength: 5 }), fc.constantFrom('\n', '\r', '\r\n'), fc.array(fc.nat()), (list, eol, cuts) => {
-        const text = list.map((e) => `id: ${e.id}${eol}data: ${e.data}${eol}${eol}`).join('');
-        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-        const parser = new SseParser();
-        const events = [];
-        let from = 0;
-        for (const point of [...points, text.length]) {
-          events.push(...parser.push(text.slice(from, point)));
-          from = point;
-        }
-        expect(events).toEqual(list.map((e) => ({ event: 'message', data: e.data, id: e.id })));
-      }),
+      fc.property(
+        fc.array(eventArb, { maxLength: 5 }),
+        fc.constantFrom('\n', '\r', '\r\n'),
+        fc.array(fc.nat()),
+        (list, eol, cuts) => {
+          const text = list.map((e) => `id: ${e.id}${eol}data: ${e.data}${eol}${eol}`).join('');
+          const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+          const parser = new SseParser();
+          const events = [];
+          let from = 0;
+          for (const point of [...points, text.length]) {
+            events.push(...parser.push(text.slice(from, point)));
+            from = point;
+          }
+          expect(events).toEqual(list.map((e) => ({ event: 'message', data: e.data, id: e.id })));
+        },
+      ),
     );
   });
 

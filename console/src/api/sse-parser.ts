@@ -56,7 +56,8 @@ export class SseParser {
   }
 
   private dispatch(): SseEvent | null {
-    const event = this.data.length === 0 ? null : { event: this.event || 'message', data: this.data.join('\n'), id: this.id };
+    const event =
+      this.data.length === 0 ? null : { event: this.event || 'message', data: this.data.join('\n'), id: this.id };
     this.event = '';
     this.data = [];
     return event;

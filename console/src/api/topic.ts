@@ -6,7 +6,11 @@ export function useTopic(c: string, topic: string) {
   return useQuery({
     queryKey: ['topic', c, topic],
     queryFn: async () =>
-      unwrap(await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}', { params: { path: { cluster_id: c, topic_name: topic } } })),
+      unwrap(
+        await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}', {
+          params: { path: { cluster_id: c, topic_name: topic } },
+        }),
+      ),
   });
 }
 
@@ -38,8 +42,12 @@ export function usePartitions(c: string, topic: string): { rows: PartitionRow[];
       queryFn: async () => {
         const path = { cluster_id: c, topic_name: topic, partition_id: partition.partition_id };
         const [replicas, offsets] = await Promise.all([
-          api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/replicas', { params: { path } }),
-          api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/offset', { params: { path } }),
+          api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/replicas', {
+            params: { path },
+          }),
+          api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/offset', {
+            params: { path },
+          }),
         ]);
         return { replicas: unwrap(replicas).data, offsets: unwrap(offsets) };
       },

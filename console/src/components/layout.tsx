@@ -1,6 +1,16 @@
 // The frame of every page: a header (name, who is signed in, light/dark switch, sign out) and the navigation,
 // collapsed behind a burger on a phone.
-import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Text, Title, useMantineColorScheme } from '@mantine/core';
+import {
+  ActionIcon,
+  AppShell,
+  Burger,
+  Button,
+  Group,
+  NavLink,
+  Text,
+  Title,
+  useMantineColorScheme,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -21,7 +31,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const { colorScheme, toggleColorScheme } = useMantineColorScheme();
   const who = principalLabel(session.credentials);
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

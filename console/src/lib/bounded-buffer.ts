@@ -5,7 +5,8 @@ export class BoundedBuffer<T> {
   private droppedCount = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`capacity must be a positive integer: ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new Error(`capacity must be a positive integer: ${capacity}`);
   }
 
   /** Appends, dropping the oldest beyond the capacity; returns a new array (React state stays immutable). */

@@ -46,7 +46,7 @@ export function renderBytes(base64: string | null, view: ValueView): string {
 export function recordAsJson(record: ConsoleRecord): string {
   const text = (base64: string | null) => (base64 === null ? null : bytesToText(base64ToBytes(base64)));
   const value = text(record.value);
-  let parsedValue: unknown = value;
+  let parsedValue: unknown;
   try {
     parsedValue = value === null ? null : JSON.parse(value);
   } catch {

@@ -12,7 +12,8 @@ export function AclsPage() {
   const [filter, setFilter] = useState('');
   const acls = useQuery({
     queryKey: ['acls', c],
-    queryFn: async () => unwrap(await api.GET('/v3/clusters/{cluster_id}/acls', { params: { path: { cluster_id: c } } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/v3/clusters/{cluster_id}/acls', { params: { path: { cluster_id: c } } })),
   });
   const needle = filter.toLowerCase();
   const rows = (acls.data?.data ?? []).filter((acl) =>
@@ -21,7 +22,11 @@ export function AclsPage() {
   return (
     <Stack>
       <Title order={2}>ACLs</Title>
-      <TextInput label="Filter by principal or resource" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+      <TextInput
+        label="Filter by principal or resource"
+        value={filter}
+        onChange={(e) => setFilter(e.currentTarget.value)}
+      />
       {acls.isError && <ErrorAlert error={acls.error} />}
       <Table.ScrollContainer minWidth={700}>
         <Table striped>
@@ -37,7 +42,9 @@ export function AclsPage() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((acl) => (
-              <Table.Tr key={`${acl.principal}|${acl.resource_type}|${acl.resource_name}|${acl.pattern_type}|${acl.operation}|${acl.permission}|${acl.host}`}>
+              <Table.Tr
+                key={`${acl.principal}|${acl.resource_type}|${acl.resource_name}|${acl.pattern_type}|${acl.operation}|${acl.permission}|${acl.host}`}
+              >
                 <Table.Td>{acl.principal}</Table.Td>
                 <Table.Td>
                   {acl.resource_type} {acl.resource_name}

@@ -110,7 +110,10 @@ export function GroupPage({ params }: { params: { group: string } }) {
           </Table.Thead>
           <Table.Tbody>
             {lags.data?.lags.map((lag) => (
-              <Table.Tr key={`${lag.topic_name}:${lag.partition_id}`} data-testid={`lag-${lag.topic_name}-${lag.partition_id}`}>
+              <Table.Tr
+                key={`${lag.topic_name}:${lag.partition_id}`}
+                data-testid={`lag-${lag.topic_name}-${lag.partition_id}`}
+              >
                 <Table.Td>{lag.topic_name}</Table.Td>
                 <Table.Td>{lag.partition_id}</Table.Td>
                 <Table.Td>{lag.current_offset}</Table.Td>

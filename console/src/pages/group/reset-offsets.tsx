@@ -48,11 +48,22 @@ export function ResetOffsets({ clusterId, group, empty }: { clusterId: string; g
           w={150}
         />
         {to === 'offset' && <NumberInput label="Offset" min={0} value={offset} onChange={setOffset} w={130} />}
-        {to === 'timestamp' && <TextInput label="Time" type="datetime-local" value={time} onChange={(e) => setTime(e.currentTarget.value)} />}
-        <Button variant="default" onClick={() => reset.mutate(true)} loading={reset.isPending && reset.variables === true}>
+        {to === 'timestamp' && (
+          <TextInput label="Time" type="datetime-local" value={time} onChange={(e) => setTime(e.currentTarget.value)} />
+        )}
+        <Button
+          variant="default"
+          onClick={() => reset.mutate(true)}
+          loading={reset.isPending && reset.variables === true}
+        >
           Dry run
         </Button>
-        <Button color="orange" disabled={!planned} onClick={() => reset.mutate(false)} loading={reset.isPending && reset.variables === false}>
+        <Button
+          color="orange"
+          disabled={!planned}
+          onClick={() => reset.mutate(false)}
+          loading={reset.isPending && reset.variables === false}
+        >
           Apply
         </Button>
       </Group>

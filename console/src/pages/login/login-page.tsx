@@ -59,7 +59,13 @@ export function LoginPage() {
             </Tabs>
             {kind === 'basic' ? (
               <>
-                <TextInput label="User" autoComplete="username" value={user} onChange={(e) => setUser(e.currentTarget.value)} required />
+                <TextInput
+                  label="User"
+                  autoComplete="username"
+                  value={user}
+                  onChange={(e) => setUser(e.currentTarget.value)}
+                  required
+                />
                 <PasswordInput
                   label="Password"
                   autoComplete="current-password"
@@ -69,7 +75,13 @@ export function LoginPage() {
                 />
               </>
             ) : (
-              <PasswordInput label="API key" description="brook_<key id>_<secret>" value={key} onChange={(e) => setKey(e.currentTarget.value)} required />
+              <PasswordInput
+                label="API key"
+                description="brook_<key id>_<secret>"
+                value={key}
+                onChange={(e) => setKey(e.currentTarget.value)}
+                required
+              />
             )}
             {error !== null && <ErrorAlert error={error} title="Not signed in" />}
             <Button type="submit" loading={busy}>

@@ -28,12 +28,14 @@ export function OverviewPage() {
   const c = cluster.cluster_id;
   const brokers = useQuery({
     queryKey: ['brokers', c],
-    queryFn: async () => unwrap(await api.GET('/v3/clusters/{cluster_id}/brokers', { params: { path: { cluster_id: c } } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/v3/clusters/{cluster_id}/brokers', { params: { path: { cluster_id: c } } })),
     refetchInterval: 5_000,
   });
   const topics = useQuery({
     queryKey: ['topics', c],
-    queryFn: async () => unwrap(await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: c } } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: c } } })),
   });
   const metrics = useMetricsText();
   const rates = useCounterRates(metrics.data, [IN, OUT]);
@@ -48,7 +50,10 @@ export function OverviewPage() {
     <Stack>
       <Title order={2}>Overview</Title>
       <Text>
-        Cluster <Text span ff="monospace" data-testid="cluster-id">{c}</Text>
+        Cluster{' '}
+        <Text span ff="monospace" data-testid="cluster-id">
+          {c}
+        </Text>
       </Text>
       <SimpleGrid cols={{ base: 2, md: 4 }}>
         <Stat label="Brokers" value={brokers.data?.data.length ?? '…'} />

@@ -81,17 +81,14 @@ export function LiveTail({ clusterId, topic }: { clusterId: string; topic: strin
         <Button onClick={() => setRunning(!running)} color={running ? 'red' : undefined}>
           {running ? 'Stop' : 'Start'}
         </Button>
-        <Button
-          variant="default"
-          onClick={() => setRecords(buffer.current.clear())}
-          disabled={records.length === 0}
-        >
+        <Button variant="default" onClick={() => setRecords(buffer.current.clear())} disabled={records.length === 0}>
           Clear
         </Button>
         {running && <Badge color="teal">live</Badge>}
         <Text size="sm" data-testid="tail-count">
           {records.length} records shown
-          {buffer.current.dropped > 0 && `, ${buffer.current.dropped} older ones dropped (keeps ${LIVE_TAIL_RECORDS_MAX})`}
+          {buffer.current.dropped > 0 &&
+            `, ${buffer.current.dropped} older ones dropped (keeps ${LIVE_TAIL_RECORDS_MAX})`}
         </Text>
       </Group>
       {error !== null && <ErrorAlert error={error} />}
@@ -111,7 +108,14 @@ export function LiveTail({ clusterId, topic }: { clusterId: string; topic: strin
               <div
                 key={item.key}
                 data-testid="tail-record"
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: item.size,
+                  transform: `translateY(${item.start}px)`,
+                }}
               >
                 <Text size="xs" ff="monospace" px="xs" truncate="end" lh={`${ROW_HEIGHT_PX}px`}>
                   <Code>

@@ -1,6 +1,16 @@
 // The message browser: pick partitions, start at the earliest or latest records, an offset or a time, show
 // JSON, text or hex, and filter by a text or a key.
-import { Button, Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  MultiSelect,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { browseRecords, type StartAt } from '../../api/records';
@@ -57,7 +67,15 @@ export function MessageBrowser(props: Props) {
         }}
       >
         <Group align="flex-end" wrap="wrap">
-          <MultiSelect label="Partitions" placeholder="all" data={all} value={partitions} onChange={setPartitions} w={200} clearable />
+          <MultiSelect
+            label="Partitions"
+            placeholder="all"
+            data={all}
+            value={partitions}
+            onChange={setPartitions}
+            w={200}
+            clearable
+          />
           <Select
             label="Start at"
             data={[
@@ -73,7 +91,12 @@ export function MessageBrowser(props: Props) {
           />
           {startKind === 'offset' && <NumberInput label="Offset" min={0} value={offset} onChange={setOffset} w={130} />}
           {startKind === 'time' && (
-            <TextInput label="Time" type="datetime-local" value={time} onChange={(e) => setTime(e.currentTarget.value)} />
+            <TextInput
+              label="Time"
+              type="datetime-local"
+              value={time}
+              onChange={(e) => setTime(e.currentTarget.value)}
+            />
           )}
           <NumberInput label="Max records" min={1} max={500} value={max} onChange={setMax} w={120} />
           <Button type="submit" loading={browse.isPending}>
@@ -82,7 +105,12 @@ export function MessageBrowser(props: Props) {
         </Group>
       </form>
       <Group align="flex-end" wrap="wrap">
-        <TextInput label="Filter" placeholder="text to find" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+        <TextInput
+          label="Filter"
+          placeholder="text to find"
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+        />
         <SegmentedControl
           aria-label="Filter on"
           value={filterField}

@@ -7,7 +7,15 @@ import { api, unwrap } from '../../api/client';
 import { usePartitions } from '../../api/topic';
 import { ErrorAlert } from '../../components/error-alert';
 
-export function PartitionsPanel({ clusterId, topic, partitionsCount }: { clusterId: string; topic: string; partitionsCount: number }) {
+export function PartitionsPanel({
+  clusterId,
+  topic,
+  partitionsCount,
+}: {
+  clusterId: string;
+  topic: string;
+  partitionsCount: number;
+}) {
   const queryClient = useQueryClient();
   const { rows, error } = usePartitions(clusterId, topic);
   const [count, setCount] = useState<number | string>(partitionsCount + 1);

@@ -46,7 +46,12 @@ export function ProduceForm({ clusterId, topic }: { clusterId: string; topic: st
       }}
     >
       <Stack maw={640}>
-        <TextInput label="Key" description="Empty: no key" value={key} onChange={(e) => setKey(e.currentTarget.value)} />
+        <TextInput
+          label="Key"
+          description="Empty: no key"
+          value={key}
+          onChange={(e) => setKey(e.currentTarget.value)}
+        />
         <SegmentedControl
           aria-label="Value type"
           value={valueType}
@@ -56,7 +61,14 @@ export function ProduceForm({ clusterId, topic }: { clusterId: string; topic: st
             { value: 'STRING', label: 'Text' },
           ]}
         />
-        <Textarea label="Value" autosize minRows={3} value={value} onChange={(e) => setValue(e.currentTarget.value)} error={jsonError} />
+        <Textarea
+          label="Value"
+          autosize
+          minRows={3}
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          error={jsonError}
+        />
         <Textarea
           label="Headers"
           description="One name=value a line"
@@ -66,7 +78,14 @@ export function ProduceForm({ clusterId, topic }: { clusterId: string; topic: st
           onChange={(e) => setHeaderText(e.currentTarget.value)}
           error={headers.error}
         />
-        <NumberInput label="Partition" description="Empty: chosen by the key" min={0} value={partition} onChange={setPartition} w={200} />
+        <NumberInput
+          label="Partition"
+          description="Empty: chosen by the key"
+          min={0}
+          value={partition}
+          onChange={setPartition}
+          w={200}
+        />
         <Group>
           <Button type="submit" loading={produce.isPending} disabled={jsonError !== null || headers.error !== null}>
             Produce

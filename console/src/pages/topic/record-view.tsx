@@ -30,7 +30,9 @@ export function RecordView({ record, view }: { record: ConsoleRecord; view: Valu
         {record.headers.length > 0 && (
           <Text size="xs">
             Headers:{' '}
-            {record.headers.map((header) => `${header.name}=${renderBytes(header.value, view === 'hex' ? 'hex' : 'text')}`).join(', ')}
+            {record.headers
+              .map((header) => `${header.name}=${renderBytes(header.value, view === 'hex' ? 'hex' : 'text')}`)
+              .join(', ')}
           </Text>
         )}
       </Stack>

@@ -6,7 +6,14 @@ import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { ErrorAlert } from '../../components/error-alert';
 
-function ConfigRow({ clusterId, topic, name, value, source, readOnly }: {
+function ConfigRow({
+  clusterId,
+  topic,
+  name,
+  value,
+  source,
+  readOnly,
+}: {
   clusterId: string;
   topic: string;
   name: string;
@@ -42,7 +49,13 @@ function ConfigRow({ clusterId, topic, name, value, source, readOnly }: {
             }}
           >
             <Group gap="xs" wrap="nowrap">
-              <TextInput aria-label={`Value of ${name}`} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} size="xs" data-autofocus />
+              <TextInput
+                aria-label={`Value of ${name}`}
+                value={draft}
+                onChange={(e) => setDraft(e.currentTarget.value)}
+                size="xs"
+                data-autofocus
+              />
               <Button type="submit" size="xs" loading={save.isPending}>
                 Save
               </Button>
@@ -57,11 +70,21 @@ function ConfigRow({ clusterId, topic, name, value, source, readOnly }: {
         )}
       </Table.Td>
       <Table.Td>
-        <Badge variant={source === 'DEFAULT_CONFIG' ? 'outline' : 'filled'}>{source === 'DEFAULT_CONFIG' ? 'default' : 'dynamic'}</Badge>
+        <Badge variant={source === 'DEFAULT_CONFIG' ? 'outline' : 'filled'}>
+          {source === 'DEFAULT_CONFIG' ? 'default' : 'dynamic'}
+        </Badge>
       </Table.Td>
       <Table.Td>
         {!readOnly && !editing && (
-          <Button size="xs" variant="light" onClick={() => { setDraft(value ?? ''); setEditing(true); }} aria-label={`Edit ${name}`}>
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => {
+              setDraft(value ?? '');
+              setEditing(true);
+            }}
+            aria-label={`Edit ${name}`}
+          >
             Edit
           </Button>
         )}

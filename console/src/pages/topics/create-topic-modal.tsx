@@ -6,7 +6,15 @@ import { api, unwrap } from '../../api/client';
 import { ErrorAlert } from '../../components/error-alert';
 import { parseConfigLines } from '../../lib/config-lines';
 
-export function CreateTopicModal({ clusterId, opened, onClose }: { clusterId: string; opened: boolean; onClose(): void }) {
+export function CreateTopicModal({
+  clusterId,
+  opened,
+  onClose,
+}: {
+  clusterId: string;
+  opened: boolean;
+  onClose(): void;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [partitions, setPartitions] = useState<number | string>(1);
@@ -42,7 +50,13 @@ export function CreateTopicModal({ clusterId, opened, onClose }: { clusterId: st
         }}
       >
         <Stack>
-          <TextInput label="Topic name" required value={name} onChange={(e) => setName(e.currentTarget.value)} data-autofocus />
+          <TextInput
+            label="Topic name"
+            required
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            data-autofocus
+          />
           <Group grow>
             <NumberInput label="Partitions" min={1} value={partitions} onChange={setPartitions} />
             <NumberInput label="Replication factor" min={1} value={replicationFactor} onChange={setReplicationFactor} />

@@ -1,6 +1,17 @@
 // Topics: a searchable, sortable list (partitions, replication factor, internal); create and delete (the delete
 // confirmation names the topic).
-import { Anchor, Badge, Button, Group, Stack, Table, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Stack,
+  Table,
+  TextInput,
+  Title,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
@@ -21,7 +32,8 @@ export function TopicsPage() {
   const [deleting, setDeleting] = useState<string | null>(null);
   const topics = useQuery({
     queryKey: ['topics', c],
-    queryFn: async () => unwrap(await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: c } } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: c } } })),
   });
   const remove = useMutation({
     mutationFn: async (name: string) =>
@@ -36,7 +48,9 @@ export function TopicsPage() {
     },
   });
   const rows = useMemo(() => {
-    const list = (topics.data?.data ?? []).filter((topic) => topic.topic_name.toLowerCase().includes(search.toLowerCase()));
+    const list = (topics.data?.data ?? []).filter((topic) =>
+      topic.topic_name.toLowerCase().includes(search.toLowerCase()),
+    );
     const direction = sort.descending ? -1 : 1;
     return [...list].sort((a, b) => {
       const left = a[sort.key];
