@@ -36,7 +36,7 @@ interface AxeViolation {
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
     return (await axe.run()).violations;
   });
   const serious = violations
