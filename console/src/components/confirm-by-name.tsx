@@ -16,7 +16,12 @@ export function ConfirmByName(props: {
 }) {
   const [typed, setTyped] = useState('');
   return (
-    <Modal opened={props.opened} onClose={props.onCancel} title={props.title}>
+    <Modal
+      opened={props.opened}
+      onClose={props.onCancel}
+      title={props.title}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <Text mb="sm">
         Type <strong>{props.name}</strong> to confirm.
       </Text>

@@ -42,7 +42,7 @@ export function CreateTopicModal({
     },
   });
   return (
-    <Modal opened={opened} onClose={onClose} title="Create a topic">
+    <Modal opened={opened} onClose={onClose} title="Create a topic" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
