@@ -21,15 +21,6 @@ ensure_tool redis-server redis-server "the cluster tests"
 ensure_tool kcat kcat "the Kafka listener tests"
 ensure_tool chromium chromium "the console's browser tests"
 
-if [ ! -x "${BROOK_CHROMIUM:-/usr/bin/chromium}" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) ||
-      echo "warning: could not install chromium; the console's browser tests need it (apt-get install -y chromium)"
-  else
-    echo "warning: chromium is missing; the console's browser tests need it: sudo apt-get install -y chromium"
-  fi
-fi
-
 npm run lint --silent
 npx tsc -p tsconfig.test.json --noEmit
 npm run build --silent

@@ -16,6 +16,7 @@ import { ControlledShutdown } from './controller-election/controlled-shutdown.se
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
 import { rewriteConsoleUrl } from './console/console-url.js';
+import { KafkaListener } from './kafka/kafka-listener.service.js';
 import { useWebSocketEdge } from './ws/ws.module.js';
 
 const LOG_LEVELS = {
@@ -95,6 +96,15 @@ async function main(): Promise<void> {
     'log',
     `brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`,
   );
+  if (config.kafka.enabled) {
+    await app.get(KafkaListener).listen();
+    const { advertisedHost, advertisedPort, host, port } = config.kafka;
+    announce(
+      config.logFormat,
+      'log',
+      `kafka listener on ${host}:${port}, advertised as ${advertisedHost}:${advertisedPort}`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -443,6 +443,20 @@ export class ConsumerGroup {
     return expired;
   }
 
+  /**
+   * Forgets the committed offsets of deleted partitions and returns their tombstones (Kafka's removeOffsets before
+   * cleanupGroupMetadata writes them): the offsets are gone at once, for any member reading its positions, and the
+   * tombstones keep them gone after a reload.
+   */
+  removeOffsets(partitions: readonly TopicPartition[]): GroupRecord[] {
+    const removed: GroupRecord[] = [];
+    for (const { topic, partition } of partitions) {
+      if (!this.offsets.delete(topicPartitionKey(topic, partition))) continue;
+      removed.push({ kind: 'offset', group: this.groupId, topic, partition, value: null });
+    }
+    return removed;
+  }
+
   /** True once nothing is left: no members, offsets or instances (the coordinator then forgets the group). */
   isEmptyOfState(): boolean {
     return this.members.size === 0 && this.offsets.size === 0 && this.instances.size === 0;

@@ -2,7 +2,9 @@
 // partition this broker leads. Handlers validate against the in-memory group, write records to the partition,
 // and replay them into the group once durable (handle -> records -> append -> replay); start-up replays each
 // led partition from its start. Rebalances run on the coordinator's tick: expired members leave, due
-// generations are computed by the group's assignor and written before they take effect.
+// generations are computed by the group's assignor and written before they take effect. Offsets of deleted
+// partitions are removed from every group held here, as Kafka does (deleted-partitions.ts): when a metadata change
+// shows a topic deleted or created again, and, for deletions nobody here saw, when an offsets partition is loaded.
 import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { BrookError, errors } from '../common/brook-error.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -14,6 +16,7 @@ import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { GROUP_METADATA_TOPIC_NAME, isInternalTopic } from '../topic/topic-name.js';
 import type { TopicPartition } from './assignors/assignor.js';
+import { deletedPartitions, missingPartitions, topicShapes, type TopicShapes } from './deleted-partitions.js';
 import { ConsumerGroup, type JoinRequest, type MemberAssignment, type TopicCounts } from './consumer-group.js';
 import {
   decodeGroupRecord,
@@ -60,6 +63,8 @@ export class GroupCoordinator implements OnApplicationShutdown {
   /** Offsets partitions this broker leads and has replayed: only their groups are served and written. */
   private readonly loadedPartitions = new Set<number>();
   private leadershipSync: Promise<void> = Promise.resolve();
+  /** The topics as the last metadata change showed them: a later change that drops one deletes its offsets. */
+  private knownTopics: TopicShapes = new Map();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -72,7 +77,12 @@ export class GroupCoordinator implements OnApplicationShutdown {
   /** Replays the offsets partitions this broker leads, then starts ticking. */
   async start(): Promise<void> {
     await this.syncLeadership();
-    this.metadata.onChange(() => {
+    this.knownTopics = topicShapes(this.metadata.allTopics());
+    this.metadata.onChange((topics) => {
+      const shapes = topicShapes(topics);
+      const deleted = deletedPartitions(this.knownTopics, shapes);
+      this.knownTopics = shapes;
+      if (deleted.length > 0) void this.removeOffsets([...this.groups.values()], () => deleted);
       void this.syncLeadership();
     });
     this.loaded = true;
@@ -369,12 +379,18 @@ export class GroupCoordinator implements OnApplicationShutdown {
           continue;
         }
         const records = await this.loadPartition(partition);
+        const loaded: ConsumerGroup[] = [];
         for (const [groupId, group] of this.groups) {
           if (offsetsPartitionFor(groupId, count) !== partition) continue;
           if (group.state === 'Dead' || group.isEmptyOfState()) this.groups.delete(groupId);
-          else group.reconcileInstances(instanceSessionMs);
+          else {
+            group.reconcileInstances(instanceSessionMs);
+            loaded.push(group);
+          }
         }
         this.loadedPartitions.add(partition);
+        const current = topicShapes(this.metadata.allTopics());
+        void this.removeOffsets(loaded, (group) => missingPartitions(group.offsets.values(), current));
         if (records > 0) this.logger.log(`loaded ${GROUP_METADATA_TOPIC_NAME}-${partition}: ${records} record(s)`);
       } catch (error) {
         this.logger.warn(`loading ${GROUP_METADATA_TOPIC_NAME}-${partition} failed: ${(error as Error).message}`);
@@ -484,6 +500,27 @@ export class GroupCoordinator implements OnApplicationShutdown {
         }
       } catch (error) {
         this.logger.warn(`group ${group.groupId}: offset expiry failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /**
+   * Removes from each group the offsets of the partitions `deletedOf` names, at once in memory, then writes their
+   * tombstones. A failed write is logged (as Kafka does); the periodic expiry retries offsets of topics that are gone.
+   */
+  private async removeOffsets(
+    groups: readonly ConsumerGroup[],
+    deletedOf: (group: ConsumerGroup) => readonly TopicPartition[],
+  ): Promise<void> {
+    for (const group of groups) {
+      const tombstones = group.removeOffsets(deletedOf(group));
+      if (tombstones.length === 0) continue;
+      try {
+        await this.append(group.groupId, tombstones);
+      } catch (error) {
+        this.logger.warn(
+          `group ${group.groupId}: removing offsets of deleted partitions failed: ${(error as Error).message}`,
+        );
       }
     }
   }

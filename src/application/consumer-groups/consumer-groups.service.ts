@@ -181,6 +181,17 @@ export class ConsumerGroupsService {
     );
   }
 
+  /** One partition assigned to the consumer: 404 when it is not assigned that partition. */
+  assignment(clusterId: string, groupId: string, consumerId: string, topic: string, partition: number) {
+    const found = this.assignments(clusterId, groupId, consumerId, (name) => name === topic).data.find(
+      (assigned) => assigned.partition_id === partition,
+    );
+    if (found === undefined) {
+      throw errors.notFound(`Consumer ${consumerId} of group ${groupId} is not assigned ${topic}-${partition}.`);
+    }
+    return found;
+  }
+
   /**
    * Per partition that the group has committed or that a member owns: the committed offset (-1 when none yet),
    * the log end offset (high watermark), and the lag (end minus committed; with no commit, the records there).
