@@ -47,7 +47,9 @@ export function outcomeField(error: BrookError): { outcome?: OutcomeMarker } {
 /** Confluent has no code for Kafka's FENCED_LEADER_EPOCH; Brook's internal routes use this one. */
 export const FENCED_LEADER_EPOCH_CODE = 40905;
 /** Nor for STALE_BROKER_EPOCH: a request from an older incarnation of a broker than one already seen. */
-export const STALE_BROKER_EPOCH_CODE = 40906;
+export const STALE_BROKER_EPOCH_CODE = 40910;
+/** Brook's code for a group that Kafka clients use, refused to REST v2 instances and WebSocket or SSE members. */
+export const GROUP_USED_BY_KAFKA_CLIENTS_CODE = 40907;
 
 export const errors = {
   badRequest: (message: string) => new BrookError(400, 400, message),
@@ -96,6 +98,13 @@ export const errors = {
   partitionNotAssigned: (message: string) => new BrookError(409, 40903, message),
   groupNotEmpty: (group: string) =>
     new BrookError(409, 40904, `Consumer group ${group} has active members; stop them first.`),
+  /** Brook's own code: a group is used by Kafka clients or by Brook-assigned members, never both at once. */
+  groupUsedByKafkaClients: (group: string) =>
+    new BrookError(
+      409,
+      GROUP_USED_BY_KAFKA_CLIENTS_CODE,
+      `Consumer group ${group} is in use by Kafka clients (Kafka's group protocol); REST v2 consumer instances and WebSocket or SSE group members can join it once it has no Kafka members. Its committed offsets can still be read.`,
+    ),
   groupNotFound: (group: string) => new BrookError(404, 404, `Consumer group ${group} cannot be found.`),
   tooManyRequests: (message: string, retryAfterSeconds = 1) => new BrookError(429, 42901, message, retryAfterSeconds),
   /** acks=all with an ISR smaller than min.insync.replicas: refused before appending (Kafka's NOT_ENOUGH_REPLICAS). */

@@ -8,17 +8,27 @@ import { alterConfigsHandler } from './handlers/alter-configs.js';
 import { apiVersionsHandler } from './handlers/api-versions.js';
 import { createPartitionsHandler } from './handlers/create-partitions.js';
 import { createTopicsHandler } from './handlers/create-topics.js';
+import { deleteGroupsHandler } from './handlers/delete-groups.js';
 import { deleteTopicsHandler } from './handlers/delete-topics.js';
 import { describeClusterHandler } from './handlers/describe-cluster.js';
 import { describeConfigsHandler } from './handlers/describe-configs.js';
+import { describeGroupsHandler } from './handlers/describe-groups.js';
 import { fetchHandler } from './handlers/fetch.js';
+import { findCoordinatorHandler } from './handlers/find-coordinator.js';
+import { heartbeatHandler } from './handlers/heartbeat.js';
 import { incrementalAlterConfigsHandler } from './handlers/incremental-alter-configs.js';
+import { joinGroupHandler } from './handlers/join-group.js';
+import { leaveGroupHandler } from './handlers/leave-group.js';
+import { listGroupsHandler } from './handlers/list-groups.js';
 import { listOffsetsHandler } from './handlers/list-offsets.js';
 import { metadataHandler } from './handlers/metadata.js';
+import { offsetCommitHandler } from './handlers/offset-commit.js';
+import { offsetFetchHandler } from './handlers/offset-fetch.js';
 import { offsetForLeaderEpochHandler } from './handlers/offset-for-leader-epoch.js';
 import { produceHandler } from './handlers/produce.js';
 import { saslAuthenticateHandler } from './handlers/sasl-authenticate.js';
 import { saslHandshakeHandler } from './handlers/sasl-handshake.js';
+import { syncGroupHandler } from './handlers/sync-group.js';
 
 export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   apiVersionsHandler(() => ADVERTISED_VERSIONS),
@@ -36,6 +46,16 @@ export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   describeClusterHandler,
   saslHandshakeHandler,
   saslAuthenticateHandler,
+  findCoordinatorHandler,
+  joinGroupHandler,
+  syncGroupHandler,
+  heartbeatHandler,
+  leaveGroupHandler,
+  offsetCommitHandler,
+  offsetFetchHandler,
+  describeGroupsHandler,
+  listGroupsHandler,
+  deleteGroupsHandler,
 ];
 
 /** What ApiVersions advertises, by API key. */

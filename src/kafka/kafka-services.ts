@@ -7,6 +7,8 @@ import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerElection } from '../controller-election/controller-election.service.js';
 import { ControllerService } from '../controller-election/controller.service.js';
+import { ClassicGroups } from '../group-coordinator/classic-groups.service.js';
+import { GroupCoordinator } from '../group-coordinator/group-coordinator.service.js';
 import { Metrics } from '../metrics/metrics.service.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { AclStore } from '../security/acl-store.service.js';
@@ -38,6 +40,9 @@ export class KafkaServices {
     readonly quotas: QuotaManager,
     readonly audit: AuditLog,
     readonly metrics: Metrics,
+    /** The group coordinator, and Kafka clients' requests to it (the classic group protocol, offsets, admin). */
+    readonly coordinator: GroupCoordinator,
+    readonly groups: ClassicGroups,
   ) {
     this.brokers = new BrokerDirectory(election);
   }

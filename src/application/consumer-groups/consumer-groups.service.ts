@@ -107,7 +107,7 @@ export class ConsumerGroupsService {
       cluster_id: clusterId,
       consumer_group_id: group.groupId,
       is_simple: group.generation === 0 && group.members.size === 0,
-      partition_assignor: group.assignor,
+      partition_assignor: group.partitionAssignor,
       state: apiGroupState(group.state),
       type: 'CLASSIC',
       is_mixed_consumer_group: false,

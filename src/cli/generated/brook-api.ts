@@ -3295,7 +3295,7 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['V2CommittedOffsets'];
       };
     };
-    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists) or 40903 (commit fenced, or a seek on a partition the instance is not assigned). */
+    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists), 40903 (commit fenced, or a seek on a partition the instance is not assigned) or 40907 (the group is in use by Kafka clients). */
     V2Conflict: {
       headers: {
         [name: string]: unknown;
@@ -4119,7 +4119,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       406: components['responses']['V2NotAcceptable'];
-      /** @description 40902 a consumer instance with this name already exists in the group. */
+      /** @description 40902 a consumer instance with this name already exists in the group; 40907 Kafka clients use the group now (Kafka's group protocol): REST v2 instances can join it once it has no Kafka members. */
       409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
@@ -4569,7 +4569,7 @@ export interface operations {
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
-      /** @description 40901 subscription conflict: both `topics` and `topic_pattern` given, or the instance has a manual assignment. */
+      /** @description 40901 subscription conflict: both `topics` and `topic_pattern` given, or the instance has a manual assignment; 40907 Kafka clients use the group now (Kafka's group protocol). */
       409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
@@ -6462,6 +6462,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition (named in `Last-Event-ID`) not found; 40404 leader not available. */
       404: components['responses']['NotFound'];
+      /** @description 40907 the `group` is in use by Kafka clients (Kafka's group protocol) now. */
+      409: components['responses']['Conflict'];
       /** @description 42901 too many open SSE streams on this broker (`BROOK_SSE_STREAMS_MAX`). */
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
