@@ -1,6 +1,6 @@
 // The broker application, the composition root: the core's modules, the application's, and one module per
 // protocol edge (REST, WebSocket, SSE, broker-to-broker routes, the Kafka listener, the schema registry's routes
-// unless BROOK_SCHEMA_REGISTRY_ENABLED=false), wired around the validated config.
+// unless BROOK_SCHEMA_REGISTRY_ENABLED=false, the web console), wired around the validated config.
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrokerLifecycle } from './broker-lifecycle.service.js';
 import { ConsumerInstancesModule } from './application/consumer-instances/consumer-instances.module.js';
@@ -23,6 +23,7 @@ import { SseModule } from './sse/sse.module.js';
 import { WsModule } from './ws/ws.module.js';
 import { SchemasModule } from './application/schemas/schemas.module.js';
 import { SchemaRegistryModule } from './schema-registry/schema-registry.module.js';
+import { ConsoleModule } from './console/console.module.js';
 
 @Global()
 @Module({})
@@ -61,6 +62,7 @@ export class AppModule {
         InternalModule,
         KafkaModule,
         ...(config.schemaRegistry.enabled ? [SchemaRegistryModule] : []),
+        ConsoleModule.forRoot(config.consoleEnabled),
       ],
       providers: [BrokerLifecycle],
     };

@@ -15,6 +15,7 @@ import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
+import { rewriteConsoleUrl } from './console/console-url.js';
 import { KafkaListener } from './kafka/kafka-listener.service.js';
 import { createSecondListener } from './http/second-listener.js';
 import { isSchemaRegistryPath, registerRegistryMediaType } from './schema-registry/registry-http.js';
@@ -48,7 +49,10 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   // one process per data dir, a paused one included; it also lets a restart replace its own registration at once
   DataDirLock.acquire(config.dataDir);
-  const adapter = new FastifyAdapter(httpAdapterOptions(config));
+  const adapter = new FastifyAdapter({
+    ...httpAdapterOptions(config),
+    rewriteUrl: (request: { url?: string }) => rewriteConsoleUrl(request.url ?? '/'),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger:
       config.logFormat === 'json'

@@ -44,6 +44,8 @@ export interface BrokerConfig {
   numPartitions: number;
   defaultReplicationFactor: number;
   autoCreateTopicsEnable: boolean;
+  /** BROOK_CONSOLE_ENABLED: this broker serves Brook Console at /console/. */
+  consoleEnabled: boolean;
   logRetentionCheckIntervalMs: number;
   logCleanerBackoffMs: number;
   logFlushSchedulerIntervalMs: number;
@@ -161,6 +163,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     numPartitions: integer(env, 'BROOK_NUM_PARTITIONS', 1, 1, 100_000),
     defaultReplicationFactor: integer(env, 'BROOK_DEFAULT_REPLICATION_FACTOR', 1, 1, 32),
     autoCreateTopicsEnable: boolean(env, 'BROOK_AUTO_CREATE_TOPICS_ENABLE', false),
+    consoleEnabled: boolean(env, 'BROOK_CONSOLE_ENABLED', true),
     logRetentionCheckIntervalMs: integer(env, 'BROOK_LOG_RETENTION_CHECK_INTERVAL_MS', 300_000, 1),
     logCleanerBackoffMs: integer(env, 'BROOK_LOG_CLEANER_BACKOFF_MS', 15_000, 1),
     logFlushSchedulerIntervalMs: integer(env, 'BROOK_LOG_FLUSH_SCHEDULER_INTERVAL_MS', 1_000, 1),

@@ -116,6 +116,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Brook Console, the web console (also at /console/)
+     * @description The console's single page (static, built by `npm run build`), served by every broker unless `BROOK_CONSOLE_ENABLED=false` (then 404). Public like `/openapi.yaml`: the page holds no data, and every call it makes to the API carries the user's credentials. `Cache-Control: no-cache`, so a new build is picked up at once.
+     */
+    get: operations['getConsole'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/assets/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A script, style or font of Brook Console
+     * @description A content-hashed file of the console's build; only files of the build loaded at start-up are served. `Cache-Control: public, max-age=31536000, immutable`.
+     */
+    get: operations['getConsoleAsset'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/consumers/{group_name}': {
     parameters: {
       query?: never;
@@ -4965,6 +5005,78 @@ export interface operations {
       429: components['responses']['RegistryTooManyRequests'];
       500: components['responses']['RegistryServerError'];
       503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  getConsole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console's index.html. */
+      200: {
+        headers: {
+          /** @description `no-cache` */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The broker was started without a console build. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getConsoleAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/css': string;
+          'text/javascript': string;
+        };
+      };
+      /** @description No such file in the build. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The broker was started without a console build. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   v2CreateConsumer: {

@@ -75,6 +75,9 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'GET /readyz': 'public',
   'GET /openapi.yaml': 'public',
   'GET /openapi.json': 'public',
+  // the console's static page and assets: every API call the page makes meets these rules with the user's credentials
+  'GET /console': 'public',
+  'GET /console/assets/{file}': 'public',
   'GET /metrics': () => [on('DESCRIBE', CLUSTER)],
 
   'GET /v3/clusters': none,
