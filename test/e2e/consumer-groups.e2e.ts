@@ -321,7 +321,7 @@ describe('consumer groups', () => {
     );
     expectError(
       await call(suite.url, 'POST', '/consumers/errors-group', {
-        body: { name: 'bad', format: 'avro' },
+        body: { name: 'bad', format: 'xml' },
         contentType: V2,
         spec: '/consumers/{group_name}',
       }),
