@@ -2,6 +2,7 @@
 // `--port 8083` is BROOK_PORT=8083, `--log-retention-check-interval-ms 1000` is
 // BROOK_LOG_RETENTION_CHECK_INTERVAL_MS=1000. A bad setting stops start-up with a message naming it.
 import 'reflect-metadata';
+import { DATA_DIR_MODE } from './common/file-modes.js';
 import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -39,7 +40,7 @@ export function flagsToEnv(argv: string[]): Record<string, string> {
 
 async function main(): Promise<void> {
   const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   const adapter = new FastifyAdapter(httpAdapterOptions(config));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger:

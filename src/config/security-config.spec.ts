@@ -11,6 +11,7 @@ describe('security config', () => {
       superUsers: [],
       tls: null,
       connectionsMax: 10_000,
+      streamReauthorizeIntervalMs: 5_000,
     });
   });
 

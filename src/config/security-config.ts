@@ -12,6 +12,8 @@
 //                           the system's CAs), present their own certificate as a client certificate, and accept
 //                           internal requests only with a certificate signed by it (on top of the cluster secret)
 //   BROOK_CONNECTIONS_MAX   open connections of the listener (10000); past it new ones are refused
+//   BROOK_STREAM_REAUTHORIZE_INTERVAL_MS  how often open streams (WebSocket, SSE) have their credentials and rights
+//                           checked again (5000); an ACL change or a users-file reload is acted on at once
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -36,6 +38,8 @@ export interface SecurityConfig {
   tls: TlsConfig | null;
   /** Bound on open connections of the public listener. */
   connectionsMax: number;
+  /** How often open streams are re-authorized at the latest. */
+  streamReauthorizeIntervalMs: number;
 }
 
 const PRINCIPAL = /^User:[^;\s]+$/;
@@ -62,6 +66,7 @@ export function loadSecurityConfig(env: Env): SecurityConfig {
     superUsers,
     tls: loadTls(env),
     connectionsMax: integer(env, 'BROOK_CONNECTIONS_MAX', 10_000, 1),
+    streamReauthorizeIntervalMs: integer(env, 'BROOK_STREAM_REAUTHORIZE_INTERVAL_MS', 5_000, 10, 3_600_000),
   };
 }
 

@@ -13,8 +13,8 @@ import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } 
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 export const USER_NAME = /^[A-Za-z0-9._@-]{1,128}$/;
-const SCRYPT_DEFAULTS = { N: 16_384, r: 8, p: 1 } as const;
-const SCRYPT_KEY_BYTES = 32;
+export const SCRYPT_DEFAULTS = { N: 16_384, r: 8, p: 1 } as const;
+export const SCRYPT_KEY_BYTES = 32;
 const SCRYPT_SALT_BYTES = 16;
 /** scrypt memory is 128 * N * r bytes; the bound keeps a crafted file from asking for gigabytes. */
 const SCRYPT_MEMORY_BYTES_MAX = 256 * 1024 * 1024;

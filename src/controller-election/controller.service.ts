@@ -297,13 +297,14 @@ export class ControllerService {
   /** Applies SET/DELETE changes to a topic's overrides; the result is validated as a whole before it is stored. */
   private async alterConfigsAsController(topic: string, changes: ConfigChange[], epoch: number): Promise<null> {
     const current = this.requireTopic(topic);
-    const next: Record<string, string> = { ...current.configs };
+    // a Map, not an object: a name such as __proto__ is a key like any other (and then an unknown config)
+    const next = new Map(Object.entries(current.configs));
     for (const change of changes) {
-      if (change.operation === 'DELETE') delete next[change.name];
+      if (change.operation === 'DELETE') next.delete(change.name);
       else if (change.value === null) throw errors.invalidConfig(`Config ${change.name} needs a value.`);
-      else next[change.name] = change.value;
+      else next.set(change.name, change.value);
     }
-    const validated = validateTopicConfigs(Object.entries(next).map(([name, value]) => ({ name, value })));
+    const validated = validateTopicConfigs([...next].map(([name, value]) => ({ name, value })));
     if (!validated.ok) throw errors.invalidConfig(validated.message);
     await this.store.put(topicConfigKey(topic), JSON.stringify(validated.configs), { fence: epochFence(epoch) });
     await this.metadata.reload();

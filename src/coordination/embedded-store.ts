@@ -9,6 +9,7 @@
 // - Watch events are published after that wait, in the order of the operations.
 // - A failed write stops the store (CoordinationStoreFailedError): memory may be ahead of disk.
 import { mkdir } from 'node:fs/promises';
+import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { dirname } from 'node:path';
 
 import { type Clock, systemClock } from '../common/clock.js';
@@ -73,7 +74,7 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
     options: EmbeddedStoreOptions = {},
   ): Promise<EmbeddedCoordinationStore> {
     const file = storeFilePath(dataDir);
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: DATA_DIR_MODE });
     const snapshot = await readStoreFile(file);
     return new EmbeddedCoordinationStore(file, snapshot, clock, options);
   }

@@ -10,6 +10,7 @@
 // .tmp that open removes. Reading asserts the whole shape and every bound; anything else is corruption and stops
 // the broker (CoordinationStoreCorruptError names the file) rather than start with an empty store.
 import { promises as fsp } from 'node:fs';
+import { DATA_FILE_MODE } from '../common/file-modes.js';
 import { dirname, join } from 'node:path';
 
 import { CoordinationStoreCorruptError } from './coordination-errors.js';
@@ -54,7 +55,7 @@ export async function readStoreFile(file: string): Promise<StoreSnapshot | null>
 
 export async function writeStoreFile(file: string, data: string): Promise<void> {
   const temp = file + TEMP_SUFFIX;
-  const handle = await fsp.open(temp, 'w');
+  const handle = await fsp.open(temp, 'w', DATA_FILE_MODE);
   try {
     await handle.writeFile(data, 'utf8');
     await handle.sync();

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BrookError } from '../common/brook-error.js';
 import { ManualClock } from '../common/clock.js';
 import type { AssignorName } from './assignors/assignor.js';
-import { ConsumerGroup, subscribedTopics, type TopicCounts } from './consumer-group.js';
+import { ConsumerGroup, type TopicCounts } from './consumer-group.js';
+import { subscribedTopics } from './subscription-topics.js';
 import type { GroupMetadataValue, Subscription } from './group-records.js';
 import { canTransition, type GroupState } from './group-state.js';
 

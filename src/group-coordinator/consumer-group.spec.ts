@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { BrookError } from '../common/brook-error.js';
 import { ManualClock } from '../common/clock.js';
 import type { TopicPartition } from './assignors/assignor.js';
-import { ConsumerGroup, subscribedTopics, type GroupSettings, type JoinRequest } from './consumer-group.js';
+import { ConsumerGroup, type GroupSettings, type JoinRequest } from './consumer-group.js';
+import { subscribedTopics } from './subscription-topics.js';
 import { topicPartitionKey, type GroupMetadataValue, type InstanceValue, type Subscription } from './group-records.js';
 
 // The consumer group state machine, driven by a ManualClock: the coordinator's tick computes a generation, the
@@ -232,6 +233,23 @@ describe('membership', () => {
     expect(subscribedTopics({ pattern: 'ord.*' }, new Map([...TOPICS, ['reorders', 1]]))).toEqual(['orders']);
     expect(subscribedTopics({ pattern: 'orders|payments' }, TOPICS)).toEqual(['orders', 'payments']);
     expect(subscribedTopics({ topics: ['later'] }, TOPICS)).toEqual(['later']);
+  });
+
+  it('matches a pattern only to topics its subscriber may describe, asked with the subscriber kept with it', () => {
+    const asked: string[] = [];
+    const visible = (principal: string, host: string, topic: string) => {
+      asked.push(`${principal}@${host}:${topic}`);
+      return principal === 'User:alice' && topic === 'orders';
+    };
+    const pattern = { pattern: 'orders|payments', principal: 'User:alice', host: '10.0.0.1' };
+    expect(subscribedTopics(pattern, TOPICS, visible)).toEqual(['orders']);
+    expect(asked).toEqual(['User:alice@10.0.0.1:orders', 'User:alice@10.0.0.1:payments']);
+    // written before subscribers were kept: evaluated as User:ANONYMOUS
+    expect(subscribedTopics({ pattern: 'orders' }, TOPICS, visible)).toEqual([]);
+    // a stored pattern that today's bounds refuse matches nothing
+    expect(subscribedTopics({ pattern: '(a)\\1|orders' }, TOPICS)).toEqual([]);
+    // a topic list is not filtered here: the routes check READ on each named topic
+    expect(subscribedTopics({ topics: ['payments'] }, TOPICS, visible)).toEqual(['payments']);
   });
 
   it('refuses a member beyond group.max.size, but lets existing members rejoin', () => {

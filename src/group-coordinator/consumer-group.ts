@@ -21,6 +21,7 @@ import {
   type PersistedMember,
   type Subscription,
 } from './group-records.js';
+import { subscribedTopics, type TopicCounts } from './subscription-topics.js';
 
 export interface GroupSettings {
   initialRebalanceDelayMs: number;
@@ -52,8 +53,10 @@ export interface MemberAssignment {
 
 export type ReplayMode = 'load' | 'live';
 
-/** Partition counts of every (non-internal) topic of the cluster. */
-export type TopicCounts = ReadonlyMap<string, number>;
+export type { TopicCounts };
+
+/** The topics a member's subscription reads, given the cluster's topics (subscription-topics.ts). */
+export type SubscriptionResolver = (subscription: Subscription, topics: TopicCounts) => string[];
 
 export class ConsumerGroup {
   state: GroupState = 'Empty';
@@ -79,6 +82,7 @@ export class ConsumerGroup {
     readonly groupId: string,
     private readonly settings: GroupSettings,
     private readonly clock: Clock,
+    private readonly resolve: SubscriptionResolver = (subscription, topics) => subscribedTopics(subscription, topics),
   ) {
     this.assignor = settings.defaultAssignor;
     this.stateTimestampMs = clock.nowMs();
@@ -216,7 +220,7 @@ export class ConsumerGroup {
     const members: AssignorMember[] = [...this.members.values()].map((member) => ({
       memberId: member.memberId,
       groupInstanceId: member.groupInstanceId,
-      topics: subscribedTopics(member.subscription, topics),
+      topics: this.resolve(member.subscription, topics),
       owned: member.assignment,
     }));
     return assignorFor(this.assignor).assign(members, topics);
@@ -225,7 +229,7 @@ export class ConsumerGroup {
   private signature(topics: TopicCounts): string {
     const subscribed = new Set<string>();
     for (const member of this.members.values()) {
-      for (const topic of subscribedTopics(member.subscription, topics)) subscribed.add(topic);
+      for (const topic of this.resolve(member.subscription, topics)) subscribed.add(topic);
     }
     return [...subscribed]
       .sort()
@@ -472,14 +476,12 @@ export class ConsumerGroup {
   }
 }
 
-export function subscribedTopics(subscription: Subscription, topics: TopicCounts): string[] {
-  if ('topics' in subscription) return [...subscription.topics];
-  const pattern = new RegExp(`^(?:${subscription.pattern})$`);
-  return [...topics.keys()].filter((topic) => pattern.test(topic));
-}
-
 function sameSubscription(a: Subscription, b: Subscription): boolean {
-  if ('pattern' in a || 'pattern' in b) return 'pattern' in a && 'pattern' in b && a.pattern === b.pattern;
+  if ('pattern' in a || 'pattern' in b) {
+    return (
+      'pattern' in a && 'pattern' in b && a.pattern === b.pattern && a.principal === b.principal && a.host === b.host
+    );
+  }
   return (
     a.topics.length === b.topics.length && [...a.topics].sort().join('\u0000') === [...b.topics].sort().join('\u0000')
   );

@@ -3,7 +3,7 @@
 // and replay them into the group once durable (handle -> records -> append -> replay); start-up replays each
 // led partition from its start. Rebalances run on the coordinator's tick: expired members leave, due
 // generations are computed by the group's assignor and written before they take effect.
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { BrookError, errors } from '../common/brook-error.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -22,7 +22,9 @@ import {
   offsetsPartitionFor,
   type GroupRecord,
   type InstanceValue,
+  type Subscription,
 } from './group-records.js';
+import { subscribedTopics, TOPIC_VISIBILITY, type TopicVisibility } from './subscription-topics.js';
 
 /** How often groups are ticked (member expiry, due rebalances). */
 export const GROUP_TICK_INTERVAL_MS = 100;
@@ -53,6 +55,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
   private ensuringTopic: Promise<void> | null = null;
   private ticker: NodeJS.Timeout | null = null;
   private lastRetentionCheckMs = 0;
+  private countsOf: { topics: ReadonlyMap<string, unknown>; counts: TopicCounts } | null = null;
   private loaded = false;
   /** Offsets partitions this broker leads and has replayed: only their groups are served and written. */
   private readonly loadedPartitions = new Set<number>();
@@ -63,6 +66,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
     private readonly metadata: MetadataCache,
     private readonly controller: ControllerService,
     private readonly replicas: ReplicaManager,
+    @Optional() @Inject(TOPIC_VISIBILITY) private readonly visibility: TopicVisibility | null = null,
   ) {}
 
   /** Replays the offsets partitions this broker leads, then starts ticking. */
@@ -101,12 +105,21 @@ export class GroupCoordinator implements OnApplicationShutdown {
     return count;
   }
 
+  /** The same map while the metadata is unchanged, so that pattern matches are evaluated once per change. */
   topicCounts(): TopicCounts {
+    const topics = this.metadata.allTopics();
+    if (this.countsOf?.topics === topics) return this.countsOf.counts;
     const counts = new Map<string, number>();
-    for (const [name, topic] of this.metadata.allTopics()) {
+    for (const [name, topic] of topics) {
       if (!isInternalTopic(name)) counts.set(name, topic.assignment.replicas.length);
     }
+    this.countsOf = { topics, counts };
     return counts;
+  }
+
+  /** The topics a subscription reads now: a pattern's matches that its subscriber may describe. */
+  subscribedTopics(subscription: Subscription): string[] {
+    return subscribedTopics(subscription, this.topicCounts(), this.visibility);
   }
 
   // ---- REST instances ----
@@ -276,7 +289,9 @@ export class GroupCoordinator implements OnApplicationShutdown {
   private groupOrCreate(groupId: string): ConsumerGroup {
     let group = this.groups.get(groupId);
     if (group === undefined || group.state === 'Dead') {
-      group = new ConsumerGroup(groupId, this.groupSettings(), this.clock);
+      group = new ConsumerGroup(groupId, this.groupSettings(), this.clock, (subscription, topics) =>
+        subscribedTopics(subscription, topics, this.visibility),
+      );
       this.groups.set(groupId, group);
     }
     return group;

@@ -19,7 +19,10 @@ export const INSTANCE_KEY_VERSION = 100;
 export const OFFSET_COMMIT_VALUE_VERSION = 3;
 export const BROOK_JSON_VALUE_VERSION = 100;
 
-export type Subscription = { readonly topics: readonly string[] } | { readonly pattern: string };
+/** A pattern keeps who subscribed (principal and client host): it matches only topics they may DESCRIBE. */
+export type Subscription =
+  | { readonly topics: readonly string[] }
+  | { readonly pattern: string; readonly principal?: string; readonly host?: string };
 export type MemberKind = 'rest' | 'ws';
 
 export interface CommittedOffset {

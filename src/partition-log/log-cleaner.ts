@@ -24,6 +24,7 @@
 // and batches whose record offsets are not ascending inside the batch's range (a producer's batch is stored as
 // sent). Not mapping a batch can only keep older records of its keys: this keeps more than Kafka would, never less.
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { DATA_FILE_MODE } from '../common/file-modes.js';
 import { fsyncDirectory } from '../common/atomic-file.js';
 import { UnsupportedCompressionError } from './compression.js';
 import {
@@ -213,7 +214,7 @@ async function writeCleanedCopy(
   producerLastBatches: ReadonlySet<number>,
 ): Promise<CleanedCopy> {
   const copy: CleanedCopy = { sizeBytes: 0, recordsRead: 0, recordsRemoved: 0 };
-  const file = await open(cleanedPath, 'w');
+  const file = await open(cleanedPath, 'w', DATA_FILE_MODE);
   try {
     const writer = new ChunkWriter(file);
     for await (const { header, buffer } of batchesOf(segment)) {

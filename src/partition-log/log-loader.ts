@@ -16,6 +16,7 @@
 //    the log end is written so that the next crash replays less.
 // 5. The state is saved and the clean-shutdown marker removed: from here on a crash is an unclean shutdown.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
 import { DEFAULT_PRODUCER_STATE_SETTINGS, LocalLog, segmentOptionsOf, type PartitionLogDeps } from './local-log.js';
 import type { LogConfig } from './log-config.js';
@@ -41,7 +42,7 @@ import { CLEANED_SUFFIX, parseLogFileName } from './segment-files.js';
 const TEMPORARY_SUFFIX = '.tmp';
 
 export async function loadLog(dir: string, config: LogConfig, deps: PartitionLogDeps): Promise<LocalLog> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: DATA_DIR_MODE });
   const names = await readdir(dir);
   await Promise.all(
     names

@@ -4,6 +4,7 @@
 // folder holds `partition.metadata` with its topic id, so a folder left from a deleted topic of the same name is
 // removed instead of served (KIP-516).
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { DATA_DIR_MODE, DATA_FILE_MODE } from '../common/file-modes.js';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
@@ -94,7 +95,7 @@ export class LogManager {
 
   /** Removes partition folders on disk that no hosted partition claims (deleted while this broker was down). */
   async removeStrayLogs(topics: ReadonlyMap<string, TopicMetadata>): Promise<void> {
-    await mkdir(this.logsDir, { recursive: true });
+    await mkdir(this.logsDir, { recursive: true, mode: DATA_DIR_MODE });
     for (const entry of await readdir(this.logsDir)) {
       const parsed = parsePartitionDirName(entry);
       if (parsed === null || this.logs.has(entry)) continue;
@@ -142,8 +143,8 @@ export class LogManager {
       stored = null;
     }
     if (stored === null) {
-      await mkdir(dir, { recursive: true });
-      await writeFile(path, JSON.stringify({ version: 0, topicId }));
+      await mkdir(dir, { recursive: true, mode: DATA_DIR_MODE });
+      await writeFile(path, JSON.stringify({ version: 0, topicId }), { mode: DATA_FILE_MODE });
     }
   }
 

@@ -8,6 +8,7 @@
 // that has not opened the file by then fails with SegmentRetiredError and retries with the new segment, while a
 // read that already holds an open handle keeps reading the old inode to the end.
 import { open, rm, truncate, type FileHandle } from 'node:fs/promises';
+import { DATA_FILE_MODE } from '../common/file-modes.js';
 import type { FileHandlePool } from './file-handle-pool.js';
 import type { OffsetIndex } from './offset-index.js';
 import { nativeWritevChecked } from './native-append.js';
@@ -112,7 +113,7 @@ export class LogSegment {
     options: SegmentOptions,
     nowMs: number,
   ): Promise<LogSegment> {
-    const file = await open(logFilePath(dir, baseOffset), 'w');
+    const file = await open(logFilePath(dir, baseOffset), 'w', DATA_FILE_MODE);
     await file.close();
     return new LogSegment(dir, baseOffset, pool, options, 0, nowMs);
   }

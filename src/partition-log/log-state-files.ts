@@ -5,6 +5,7 @@
 //   leader-epoch-checkpoint  the leader-epoch cache (format in leader-epoch-cache.ts), written atomically
 //   .clean-shutdown          empty; present only from a clean close until the next open
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
+import { DATA_FILE_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file.js';
 import { LeaderEpochCache } from './leader-epoch-cache.js';
@@ -67,7 +68,7 @@ export async function hasCleanShutdownMarker(dir: string): Promise<boolean> {
 }
 
 export function writeCleanShutdownMarker(dir: string): Promise<void> {
-  return writeFile(join(dir, CLEAN_SHUTDOWN_FILE), '');
+  return writeFile(join(dir, CLEAN_SHUTDOWN_FILE), '', { mode: DATA_FILE_MODE });
 }
 
 /** From here on a crash is an unclean shutdown. */

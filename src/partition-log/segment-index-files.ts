@@ -2,6 +2,7 @@
 // time-index.ts): written whole from the indexes in memory, and loaded with their checks. A missing or corrupt
 // file loads as nothing, and the segment rebuilds both indexes from its log.
 import { readFile, writeFile } from 'node:fs/promises';
+import { DATA_FILE_MODE } from '../common/file-modes.js';
 import { CorruptIndexError, OffsetIndex } from './offset-index.js';
 import { indexFilePath, timeIndexFilePath } from './segment-files.js';
 import { TimeIndex } from './time-index.js';
@@ -34,6 +35,6 @@ export async function readIndexFiles(
 }
 
 export async function writeIndexFiles(dir: string, baseOffset: number, indexes: LoadedIndexes): Promise<void> {
-  await writeFile(indexFilePath(dir, baseOffset), indexes.offsetIndex.serialize());
-  await writeFile(timeIndexFilePath(dir, baseOffset), indexes.timeIndex.serialize());
+  await writeFile(indexFilePath(dir, baseOffset), indexes.offsetIndex.serialize(), { mode: DATA_FILE_MODE });
+  await writeFile(timeIndexFilePath(dir, baseOffset), indexes.timeIndex.serialize(), { mode: DATA_FILE_MODE });
 }

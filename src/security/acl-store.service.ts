@@ -2,7 +2,9 @@
 // brook/acls/<SHA-256 of the binding>, value = the binding as JSON. Each broker caches them all in memory
 // (authorization is on the request path), reloads on a watch event, and reconciles every
 // ACL_RECONCILE_INTERVAL_MS in case an event was lost (watches are hints, coordination-store.ts). A broker's own
-// changes are visible to it as soon as the request that made them returns.
+// changes are visible to it as soon as the request that made them returns. Every reload that changes the set
+// bumps `version` and tells the listeners (the authorizer's decision cache, the re-authorization of open
+// streams), whichever broker made the change.
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -19,6 +21,10 @@ const aclKey = (acl: AclBinding) => `${ACLS_PREFIX}${createHash('sha256').update
 export class AclStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('AclStore');
   private acls: readonly AclBinding[] = [];
+  private fingerprint = '';
+  private readonly listeners: Array<() => void> = [];
+  /** Incremented whenever the stored ACLs change. */
+  version = 0;
   private stopWatch: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
 
@@ -34,6 +40,11 @@ export class AclStore implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.stopWatch?.();
     if (this.timer !== null) clearInterval(this.timer);
+  }
+
+  /** Called after every change of the ACLs (made on this broker or another). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   all(): readonly AclBinding[] {
@@ -61,7 +72,15 @@ export class AclStore implements OnModuleInit, OnModuleDestroy {
 
   private async reload(): Promise<void> {
     const entries = await this.store.list(ACLS_PREFIX);
+    const fingerprint = entries
+      .map((entry) => entry.key)
+      .sort()
+      .join('\n');
     this.acls = entries.map((entry) => JSON.parse(entry.value) as AclBinding);
+    if (fingerprint === this.fingerprint) return;
+    this.fingerprint = fingerprint;
+    this.version++;
+    for (const listener of this.listeners) listener();
   }
 
   private warn(error: unknown): void {

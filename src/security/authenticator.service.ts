@@ -4,8 +4,16 @@
 // authentication is off, and 401 when it is on; a wrong credential is always 401.
 //
 // This is the API the WebSocket gateway and SSE call too:
-//   authenticate({ authorization, token, certificate }) -> principal ('User:alice'), or throws a 401 BrookError
+//   authenticate({ authorization, token, certificate }) -> principal ('User:alice'), or throws a 401
+//   AuthenticationFailure naming the principal that was tried (for the audit line)
+//   identify(...) -> the principal and the credential it rests on; credentialProblem(credential) says later
+//   whether that credential still holds (the user or key is still in the users file with the same secret, the
+//   client certificate has not expired), so open streams are ended when it does not (stream-reauthorizer.ts)
 // (`token` is the WebSocket's ?token= query parameter for browsers, taken as a Bearer credential).
+//
+// Checks take the same time whether the user exists or not: an unknown user's password is checked against a
+// dummy scrypt hash with the default parameters, an unknown key id's key against a dummy SHA-256, so that user
+// names and key ids cannot be found by timing.
 //
 // scrypt costs tens of milliseconds (on the libuv pool, not the event loop), so a verified (name, password) pair is
 // remembered for VERIFIED_CACHE_TTL_MS, keyed by a keyed hash (the password itself is never kept); the cache is
@@ -18,7 +26,7 @@ import type { TLSSocket } from 'node:tls';
 import { verifiedChain } from '../cluster/peer-auth.js';
 import { certificatesOf, signedByAuthority } from '../config/security-config.js';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { BrookError } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -27,6 +35,8 @@ import {
   apiKeyHash,
   apiKeyId,
   parseUsersFile,
+  SCRYPT_DEFAULTS,
+  SCRYPT_KEY_BYTES,
   verifyPassword,
   type ApiKeyEntry,
   type PasswordEntry,
@@ -49,7 +59,36 @@ export interface Credentials {
   certificateCommonName?: string | null;
 }
 
-export const unauthorized = (message: string) => new BrookError(401, 40101, message);
+/** A 401 that remembers whom the client tried to authenticate as (User:<name>, or ANONYMOUS when unknown). */
+export class AuthenticationFailure extends BrookError {
+  constructor(
+    message: string,
+    readonly attemptedPrincipal: string = ANONYMOUS,
+  ) {
+    super(401, 40101, message);
+  }
+}
+
+export const unauthorized = (message: string, attemptedPrincipal?: string) =>
+  new AuthenticationFailure(message, attemptedPrincipal);
+
+/** What a principal was authenticated by, to be checked again during a stream's life. */
+export type Credential =
+  | { kind: 'anonymous' }
+  | { kind: 'password'; name: string; hash: Buffer }
+  | { kind: 'apikey'; keyId: string; hash: Buffer }
+  | { kind: 'certificate'; commonName: string; notAfterMs: number | null }
+  /** A principal a peer broker authenticated (a forwarded request); it checks the credential itself. */
+  | { kind: 'peer' };
+
+export interface Identified {
+  principal: string;
+  credential: Credential;
+}
+
+/** Longest user name put in an audit line as the principal tried. */
+const ATTEMPTED_NAME_CHARS_MAX = 128;
+const attempted = (name: string) => `User:${name.slice(0, ATTEMPTED_NAME_CHARS_MAX)}`;
 
 @Injectable()
 export class Authenticator implements OnModuleInit, OnModuleDestroy {
@@ -60,6 +99,10 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
   private readonly verified = new Map<string, { principal: string; expiresAt: number }>();
   private readonly cacheKey = randomBytes(32);
   private timer: NodeJS.Timeout | null = null;
+  private readonly listeners: Array<() => void> = [];
+  /** Checked when the user is unknown, so that a wrong name costs what a wrong password costs. */
+  private readonly dummyPassword: PasswordEntry;
+  private readonly dummyKeyHash = randomBytes(32);
   private passwordChecksInFlight = 0;
   private readonly passwordCheckQueue: Array<() => void> = [];
   /** The bounds on password checks (tests lower them). */
@@ -71,6 +114,50 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
   constructor(@Inject(BROKER_CONFIG) private readonly config: BrokerConfig) {
     const ca = config.security.tls?.ca ?? null;
     this.clientAuthorities = ca === null ? null : certificatesOf('BROOK_TLS_CA', 'client CA', ca);
+    const salt = randomBytes(16);
+    const hash = scryptSync(randomBytes(16), salt, SCRYPT_KEY_BYTES, SCRYPT_DEFAULTS);
+    this.dummyPassword = { kind: 'user', name: '', ...SCRYPT_DEFAULTS, salt, hash };
+  }
+
+  /** Called after the users file changed (a user or key may be gone). */
+  onCredentialsChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Why the credential no longer holds (user or key removed or given a new secret, certificate expired), or null
+   * while it does.
+   */
+  credentialProblem(credential: Credential, nowMs: number): string | null {
+    switch (credential.kind) {
+      case 'anonymous':
+      case 'peer':
+        return null;
+      case 'password': {
+        const entry = this.passwords.get(credential.name);
+        return entry !== undefined && entry.hash.equals(credential.hash)
+          ? null
+          : `the password of user ${credential.name} was removed or changed`;
+      }
+      case 'apikey': {
+        const entry = this.apiKeys.get(credential.keyId);
+        return entry !== undefined && entry.hash.equals(credential.hash)
+          ? null
+          : `API key ${credential.keyId} was removed`;
+      }
+      case 'certificate':
+        return credential.notAfterMs === null || nowMs < credential.notAfterMs
+          ? null
+          : `the client certificate of ${credential.commonName} expired`;
+    }
+  }
+
+  /** The expiry of the request's verified client certificate (epoch ms), or null. */
+  certificateNotAfterOf(request: IncomingMessage): number | null {
+    if (this.certificateCommonNameOf(request) === null) return null;
+    const validTo = (request.socket as TLSSocket).getPeerCertificate()?.valid_to;
+    const ms = validTo === undefined ? NaN : Date.parse(validTo);
+    return Number.isFinite(ms) ? ms : null;
   }
 
   /**
@@ -112,6 +199,10 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
   }
 
   async authenticate(credentials: Credentials): Promise<string> {
+    return (await this.identify(credentials)).principal;
+  }
+
+  async identify(credentials: Credentials & { certificateNotAfterMs?: number | null }): Promise<Identified> {
     const modes = this.config.security.authModes;
     const authorization = credentials.authorization;
     if (authorization !== undefined && authorization.length > AUTHORIZATION_BYTES_MAX)
@@ -124,12 +215,16 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
     if (credentials.token !== undefined && modes.includes('bearer')) return this.bearer(credentials.token);
     if (authorization !== undefined && authorization !== '')
       throw unauthorized(`Authentication scheme '${scheme}' is not enabled on this broker.`);
-    if (credentials.certificateCommonName) return `User:${credentials.certificateCommonName}`;
+    const commonName = credentials.certificateCommonName;
+    if (commonName) {
+      const notAfterMs = credentials.certificateNotAfterMs ?? null;
+      return { principal: `User:${commonName}`, credential: { kind: 'certificate', commonName, notAfterMs } };
+    }
     if (this.required) throw unauthorized('Authentication is required.');
-    return ANONYMOUS;
+    return { principal: ANONYMOUS, credential: { kind: 'anonymous' } };
   }
 
-  private async basic(value: string): Promise<string> {
+  private async basic(value: string): Promise<Identified> {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon <= 0) throw unauthorized('Malformed Basic credentials.');
@@ -137,14 +232,16 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
     const password = decoded.slice(colon + 1);
     const cacheKey = createHmac('sha256', this.cacheKey).update(decoded).digest('base64');
     const cached = this.verified.get(cacheKey);
-    if (cached !== undefined && cached.expiresAt > Date.now()) return cached.principal;
     const entry = this.passwords.get(name);
-    if (entry === undefined || !(await this.checkPassword(() => verifyPassword(entry, password))))
-      throw unauthorized('Invalid user name or password.');
+    if (cached !== undefined && cached.expiresAt > Date.now() && entry !== undefined)
+      return { principal: cached.principal, credential: { kind: 'password', name, hash: entry.hash } };
+    // the same work for an unknown user: scrypt against the dummy hash, through the same bounded slots
+    const verified = await this.checkPassword(() => verifyPassword(entry ?? this.dummyPassword, password));
+    if (entry === undefined || !verified) throw unauthorized('Invalid user name or password.', attempted(name));
     if (this.verified.size >= VERIFIED_CACHE_ENTRIES_MAX) this.verified.clear();
     const principal = `User:${name}`;
     this.verified.set(cacheKey, { principal, expiresAt: Date.now() + VERIFIED_CACHE_TTL_MS });
-    return principal;
+    return { principal, credential: { kind: 'password', name, hash: entry.hash } };
   }
 
   private async checkPassword(check: () => Promise<boolean>): Promise<boolean> {
@@ -164,11 +261,13 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private bearer(apiKey: string): string {
+  private bearer(apiKey: string): Identified {
     const keyId = apiKeyId(apiKey);
     const entry = keyId === null ? undefined : this.apiKeys.get(keyId);
-    if (entry === undefined || !timingSafeEqual(apiKeyHash(apiKey), entry.hash)) throw unauthorized('Invalid API key.');
-    return `User:${entry.name}`;
+    const matches = timingSafeEqual(apiKeyHash(apiKey), entry?.hash ?? this.dummyKeyHash);
+    if (entry === undefined || !matches)
+      throw unauthorized('Invalid API key.', entry === undefined ? ANONYMOUS : attempted(entry.name));
+    return { principal: `User:${entry.name}`, credential: { kind: 'apikey', keyId: entry.keyId, hash: entry.hash } };
   }
 
   private loadUsersFile(atStartUp: boolean): void {
@@ -182,7 +281,10 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
       this.apiKeys = new Map(entries.flatMap((e) => (e.kind === 'apikey' ? [[e.keyId, e] as const] : [])));
       this.verified.clear();
       this.usersFileStamp = stamp;
-      if (!atStartUp) this.logger.warn(`reloaded the users file ${path}`);
+      if (!atStartUp) {
+        this.logger.warn(`reloaded the users file ${path}`);
+        for (const listener of this.listeners) listener();
+      }
     } catch (error) {
       // At start-up a missing or broken users file stops the broker; later, the last good copy stays in force.
       if (atStartUp) throw new Error(`BROOK_AUTH_USERS_FILE: ${(error as Error).message}`, { cause: error });

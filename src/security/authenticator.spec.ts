@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBrokerConfig } from '../config/broker-config.js';
-import { ANONYMOUS, Authenticator } from './authenticator.service.js';
-import { addApiKey, addUser } from '../config/users-file.js';
+import { ANONYMOUS, AuthenticationFailure, Authenticator } from './authenticator.service.js';
+import { addApiKey, addUser, removeEntry } from '../config/users-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'brook-authn-'));
 const usersFile = join(dir, 'users');
@@ -64,4 +64,40 @@ describe('Authenticator', () => {
     );
     expect(after).toEqual([401, 401, 401]);
   });
+
+  it('names the principal tried in a failure, for the audit line', async () => {
+    const failure = (await authenticator
+      .authenticate({ authorization: basic('mallory', 'x') })
+      .catch((e) => e)) as AuthenticationFailure;
+    expect(failure).toBeInstanceOf(AuthenticationFailure);
+    expect(failure.attemptedPrincipal).toBe('User:mallory');
+    const wrongKey = (await authenticator
+      .authenticate({ authorization: `Bearer ${apiKey.slice(0, -1)}${apiKey.endsWith('A') ? 'B' : 'A'}` })
+      .catch((e) => e)) as AuthenticationFailure;
+    expect(wrongKey.attemptedPrincipal).toBe('User:bot');
+  });
+
+  it('says when a credential no longer holds: its key removed from the users file, a certificate expired', async () => {
+    const key = addApiKey(usersFile, 'k2', 'carol');
+    await reload();
+    const { principal, credential } = await authenticator.identify({ authorization: `Bearer ${key}` });
+    expect(principal).toBe('User:carol');
+    expect(authenticator.credentialProblem(credential, Date.now())).toBeNull();
+    removeEntry(usersFile, 'k2');
+    await reload();
+    expect(authenticator.credentialProblem(credential, Date.now())).toMatch(/API key k2 was removed/);
+    const password = await authenticator.identify({ authorization: basic('alice', 'secret') });
+    expect(authenticator.credentialProblem(password.credential, Date.now())).toBeNull();
+    const certificate = { kind: 'certificate', commonName: 'dave', notAfterMs: 1_000 } as const;
+    expect(authenticator.credentialProblem(certificate, 999)).toBeNull();
+    expect(authenticator.credentialProblem(certificate, 1_000)).toMatch(/certificate of dave expired/);
+  });
 });
+
+/** Lets the authenticator see the users file's new version (its stamp includes the modification time). */
+async function reload(): Promise<void> {
+  const seen = new Promise<void>((resolve) => authenticator.onCredentialsChange(resolve));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  (authenticator as unknown as { loadUsersFile(atStartUp: boolean): void }).loadUsersFile(false);
+  await seen;
+}

@@ -5,6 +5,8 @@
 // This is the API the WebSocket gateway and SSE call too:
 //   authorize(principal, host, operation, resource) -> boolean
 //   check(principal, host, operation, resource)     -> throws 403 (40301) when not allowed
+// Decisions are remembered until the ACLs change (at most AUTHORIZATION_CACHE_ENTRIES_MAX of them), since streams
+// ask before every delivery and pattern subscriptions ask for every topic at every group tick.
 import { Inject, Injectable } from '@nestjs/common';
 import { BrookError } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -24,9 +26,13 @@ export interface Check {
 
 export const forbidden = (message: string) => new BrookError(403, 40301, message);
 
+export const AUTHORIZATION_CACHE_ENTRIES_MAX = 100_000;
+
 @Injectable()
 export class Authorizer {
   private readonly superUsers: ReadonlySet<string>;
+  private readonly decisions = new Map<string, boolean>();
+  private decisionsVersion = -1;
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -41,7 +47,22 @@ export class Authorizer {
 
   authorize(principal: string, host: string, operation: CheckedOperation, resource: Resource): boolean {
     if (!this.enabled || this.superUsers.has(principal)) return true;
-    return decide(this.acls.all(), { principal, host, operation, resource });
+    if (this.decisionsVersion !== this.acls.version || this.decisions.size >= AUTHORIZATION_CACHE_ENTRIES_MAX) {
+      this.decisions.clear();
+      this.decisionsVersion = this.acls.version;
+    }
+    const key = `${principal}\u0000${host}\u0000${operation}\u0000${resource.type}\u0000${resource.name}`;
+    let allowed = this.decisions.get(key);
+    if (allowed === undefined) {
+      allowed = decide(this.acls.all(), { principal, host, operation, resource });
+      this.decisions.set(key, allowed);
+    }
+    return allowed;
+  }
+
+  /** Called after every change of the ACLs. */
+  onChange(listener: () => void): void {
+    this.acls.onChange(listener);
   }
 
   check(principal: string, host: string, operation: CheckedOperation, resource: Resource): void {

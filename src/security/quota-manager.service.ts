@@ -1,6 +1,13 @@
 // Client quotas: the configured values, kept in the coordination store (brook/client-quotas/<entity>, value =
 // JSON QuotaValues) so that every broker applies the same ones, cached and reloaded on watch events and every
 // QUOTA_RECONCILE_INTERVAL_MS; and this broker's buckets per (principal, kind) (quota.ts has the rules).
+//
+// The charging API, the same for every path (the REST hooks, WebSocket frames and deliveries, SSE deliveries,
+// later the Kafka listener), so that one principal has one bucket per kind on a broker whatever it uses:
+//   waitMs(principal, kind, needed)  how long until the bucket holds `needed` (0: go now)
+//   charge(principal, kind, amount)  after the fact, with what it really cost (may overdraw)
+//   available(principal, kind)       what the bucket holds now (Infinity without a quota), to size a delivery
+// Streams throttle in their own shape (stream-quota.ts): they wait rather than being refused.
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { systemClock } from '../common/clock.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -57,6 +64,11 @@ export class QuotaManager implements OnModuleInit, OnModuleDestroy {
   /** Whether a quota of this kind applies to the principal (its own or the default). */
   limits(principal: string, kind: QuotaKind): boolean {
     return quotaFor(this.quotas, principal, kind) !== null;
+  }
+
+  /** What the bucket holds now: Infinity when no quota of this kind applies, negative while in debt. */
+  available(principal: string, kind: QuotaKind): number {
+    return this.bucket(principal, kind)?.available(systemClock.monotonicMs()) ?? Infinity;
   }
 
   charge(principal: string, kind: QuotaKind, amount: number): void {

@@ -46,6 +46,12 @@ export class RateBucket {
     return this.tokens >= needed ? 0 : Math.ceil(((needed - this.tokens) * 1000) / this.ratePerSecond);
   }
 
+  /** Tokens the bucket holds now (negative while in debt). */
+  available(nowMs: number): number {
+    this.refill(nowMs);
+    return this.tokens;
+  }
+
   charge(nowMs: number, amount: number): void {
     this.refill(nowMs);
     this.tokens -= amount;

@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
 import type { AclBinding } from './acl.js';
 import { AclStore } from './acl-store.service.js';
+import { loadBrokerConfig } from '../config/broker-config.js';
+import { Authorizer } from './authorizer.service.js';
 import { QuotaManager } from './quota-manager.service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'brook-shared-'));
@@ -54,5 +56,25 @@ describe('ACLs and quotas in the coordination store', () => {
     acls.onModuleDestroy();
     quotas.onModuleDestroy();
     await reopened.close();
+  });
+
+  it('a change made through another broker reaches its authorizer: the cached decision is dropped, listeners called', async () => {
+    const store = await EmbeddedCoordinationStore.open(join(dir, 'authorizer'));
+    const [here, there] = [new AclStore(store), new AclStore(store)];
+    for (const acls of [here, there]) await acls.onModuleInit();
+    const authorizer = new Authorizer(loadBrokerConfig({ BROOK_AUTHORIZER_ENABLE: 'true' }), here);
+    let changes = 0;
+    authorizer.onChange(() => changes++);
+    const read = () => authorizer.authorize('User:alice', '10.0.0.1', 'READ', { type: 'TOPIC', name: 'orders' });
+    expect(read()).toBe(false);
+    await there.create(binding);
+    await eventually(() => read());
+    expect(changes).toBeGreaterThanOrEqual(1);
+    const seen = changes;
+    await there.delete({ principal: 'User:alice' });
+    await eventually(() => !read());
+    expect(changes).toBeGreaterThan(seen);
+    for (const acls of [here, there]) acls.onModuleDestroy();
+    await store.close();
   });
 });

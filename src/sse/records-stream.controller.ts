@@ -4,10 +4,16 @@
 // high-water mark), so a client that stops reading holds at most one fetch per partition. Open streams per broker
 // are bounded (BROOK_SSE_STREAMS_MAX, 429 / 42901 beyond); a heartbeat comment goes out every BROOK_SSE_HEARTBEAT_MS.
 // With `group=`, the stream is a member of the consumer group instead (sse-group-stream.ts).
+// Security for the stream's life: before each delivery its principal must still have READ on the topic (the one
+// read check), its credential and rights are re-checked by the StreamGuard (an `error` event with 40301 ends the
+// stream), and what it delivers is charged to the principal's consumer quota: while that is in debt, deliveries
+// wait (a `throttled` event when a throttle begins).
 import { Metrics } from '../metrics/metrics.service.js';
+import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
 import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerResponse } from 'node:http';
 import { BrookError, errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -23,30 +29,65 @@ import {
   type StreamSink,
 } from '../application/streaming/partition-stream.js';
 import { RecordJsonCache, type EncodedRun } from '../application/streaming/record-json-cache.js';
-import { errorEvent, HEARTBEAT_EVENT, parseLastEventId, recordEvents } from './sse-format.js';
+import { QuotaManager } from '../security/quota-manager.service.js';
+import { ReadAccess } from '../security/read-access.js';
+import { credentialOf, hostOf, principalOf } from '../security/request-identity.js';
+import type { Check } from '../security/authorizer.service.js';
+import { StreamGuard } from '../security/stream-guard.service.js';
+import { DeliveryThrottle } from '../security/stream-quota.js';
+import { errorEvent, HEARTBEAT_EVENT, parseLastEventId, recordEvents, throttledEvent } from './sse-format.js';
 import { SseGroupStream } from './sse-group-stream.js';
 
 const STREAMS_FULL_RETRY_AFTER_SECONDS = 5;
 /** Kafka's bound on a group id's length in the REST Proxy's checks. */
 const GROUP_ID_LENGTH_MAX = 255;
 
+/** What the sink asks before and after each delivery. */
+interface SinkSecurity {
+  mayRead: (topic: string) => boolean;
+  throttle: DeliveryThrottle;
+  principal: string;
+}
+
 class ResponseSink implements StreamSink {
   constructor(
     private readonly response: ServerResponse,
     private readonly abort: AbortController,
+    private readonly security: SinkSecurity,
   ) {}
 
   room(): number {
-    return this.response.writableNeedDrain || this.response.writableEnded ? 0 : RECORDS_PER_FRAME_MAX;
+    if (this.response.writableNeedDrain || this.response.writableEnded) return 0;
+    return this.security.throttle.records(RECORDS_PER_FRAME_MAX);
   }
 
   async waitForRoom(signal: AbortSignal): Promise<void> {
     if (this.room() > 0 || signal.aborted) return;
-    await once(this.response, 'drain', { signal }).catch(() => undefined);
+    const throttleMs = this.security.throttle.waitMs();
+    if (throttleMs > 0) await sleep(throttleMs, undefined, { signal }).catch(() => undefined);
+    else await once(this.response, 'drain', { signal }).catch(() => undefined);
   }
 
-  deliver(_topic: string, partition: number, run: EncodedRun): void {
-    this.response.write(recordEvents(partition, run.records));
+  deliver(topic: string, partition: number, run: EncodedRun): void {
+    if (!this.security.mayRead(topic)) {
+      this.end(
+        new BrookError(403, 40301, `${this.security.principal} is no longer authorized to READ topic '${topic}'.`),
+      );
+      return;
+    }
+    const text = recordEvents(partition, run.records);
+    this.response.write(text);
+    this.security.throttle.delivered(run.records.length, Buffer.byteLength(text));
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Ends the stream with an error event. */
+  end(error: BrookError): void {
+    if (!this.response.writableEnded) this.response.end(errorEvent(error.errorCode, error.message));
+    this.abort.abort();
   }
 
   fail(topic: string, partition: number, error: BrookError): void {
@@ -69,6 +110,9 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     private readonly reads: SharedReads,
     @Inject(STREAM_GROUP_PORT) private readonly groups: StreamGroupPort,
     metrics: Metrics,
+    private readonly access: ReadAccess,
+    private readonly guard: StreamGuard,
+    private readonly quotas: QuotaManager,
   ) {
     metrics.gaugeOf('brook_sse_streams', 'Open SSE record streams.', () => this.responses.size);
   }
@@ -96,6 +140,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     const group: unknown = query.group;
     if (group !== undefined && (typeof group !== 'string' || group.length === 0 || group.length > GROUP_ID_LENGTH_MAX))
       throw errors.invalidRequest(`group must be given once, 1 to ${GROUP_ID_LENGTH_MAX} characters.`);
+    if (group !== undefined && isDotSegment(group)) throw errors.invalidRequest(dotSegmentMessage('group'));
     this.checkStreamsLimit();
     if (group !== undefined) return this.streamAsMember(topic, group, from, format, reply);
     const resume = parseLastEventId(lastEventId, partitions);
@@ -110,8 +155,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
       }
       starts.push({ partition, offset });
     }
-    const { response, abort } = this.openResponse(reply);
-    const sink = new ResponseSink(response, abort);
+    const sink = this.openResponse(reply, topic, null);
     for (const start of starts) {
       void streamPartition(this.replicas, sink, {
         topic,
@@ -120,7 +164,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
         fetchBytes: this.config.ws.fetchBytesMax,
         cache: this.cache,
         reads: this.reads,
-        signal: abort.signal,
+        signal: sink.signal,
       });
     }
   }
@@ -133,8 +177,8 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     format: ReadFormat,
     reply: FastifyReply,
   ): Promise<void> {
-    const { response, abort } = this.openResponse(reply);
-    const sink = new ResponseSink(response, abort);
+    const sink = this.openResponse(reply, topic, group);
+    const response = reply.raw;
     const stream = new SseGroupStream(
       {
         topic,
@@ -177,8 +221,15 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     }
   }
 
-  /** Takes the response over from Fastify and starts the event stream, with its heartbeat comments. */
-  private openResponse(reply: FastifyReply): { response: ServerResponse; abort: AbortController } {
+  /**
+   * Takes the response over from Fastify and starts the event stream, with its heartbeat comments; registers it
+   * with the stream guard, which ends it when the principal loses READ on the topic (or the group) or its
+   * credential no longer holds.
+   */
+  private openResponse(reply: FastifyReply, topic: string, group: string | null): ResponseSink {
+    const request = reply.request;
+    const principal = principalOf(request);
+    const host = hostOf(request);
     reply.hijack();
     const response = reply.raw;
     this.responses.add(response);
@@ -190,14 +241,30 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     });
     response.write(HEARTBEAT_EVENT);
     const abort = new AbortController();
+    const reader = { principal, host, path: 'sse.stream', requestId: request.id };
+    const sink = new ResponseSink(response, abort, {
+      principal,
+      mayRead: (name) => this.access.mayRead(reader, name),
+      throttle: new DeliveryThrottle(this.quotas, principal, ({ quota, waitMs }) => {
+        if (!response.writableEnded) response.write(throttledEvent(quota, waitMs));
+      }),
+    });
+    const rights: Check[] = [{ operation: 'READ', resource: { type: 'TOPIC', name: topic } }];
+    if (group !== null) rights.push({ operation: 'READ', resource: { type: 'GROUP', name: group } });
+    const unguard = this.guard.register({
+      identity: { principal, host, credential: credentialOf(request) },
+      rights: () => rights,
+      end: (error) => sink.end(error),
+    });
     const heartbeat = setInterval(() => {
       if (!response.writableNeedDrain) response.write(HEARTBEAT_EVENT);
     }, this.config.ws.sseHeartbeatMs);
     response.once('close', () => {
       abort.abort();
+      unguard();
       clearInterval(heartbeat);
       this.responses.delete(response);
     });
-    return { response, abort };
+    return sink;
   }
 }

@@ -20,6 +20,11 @@ export function errorEvent(errorCode: number, message: string): string {
   return `event: error\ndata: ${JSON.stringify({ error_code: errorCode, message })}\n\n`;
 }
 
+/** A throttle began: the stream is over the principal's consumer quota and waits about `waitMs`. */
+export function throttledEvent(quota: string, waitMs: number): string {
+  return `event: throttled\ndata: ${JSON.stringify({ quota, wait_ms: waitMs })}\n\n`;
+}
+
 /** Partition -> the offset to resume from (one past the position named), from a Last-Event-ID header. */
 export function parseLastEventId(header: string | undefined, partitions: number): Map<number, number> {
   const resume = new Map<number, number>();

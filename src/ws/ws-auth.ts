@@ -1,22 +1,47 @@
 // Security of the WebSocket endpoint, which does not pass through the REST hooks (GET /v3/ws is upgraded before any
 // Fastify hook runs): ws.gateway.ts calls these. SSE is a REST route, checked by the REST hooks.
 //
-//   const principal = await authenticateUpgrade(authenticator, request)   // at the upgrade; 401 -> refuse it
-//   for (const check of webSocketChecks(frame))                          // per client frame
-//     authorizer.check(principal, hostOfSocket(request), check.operation, check.resource)  // 403 -> error frame
+//   const { principal, credential } = await authenticateUpgrade(authenticator, request)  // 401 -> refuse it
+//   authorizeFrame(authorizer, audit, { principal, host }, frame, group)  // per client frame: 403 -> error frame
 //
 // Browsers cannot set headers on a WebSocket, so the upgrade also takes the API key as ?token=.
 import type { IncomingMessage } from 'node:http';
-import type { Authenticator } from '../security/authenticator.service.js';
-import type { Check } from '../security/authorizer.service.js';
+import type { AuditLog } from '../security/audit-log.js';
+import type { Authenticator, Identified } from '../security/authenticator.service.js';
+import type { Authorizer, Check } from '../security/authorizer.service.js';
 
-export async function authenticateUpgrade(authenticator: Authenticator, request: IncomingMessage): Promise<string> {
+export async function authenticateUpgrade(authenticator: Authenticator, request: IncomingMessage): Promise<Identified> {
   const token = new URL(request.url ?? '/', 'http://upgrade').searchParams.get('token');
-  return authenticator.authenticate({
+  return authenticator.identify({
     authorization: request.headers.authorization,
     token: token ?? undefined,
     certificateCommonName: authenticator.certificateCommonNameOf(request),
+    certificateNotAfterMs: authenticator.certificateNotAfterOf(request),
   });
+}
+
+/** Checks every right a WebSocket frame needs; the first one missing is an audit line and a 403 (40301) thrown. */
+export function authorizeFrame(
+  authorizer: Authorizer,
+  audit: AuditLog,
+  { principal, host }: { principal: string; host: string },
+  frame: Record<string, unknown>,
+  subscriptionGroup: string | null,
+): void {
+  for (const check of webSocketChecks(frame, subscriptionGroup)) {
+    if (authorizer.authorize(principal, host, check.operation, check.resource)) continue;
+    audit.write({
+      event: 'authorization.denied',
+      principal,
+      host,
+      route: '/v3/ws',
+      frame_op: frame.op,
+      operation: check.operation,
+      resource_type: check.resource.type,
+      resource_name: check.resource.name,
+    });
+    authorizer.check(principal, host, check.operation, check.resource);
+  }
 }
 
 export function hostOfSocket(request: IncomingMessage): string {

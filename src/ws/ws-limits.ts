@@ -10,6 +10,8 @@ export const CLOSE_CODES = {
   frameTooLarge: 1009,
   /** Brook: the client did not read what was sent to it (buffered bytes or pause time past its bound). */
   slowConsumer: 4001,
+  /** Brook: the socket's credential no longer holds (user or API key removed, client certificate expired). */
+  credentialRevoked: 4003,
 } as const;
 
 /** The credits of a subscription that names none: one full `records` frame (RECORDS_PER_FRAME_MAX). */

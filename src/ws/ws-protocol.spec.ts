@@ -67,6 +67,18 @@ describe('parseClientFrame', () => {
     });
   });
 
+  it("refuses '.' and '..' as group and group instance ids", () => {
+    const subscribe = (fields: object) => parse({ op: 'subscribe', id: 's', topics: ['t'], group: 'g', ...fields });
+    for (const id of ['.', '..']) {
+      expect(subscribe({ group: id })).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/group must not be/) },
+      });
+      expect(subscribe({ group_instance_id: id })).toMatchObject({ ok: false });
+    }
+    expect(subscribe({ group: '.g' }).ok).toBe(true);
+  });
+
   it('parses subscriptions with defaults and bounds', () => {
     const result = parse({ op: 'subscribe', id: 's', assign: [{ topic: 't', partition: 0 }] });
     expect(result).toEqual({

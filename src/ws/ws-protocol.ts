@@ -15,14 +15,44 @@
 //   offset}]}, records {id, records: [...]}, assigned {id, partitions, generation}, revoked {id, partitions},
 //   committed {id}, error {id?, error_code, message}.
 import { BrookError, errors } from '../common/brook-error.js';
+import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
 import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
-import type { ProduceInput } from '../application/produce/produce.service.js';
+import type { ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
 import { timestampParam } from '../application/params.js';
 import { decodeBase64, type ReadFormat } from '../application/record-format.js';
 
 export const CLIENT_OPS = ['produce', 'subscribe', 'credit', 'commit', 'unsubscribe'] as const;
-export const SERVER_OPS = ['ack', 'subscribed', 'records', 'assigned', 'revoked', 'committed', 'error'] as const;
+export const SERVER_OPS = [
+  'ack',
+  'subscribed',
+  'records',
+  'assigned',
+  'revoked',
+  'committed',
+  'throttled',
+  'error',
+] as const;
+
+/** The `ack` of a produce frame: one entry per record, in order, with its offset or its error. */
+export function ackFrame(id: FrameId, outcomes: readonly ProduceOutcome[]): string {
+  const offsets = outcomes.map((outcome) =>
+    outcome.ok
+      ? { partition: outcome.partition, offset: outcome.offset }
+      : {
+          partition: outcome.partition,
+          offset: null,
+          error_code: errorFrameCode(outcome.error),
+          message: outcome.error.message,
+        },
+  );
+  return JSON.stringify({ op: 'ack', id, offsets });
+}
+
+/** The notice of a throttle (security/stream-quota.ts): the quota, and how long the broker holds back. */
+export function throttledFrame(quota: string, waitMs: number, id?: FrameId): string {
+  return JSON.stringify({ op: 'throttled', ...(id === undefined ? {} : { id }), quota, wait_ms: waitMs });
+}
 
 export type ClientOp = (typeof CLIENT_OPS)[number];
 export type FrameId = string | number;
@@ -150,6 +180,13 @@ function optionalString(value: unknown, field: string): string | null {
   return value === undefined || value === null ? null : nonEmptyString(value, field);
 }
 
+/** A group or group instance id: it ends up in URL paths (v3 consumer-group routes), so not `.` or `..`. */
+function optionalId(value: unknown, field: string): string | null {
+  const id = optionalString(value, field);
+  if (id !== null && isDotSegment(id)) throw errors.invalidRequest(dotSegmentMessage(field));
+  return id;
+}
+
 function objectAt(value: unknown, field: string): JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw errors.invalidRequest(`${field} must be a JSON object.`);
@@ -224,8 +261,8 @@ function parseProduce(object: JsonObject, id: FrameId, limits: ProtocolLimits, n
 }
 
 function parseSubscribe(object: JsonObject, id: FrameId, limits: ProtocolLimits): SubscribeFrame {
-  const group = optionalString(object.group, 'group');
-  const groupInstanceId = optionalString(object.group_instance_id, 'group_instance_id');
+  const group = optionalId(object.group, 'group');
+  const groupInstanceId = optionalId(object.group_instance_id, 'group_instance_id');
   let assign: PartitionStart[] | null = null;
   let topics: string[] | null = null;
   if (object.assign !== undefined && object.topics !== undefined)

@@ -5,6 +5,8 @@
 // socket paused too long, or with too much queued, is closed with 4001. Produce frames of one socket are appended
 // concurrently up to BROOK_WS_PRODUCE_IN_FLIGHT_MAX; beyond that, and while the socket is paused, its frames are not
 // read. Each error is an `error` frame; the socket stays open (except for the closes above and the library's 1009).
+// Security during its life is socket-security.ts: a revoked right ends a subscription (40301), a revoked
+// credential closes the socket (4003), a quota in debt stops the reading of frames (a `throttled` notice).
 import type { WebSocket } from 'ws';
 import { BrookError, errors } from '../common/brook-error.js';
 import type { Clock } from '../common/clock.js';
@@ -15,13 +17,13 @@ import { GroupMember, type MemberEvent, type MemberOwner } from '../application/
 import type { StreamGroupPort } from '../application/streaming/group-port.js';
 import type { SharedReads } from '../application/streaming/partition-stream.js';
 import type { RecordJsonCache } from '../application/streaming/record-json-cache.js';
-import { startOffsetFor } from '../application/streaming/start-offset.js';
-import { Subscription, type SubscriptionOwner } from './subscription.js';
+import { SocketSecurity, type SocketSecurityDeps } from './socket-security.js';
+import { assignedStarts, Subscription, type SubscriptionOwner } from './subscription.js';
 import type { WsLimits } from '../config/stream-limits.js';
 import { CLOSE_CODES, DEFAULT_CREDITS } from './ws-limits.js';
 import {
+  ackFrame,
   errorFrame,
-  errorFrameCode,
   parseClientFrame,
   type CommitFrame,
   type CreditFrame,
@@ -34,7 +36,7 @@ import {
 
 const RECORDS_FRAME_END = Buffer.from(']}');
 
-export interface SessionDeps {
+export interface SessionDeps extends SocketSecurityDeps {
   replicas: PartitionRouter;
   producer: ProduceService;
   limits: WsLimits;
@@ -51,6 +53,7 @@ export interface SessionDeps {
 interface Entry {
   subscription: Subscription;
   member: GroupMember | null;
+  unguard: () => void;
 }
 
 export class WsSession implements SubscriptionOwner, MemberOwner {
@@ -58,6 +61,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   private open = true;
   private produceInFlight = 0;
   private readingPaused = false;
+  private readonly security: SocketSecurity;
   /** Set on every pong; cleared at every ping. */
   alive = true;
   private readonly subscriptions = new Map<FrameId, Entry>();
@@ -79,6 +83,18 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
       },
       deps.clock,
     );
+    this.security = new SocketSecurity(deps, {
+      send: (text) => this.send(text),
+      revoke: (error) => {
+        for (const id of this.subscriptions.keys()) this.sendError(error, id);
+        this.close(CLOSE_CODES.credentialRevoked, 'credential no longer valid');
+      },
+      endSubscription: (id, error) => {
+        this.sendError(error, id);
+        this.end(id);
+      },
+      pauseFrames: () => this.updateReading(),
+    });
     socket.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     socket.on('pong', () => this.onPong());
     socket.on('close', () => this.closed());
@@ -153,7 +169,10 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   }
 
   private updateReading(): void {
-    const pause = this.pressure.state !== 'flowing' || this.produceInFlight >= this.deps.limits.produceInFlightMax;
+    const pause =
+      this.pressure.state !== 'flowing' ||
+      this.produceInFlight >= this.deps.limits.produceInFlightMax ||
+      this.security.framesPaused;
     if (pause === this.readingPaused || !this.open) return;
     this.readingPaused = pause;
     if (pause) this.socket.pause();
@@ -163,11 +182,19 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   private closed(): void {
     if (!this.open) return;
     this.open = false;
+    this.security.close();
     for (const id of [...this.subscriptions.keys()]) this.end(id);
+  }
+
+  readRefused(id: FrameId, topic: string): void {
+    const message = `${this.security.principal} is no longer authorized to READ topic '${topic}'; the subscription is ended.`;
+    this.sendError(new BrookError(403, 40301, message), id);
+    this.end(id);
   }
 
   /** A group member is gone: forget its subscription. */
   ended(id: FrameId): void {
+    this.subscriptions.get(id)?.unguard();
     this.subscriptions.delete(id);
   }
 
@@ -175,6 +202,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
     const entry = this.subscriptions.get(id);
     if (entry === undefined) return;
     this.subscriptions.delete(id);
+    entry.unguard();
     entry.subscription.streams.close();
     entry.member?.close();
   }
@@ -200,6 +228,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
       },
       this.deps.clock.nowMs(),
     );
+    this.security.frameArrived(data.length, parsed.ok && parsed.frame.op === 'produce');
     if (!parsed.ok) {
       this.sendError(parsed.error, parsed.id);
       return;
@@ -241,17 +270,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
         this.sendError(failed[0].error, frame.id);
         return;
       }
-      const offsets = outcomes.map((outcome) =>
-        outcome.ok
-          ? { partition: outcome.partition, offset: outcome.offset }
-          : {
-              partition: outcome.partition,
-              offset: null,
-              error_code: errorFrameCode(outcome.error),
-              message: outcome.error.message,
-            },
-      );
-      this.send(JSON.stringify({ op: 'ack', id: frame.id, offsets }));
+      this.send(ackFrame(frame.id, outcomes));
     } catch (error) {
       this.sendError(asBrookError(error), frame.id);
     } finally {
@@ -283,8 +302,9 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
         reads: this.deps.reads,
         fetchBytes: this.deps.limits.fetchBytesMax,
       },
+      this.security.subscriptionChecks(frame.id),
     );
-    const entry: Entry = { subscription, member: null };
+    const entry: Entry = { subscription, member: null, unguard: this.security.guardSubscription(frame) };
     this.subscriptions.set(frame.id, entry);
     try {
       if (frame.assign !== null) await this.startAssigned(frame, frame.assign, subscription);
@@ -296,24 +316,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
   }
 
   private async startAssigned(frame: SubscribeFrame, assign: PartitionStart[], subscription: Subscription) {
-    const starts = await Promise.all(
-      assign.map(async ({ topic, partition, offset }) => {
-        if (offset === null) {
-          return {
-            topic,
-            partition,
-            offset: await startOffsetFor(this.deps.replicas, topic, partition, frame.from, frame.timestampMs),
-          };
-        }
-        const { earliest, latest } = await this.deps.replicas.offsets(topic, partition);
-        if (offset < earliest || offset > latest) {
-          throw errors.invalidRequest(
-            `Offset ${offset} of ${topic}-${partition} is out of range [${earliest}, ${latest}].`,
-          );
-        }
-        return { topic, partition, offset };
-      }),
-    );
+    const starts = await assignedStarts(this.deps.replicas, assign, frame.from, frame.timestampMs);
     if (subscription.streams.closed) return;
     this.send(JSON.stringify({ op: 'subscribed', id: frame.id, partitions: starts }));
     for (const { topic, partition, offset } of starts) subscription.streams.startPartition(topic, partition, offset);

@@ -2,7 +2,10 @@
 // refusing others. Plain `ws`, not Nest's gateway decorators: the protocol routes frames by `op`, and flow control
 // needs the socket itself (bufferedAmount, pause/resume). Owns the broker-wide bounds: sockets per broker (1008
 // beyond), frame size (1009, enforced by the library through maxPayload), ping/pong liveness (a socket that did
-// not answer the previous ping is dropped) and the periodic slow-consumer check of every session.
+// not answer the previous ping is dropped) and the periodic slow-consumer check of every session. Security: the
+// upgrade is authenticated (a refusal is an audit line naming the principal tried), each frame authorised (a
+// refusal is an error frame and an audit line); the session gets the identity, the stream guard, the one read
+// check and the quotas (ws-session.ts).
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server } from 'node:http';
@@ -14,8 +17,13 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import { Metrics } from '../metrics/metrics.service.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
 import { Authenticator } from '../security/authenticator.service.js';
+import { AuditLog } from '../security/audit-log.js';
+import { AuthenticationFailure, type Identified } from '../security/authenticator.service.js';
 import { Authorizer } from '../security/authorizer.service.js';
-import { authenticateUpgrade, hostOfSocket, webSocketChecks } from './ws-auth.js';
+import { QuotaManager } from '../security/quota-manager.service.js';
+import { ReadAccess } from '../security/read-access.js';
+import { StreamGuard } from '../security/stream-guard.service.js';
+import { authenticateUpgrade, authorizeFrame, hostOfSocket } from './ws-auth.js';
 import { ProduceService } from '../application/produce/produce.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { STREAM_GROUP_PORT, type StreamGroupPort } from '../application/streaming/group-port.js';
@@ -48,6 +56,10 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly authenticator: Authenticator,
     private readonly authorizer: Authorizer,
     metrics: Metrics,
+    private readonly audit: AuditLog,
+    private readonly access: ReadAccess,
+    private readonly guard: StreamGuard,
+    private readonly quotas: QuotaManager,
   ) {
     metrics.gaugeOf('brook_websocket_connections', 'Open WebSockets on /v3/ws.', () => this.sessions.size);
     metrics.gaugeOf('brook_websocket_subscriptions', 'Subscriptions of the open WebSockets.', () => {
@@ -64,8 +76,8 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   onApplicationBootstrap(): void {
     const limits = this.config.ws;
     this.server = new WebSocketServer({ noServer: true, maxPayload: limits.frameBytesMax, perMessageDeflate: false });
-    this.server.on('connection', (socket: WebSocket, request: IncomingMessage, principal: string) =>
-      this.accept(socket, request, principal),
+    this.server.on('connection', (socket: WebSocket, request: IncomingMessage, identified: Identified) =>
+      this.accept(socket, request, identified),
     );
     this.httpServer = this.adapterHost.httpAdapter.getHttpServer() as Server;
     this.httpServer.on('upgrade', this.onUpgrade);
@@ -93,12 +105,20 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     }
     // Authenticated at the upgrade (header, ?token= for browsers, or the TLS client certificate): 401 refuses it.
     authenticateUpgrade(this.authenticator, request).then(
-      (principal) =>
+      (identified) =>
         this.server?.handleUpgrade(request, socket, head, (ws) =>
-          this.server?.emit('connection', ws, request, principal),
+          this.server?.emit('connection', ws, request, identified),
         ),
       (error: unknown) => {
         const failure = asBrookError(error);
+        this.audit.write({
+          event: 'authentication.failed',
+          principal: error instanceof AuthenticationFailure ? error.attemptedPrincipal : 'User:ANONYMOUS',
+          host: hostOfSocket(request),
+          method: 'GET',
+          route: WS_PATH,
+          reason: failure.message,
+        });
         const body = JSON.stringify({ error_code: failure.errorCode, message: failure.message });
         socket.end(
           `HTTP/1.1 ${failure.status} ${failure.status === 401 ? 'Unauthorized' : 'Error'}\r\n` +
@@ -109,7 +129,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     );
   };
 
-  private accept(socket: WebSocket, request: IncomingMessage, principal: string): void {
+  private accept(socket: WebSocket, request: IncomingMessage, { principal, credential }: Identified): void {
     if (this.sessions.size >= this.config.ws.socketsMax) {
       socket.close(
         CLOSE_CODES.policyViolation,
@@ -117,6 +137,8 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       );
       return;
     }
+    const host = hostOfSocket(request);
+    const reader = { principal, host, path: 'ws.subscription' };
     const session = new WsSession(socket, {
       replicas: this.replicas,
       producer: this.producer,
@@ -127,11 +149,11 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       reads: this.reads,
       groups: this.groups,
       topicExists: (topic) => this.metadata.topic(topic) !== undefined,
-      authorize: (frame, group) => {
-        for (const check of webSocketChecks(frame, group)) {
-          this.authorizer.check(principal, hostOfSocket(request), check.operation, check.resource);
-        }
-      },
+      authorize: (frame, group) => authorizeFrame(this.authorizer, this.audit, { principal, host }, frame, group),
+      identity: { principal, host, credential },
+      guard: this.guard,
+      mayRead: (topic) => this.access.mayRead(reader, topic),
+      quotas: this.quotas,
     });
     this.sessions.set(socket, session);
     socket.once('close', () => this.sessions.delete(socket));

@@ -7,6 +7,11 @@
 // The WebSocket /v3/ws gets the same treatment with generated frames (non-JSON, deep JSON, huge numbers, wrong
 // types, unknown ops, binary, oversized, invalid UTF-8): every answer is an error frame {error_code, message} or
 // another frame of the protocol, every close has a documented code, and the counts go to .test-results/ws-fuzz.json.
+// Both runs are made by a quota-bearing principal (client quotas on User:ANONYMOUS, low enough to be hit: 429s on
+// REST, `throttled` notices and paused reading on the WebSocket). Generated topic patterns (catastrophic
+// backtracking shapes, constructs RE2 lacks, huge repetitions, random syntax) go into the request bodies and, in a
+// run of their own, to a v2 subscription: each is taken (204) or refused (422, 42206) with a message, /healthz keeps
+// answering, and the counts go to .test-results/pattern-fuzz.json.
 import fc from 'fast-check';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -19,6 +24,9 @@ import { openapi } from './support/openapi-validator.js';
 
 const SOAK = process.env.BROOK_SOAK === '1';
 const REQUESTS = Number(process.env.BROOK_FUZZ_REQUESTS ?? (SOAK ? 20_000 : 600));
+const PATTERNS = Number(process.env.BROOK_FUZZ_PATTERNS ?? (SOAK ? 5_000 : 300));
+/** The client quotas of the fuzzing principal (User:ANONYMOUS: the fuzzed broker has no authentication). */
+const FUZZ_QUOTAS = { request_rate: 100, producer_byte_rate: 1_000_000, consumer_byte_rate: 200_000 };
 const WS_FRAMES = Number(process.env.BROOK_FUZZ_WS_FRAMES ?? (SOAK ? 20_000 : 1_000));
 /** BROOK_WS_FRAME_BYTES_MAX of the fuzzed broker: small, so that oversized frames are cheap to send. */
 const WS_FRAME_BYTES_MAX = 65_536;
@@ -114,6 +122,71 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
   { weight: 1, arbitrary: fc.array(scalar, { maxLength: 5 }) },
 );
+/** Topic patterns: shapes that stall backtracking engines, what RE2 refuses, huge repetitions, random syntax. */
+const patternText: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    '(.?.*)*Q',
+    '(a+)+$',
+    '(x+x+)+y',
+    '(.*){1000}',
+    '\\pL{50}',
+    '(a)\\1',
+    '(?=a)b',
+    '(?<!a)b',
+    'a++',
+    '(?>a)',
+    '[',
+    '(',
+    '*',
+    '\\',
+    'a{99999}',
+    '(?i)FUZZ',
+    'fu.*|ke.*',
+    '.*',
+    '',
+    '\uD800',
+    'x'.repeat(513),
+    `(${'a|'.repeat(200)}b)`,
+  ),
+  fc
+    .array(
+      fc.constantFrom(
+        '(',
+        ')',
+        '.',
+        '*',
+        '+',
+        '?',
+        '|',
+        '[',
+        ']',
+        '{',
+        '}',
+        ',',
+        '1',
+        '9',
+        'a',
+        'f',
+        'u',
+        'z',
+        '\\',
+        '^',
+        '$',
+        '\\p',
+        'L',
+        '{1000}',
+        '(?',
+        '<',
+        '=',
+        '!',
+        '\\1',
+      ),
+      { maxLength: 60 },
+    )
+    .map((parts) => parts.join('')),
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+);
 const data = fc.record(
   {
     type: fc.oneof(fc.constantFrom('BINARY', 'JSON', 'STRING', 'AVRO', 'binary'), scalar),
@@ -174,6 +247,7 @@ const shaped: fc.Arbitrary<unknown> = fc.dictionary(
 );
 const body: fc.Arbitrary<Buffer | undefined> = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: patternText.map((pattern) => Buffer.from(JSON.stringify({ topic_pattern: pattern }))) },
   { weight: 6, arbitrary: shaped.map((v) => Buffer.from(JSON.stringify(v))) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 6 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')) },
   {
@@ -364,15 +438,20 @@ function rssBytes(): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
+/** A GET retried while the fuzzing principal is over its request quota (429). */
+async function getPast429(path: string) {
+  for (;;) {
+    const answer = await call(broker.url, 'GET', path);
+    if (answer.status !== 429) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function snapshot() {
-  const records = await call(
-    broker.url,
-    'GET',
-    `/v3/clusters/${cid}/topics/keep/partitions/0/records?offset=0&max_records=1000`,
-  );
-  const configs = await call(broker.url, 'GET', `/v3/clusters/${cid}/topics/keep/configs/retention.ms`);
-  const topic = await call(broker.url, 'GET', `/v3/clusters/${cid}/topics/keep`);
-  const lags = await call(broker.url, 'GET', `/v3/clusters/${cid}/consumer-groups/keepers/lags`);
+  const records = await getPast429(`/v3/clusters/${cid}/topics/keep/partitions/0/records?offset=0&max_records=1000`);
+  const configs = await getPast429(`/v3/clusters/${cid}/topics/keep/configs/retention.ms`);
+  const topic = await getPast429(`/v3/clusters/${cid}/topics/keep`);
+  const lags = await getPast429(`/v3/clusters/${cid}/consumer-groups/keepers/lags`);
   return {
     records: records.body.records,
     retention: configs.body.value,
@@ -456,6 +535,13 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
+  expect(
+    (await call(broker.url, 'POST', '/consumers/g-pattern', { body: { name: 'p' }, contentType: V2 })).status,
+  ).toBe(200);
+  const quotas = await call(broker.url, 'PUT', `/v3/clusters/${cid}/client-quotas/User:ANONYMOUS`, {
+    body: FUZZ_QUOTAS,
+  });
+  expect(quotas.status, quotas.text).toBe(200);
 });
 afterAll(async () => {
   await broker?.stop();
@@ -551,6 +637,58 @@ describe('fuzzing every route in openapi.yaml', () => {
       expect(rssMax).toBeLessThan(RSS_BYTES_MAX);
       expect(sent).toBeGreaterThan(REQUESTS * 0.9);
       expect(await snapshot()).toEqual(before);
+    },
+  );
+});
+
+describe('fuzzing topic patterns', () => {
+  it(
+    `${PATTERNS} generated patterns: 204 or 422 with a message, the broker keeps answering, subscriptions list real topics`,
+    { timeout: SOAK ? 3_600_000 : 300_000 },
+    async () => {
+      const path = '/consumers/g-pattern/instances/p';
+      const counts = { accepted: 0, refused: 0, throttled: 0, probeMsMax: 0 };
+      const reasons: Record<string, number> = {};
+      const failures: string[] = [];
+      for (const pattern of fc.sample(patternText, { numRuns: PATTERNS, seed: SEED })) {
+        const answer = await call(broker.url, 'POST', `${path}/subscription`, {
+          body: { topic_pattern: pattern },
+          contentType: V2,
+        });
+        if (answer.status === 429) counts.throttled++;
+        else if (answer.status === 204) {
+          counts.accepted++;
+          const listed = await getPast429(`${path}/subscription`);
+          const topics = await getPast429(`/v3/clusters/${cid}/topics`);
+          const names = new Set(topics.body.data.map((topic: Json) => topic.topic_name));
+          for (const name of listed.body.topics as string[])
+            if (!names.has(name)) failures.push(`pattern ${JSON.stringify(pattern)} lists ${name}`);
+        } else if (
+          answer.status === 422 &&
+          answer.body.error_code === 42206 &&
+          typeof answer.body.message === 'string'
+        ) {
+          counts.refused++;
+          const reason = String(answer.body.message).replace(/: .*/, '').slice(0, 60);
+          reasons[reason] = (reasons[reason] ?? 0) + 1;
+        } else
+          failures.push(`${answer.status} for ${JSON.stringify(pattern).slice(0, 80)}: ${answer.text.slice(0, 200)}`);
+        const sent = performance.now();
+        const health = await fetch(`${broker.url}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
+        counts.probeMsMax = Math.max(counts.probeMsMax, Math.round(performance.now() - sent));
+        if (health?.status !== 200) failures.push(`/healthz did not answer in 2 s after ${JSON.stringify(pattern)}`);
+      }
+      const report = { seed: SEED, patterns: PATTERNS, ...counts, reasons, failures: failures.length };
+      console.log(`pattern fuzz: ${JSON.stringify(report)}`);
+      mkdirSync('.test-results', { recursive: true });
+      writeFileSync(
+        '.test-results/pattern-fuzz.json',
+        `${JSON.stringify({ ...report, failureSamples: failures.slice(0, 50) }, null, 2)}\n`,
+      );
+      expect(failures.slice(0, 20), `seed ${SEED}`).toEqual([]);
+      expect(counts.accepted).toBeGreaterThan(0);
+      expect(counts.refused).toBeGreaterThan(0);
+      expect(broker.child?.exitCode).toBeNull();
     },
   );
 });

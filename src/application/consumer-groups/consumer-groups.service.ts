@@ -15,6 +15,9 @@ import { topicPartitionKey } from '../../group-coordinator/group-records.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { listEnvelope, Urls } from '../urls.js';
 
+/** May the caller describe this topic? Answers about a group leave out the topics it may not. */
+export type TopicFilter = (topic: string) => boolean;
+
 /** How long a broker waits for another's list of groups. */
 const GROUP_LIST_TIMEOUT_MS = 5_000;
 
@@ -148,7 +151,7 @@ export class ConsumerGroupsService {
     };
   }
 
-  assignments(clusterId: string, groupId: string, consumerId: string) {
+  assignments(clusterId: string, groupId: string, consumerId: string, visible: TopicFilter) {
     const group = this.groupOrThrow(groupId);
     const member = group.members.get(consumerId);
     if (member === undefined) throw errors.notFound(`Consumer ${consumerId} of group ${groupId} cannot be found.`);
@@ -157,6 +160,7 @@ export class ConsumerGroupsService {
       'KafkaConsumerAssignmentList',
       self,
       [...member.assignment]
+        .filter(({ topic }) => visible(topic))
         .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
         .map(({ topic, partition }) => ({
           kind: 'KafkaConsumerAssignment',
@@ -180,8 +184,9 @@ export class ConsumerGroupsService {
   /**
    * Per partition that the group has committed or that a member owns: the committed offset (-1 when none yet),
    * the log end offset (high watermark), and the lag (end minus committed; with no commit, the records there).
+   * Only topics `visible` lets the caller describe are reported.
    */
-  async partitionLags(groupId: string): Promise<PartitionLag[]> {
+  async partitionLags(groupId: string, visible: TopicFilter): Promise<PartitionLag[]> {
     const group = this.groupOrThrow(groupId);
     const owners = new Map<string, { memberId: string; instanceId: string | null; clientId: string }>();
     const partitions = new Map<string, TopicPartition>();
@@ -200,6 +205,7 @@ export class ConsumerGroupsService {
     }
     const lags: PartitionLag[] = [];
     for (const [key, { topic, partition }] of partitions) {
+      if (!visible(topic)) continue;
       let edges: { earliest: number; latest: number };
       try {
         edges = await this.router.offsets(topic, partition);
@@ -222,16 +228,18 @@ export class ConsumerGroupsService {
     return lags.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
   }
 
-  async lags(clusterId: string, groupId: string) {
+  async lags(clusterId: string, groupId: string, visible: TopicFilter) {
     return listEnvelope(
       'KafkaConsumerLagList',
       this.urls.cluster(clusterId, 'consumer-groups', groupId, 'lags'),
-      (await this.partitionLags(groupId)).map((lag) => this.lagData(clusterId, groupId, lag)),
+      (await this.partitionLags(groupId, visible)).map((lag) => this.lagData(clusterId, groupId, lag)),
     );
   }
 
   async lag(clusterId: string, groupId: string, topic: string, partition: number) {
-    const lag = (await this.partitionLags(groupId)).find((l) => l.topic === topic && l.partition === partition);
+    const lag = (await this.partitionLags(groupId, (name) => name === topic)).find(
+      (l) => l.topic === topic && l.partition === partition,
+    );
     if (lag === undefined) throw errors.notFound(`Group ${groupId} has no lag for ${topic}-${partition}.`);
     return this.lagData(clusterId, groupId, lag);
   }
@@ -256,8 +264,8 @@ export class ConsumerGroupsService {
     };
   }
 
-  async lagSummary(clusterId: string, groupId: string) {
-    const lags = await this.partitionLags(groupId);
+  async lagSummary(clusterId: string, groupId: string, visible: TopicFilter) {
+    const lags = await this.partitionLags(groupId, visible);
     const max = lags.reduce<PartitionLag | null>(
       (best, lag) => (best === null || lag.lag > best.lag ? lag : best),
       null,

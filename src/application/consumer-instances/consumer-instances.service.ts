@@ -15,13 +15,12 @@ import { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
 import type { ApiRecord } from '../record-format.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
-import { subscribedTopics } from '../../group-coordinator/consumer-group.js';
 import { ConsumerInstance } from './consumer-instance.js';
 import { GroupCoordinator, type OffsetToCommit } from '../../group-coordinator/group-coordinator.service.js';
 import { topicPartitionKey, type InstanceValue } from '../../group-coordinator/group-records.js';
 import { InstanceFetcher } from './instance-fetcher.js';
 import { parseCreateInstance } from './instance-config.js';
-import { parseSubscription, validateGroupId } from './instance-requests.js';
+import { parseSubscription, validateGroupId, type Subscriber } from './instance-requests.js';
 
 /** Kafka's auto.commit.interval.ms default. */
 export const AUTO_COMMIT_INTERVAL_MS = 5_000;
@@ -33,7 +32,13 @@ const REMOTE_POLL_INTERVAL_MS = 100;
 export interface PollOptions {
   timeoutMs: number | null;
   maxBytes: number | null;
+  /** May the caller READ this topic now? Asked before every round of the poll (security's one read check). */
+  mayRead: (topic: string) => boolean;
 }
+
+/** What the caller may see of an instance: topics it may not describe are left out of answers. */
+export type TopicFilter = (topic: string) => boolean;
+const EVERY_TOPIC: TopicFilter = () => true;
 
 @Injectable()
 export class ConsumerInstances implements OnApplicationShutdown {
@@ -107,19 +112,20 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
   // ---- subscription and assignment ----
 
-  async subscribe(groupId: string, name: string, body: Record<string, unknown>): Promise<void> {
+  async subscribe(groupId: string, name: string, body: Record<string, unknown>, subscriber: Subscriber): Promise<void> {
     const { runtime, value } = this.use(groupId, name);
-    const subscription = parseSubscription(body);
+    const subscription = parseSubscription(body, subscriber);
     if (value.assignment !== null) {
       throw errors.subscriptionConflict('Subscription to topics, partitions and pattern are mutually exclusive.');
     }
     await runtime.exclusive(() => this.coordinator.putInstance(groupId, name, { ...value, subscription }));
   }
 
-  subscription(groupId: string, name: string): { topics: string[] } {
+  /** The subscribed topics (a pattern's current matches) that `visible` lets the caller see. */
+  subscription(groupId: string, name: string, visible: TopicFilter = EVERY_TOPIC): { topics: string[] } {
     const { value } = this.use(groupId, name);
     if (value.subscription === null) return { topics: [] };
-    return { topics: subscribedTopics(value.subscription, this.coordinator.topicCounts()).sort() };
+    return { topics: this.coordinator.subscribedTopics(value.subscription).filter(visible).sort() };
   }
 
   async unsubscribe(groupId: string, name: string): Promise<void> {
@@ -139,9 +145,9 @@ export class ConsumerInstances implements OnApplicationShutdown {
     await runtime.exclusive(() => this.coordinator.putInstance(groupId, name, { ...value, assignment: partitions }));
   }
 
-  assignments(groupId: string, name: string): TopicPartition[] {
+  assignments(groupId: string, name: string, visible: TopicFilter = EVERY_TOPIC): TopicPartition[] {
     const { value } = this.use(groupId, name);
-    return this.assignedPartitions(groupId, name, value);
+    return this.assignedPartitions(groupId, name, value).filter((tp) => visible(tp.topic));
   }
 
   // ---- positions ----
@@ -194,6 +200,13 @@ export class ConsumerInstances implements OnApplicationShutdown {
         const current = this.coordinator.instance(groupId, name) ?? value;
         const assigned = this.assignedPartitions(groupId, name, current);
         const generation = this.coordinator.assignment(groupId, name)?.generation ?? -1;
+        // Rights are asked at every round: an assignment that grew during the wait, or an ACL revoked, is seen
+        // before anything more is read; what was collected is of topics readable when it was read.
+        const unreadable = assigned.find((tp) => !options.mayRead(tp.topic));
+        if (unreadable !== undefined) {
+          if (collected.length > 0) return collected;
+          throw forbiddenRead(unreadable.topic);
+        }
         await this.fetcher.initPositions(runtime, current, assigned);
         bytes += await this.fetcher.fetchOnce(runtime, assigned, generation, collected, maxBytes - bytes);
         runtime.lastUsedMs = this.clock.monotonicMs();
@@ -335,4 +348,8 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
 function runtimeKey(groupId: string, name: string): string {
   return `${groupId}\u0000${name}`;
+}
+
+function forbiddenRead(topic: string): BrookError {
+  return new BrookError(403, 40301, `Not authorized to READ topic '${topic}', which is assigned to this instance.`);
 }

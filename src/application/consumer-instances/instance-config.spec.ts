@@ -97,6 +97,11 @@ describe('parseCreateInstance', () => {
     });
   });
 
+  it("refuses '.' and '..' as names: they would be dot segments of base_uri", () => {
+    for (const name of ['.', '..']) expect(() => parse({ name })).toThrow(/must not be '.' or '..'/);
+    expect(parse({ name: '...' }).name).toBe('...');
+  });
+
   it("accepts the deprecated 'id' as the name, and prefers 'name' when both are given", () => {
     expect(parse({ id: 'old-style' }).name).toBe('old-style');
     expect(parse({ id: 'old-style', name: 'new-style' }).name).toBe('new-style');

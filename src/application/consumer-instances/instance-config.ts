@@ -1,6 +1,7 @@
 // Parsing the body of REST Proxy v2's "create consumer instance" (POST /consumers/{group}): Confluent's field
 // names, string or native values as its clients send them, and 42204 for anything it would reject.
 import { randomUUID } from 'node:crypto';
+import { dotSegmentMessage, isDotSegment } from '../../common/url-ids.js';
 import { errors } from '../../common/brook-error.js';
 import type { InstanceValue } from '../../group-coordinator/group-records.js';
 
@@ -32,6 +33,7 @@ export function parseCreateInstance(
       `name must be 1 to ${INSTANCE_NAME_MAX_LENGTH} characters of letters, digits, '.', '_', '~' and '-'.`,
     );
   }
+  if (isDotSegment(name)) throw errors.invalidConsumerConfig(dotSegmentMessage('name'));
   return {
     name,
     value: {

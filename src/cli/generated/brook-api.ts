@@ -99,7 +99,8 @@ export interface paths {
     /**
      * Get assigned partitions (v2)
      * @description The partitions the instance reads: its manual assignment, or what the group assigned it in the current
-     *     generation (empty while a rebalance is in progress or without a subscription).
+     *     generation (empty while a rebalance is in progress or without a subscription), of the topics the caller may
+     *     DESCRIBE.
      */
     get: operations['v2GetAssignments'];
     put?: never;
@@ -135,8 +136,8 @@ export interface paths {
     };
     /**
      * Get committed offsets (v2)
-     * @description The group's stored (next-to-read) offsets for the given partitions; partitions without a committed offset
-     *     are left out. The partitions are given as `partition=topic:p` query parameters or, as in Confluent's API, as
+     * @description The group's stored (next-to-read) offsets for the given partitions; partitions without a committed offset,
+     *     and those of topics the caller may not DESCRIBE, are left out. The partitions are given as `partition=topic:p` query parameters or, as in Confluent's API, as
      *     a JSON body `{"partitions": [{"topic", "partition"}]}` (at most 1 MiB), which many HTTP clients cannot send
      *     with GET.
      */
@@ -274,7 +275,9 @@ export interface paths {
      *     what there is (possibly nothing). The answer's content type is the instance's embedded format:
      *     `application/vnd.kafka.binary.v2+json` (keys, values base64) or `application/vnd.kafka.json.v2+json` (keys,
      *     values as JSON). Unlike Confluent, every record carries `timestamp` and `headers`. Concurrent polls of one
-     *     instance are served one after the other.
+     *     instance are served one after the other. Every record answered is of a topic the caller may READ at the
+     *     moment it is read: the poll checks again at each round of its wait, and answers 403 (40301) when a partition
+     *     assigned to the instance is of a topic it may not read (what it had collected before, if anything, instead).
      */
     get: operations['v2ConsumeRecords'];
     put?: never;
@@ -305,7 +308,7 @@ export interface paths {
     };
     /**
      * Get subscribed topics (v2)
-     * @description The subscribed topics (a pattern subscription lists the topics it currently matches); empty when none.
+     * @description The subscribed topics (a pattern subscription lists the topics it currently matches) that the caller may DESCRIBE; empty when none.
      */
     get: operations['v2GetSubscription'];
     put?: never;
@@ -313,7 +316,10 @@ export interface paths {
      * Subscribe (v2)
      * @description Subscribes the instance to a list of topics or to a topic pattern (a regular expression matched against
      *     whole topic names); it then joins the group and receives partitions from the group's assignor. Replaces any
-     *     previous subscription.
+     *     previous subscription. A pattern is Kafka's Java regular expression run by RE2 (linear time: no pattern can
+     *     stall the broker), without back-references, look-around, possessive quantifiers and atomic groups; it matches
+     *     only topics the subscriber may DESCRIBE (Kafka's rule), checked again at every group tick, so a topic created
+     *     later or an ACL granted later is picked up, and at most 10000 topics (the first in name order).
      */
     post: operations['v2Subscribe'];
     /**
@@ -840,7 +846,7 @@ export interface paths {
     };
     /**
      * List consumer assignments
-     * @description Returns the partitions assigned to the consumer in the group's current generation.
+     * @description Returns the partitions assigned to the consumer in the group's current generation, of the topics the caller may DESCRIBE.
      */
     get: operations['listConsumerAssignments'];
     put?: never;
@@ -868,8 +874,8 @@ export interface paths {
     };
     /**
      * Get consumer group lag summary
-     * @description The maximum and the total lag of the group. With no lags at all, `max_lag` and `total_lag` are 0,
-     *     `max_lag_partition_id` is -1 and the `max_lag_*` names are empty strings.
+     * @description The maximum and the total lag of the group, over the topics the caller may DESCRIBE. With no lags at all,
+     *     `max_lag` and `total_lag` are 0, `max_lag_partition_id` is -1 and the `max_lag_*` names are empty strings.
      */
     get: operations['getConsumerGroupLagSummary'];
     put?: never;
@@ -899,7 +905,8 @@ export interface paths {
      * List consumer lags
      * @description Returns the lag of every partition the group has committed offsets for or a member owns, sorted by topic and
      *     partition: `log_end_offset` (the high watermark) minus `current_offset` (the committed offset, -1 when
-     *     nothing is committed yet; the lag is then counted from the log start).
+     *     nothing is committed yet; the lag is then counted from the log start). Only topics the caller may DESCRIBE
+     *     are listed.
      */
     get: operations['listConsumerLags'];
     put?: never;
@@ -1448,6 +1455,15 @@ export interface paths {
      *     written; records of the last interval before a close are delivered again to the next member (at least
      *     once). A partition that cannot be streamed any more ends the stream. The open stream keeps the member
      *     alive; closing it leaves the group. Needs READ on the group as well as on the topic.
+     *
+     *     Security for the stream's whole life: every record is of a topic the principal may READ at the moment it is
+     *     sent, and the stream's rights and credential are checked again every `BROOK_STREAM_REAUTHORIZE_INTERVAL_MS`
+     *     (5 s) and at once when the broker learns of an ACL change (made on any broker) or reloads the users file; a
+     *     revoked right, a user or API key removed from the users file or an expired client certificate ends the
+     *     stream with an `event: error` (`error_code` 40301). The bytes of the events count against the principal's
+     *     `consumer_byte_rate` quota, the same bucket as its REST reads and WebSocket deliveries: over it, events are
+     *     held back (never dropped, the stream stays open) and an `event: throttled` (data `{quota, wait_ms}`) says a
+     *     throttle began.
      */
     get: operations['streamRecords'];
     put?: never;
@@ -2284,7 +2300,7 @@ export interface components {
     };
     /** @description Either `topics` or `topic_pattern`. */
     V2SubscriptionRequest: {
-      /** @description A regular expression that topic names must match entirely. */
+      /** @description A regular expression (RE2 syntax) that topic names must match entirely; it matches only topics the subscriber may describe. */
       topic_pattern?: string;
       topics?: string[];
     } & (unknown | unknown);
@@ -3763,7 +3779,7 @@ export interface operations {
       409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
-      /** @description 42204 invalid consumer config: a body that is not an object, an invalid `name` or group name, a `format` other than binary or json (avro, jsonschema and protobuf need a schema registry), or an invalid `auto.offset.reset`, `auto.commit.enable`, `fetch.min.bytes` or `consumer.request.timeout.ms`. */
+      /** @description 42204 invalid consumer config: a body that is not an object, an invalid `name` or group name (`.` and `..` are refused: they would be dot segments of `base_uri`), a `format` other than binary or json (avro, jsonschema and protobuf need a schema registry), or an invalid `auto.offset.reset`, `auto.commit.enable`, `fetch.min.bytes` or `consumer.request.timeout.ms`. */
       422: components['responses']['V2UnprocessableEntity'];
       /** @description 42901 this broker already serves its maximum number of consumer instances; retry later. */
       429: components['responses']['V2TooManyRequests'];
@@ -4213,7 +4229,7 @@ export interface operations {
       409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
-      /** @description 42206 invalid payload: neither a non-empty `topics` array of topic names nor `topic_pattern`, more than 10000 topics, or a `topic_pattern` that is not a valid regular expression. */
+      /** @description 42206 invalid payload: neither a non-empty `topics` array of topic names nor `topic_pattern`, more than 10000 topics, or a refused `topic_pattern` (the message says why): not a valid regular expression, longer than 512 characters, a construct RE2 does not have, or counted repetitions that expand past the bound. */
       422: components['responses']['V2UnprocessableEntity'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];

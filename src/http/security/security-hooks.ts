@@ -11,12 +11,12 @@
 // carries the principal the first broker authenticated, believed only when the request comes from a peer
 // (cluster/peer-auth.ts), so users known by a client certificate keep their identity on every broker.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { StreamingBody } from '../body/json-body-parser.js';
 import { BrookError } from '../../common/brook-error.js';
 import { AuditLog, type AuditEvent } from '../../security/audit-log.js';
-import { Authenticator } from '../../security/authenticator.service.js';
+import { AuthenticationFailure, Authenticator } from '../../security/authenticator.service.js';
+import { hostOf, principalOf, rememberIdentity } from '../../security/request-identity.js';
 import { Authorizer, forbidden } from '../../security/authorizer.service.js';
 import type { Metrics } from '../../metrics/metrics.service.js';
 import type { QuotaKind } from '../../security/quota.js';
@@ -25,25 +25,10 @@ import type { PeerAuthenticator } from '../../cluster/peer-auth.js';
 import { CLIENT_HOST_HEADER, FORWARDED_HEADER, INTERNAL_PREFIX, PRINCIPAL_HEADER } from '../../cluster/peer-client.js';
 import { CLUSTER, ROUTE_RIGHTS, specPath, type RouteContext, type RouteRule } from './route-rights.js';
 
-const principals = new WeakMap<IncomingMessage, string>();
-/** The client address of a request forwarded by a peer, as the first broker saw it. */
-const forwardedHosts = new WeakMap<IncomingMessage, string>();
 const FORWARDED_PRINCIPAL = /^User:[^\s;]{1,256}$/;
 const FORWARDED_HOST = /^[0-9A-Fa-f.:]{1,64}$/;
 
-/** The authenticated principal of a request (User:ANONYMOUS when authentication is off). */
-export function principalOf(request: FastifyRequest | IncomingMessage): string {
-  const raw = 'raw' in request ? request.raw : request;
-  return principals.get(raw) ?? 'User:ANONYMOUS';
-}
-
-/** The client address as ACLs name hosts: IPv4-mapped IPv6 addresses in their IPv4 form. */
-export function hostOf(request: FastifyRequest): string {
-  const forwarded = forwardedHosts.get(request.raw);
-  if (forwarded !== undefined) return forwarded;
-  const ip = request.ip ?? '';
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
+export { credentialOf, hostOf, principalOf } from '../../security/request-identity.js';
 
 /**
  * Mutating admin routes (topics, configs, partition reassignments, leader elections, ACLs, quotas, group offsets),
@@ -203,24 +188,26 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
     if (isInternalRoute(request) || routeFacts(request)?.rule === 'public') return;
     const forwarded = forwardedIdentity(request, services.peers);
     if (forwarded !== null) {
-      principals.set(request.raw, forwarded.principal);
-      if (forwarded.host !== undefined) forwardedHosts.set(request.raw, forwarded.host);
+      rememberIdentity(request.raw, {
+        principal: forwarded.principal,
+        credential: { kind: 'peer' },
+        forwardedHost: forwarded.host,
+      });
       return;
     }
     try {
-      principals.set(
-        request.raw,
-        await authenticator.authenticate({
-          authorization: request.headers.authorization,
-          certificateCommonName: authenticator.certificateCommonNameOf(request.raw),
-        }),
-      );
+      const identified = await authenticator.identify({
+        authorization: request.headers.authorization,
+        certificateCommonName: authenticator.certificateCommonNameOf(request.raw),
+        certificateNotAfterMs: authenticator.certificateNotAfterOf(request.raw),
+      });
+      rememberIdentity(request.raw, identified);
     } catch (error) {
       if (!(error instanceof BrookError)) throw error;
       audit.write({
         event: 'authentication.failed',
         request_id: request.id,
-        principal: 'User:ANONYMOUS',
+        principal: error instanceof AuthenticationFailure ? error.attemptedPrincipal : 'User:ANONYMOUS',
         host: hostOf(request),
         method: request.method,
         route: operationOf(request),

@@ -7,6 +7,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../common/brook-error.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import { ConsumerInstances } from '../../application/consumer-instances/consumer-instances.service.js';
+import { ReadAccess } from '../../security/read-access.js';
+import { hostOf, principalOf } from '../../security/request-identity.js';
 import { parseJson } from '../body/json-body-parser.js';
 import { asArray, asObject, type JsonObject } from '../body/json-shape.js';
 import { integerParam } from '../../application/params.js';
@@ -20,7 +22,10 @@ const MEDIA_TYPES = {
 
 @Controller()
 export class V2ConsumerController {
-  constructor(private readonly instances: ConsumerInstances) {}
+  constructor(
+    private readonly instances: ConsumerInstances,
+    private readonly access: ReadAccess,
+  ) {}
 
   @Post('consumers/:group_name')
   @HttpCode(200)
@@ -36,13 +41,23 @@ export class V2ConsumerController {
 
   @Post(`${INSTANCE}/subscription`)
   @HttpCode(204)
-  async subscribe(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: unknown) {
-    await this.instances.subscribe(group, instance, asObject(body ?? {}, 'request body'));
+  async subscribe(
+    @Param('group_name') group: string,
+    @Param('instance') instance: string,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+  ) {
+    const subscriber = { principal: principalOf(request), host: hostOf(request) };
+    await this.instances.subscribe(group, instance, asObject(body ?? {}, 'request body'), subscriber);
   }
 
   @Get(`${INSTANCE}/subscription`)
-  subscription(@Param('group_name') group: string, @Param('instance') instance: string) {
-    return this.instances.subscription(group, instance);
+  subscription(
+    @Param('group_name') group: string,
+    @Param('instance') instance: string,
+    @Req() request: FastifyRequest,
+  ) {
+    return this.instances.subscription(group, instance, this.describable(request));
   }
 
   @Delete(`${INSTANCE}/subscription`)
@@ -58,8 +73,8 @@ export class V2ConsumerController {
   }
 
   @Get(`${INSTANCE}/assignments`)
-  assignments(@Param('group_name') group: string, @Param('instance') instance: string) {
-    return { partitions: this.instances.assignments(group, instance) };
+  assignments(@Param('group_name') group: string, @Param('instance') instance: string, @Req() request: FastifyRequest) {
+    return { partitions: this.instances.assignments(group, instance, this.describable(request)) };
   }
 
   @Post(`${INSTANCE}/positions`)
@@ -90,6 +105,7 @@ export class V2ConsumerController {
     @Param('instance') instance: string,
     @Query() query: Record<string, string | undefined>,
     @Headers('accept') accept: string | undefined,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const format = this.instances.format(group, instance);
@@ -101,7 +117,9 @@ export class V2ConsumerController {
     }
     const timeoutMs = query.timeout === undefined ? null : integerParam(query.timeout, 'timeout');
     const maxBytes = query.max_bytes === undefined ? null : integerParam(query.max_bytes, 'max_bytes', { min: 1 });
-    const records = await this.instances.poll(group, instance, { timeoutMs, maxBytes });
+    const reader = { principal: principalOf(request), host: hostOf(request), path: 'rest.poll', requestId: request.id };
+    const mayRead = this.access.forReader(reader);
+    const records = await this.instances.poll(group, instance, { timeoutMs, maxBytes, mayRead });
     void reply.header('content-type', MEDIA_TYPES[format]);
     return records;
   }
@@ -123,7 +141,14 @@ export class V2ConsumerController {
     const fromQuery = [partitionQuery ?? []].flat().map(parsePartitionQuery);
     const body = fromQuery.length > 0 ? undefined : await readGetBody(request);
     const partitions = fromQuery.length > 0 ? fromQuery : body === undefined ? [] : partitionsOf(body);
-    return { offsets: this.instances.committed(group, instance, partitions) };
+    const visible = this.describable(request);
+    return { offsets: this.instances.committed(group, instance, partitions).filter(({ topic }) => visible(topic)) };
+  }
+
+  /** Answers name only topics the caller may describe (Kafka lists what the caller may describe). */
+  private describable(request: FastifyRequest): (topic: string) => boolean {
+    const reader = { principal: principalOf(request), host: hostOf(request) };
+    return (topic) => this.access.mayDescribe(reader, topic);
   }
 }
 

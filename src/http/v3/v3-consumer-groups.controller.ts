@@ -70,15 +70,20 @@ export class V3ConsumerGroupsController {
     @Param('cluster_id') clusterId: string,
     @Param('consumer_group_id') groupId: string,
     @Param('consumer_id') consumerId: string,
+    @Req() request: FastifyRequest,
   ) {
     this.admin.checkCluster(clusterId);
-    return this.groups.assignments(clusterId, groupId, consumerId);
+    return this.groups.assignments(clusterId, groupId, consumerId, this.describableTopics(request));
   }
 
   @Get(`${GROUP}/lags`)
-  lags(@Param('cluster_id') clusterId: string, @Param('consumer_group_id') groupId: string) {
+  lags(
+    @Param('cluster_id') clusterId: string,
+    @Param('consumer_group_id') groupId: string,
+    @Req() request: FastifyRequest,
+  ) {
     this.admin.checkCluster(clusterId);
-    return this.groups.lags(clusterId, groupId);
+    return this.groups.lags(clusterId, groupId, this.describableTopics(request));
   }
 
   @Get(`${GROUP}/lags/:topic_name/partitions/:partition_id`)
@@ -93,9 +98,13 @@ export class V3ConsumerGroupsController {
   }
 
   @Get(`${GROUP}/lag-summary`)
-  lagSummary(@Param('cluster_id') clusterId: string, @Param('consumer_group_id') groupId: string) {
+  lagSummary(
+    @Param('cluster_id') clusterId: string,
+    @Param('consumer_group_id') groupId: string,
+    @Req() request: FastifyRequest,
+  ) {
     this.admin.checkCluster(clusterId);
-    return this.groups.lagSummary(clusterId, groupId);
+    return this.groups.lagSummary(clusterId, groupId, this.describableTopics(request));
   }
 
   @Post(`${GROUP}/offsets::reset`)
@@ -105,6 +114,12 @@ export class V3ConsumerGroupsController {
     const request = asObject(body, 'request body');
     const dryRun = optionalBoolean(request, 'dry_run') ?? true;
     return this.groups.resetOffsets(clusterId, groupId, resetTarget(request), resetTopics(request), dryRun);
+  }
+
+  /** Lags and assignments name only topics the caller may describe (Kafka's rule for what a caller sees). */
+  private describableTopics(request: FastifyRequest): (topic: string) => boolean {
+    const visible = describable(this.authorizer, request);
+    return (topic) => visible('TOPIC', topic);
   }
 }
 

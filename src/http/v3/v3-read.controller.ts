@@ -1,10 +1,13 @@
 // Brook's stateless read: GET .../partitions/{p}/records?offset=|timestamp=|from=earliest|latest&max_bytes=
 // &max_records=&wait_ms=&format=. JSON answers {records, next_offset, high_watermark}; with
 // `Accept: application/vnd.brook.batches` the stored batches are sent as they are (Kafka v2 layout), with
-// X-Brook-Next-Offset and X-Brook-High-Watermark headers.
+// X-Brook-Next-Offset and X-Brook-High-Watermark headers. The route's rights are checked before the handler; since
+// a read may wait up to wait_ms, security's one read check is asked again once there is something to answer.
 import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { ReadAccess } from '../../security/read-access.js';
+import { hostOf, principalOf } from '../../security/request-identity.js';
 import type { FastifyReply } from 'fastify';
-import { errors } from '../../common/brook-error.js';
+import { BrookError, errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
@@ -26,6 +29,7 @@ export class V3ReadController {
     private readonly admin: AdminService,
     private readonly replicas: PartitionRouter,
     private readonly metrics: Metrics,
+    private readonly access: ReadAccess,
   ) {}
 
   @Get('records')
@@ -58,6 +62,9 @@ export class V3ReadController {
     const abort = new AbortController();
     reply.raw.once('close', () => abort.abort());
     const result = await this.replicas.read(topic, partition, offset, { maxBytes, waitMs, signal: abort.signal });
+    const reader = { principal: principalOf(reply.request), host: hostOf(reply.request), path: 'rest.read' };
+    if (!this.access.mayRead({ ...reader, requestId: reply.request.id }, topic))
+      throw new BrookError(403, 40301, `${reader.principal} is not authorized to READ topic '${topic}'.`);
     if (accept?.includes(BATCHES_MEDIA_TYPE)) {
       void reply
         .header('content-type', BATCHES_MEDIA_TYPE)
