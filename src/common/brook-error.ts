@@ -56,6 +56,14 @@ export const errors = {
   tooManyRequests: (message: string, retryAfterSeconds = 1) => new BrookError(429, 42901, message, retryAfterSeconds),
   /** acks=all with an ISR smaller than min.insync.replicas: refused before appending (Kafka's NOT_ENOUGH_REPLICAS). */
   notEnoughReplicas: (message: string) => new BrookError(503, 50003, `Not enough replicas: ${message}`),
+  /** Idempotent produce: the batch's sequence does not follow the producer's last (Kafka's OUT_OF_ORDER_SEQUENCE_NUMBER). */
+  outOfOrderSequence: (message: string) => new BrookError(409, 40907, message),
+  /** Idempotent produce: the producer epoch is older than the partition's (Kafka's INVALID_PRODUCER_EPOCH, fenced). */
+  invalidProducerEpoch: (message: string) => new BrookError(409, 40908, message),
+  /** Idempotent produce: a producer id Brook never handed out (Kafka's UNKNOWN_PRODUCER_ID). */
+  unknownProducerId: (message: string) => new BrookError(422, 42292, message),
+  /** An Idempotency-Key used again with another request body. */
+  idempotencyKeyReused: (message: string) => new BrookError(422, 42291, message),
   /** Internal routes only: a request stamped with an older leader epoch than the partition's (FENCED_LEADER_EPOCH). */
   fencedLeaderEpoch: (message: string) => new BrookError(409, FENCED_LEADER_EPOCH_CODE, message),
   /** Internal routes only: a request stamped with a newer leader epoch than this broker knows (UNKNOWN_LEADER_EPOCH). */

@@ -39,7 +39,7 @@ export interface PartitionLogDeps {
 export const DEFAULT_PRODUCER_STATE_SETTINGS: Readonly<ProducerStateSettings> = Object.freeze({
   producerIdExpirationMs: 86_400_000,
   idempotencyRetentionMs: 86_400_000,
-  producerIdsMax: 100_000,
+  producerIdsMax: 10_000,
 });
 
 export interface ReadOptions {

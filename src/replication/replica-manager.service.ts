@@ -28,7 +28,12 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
 import { Metrics } from '../metrics/metrics.service.js';
 import { LogManager } from '../partition-log/log-manager.service.js';
-import { LogOfflineError, OffsetOutOfRangeError, RecordTooLargeError } from '../partition-log/log-errors.js';
+import {
+  LogOfflineError,
+  OffsetOutOfRangeError,
+  ProducerStateError,
+  RecordTooLargeError,
+} from '../partition-log/log-errors.js';
 import type { AppendInfo, ReadResult } from '../partition-log/partition-log.js';
 import { PartitionLog } from '../partition-log/partition-log.js';
 import { CorruptBatchError, lastOffsetOf, readBatchHeader } from '../partition-log/record-batch.js';
@@ -60,6 +65,11 @@ export interface PartitionRead extends ReadResult {
 }
 
 /** Bound on acks=all produce requests parked until the ISR has the records; beyond it produce answers 429. */
+export interface ProduceOptions {
+  /** An idempotent batch may skip sequences forward (records spread over partitions by key). */
+  sequenceGaps?: boolean;
+}
+
 export const ACKS_WAITING_MAX = 10_000;
 
 /** How often a stopping broker checks whether parked acks=all requests are done. */
@@ -385,7 +395,9 @@ export class ReplicaManager implements OnModuleDestroy {
 
   /**
    * Appends one encoded batch (built by Brook, so its CRC is not re-checked) and answers per `acks`. With
-   * `expectedLeaderEpoch` (a forwarded request) a different leader epoch is refused before appending.
+   * `expectedLeaderEpoch` (a forwarded request) a different leader epoch is refused before appending. A batch with a
+   * producer id is checked against the partition's producer state (a duplicate answers the original's offsets with
+   * `duplicate: true`; `options.sequenceGaps` as in partition-log/producer-state.ts).
    */
   async produce(
     topic: string,
@@ -393,6 +405,7 @@ export class ReplicaManager implements OnModuleDestroy {
     batch: Buffer,
     acks: Acks,
     expectedLeaderEpoch?: number,
+    options: ProduceOptions = {},
   ): Promise<AppendInfo | null> {
     const leader = this.leaderOf(topic, partition);
     checkEpoch(leader, expectedLeaderEpoch);
@@ -411,7 +424,10 @@ export class ReplicaManager implements OnModuleDestroy {
     }
     let appended: Promise<AppendInfo>;
     try {
-      appended = leader.log.appendAsLeader(batch, leader.epoch, { verifyCrc: false });
+      appended = leader.log.appendAsLeader(batch, leader.epoch, {
+        verifyCrc: false,
+        sequenceGaps: options.sequenceGaps === true,
+      });
     } catch (error) {
       throw translate(error);
     }
@@ -815,5 +831,19 @@ function translate(error: unknown): Error {
   if (error instanceof OffsetOutOfRangeError) return errors.invalidRequest(error.message);
   if (error instanceof CorruptBatchError) return errors.invalidPayload(error.message);
   if (error instanceof LogOfflineError) return errors.kafkaError(error.message);
+  if (error instanceof ProducerStateError) return producerStateError(error);
   return error as Error;
+}
+
+function producerStateError(error: ProducerStateError): BrookError {
+  switch (error.kind) {
+    case 'OUT_OF_ORDER_SEQUENCE_NUMBER':
+      return errors.outOfOrderSequence(error.message);
+    case 'INVALID_PRODUCER_EPOCH':
+      return errors.invalidProducerEpoch(error.message);
+    case 'UNKNOWN_PRODUCER_ID':
+      return errors.unknownProducerId(error.message);
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return errors.idempotencyKeyReused(error.message);
+  }
 }

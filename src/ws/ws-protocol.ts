@@ -5,7 +5,8 @@
 //
 // Client -> server:
 //   produce     {id, topic, records: [{key?, value?, headers?: [{name, value(base64)|null}], partition?}],
-//                acks?: 0|1|"all", format?: "string"|"json"|"binary"}          -> ack | error
+//                acks?: 0|1|"all", format?: "string"|"json"|"binary",
+//                producer_id?, producer_epoch?, sequence? (all three or none: idempotent)}  -> ack | error
 //   subscribe   {id, assign: [{topic, partition, offset?}] | topics: [..] + group, group_instance_id?,
 //                from?: "earliest"|"latest"|"timestamp", timestamp?, format?, credits?}  -> subscribed, records...
 //   credit      {id, n}                 grants n more records to subscription id
@@ -18,7 +19,8 @@ import { BrookError, errors } from '../common/brook-error.js';
 import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
 import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
-import type { ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
+import { producerFields } from '../application/idempotence/producer-headers.js';
+import type { IdempotentProducer, ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
 import { timestampParam } from '../application/params.js';
 import { decodeBase64, type ReadFormat } from '../application/record-format.js';
 
@@ -59,6 +61,7 @@ export type FrameId = string | number;
 export type StartFrom = 'earliest' | 'latest' | 'timestamp';
 
 const ID_LENGTH_MAX = 80;
+const PRODUCER_FIELDS = ['producer_id', 'producer_epoch', 'sequence'] as const;
 const FORMATS: readonly ReadFormat[] = ['string', 'json', 'binary'];
 
 export interface ProduceFrame {
@@ -67,6 +70,8 @@ export interface ProduceFrame {
   topic: string;
   records: ProduceInput[];
   acks: Acks;
+  /** Record i has sequence producer.sequence + i; null: not idempotent. */
+  producer: IdempotentProducer | null;
 }
 
 export interface PartitionStart {
@@ -257,7 +262,8 @@ function parseProduce(object: JsonObject, id: FrameId, limits: ProtocolLimits, n
         partition === undefined || partition === null ? null : integer(partition, `records[${i}].partition`, 0),
     };
   });
-  return { op: 'produce', id, topic, records, acks: acks(object.acks) };
+  const producer = producerFields(object.producer_id, object.producer_epoch, object.sequence, PRODUCER_FIELDS);
+  return { op: 'produce', id, topic, records, acks: acks(object.acks), producer };
 }
 
 function parseSubscribe(object: JsonObject, id: FrameId, limits: ProtocolLimits): SubscribeFrame {

@@ -264,7 +264,7 @@ export class WsSession implements SubscriptionOwner, MemberOwner {
     this.produceInFlight++;
     this.updateReading();
     try {
-      const outcomes = await this.deps.producer.produce(frame.topic, frame.records, frame.acks);
+      const outcomes = await this.deps.producer.produce(frame.topic, frame.records, frame.acks, frame.producer);
       const failed = outcomes.filter((outcome) => !outcome.ok);
       if (failed.length === outcomes.length && !failed[0].ok) {
         this.sendError(failed[0].error, frame.id);
