@@ -83,6 +83,8 @@ export class LocalLog {
     readonly segments: LogSegments,
     readonly producers: ProducerStateManager,
     offsets: LogOffsets,
+    /** The latest epoch of the epoch checkpoint as read at open, before recovery truncated it (log-loader.ts). */
+    readonly latestEpochAtOpen: number,
   ) {
     this.endOffset = offsets.logEndOffset;
     this.startOffset = offsets.logStartOffset;

@@ -8,7 +8,8 @@
 //    rebuilds one that fails its checks). Every other segment is re-scanned batch by batch (CRC and offset
 //    continuity, LogSegment.recover): at the first bad byte its file is truncated and every later segment deleted.
 // 3. The offsets are made to agree with what remains: the log end is the last segment's end, the log start and the
-//    cleaner checkpoint are kept within the log, the leader-epoch cache loses entries beyond either end. After a
+//    cleaner checkpoint are kept within the log, the leader-epoch cache loses entries beyond either end (its latest
+//    epoch as read is kept as latestEpochAtOpen: no epoch this replica led before is above it). After a
 //    recovery every segment is fsynced and the recovery point moves to the log end.
 // 4. The producer state is the latest snapshot at or below the log end plus the batch headers after it
 //    (producer-state-files.ts): after a clean shutdown nothing is read, after a crash the batches since the last
@@ -52,6 +53,7 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   const cleanShutdown = await hasCleanShutdownMarker(dir);
   const state = await readLogState(dir);
   const epochs = await readLeaderEpochs(dir);
+  const latestEpochAtOpen = epochs.latestEpoch();
   const { segments, recovered } = await loadSegments(dir, config, deps, names, state, cleanShutdown);
   const logEndOffset = segments[segments.length - 1].nextOffset;
   const logStartOffset = Math.min(Math.max(state.logStartOffset, segments[0].baseOffset), logEndOffset);
@@ -65,12 +67,21 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   await forgetInSnapshots(dir, producers.removeExpired(nowMs));
   await deleteProducerSnapshots(dir, (offset) => offset < logStartOffset);
   if (reloaded.batchesReplayed > 0) await writeProducerSnapshot(dir, logEndOffset, producers.written);
-  const local = new LocalLog(dir, config, deps, epochs, new LogSegments(segments), producers, {
-    logEndOffset,
-    logStartOffset,
-    recoveryPoint: recovered ? logEndOffset : Math.min(state.recoveryPoint, logEndOffset),
-    cleanerCheckpoint: Math.min(state.cleanerCheckpoint, logEndOffset),
-  });
+  const local = new LocalLog(
+    dir,
+    config,
+    deps,
+    epochs,
+    new LogSegments(segments),
+    producers,
+    {
+      logEndOffset,
+      logStartOffset,
+      recoveryPoint: recovered ? logEndOffset : Math.min(state.recoveryPoint, logEndOffset),
+      cleanerCheckpoint: Math.min(state.cleanerCheckpoint, logEndOffset),
+    },
+    latestEpochAtOpen,
+  );
   await local.saveState();
   await local.saveEpochs();
   await removeCleanShutdownMarker(dir);

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { Body, Controller, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { BrookError, errors } from '../../common/brook-error.js';
+import { BrookError, errors, outcomeField, type OutcomeMarker } from '../../common/brook-error.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { StreamingBody } from '../body/json-body-parser.js';
@@ -82,7 +82,7 @@ export class V3ProduceController {
       );
     }
     const ids = new Set<string>();
-    const failures: Array<{ id: string; error_code: number; message: string }> = [];
+    const failures: Array<{ id: string; error_code: number; message: string; outcome?: OutcomeMarker }> = [];
     const parsed: Array<{ id: string; record: ParsedRecord }> = [];
     entries.forEach((entry, i) => {
       const object = asObject(entry, `entries[${i}]`);
@@ -111,7 +111,10 @@ export class V3ProduceController {
     outcomes.forEach((outcome, i) => {
       const { id, record } = parsed[i];
       if (outcome.ok) successes.push({ id, ...this.report(clusterId, topic, record, outcome) });
-      else failures.push({ id, error_code: outcome.error.errorCode, message: outcome.error.message });
+      else {
+        const { error } = outcome;
+        failures.push({ id, error_code: error.errorCode, message: error.message, ...outcomeField(error) });
+      }
     });
     return { successes, failures };
   }
@@ -165,7 +168,7 @@ export class V3ProduceController {
     } catch (error) {
       const failure =
         error instanceof BrookError ? error : errors.badRequest(`Malformed record: ${(error as Error).message}`);
-      return { error_code: failure.errorCode, message: failure.message };
+      return { error_code: failure.errorCode, message: failure.message, ...outcomeField(failure) };
     }
   }
 
