@@ -37,3 +37,11 @@ export function timestampParam(raw: string, name: string): number {
   }
   return parsed;
 }
+
+/** A boolean query parameter: `true` or `false` (absent or empty: `fallback`). */
+export function booleanParam(raw: string | undefined, name: string, fallback = false): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw errors.badRequest(`${name} must be true or false, got '${raw}'.`);
+}

@@ -88,8 +88,8 @@ export class InternalController {
     if (!Buffer.isBuffer(batch)) throw errors.badRequest(`Send the record batch as ${BATCHES_MEDIA_TYPE}.`);
     const partition = integerParam(partitionText, 'partition');
     const epoch = leaderEpoch === undefined ? undefined : integerParam(leaderEpoch, 'leader_epoch');
-    const options = { sequenceGaps: sequenceGaps === 'true' };
-    return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks), epoch, options) };
+    const options = { expectedLeaderEpoch: epoch, sequenceGaps: sequenceGaps === 'true' };
+    return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks), options) };
   }
 
   /** This broker's replica of a partition whatever its role: offsets, HW, epochs (operators and fault tests). */

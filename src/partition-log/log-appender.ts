@@ -3,6 +3,10 @@
 // serial queue writes the appends with one writev per segment touched, rolling where the roll policy says
 // (roll-policy.ts) and fsyncing where the flush policy says (flush-policy.ts), and only then answers them.
 //
+// A client's batch (`validateRecords`, the Kafka listener's) also has its records checked before it is queued
+// (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressing it first when
+// it is compressed.
+//
 // A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write, not
 // on this thread before it (see LogSegment.append): in the same thread-pool job right before the write where the
 // native addon is built, else on this thread while the write is in flight. A group with a batch that fails is not
@@ -26,6 +30,7 @@ import { isKeyProducer, producerKeyOf, type ProducerBatch } from './producer-sta
 import { isIdempotent, producerBatchOf } from './producer-state-manager.js';
 import {
   assignOffsetAndEpoch,
+  BATCH_BYTES_MAX,
   CorruptBatchError,
   hasValidCrc,
   isControlBatch,
@@ -38,17 +43,20 @@ import {
   type BatchHeader,
 } from './record-batch-layout.js';
 import { batchesIn } from './record-batch-reader.js';
+import { validateClientRecords } from './record-batch-validation.js';
 import { shouldRoll } from './roll-policy.js';
 
 /** Most appends one drain writes at once; the rest wait for the next drain. */
 export const APPENDS_PER_DRAIN_MAX = 10_000;
 
-export interface LeaderAppendOptions {
-  /** false for a batch Brook's own encoder just built: the CRC it computed is not checked again. */
+export interface AppendAsLeaderOptions {
+  /** false: a batch Brook's own encoder just built, whose CRC is not checked again (default true). */
   verifyCrc?: boolean;
+  /** A client's batch: check its records too (record-batch-validation.ts; default false). */
+  validateRecords?: boolean;
   /** The batch may carry an idempotency key's producer id (Brook's own batches); a client's may not. */
   keyProducers?: boolean;
-  /** Forward gaps in the producer's sequence are accepted (producer-state.ts). */
+  /** Forward gaps in the producer's sequence are accepted (producer-state.ts; default false). */
   sequenceGaps?: boolean;
 }
 
@@ -69,7 +77,7 @@ export class LogAppender {
    * state, assigns its offsets and stamps `leaderEpoch` (and the append time under LogAppendTime). Resolves once the
    * bytes were handed to the OS with `write`, or at once (after the original's write) for a duplicate.
    */
-  appendAsLeader(batch: Buffer, leaderEpoch: number, options: LeaderAppendOptions = {}): Promise<AppendInfo> {
+  appendAsLeader(batch: Buffer, leaderEpoch: number, options: AppendAsLeaderOptions = {}): Promise<AppendInfo> {
     this.local.assertWritable();
     const config = this.local.config;
     // A batch Brook's own encoder just built (verifyCrc: false) skips re-checking the CRC it computed. Any other
@@ -84,6 +92,12 @@ export class LogAppender {
       throw new RecordTooLargeError(
         `the record batch is ${header.sizeBytes} bytes, larger than max.message.bytes (${config.maxMessageBytes})`,
       );
+    }
+    if (options.validateRecords === true) {
+      validateClientRecords(batch, header, {
+        keysRequired: config.cleanupPolicyCompact,
+        maxDecompressedBytes: BATCH_BYTES_MAX,
+      });
     }
     const firstOffset = this.queue.nextOffset;
     let producer: ProducerBatch | null = null;
@@ -123,7 +137,7 @@ export class LogAppender {
   private checkProducer(
     header: BatchHeader,
     firstOffset: number,
-    options: LeaderAppendOptions,
+    options: AppendAsLeaderOptions,
   ): { append: ProducerBatch } | { duplicateOf: ProducerBatch } {
     if (!isIdempotent(header) || (isKeyProducer(header.producerId) && options.keyProducers !== true)) {
       throw new ProducerStateError('UNKNOWN_PRODUCER_ID', `producer id ${header.producerId} was never handed out`);

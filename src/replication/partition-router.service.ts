@@ -32,6 +32,9 @@ export const PRODUCE_ROUTING_BACKOFF_MS = 100;
  */
 const STALE_ROUTE_CODES = new Set([FENCED_LEADER_EPOCH_CODE, 40404, 503]);
 
+/** What a routed produce passes on to the leader (the leader epoch the router stamps itself). */
+export type RoutedProduceOptions = Pick<ProduceOptions, 'sequenceGaps'>;
+
 export interface ReadOptions {
   maxBytes: number;
   waitMs: number;
@@ -59,7 +62,7 @@ export class PartitionRouter {
     partition: number,
     batch: Buffer,
     acks: Acks,
-    options: ProduceOptions = {},
+    options: RoutedProduceOptions = {},
   ): Promise<AppendInfo | null> {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.produceOnce(topic, partition, batch, acks, options);
@@ -75,12 +78,12 @@ export class PartitionRouter {
     partition: number,
     batch: Buffer,
     acks: Acks,
-    options: ProduceOptions,
+    options: RoutedProduceOptions,
   ): Promise<AppendInfo | null | StaleRouteError> {
     const leader = await this.leaderUrl(topic, partition);
     if (leader === null) {
       try {
-        return await this.replicas.produce(topic, partition, batch, acks, undefined, options);
+        return await this.replicas.produce(topic, partition, batch, acks, options);
       } catch (error) {
         // 40404 from the local replica manager is raised before appending (not the leader yet, or any more)
         if (error instanceof BrookError && error.errorCode === 40404) return new StaleRouteError(error);

@@ -27,7 +27,7 @@ function producerHeaders(producer: Producer, sequence: number): Record<string, s
 
 async function newProducer(broker: BrokerProcess): Promise<Producer> {
   const cid = await broker.clusterId();
-  const answer = await call(broker.url, 'POST', `/v3/clusters/${cid}/producers`, { spec: PRODUCERS });
+  const answer = await call(broker.url, 'POST', `/v3/clusters/${cid}/producers`, { body: {}, spec: PRODUCERS });
   expect(answer.status, answer.text).toBe(200);
   expect(answer.body.producer_epoch).toBe(0);
   return { id: answer.body.producer_id as number, epoch: 0 };
@@ -138,13 +138,13 @@ describe('idempotent produce on one broker', () => {
     expect((await produceOne(broker, 'idem', producer, 20, 'v20')).body.offset).toBe(20);
     const gap = await produceOne(broker, 'idem', producer, 22, 'gap');
     expect(gap.status, gap.text).toBe(409);
-    expect(gap.body.error_code).toBe(40907);
+    expect(gap.body.error_code).toBe(40908);
     // a new epoch starts at 0 and fences the old one
     const bumped = { ...producer, epoch: 1 };
     expect((await produceOne(broker, 'idem', bumped, 0, 'e1')).status).toBe(200);
     const fenced = await produceOne(broker, 'idem', producer, 21, 'fenced');
     expect(fenced.status, fenced.text).toBe(409);
-    expect(fenced.body.error_code).toBe(40908);
+    expect(fenced.body.error_code).toBe(40909);
     // a record without partition or key cannot be sequenced
     const unrouted = await call(broker.url, 'POST', `/v3/clusters/${cid}/topics/idem/records`, {
       body: { value: { type: 'STRING', data: 'nowhere' } },

@@ -1,7 +1,8 @@
 // REST Proxy v2 consumer instances: Confluent's routes under /consumers/{group_name}, delegated to the
 // ConsumerInstances service. Confluent's statuses: 200 with {instance_id, base_uri} on create, 204 for
-// subscription, assignment and position changes and for delete, 200 for commits; 40403 unknown instance, 40902
-// instance exists, 40601 wrong embedded format in Accept, 42204 bad config, 40901 subscription conflict.
+// subscription, assignment and position changes and for delete, 200 with [{topic, partition, consumed, committed}]
+// for commits; 40403 unknown instance, 40902 instance exists, 40601 wrong embedded format in Accept, 42204 bad
+// config, 40901 subscription conflict, 40903 a seek on a partition the instance is not assigned.
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../common/brook-error.js';
@@ -126,9 +127,9 @@ export class V2ConsumerController {
 
   @Post(`${INSTANCE}/offsets`)
   @HttpCode(200)
-  async commit(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: unknown) {
+  commit(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: unknown) {
     const offsets = isEmptyBody(body) ? null : offsetsOf(body);
-    await this.instances.commit(group, instance, offsets);
+    return this.instances.commit(group, instance, offsets);
   }
 
   @Get(`${INSTANCE}/offsets`)

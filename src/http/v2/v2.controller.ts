@@ -11,8 +11,9 @@ import { Authorizer } from '../../security/authorizer.service.js';
 import { describable } from '../security/security-hooks.js';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { asArray, asObject } from '../body/json-shape.js';
-import { acksParam, integerParam } from '../../application/params.js';
+import { acksParam, booleanParam, integerParam } from '../../application/params.js';
 import { producerFromHeaders } from '../../application/idempotence/producer-headers.js';
+import { isInternalTopic } from '../../topic/topic-name.js';
 import {
   ProduceService,
   type IdempotentProducer,
@@ -43,10 +44,14 @@ export class V2Controller {
     private readonly authorizer: Authorizer,
   ) {}
 
+  /** Topic names; internal topics (`__consumer_offsets`) only with `include_internal=true`, as Confluent lists. */
   @Get('topics')
-  topics(@Req() request: FastifyRequest) {
+  topics(@Query('include_internal') includeInternal: string | undefined, @Req() request: FastifyRequest) {
+    const internal = booleanParam(includeInternal, 'include_internal');
     const visible = describable(this.authorizer, request);
-    return [...this.metadata.allTopics().keys()].filter((topic) => visible('TOPIC', topic)).sort();
+    return [...this.metadata.allTopics().keys()]
+      .filter((topic) => (internal || !isInternalTopic(topic)) && visible('TOPIC', topic))
+      .sort();
   }
 
   @Get('topics/:topic_name')

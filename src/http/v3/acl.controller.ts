@@ -1,5 +1,5 @@
 // Confluent's v3 ACL routes: GET /v3/clusters/{c}/acls (search by query parameters), POST (create one binding,
-// 201), DELETE (delete every binding matching the query parameters; answers them). Field names and values are
+// 201), POST .../acls:batch (create every binding of `data`, 201; one bad entry refuses the whole batch), DELETE (delete every binding matching the query parameters; answers them). Field names and values are
 // Confluent's (resource_type, resource_name, pattern_type, principal, host, operation, permission).
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
@@ -10,7 +10,10 @@ import { Inject } from '@nestjs/common';
 import { AclError, parseBinding, parseFilter, type AclBinding, type AclFilter } from '../../security/acl.js';
 import { ACL_COUNT_MAX, AclStore } from '../../security/acl-store.service.js';
 
-@Controller('v3/clusters/:cluster_id/acls')
+/** Bound on the bindings of one acls:batch request. */
+export const ACL_BATCH_MAX = 1_000;
+
+@Controller('v3/clusters/:cluster_id')
 export class AclController {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -18,7 +21,7 @@ export class AclController {
     private readonly acls: AclStore,
   ) {}
 
-  @Get()
+  @Get('acls')
   search(@Param('cluster_id') clusterId: string, @Query() query: Record<string, unknown>) {
     this.checkCluster(clusterId);
     const self = `${this.base(clusterId)}${queryString(query)}`;
@@ -29,7 +32,7 @@ export class AclController {
     };
   }
 
-  @Post()
+  @Post('acls')
   @HttpCode(201)
   async create(@Param('cluster_id') clusterId: string, @Body() body: unknown) {
     this.checkCluster(clusterId);
@@ -46,7 +49,30 @@ export class AclController {
     await this.acls.create(binding);
   }
 
-  @Delete()
+  @Post('acls::batch')
+  @HttpCode(201)
+  async createBatch(@Param('cluster_id') clusterId: string, @Body() body: unknown) {
+    this.checkCluster(clusterId);
+    const data = (body as Record<string, unknown> | null)?.data;
+    if (typeof body !== 'object' || body === null || !Array.isArray(data))
+      throw errors.invalidRequest('The request body must be a JSON object with a data array.');
+    if (data.length > ACL_BATCH_MAX) throw errors.invalidRequest(`At most ${ACL_BATCH_MAX} ACLs in one batch.`);
+    const bindings = data.map((entry: unknown, i) => {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+        throw errors.invalidRequest(`data[${i}] must be a JSON object.`);
+      try {
+        return parseBinding(entry as Record<string, unknown>);
+      } catch (error) {
+        const refused = asBadRequest(error);
+        throw errors.invalidRequest(`data[${i}]: ${refused.message}`);
+      }
+    });
+    if (this.acls.all().length + bindings.length > ACL_COUNT_MAX)
+      throw errors.invalidRequest(`At most ${ACL_COUNT_MAX} ACLs can be stored.`);
+    await this.acls.createAll(bindings);
+  }
+
+  @Delete('acls')
   async delete(@Param('cluster_id') clusterId: string, @Query() query: Record<string, unknown>) {
     this.checkCluster(clusterId);
     if (query.resource_type === undefined)

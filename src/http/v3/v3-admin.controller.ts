@@ -1,5 +1,6 @@
-// Confluent REST Proxy v3 admin routes: clusters, brokers, topics, topic configs, partitions, replicas and the
-// earliest/latest offsets of a partition. Each route validates its input and delegates.
+// Confluent REST Proxy v3 admin routes: clusters, brokers (and the replicas each holds), topics, topic configs (of
+// one topic or of all, `topics/-/configs`), partitions, replicas and the earliest/latest offsets of a partition. Each
+// route validates its input and delegates; lists show what the caller may describe.
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../../common/brook-error.js';
@@ -10,8 +11,9 @@ import { ControllerService } from '../../controller-election/controller.service.
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { Authorizer } from '../../security/authorizer.service.js';
 import { describable } from '../security/security-hooks.js';
+import { hostOf, principalOf } from '../../security/request-identity.js';
 import { AdminService } from '../../application/admin/admin.service.js';
-import { integerParam } from '../../application/params.js';
+import { booleanParam, integerParam } from '../../application/params.js';
 import { asArray, asObject, optionalBoolean, optionalInteger, requiredString, type Json } from '../body/json-shape.js';
 
 @Controller('v3/clusters')
@@ -47,11 +49,36 @@ export class V3AdminController {
     return this.admin.brokerById(integerParam(brokerId, 'broker_id'));
   }
 
-  @Get(':cluster_id/topics')
-  topics(@Param('cluster_id') clusterId: string, @Req() request: FastifyRequest) {
+  @Get(':cluster_id/brokers/:broker_id/partition-replicas')
+  async brokerReplicas(
+    @Param('cluster_id') clusterId: string,
+    @Param('broker_id') brokerId: string,
+    @Req() request: FastifyRequest,
+  ) {
     this.admin.checkCluster(clusterId);
     const visible = describable(this.authorizer, request);
-    const list = this.admin.topics();
+    return this.admin.brokerReplicas(integerParam(brokerId, 'broker_id'), (topic) => visible('TOPIC', topic));
+  }
+
+  @Get(':cluster_id/topics/-/configs')
+  allTopicConfigs(@Param('cluster_id') clusterId: string, @Req() request: FastifyRequest) {
+    this.admin.checkCluster(clusterId);
+    const principal = principalOf(request);
+    const host = hostOf(request);
+    return this.admin.allTopicConfigs((topic) =>
+      this.authorizer.authorize(principal, host, 'DESCRIBE_CONFIGS', { type: 'TOPIC', name: topic }),
+    );
+  }
+
+  @Get(':cluster_id/topics')
+  topics(
+    @Param('cluster_id') clusterId: string,
+    @Query('include_internal') includeInternal: string | undefined,
+    @Req() request: FastifyRequest,
+  ) {
+    this.admin.checkCluster(clusterId);
+    const visible = describable(this.authorizer, request);
+    const list = this.admin.topics(booleanParam(includeInternal, 'include_internal'));
     return { ...list, data: list.data.filter((topic) => visible('TOPIC', topic.topic_name)) };
   }
 
@@ -193,6 +220,17 @@ export class V3AdminController {
   ) {
     this.admin.checkCluster(clusterId);
     return this.admin.replicas(topic, integerParam(partitionId, 'partition_id'));
+  }
+
+  @Get(':cluster_id/topics/:topic_name/partitions/:partition_id/replicas/:broker_id')
+  replica(
+    @Param('cluster_id') clusterId: string,
+    @Param('topic_name') topic: string,
+    @Param('partition_id') partitionId: string,
+    @Param('broker_id') brokerId: string,
+  ) {
+    this.admin.checkCluster(clusterId);
+    return this.admin.replica(topic, integerParam(partitionId, 'partition_id'), integerParam(brokerId, 'broker_id'));
   }
 
   @Get(':cluster_id/topics/:topic_name/partitions/:partition_id/offset')

@@ -1,4 +1,4 @@
-// v3 consumer groups: Confluent's read routes (groups, consumers, assignments, lags, lag summary) and Brook's
+// v3 consumer groups: Confluent's read routes (groups, consumers, assignments and one assignment, lags, lag summary) and Brook's
 // operator additions, reset offsets (POST .../offsets:reset, dry run by default) and delete a group.
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -74,6 +74,18 @@ export class V3ConsumerGroupsController {
   ) {
     this.admin.checkCluster(clusterId);
     return this.groups.assignments(clusterId, groupId, consumerId, this.describableTopics(request));
+  }
+
+  @Get(`${GROUP}/consumers/:consumer_id/assignments/:topic_name/partitions/:partition_id`)
+  assignment(
+    @Param('cluster_id') clusterId: string,
+    @Param('consumer_group_id') groupId: string,
+    @Param('consumer_id') consumerId: string,
+    @Param('topic_name') topic: string,
+    @Param('partition_id') partitionId: string,
+  ) {
+    this.admin.checkCluster(clusterId);
+    return this.groups.assignment(clusterId, groupId, consumerId, topic, integerParam(partitionId, 'partition_id'));
   }
 
   @Get(`${GROUP}/lags`)

@@ -4,6 +4,7 @@
 // The Brook-Producer-* headers make a request idempotent (application/produce/produce.service.ts); in streaming mode
 // the n-th record of the stream (from 0) has sequence Brook-Producer-Sequence + n.
 import { once } from 'node:events';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { Body, Controller, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BrookError, errors, outcomeField, type OutcomeMarker } from '../../common/brook-error.js';
@@ -25,6 +26,9 @@ import { dataToBytes, headersFromApi, type DataType } from '../../application/re
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { Inject } from '@nestjs/common';
+
+/** What follows every delivery report of a streaming produce (Confluent's separator). */
+export const REPORT_SEPARATOR = '\r\n';
 
 interface ParsedRecord {
   input: ProduceInput;
@@ -119,7 +123,11 @@ export class V3ProduceController {
     return { successes, failures };
   }
 
-  /** Streaming mode: records are produced one at a time as they arrive; reports are written in the same order. */
+  /**
+   * Streaming mode: records are produced one at a time as they arrive; reports are written in the same order, each
+   * followed by CRLF as Confluent writes them, so that line readers get one report per line as it is ready. The
+   * head is written with the first report: a stream that carried no record at all is refused as an empty body.
+   */
   private async produceStream(
     clusterId: string,
     topic: string,
@@ -130,8 +138,16 @@ export class V3ProduceController {
   ): Promise<void> {
     await this.producer.partitionCount(topic);
     const response = reply.raw;
-    response.writeHead(200, { 'content-type': 'application/json' });
     const splitter = new JsonObjectSplitter(this.config.socketRequestMaxBytes);
+    const write = async (report: object): Promise<void> => {
+      if (!response.headersSent) {
+        reply.hijack();
+        // with the headers hooks have set on the reply (request id, CORS), which a raw head would leave out
+        response.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/json' });
+      }
+      // A client that sends records but does not read its reports is not read from either: memory stays bounded.
+      if (!response.write(`${JSON.stringify(report)}${REPORT_SEPARATOR}`)) await once(response, 'drain');
+    };
     let position = 0;
     try {
       for await (const chunk of body.stream) {
@@ -139,18 +155,16 @@ export class V3ProduceController {
           const sequenced =
             producer === null ? null : { ...producer, sequence: incrementSequence(producer.sequence, position) };
           position++;
-          const report = JSON.stringify(await this.streamedReport(clusterId, topic, acks, text, sequenced));
-          // A client that sends records but does not read its reports is not read from either: memory stays bounded.
-          if (!response.write(report)) await once(response, 'drain');
+          await write(await this.streamedReport(clusterId, topic, acks, text, sequenced));
         }
       }
       splitter.end();
     } catch (error) {
       const failure = error instanceof BrookError ? error : errors.badRequest((error as Error).message);
-      response.write(JSON.stringify({ error_code: failure.errorCode, message: failure.message }));
+      await write({ error_code: failure.errorCode, message: failure.message });
     }
+    if (!response.headersSent) throw errors.emptyBody();
     response.end();
-    reply.hijack();
   }
 
   private async streamedReport(
@@ -192,7 +206,7 @@ export class V3ProduceController {
 }
 
 function parseRecord(body: unknown, what: string): ParsedRecord {
-  const object: JsonObject = body === undefined ? {} : asObject(body, what);
+  const object: JsonObject = asObject(body, what);
   const key = dataToBytes(object.key as never, `${what}.key`);
   const value = dataToBytes(object.value as never, `${what}.value`);
   const partition = object.partition_id;
