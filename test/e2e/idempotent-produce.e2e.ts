@@ -2,11 +2,17 @@
 // after a kill -9 of the broker (one broker) or of the partition leader (three brokers, requests through a broker
 // that does not lead): each retry is answered with the original offsets, and every record is in the log once.
 // The producer-state refusals (out-of-order sequence, fenced epoch) and producer ids that never repeat across a
-// restart are checked on the way.
+// restart are checked on the way. A Kafka client's idempotent batch (a producer id in its header, sent on the
+// Kafka listener) meets the same producer state as the REST requests of that producer id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeRequest } from '../../src/kafka/protocol/codec.js';
+import { KafkaErrorCode } from '../../src/kafka/protocol/error-codes.js';
+import { KEY_PRODUCER_ID_BASE } from '../../src/partition-log/producer-state.js';
+import { encodeBatch, stampProducer } from '../../src/partition-log/record-batch.js';
 import { BrokerProcess } from './support/broker-process.js';
 import { TestCluster } from './support/cluster.js';
 import { call, type ApiResponse } from './support/http.js';
+import { KafkaWire } from './support/kafka-wire.js';
 import { REPLICATION_ENV, ReplicatedTopic } from './support/replication.js';
 
 const T = '/v3/clusters/{cluster_id}/topics/{topic_name}';
@@ -163,6 +169,61 @@ describe('idempotent produce on one broker', () => {
     const after = await newProducer(broker);
     expect([producer.id, v2.id]).not.toContain(after.id);
     expect(after.id).toBeGreaterThan(Math.max(producer.id, v2.id));
+  });
+
+  it("checks a Kafka client's idempotent batches against the same producer state as REST requests", async () => {
+    const cid = await broker.clusterId();
+    const created = await call(broker.url, 'POST', `/v3/clusters/${cid}/topics`, {
+      body: { topic_name: 'idem-kafka', partitions_count: 1 },
+    });
+    expect(created.status, created.text).toBe(201);
+    const bodiless = await call(broker.url, 'POST', `/v3/clusters/${cid}/producers`, { spec: PRODUCERS });
+    expect([bodiless.status, bodiless.body.error_code]).toEqual([422, 42206]);
+    const unknownField = await call(broker.url, 'POST', `/v3/clusters/${cid}/producers`, {
+      body: { transactional_id: 't' },
+      spec: PRODUCERS,
+    });
+    expect([unknownField.status, unknownField.body.error_code]).toEqual([400, 40002]);
+    const producer = await newProducer(broker);
+    const wire = await KafkaWire.open(broker.kafkaPort);
+    /** Produce v9 of one batch of `values` with the producer's fields: the partition's error code and base offset. */
+    const send = async (producerId: number, epoch: number, sequence: number, values: string[]) => {
+      const batch = encodeBatch(
+        values.map((value) => ({ key: null, value: Buffer.from(value), timestamp: Date.now() })),
+      );
+      stampProducer(batch, { producerId, producerEpoch: epoch, baseSequence: sequence });
+      wire.writeRaw(
+        Buffer.concat(
+          encodeRequest('Produce', 9, sequence + 1, 'e2e', {
+            transactionalId: null,
+            acks: -1,
+            timeoutMs: 10_000,
+            topicData: [{ name: 'idem-kafka', partitionData: [{ index: 0, records: batch }] }],
+          }),
+        ),
+      );
+      const [answer] = (await wire.answer('Produce', 9)).body.responses[0].partitionResponses;
+      return { errorCode: answer.errorCode, baseOffset: answer.baseOffset };
+    };
+    try {
+      const ok = KafkaErrorCode.NONE;
+      expect(await send(producer.id, 0, 0, ['k0', 'k1'])).toEqual({ errorCode: ok, baseOffset: 0 });
+      // the client's retry of its batch: the original offsets, nothing appended
+      expect(await send(producer.id, 0, 0, ['k0', 'k1'])).toEqual({ errorCode: ok, baseOffset: 0 });
+      expect((await send(producer.id, 0, 5, ['gap'])).errorCode).toBe(KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER);
+      // the same producer id over REST continues the sequence the Kafka batches left
+      const rest = await produceOne(broker, 'idem-kafka', producer, 2, 'k2');
+      expect(rest.status, rest.text).toBe(200);
+      expect(rest.body.offset).toBe(2);
+      expect(await send(producer.id, 0, 2, ['k2'])).toEqual({ errorCode: ok, baseOffset: 2 });
+      expect(await send(producer.id, 1, 0, ['e1'])).toEqual({ errorCode: ok, baseOffset: 3 });
+      expect((await send(producer.id, 0, 3, ['fenced'])).errorCode).toBe(KafkaErrorCode.INVALID_PRODUCER_EPOCH);
+      // an idempotency key's producer id range is Brook's own, never a client's
+      expect((await send(KEY_PRODUCER_ID_BASE, 0, 0, ['key'])).errorCode).toBe(KafkaErrorCode.UNKNOWN_PRODUCER_ID);
+    } finally {
+      wire.close();
+    }
+    expect(await values(broker, 'idem-kafka', 1)).toEqual(['e1', 'k0', 'k1', 'k2']);
   });
 });
 
