@@ -1,10 +1,12 @@
 // v3 produce: one record per request (or, sent chunked, a stream of concatenated records answered by a stream of
 // delivery reports in order), and `records:batch` (207 with successes and failures). Record fields follow
 // Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data} (or with a
-// schema: application/schemas/produce-fields.ts), timestamp.
+// schema: application/schemas/produce-fields.ts), timestamp. The Brook-Producer-* headers make a request
+// idempotent (application/produce/produce.service.ts); in streaming mode the n-th record of the stream (from 0) has
+// sequence Brook-Producer-Sequence + n.
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BrookError, errors, outcomeField, type OutcomeMarker } from '../../common/brook-error.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
@@ -13,7 +15,14 @@ import { StreamingBody } from '../body/json-body-parser.js';
 import { asArray, asObject, type JsonObject } from '../body/json-shape.js';
 import { JsonObjectSplitter } from '../body/json-object-splitter.js';
 import { acksParam } from '../../application/params.js';
-import { ProduceService, type ProduceInput, type ProduceOutcome } from '../../application/produce/produce.service.js';
+import {
+  ProduceService,
+  type IdempotentProducer,
+  type ProduceInput,
+  type ProduceOutcome,
+} from '../../application/produce/produce.service.js';
+import { producerFromHeaders } from '../../application/idempotence/producer-headers.js';
+import { incrementSequence } from '../../partition-log/producer-state.js';
 import { headersFromApi } from '../../application/record-format.js';
 import { v3Field, type FieldBytes, type FieldReport } from '../../application/schemas/produce-fields.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
@@ -45,15 +54,17 @@ export class V3ProduceController {
     @Param('cluster_id') clusterId: string,
     @Param('topic_name') topic: string,
     @Query('acks') acksText: string | undefined,
+    @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     this.admin.checkCluster(clusterId);
     const acks = acksParam(acksText);
-    if (body instanceof StreamingBody) return this.produceStream(clusterId, topic, acks, body, reply);
+    const producer = producerFromHeaders(headers);
+    if (body instanceof StreamingBody) return this.produceStream(clusterId, topic, acks, body, reply, producer);
     await this.producer.partitionCount(topic);
     const record = await parseRecord(this.serde, topic, body, 'record');
-    const [outcome] = await this.producer.produce(topic, [record.input], acks);
+    const [outcome] = await this.producer.produce(topic, [record.input], acks, producer);
     if (!outcome.ok) throw outcome.error;
     return this.report(clusterId, topic, record, outcome);
   }
@@ -64,10 +75,12 @@ export class V3ProduceController {
     @Param('cluster_id') clusterId: string,
     @Param('topic_name') topic: string,
     @Query('acks') acksText: string | undefined,
+    @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
   ) {
     this.admin.checkCluster(clusterId);
     const acks = acksParam(acksText);
+    const producer = producerFromHeaders(headers);
     const entries = asArray(asObject(body, 'request body').entries, 'entries');
     if (entries.length === 0) throw new BrookError(400, 42208, 'entries must not be empty.');
     if (entries.length > this.config.produceBatchEntriesMax) {
@@ -105,6 +118,7 @@ export class V3ProduceController {
             topic,
             parsed.map((entry) => entry.record.input),
             acks,
+            producer,
           )
         : [];
     const successes: object[] = [];
@@ -130,6 +144,7 @@ export class V3ProduceController {
     acks: Acks,
     body: StreamingBody,
     reply: FastifyReply,
+    producer: IdempotentProducer | null,
   ): Promise<void> {
     await this.producer.partitionCount(topic);
     const response = reply.raw;
@@ -143,10 +158,15 @@ export class V3ProduceController {
       // A client that sends records but does not read its reports is not read from either: memory stays bounded.
       if (!response.write(`${JSON.stringify(report)}${REPORT_SEPARATOR}`)) await once(response, 'drain');
     };
+    let position = 0;
     try {
       for await (const chunk of body.stream) {
-        for (const text of splitter.push(chunk as Buffer))
-          await write(await this.streamedReport(clusterId, topic, acks, text));
+        for (const text of splitter.push(chunk as Buffer)) {
+          const sequenced =
+            producer === null ? null : { ...producer, sequence: incrementSequence(producer.sequence, position) };
+          position++;
+          await write(await this.streamedReport(clusterId, topic, acks, text, sequenced));
+        }
       }
       splitter.end();
     } catch (error) {
@@ -157,10 +177,16 @@ export class V3ProduceController {
     response.end();
   }
 
-  private async streamedReport(clusterId: string, topic: string, acks: Acks, text: string): Promise<object> {
+  private async streamedReport(
+    clusterId: string,
+    topic: string,
+    acks: Acks,
+    text: string,
+    producer: IdempotentProducer | null,
+  ): Promise<object> {
     try {
       const record = await parseRecord(this.serde, topic, JSON.parse(text) as unknown, 'record');
-      const [outcome] = await this.producer.produce(topic, [record.input], acks);
+      const [outcome] = await this.producer.produce(topic, [record.input], acks, producer);
       if (!outcome.ok) throw outcome.error;
       return this.report(clusterId, topic, record, outcome);
     } catch (error) {
