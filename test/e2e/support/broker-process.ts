@@ -13,6 +13,9 @@ import { afterAll, beforeAll } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../../../dist/main.js', import.meta.url));
 
+/** How many times BrokerProcess.start tries other ports when one it found free was taken meanwhile. */
+const START_ATTEMPTS_ON_PORT_CLASH = 3;
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -69,11 +72,23 @@ export class BrokerProcess {
     private readonly options: BrokerOptions,
   ) {}
 
+  /**
+   * Starts a broker on free ports. A port found free may be taken by another process before the broker binds it
+   * (any port probe races); a start-up that fails with EADDRINUSE is tried again on other ports, a few times.
+   */
   static async start(options: BrokerOptions = {}): Promise<BrokerProcess> {
-    const [port, kafkaPort, registryPort] = await freePorts(3);
-    const broker = new BrokerProcess(port, kafkaPort, registryPort, mkdtempSync(join(tmpdir(), 'brook-e2e-')), options);
-    await broker.spawn();
-    return broker;
+    for (let attempt = 1; ; attempt++) {
+      const [port, kafkaPort, registryPort] = await freePorts(3);
+      const dataDir = mkdtempSync(join(tmpdir(), 'brook-e2e-'));
+      const broker = new BrokerProcess(port, kafkaPort, registryPort, dataDir, options);
+      try {
+        await broker.spawn();
+        return broker;
+      } catch (error) {
+        if (attempt >= START_ATTEMPTS_ON_PORT_CLASH || !String(error).includes('EADDRINUSE')) throw error;
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
   }
 
   get url(): string {
