@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, filterMatches, parseBinding, type AclBinding, type AccessRequest } from './acl.js';
+import { decide, filterMatches, type AclBinding, type AccessRequest } from './acl.js';
 
 const acl = (fields: Partial<AclBinding>): AclBinding => ({
   resource_type: 'TOPIC',
@@ -64,46 +64,7 @@ describe('ACL decision', () => {
   });
 });
 
-describe('ACL requests and filters', () => {
-  it('parses Confluent field names, case-insensitive enums, defaults', () => {
-    expect(
-      parseBinding({
-        resource_type: 'topic',
-        resource_name: 't',
-        principal: 'User:a',
-        operation: 'read',
-        permission: 'allow',
-      }),
-    ).toEqual(acl({ resource_name: 't', principal: 'User:a' }));
-    expect(() =>
-      parseBinding({
-        resource_type: 'TOPIC',
-        resource_name: 't',
-        principal: 'alice',
-        operation: 'READ',
-        permission: 'ALLOW',
-      }),
-    ).toThrow(/principal/);
-    expect(() =>
-      parseBinding({
-        resource_type: 'CLUSTER',
-        resource_name: 'x',
-        principal: 'User:a',
-        operation: 'READ',
-        permission: 'ALLOW',
-      }),
-    ).toThrow(/kafka-cluster/);
-    expect(() =>
-      parseBinding({
-        resource_type: 'TOPIC',
-        resource_name: 't',
-        principal: 'User:a',
-        operation: 'FLY',
-        permission: 'ALLOW',
-      }),
-    ).toThrow(/operation/);
-  });
-
+describe('ACL filters', () => {
   it('filters by fields, ANY and MATCH', () => {
     const prefixed = acl({ resource_name: 'ord', pattern_type: 'PREFIXED' });
     expect(filterMatches({}, prefixed)).toBe(true);

@@ -19,8 +19,8 @@ import { ConsumerInstance } from './consumer-instance.js';
 import { GroupCoordinator, type OffsetToCommit } from '../../group-coordinator/group-coordinator.service.js';
 import { topicPartitionKey, type InstanceValue } from '../../group-coordinator/group-records.js';
 import { InstanceFetcher } from './instance-fetcher.js';
-import { parseCreateInstance } from './instance-config.js';
-import { parseSubscription, validateGroupId, type Subscriber } from './instance-requests.js';
+import { newInstance, type CreateInstanceBody } from './instance-config.js';
+import { parseSubscription, validateGroupId, type Subscriber, type SubscriptionBody } from './instance-requests.js';
 
 /** Kafka's auto.commit.interval.ms default. */
 export const AUTO_COMMIT_INTERVAL_MS = 5_000;
@@ -79,11 +79,11 @@ export class ConsumerInstances implements OnApplicationShutdown {
     return `${this.config.advertisedUrl}/consumers/${encodeURIComponent(groupId)}/instances/${encodeURIComponent(name)}`;
   }
 
-  async create(groupId: string, body: unknown): Promise<{ instance_id: string; base_uri: string }> {
+  async create(groupId: string, body: CreateInstanceBody): Promise<{ instance_id: string; base_uri: string }> {
     validateGroupId(groupId);
     await this.coordinator.ensureOffsetsTopic();
     this.coordinator.assertCoordinator(groupId);
-    const { name, value } = parseCreateInstance(
+    const { name, value } = newInstance(
       body,
       { requestTimeoutMs: this.config.groups.consumerRequestTimeoutMs },
       this.clock.nowMs(),
@@ -112,7 +112,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
   // ---- subscription and assignment ----
 
-  async subscribe(groupId: string, name: string, body: Record<string, unknown>, subscriber: Subscriber): Promise<void> {
+  async subscribe(groupId: string, name: string, body: SubscriptionBody, subscriber: Subscriber): Promise<void> {
     const { runtime, value } = this.use(groupId, name);
     const subscription = parseSubscription(body, subscriber);
     if (value.assignment !== null) {

@@ -1,33 +1,27 @@
 // v3 produce: one record per request (or, sent chunked, a stream of concatenated records answered by a stream of
 // delivery reports in order), and `records:batch` (207 with successes and failures). Record fields follow
-// Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data}, timestamp.
+// Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data}, timestamp,
+// checked by the compiled schemas of produce-records.schema.ts.
 import { once } from 'node:events';
-import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
-import { AdminService } from '../../application/admin/admin.service.js';
 import { StreamingBody } from '../body/json-body-parser.js';
-import { asArray, asObject, type JsonObject } from '../body/json-shape.js';
 import { JsonObjectSplitter } from '../body/json-object-splitter.js';
 import { acksParam } from '../../application/params.js';
-import { ProduceService, type ProduceInput, type ProduceOutcome } from '../../application/produce/produce.service.js';
-import { dataToBytes, headersFromApi, type DataType } from '../../application/record-format.js';
+import { ProduceService, type ProduceOutcome } from '../../application/produce/produce.service.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { Inject } from '@nestjs/common';
-
-interface ParsedRecord {
-  input: ProduceInput;
-  key: { type: DataType; size: number } | null;
-  value: { type: DataType; size: number } | null;
-}
+import { KnownClusterGuard } from './known-cluster.guard.js';
+import { batchEntries, parseRecord, type ParsedRecord } from './produce-records.schema.js';
 
 @Controller('v3/clusters/:cluster_id/topics/:topic_name')
+@UseGuards(KnownClusterGuard)
 export class V3ProduceController {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
-    private readonly admin: AdminService,
     private readonly producer: ProduceService,
   ) {}
 
@@ -40,10 +34,9 @@ export class V3ProduceController {
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    this.admin.checkCluster(clusterId);
     const acks = acksParam(acksText);
     if (body instanceof StreamingBody) return this.produceStream(clusterId, topic, acks, body, reply);
-    const record = parseRecord(body, 'record');
+    const record = parseRecord(body, 'record', Date.now());
     const [outcome] = await this.producer.produce(topic, [record.input], acks);
     if (!outcome.ok) throw outcome.error;
     return this.report(clusterId, topic, record, outcome);
@@ -57,32 +50,17 @@ export class V3ProduceController {
     @Query('acks') acksText: string | undefined,
     @Body() body: unknown,
   ) {
-    this.admin.checkCluster(clusterId);
     const acks = acksParam(acksText);
-    const entries = asArray(asObject(body, 'request body').entries, 'entries');
-    if (entries.length === 0) throw new BrookError(400, 42208, 'entries must not be empty.');
-    if (entries.length > this.config.produceBatchEntriesMax) {
-      throw new BrookError(
-        400,
-        42208,
-        `entries holds ${entries.length} records; at most ${this.config.produceBatchEntriesMax} are allowed.`,
-      );
-    }
-    const ids = new Set<string>();
+    const entries = batchEntries(body, this.config.produceBatchEntriesMax);
     const failures: Array<{ id: string; error_code: number; message: string }> = [];
     const parsed: Array<{ id: string; record: ParsedRecord }> = [];
+    const nowMs = Date.now();
     entries.forEach((entry, i) => {
-      const object = asObject(entry, `entries[${i}]`);
-      const id = object.id;
-      if (typeof id !== 'string' || id.length === 0 || id.length > 80)
-        throw new BrookError(400, 42208, `entries[${i}].id must be a string of 1 to 80 characters.`);
-      if (ids.has(id)) throw new BrookError(400, 42208, `entries ids must be distinct; '${id}' repeats.`);
-      ids.add(id);
       try {
-        parsed.push({ id, record: parseRecord(object, `entries[${i}]`) });
+        parsed.push({ id: entry.id, record: parseRecord(entry, `entries[${i}]`, nowMs) });
       } catch (error) {
         const failure = error instanceof BrookError ? error : errors.invalidPayload((error as Error).message);
-        failures.push({ id, error_code: failure.errorCode, message: failure.message });
+        failures.push({ id: entry.id, error_code: failure.errorCode, message: failure.message });
       }
     });
     const outcomes =
@@ -133,7 +111,7 @@ export class V3ProduceController {
 
   private async streamedReport(clusterId: string, topic: string, acks: Acks, text: string): Promise<object> {
     try {
-      const record = parseRecord(JSON.parse(text) as unknown, 'record');
+      const record = parseRecord(JSON.parse(text) as unknown, 'record', Date.now());
       const [outcome] = await this.producer.produce(topic, [record.input], acks);
       if (!outcome.ok) throw outcome.error;
       return this.report(clusterId, topic, record, outcome);
@@ -161,48 +139,4 @@ export class V3ProduceController {
       ...(record.value ? { value: record.value } : {}),
     };
   }
-}
-
-function parseRecord(body: unknown, what: string): ParsedRecord {
-  const object: JsonObject = body === undefined ? {} : asObject(body, what);
-  const key = dataToBytes(object.key as never, `${what}.key`);
-  const value = dataToBytes(object.value as never, `${what}.value`);
-  const partition = object.partition_id;
-  if (
-    partition !== undefined &&
-    partition !== null &&
-    (typeof partition !== 'number' || !Number.isSafeInteger(partition) || partition < 0)
-  ) {
-    throw errors.invalidPayload(`${what}.partition_id must be a non-negative integer.`);
-  }
-  const headersRaw = object.headers;
-  if (headersRaw !== undefined && headersRaw !== null && !Array.isArray(headersRaw))
-    throw errors.invalidPayload(`${what}.headers must be an array.`);
-  const headers = headersFromApi(
-    ((headersRaw as unknown[] | undefined) ?? []).map((header, i) => {
-      const h = asObject(header, `${what}.headers[${i}]`);
-      if (typeof h.name !== 'string') throw errors.invalidPayload(`${what}.headers[${i}].name must be a string.`);
-      if (h.value !== undefined && h.value !== null && typeof h.value !== 'string')
-        throw errors.invalidPayload(`${what}.headers[${i}].value must be base64.`);
-      return { name: h.name, value: h.value as string | null | undefined };
-    }),
-  );
-  let timestamp = Date.now();
-  if (object.timestamp !== undefined && object.timestamp !== null) {
-    const parsed = typeof object.timestamp === 'string' ? Date.parse(object.timestamp) : NaN;
-    if (Number.isNaN(parsed) || parsed < 0)
-      throw errors.invalidPayload(`${what}.timestamp must be an RFC 3339 date-time.`);
-    timestamp = parsed;
-  }
-  return {
-    input: {
-      key: key.bytes,
-      value: value.bytes,
-      headers,
-      timestamp,
-      partition: partition as number | null | undefined,
-    },
-    key: key.type === null ? null : { type: key.type, size: key.bytes?.length ?? 0 },
-    value: value.type === null ? null : { type: value.type, size: value.bytes?.length ?? 0 },
-  };
 }
