@@ -57,7 +57,14 @@ export async function call<T = any>(
   let body: string | Buffer | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
-  if (body !== undefined) test = test.set('content-type', options.contentType ?? 'application/json').send(body);
+  if (body !== undefined) {
+    // The bytes go as they are: superagent would serialize a Buffer as JSON ({"type":"Buffer",...}).
+    const asPrepared = (prepared: unknown): string => prepared as string;
+    test = test
+      .set('content-type', options.contentType ?? 'application/json')
+      .serialize(asPrepared)
+      .send(body);
+  }
   const response = await test;
   const text = (response.body as Buffer).toString('utf8');
   let parsed: unknown = undefined;
