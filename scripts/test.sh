@@ -7,14 +7,19 @@ cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
-if ! command -v redis-server >/dev/null 2>&1; then
+# The programs the end-to-end tests run for real: a Redis for the cluster tests, kcat (librdkafka) for the Kafka
+# listener's tests, Chromium for the console's browser tests. Installed with apt-get when absent and possible.
+ensure_tool() { # ensure_tool <command> <debian package> <what needs it>
+  command -v "$1" >/dev/null 2>&1 && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    (apt-get update -qq && apt-get install -y -qq redis-server >/dev/null) ||
-      echo "warning: could not install redis-server; cluster tests need it (apt-get install -y redis-server)"
-  else
-    echo "warning: redis-server is missing; cluster tests need it: sudo apt-get install -y redis-server"
+    if [ -z "${apt_updated:-}" ]; then apt-get update -qq || true; apt_updated=1; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null && return 0
   fi
-fi
+  echo "warning: $1 is missing and could not be installed; $3 need it: sudo apt-get install -y $2"
+}
+ensure_tool redis-server redis-server "the cluster tests"
+ensure_tool kcat kcat "the Kafka listener tests"
+ensure_tool chromium chromium "the console's browser tests"
 
 npm run lint --silent
 npx tsc -p tsconfig.test.json --noEmit

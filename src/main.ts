@@ -9,11 +9,13 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
+import { DataDirLock } from './common/data-dir-lock.js';
 import { JsonLogger } from './common/json-logger.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
+import { useWebSocketEdge } from './ws/ws.module.js';
 
 const LOG_LEVELS = {
   silent: false,
@@ -41,6 +43,8 @@ export function flagsToEnv(argv: string[]): Record<string, string> {
 async function main(): Promise<void> {
   const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
   mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  // one process per data dir, a paused one included; it also lets a restart replace its own registration at once
+  DataDirLock.acquire(config.dataDir);
   const adapter = new FastifyAdapter(httpAdapterOptions(config));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger:
@@ -53,6 +57,7 @@ async function main(): Promise<void> {
     forceCloseConnections: true,
   });
   installRequestPipeline(app, config);
+  useWebSocketEdge(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a
   // controlled shutdown has moved this broker's partition leadership to other replicas (cluster mode).

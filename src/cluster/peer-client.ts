@@ -1,7 +1,10 @@
 // Broker-to-broker HTTP (DESIGN.md §1): calls to another broker's internal routes (INTERNAL_PREFIX), carrying the
 // cluster secret. Binary record batches travel as they are (BATCHES_MEDIA_TYPE), JSON only for control calls.
-// A peer's Brook error comes back as the same BrookError; a peer that cannot be reached is `unreachable`, which
-// callers turn into the error that fits (leader not available, no controller).
+// A peer's Brook error comes back as the same BrookError (with its unknown produce outcome, from the Brook-Outcome
+// header); a peer that cannot be reached is `unreachable`, which callers turn into the error that fits (leader not
+// available, no controller). An unreachable peer says whether the request can have reached it: a connection that
+// was refused or never made (nothing was sent) is told apart from one that broke or timed out after the request
+// went out (the peer may have acted on it).
 //
 // Every call made while serving a request carries that request's X-Request-Id, so the peer logs it under the same
 // id. With TLS (BROOK_TLS_CERT/KEY) peers' URLs are https: calls go through a keep-alive HTTPS agent that verifies
@@ -11,7 +14,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { currentRequestId } from '../common/request-context.js';
-import { BrookError } from '../common/brook-error.js';
+import { BrookError, OUTCOME_HEADER } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -37,8 +40,41 @@ export const PEER_REQUEST_TIMEOUT_MS = 10_000;
 /** Broker addresses are re-read from the registrations at most this often (and at once on a miss). */
 const BROKER_DIRECTORY_TTL_MS = 1_000;
 
+/** Errors of a connection that was never made: the request cannot have reached the peer. */
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_HAS_EXPIRED',
+]);
+
 export class PeerUnreachableError extends Error {
   override readonly name = 'PeerUnreachableError';
+
+  constructor(
+    message: string,
+    /** False only when no connection was made: the peer cannot have seen the request. */
+    readonly requestMayHaveArrived: boolean = true,
+  ) {
+    super(message);
+  }
+}
+
+/** Whether a failed call may have delivered its request: anything but a connection that was never made. */
+function mayHaveArrived(error: unknown): boolean {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const codes = [cause, ...((cause as { errors?: unknown[] }).errors ?? [])].map(
+    (item) => (item as { code?: unknown }).code,
+  );
+  return !codes.some((code) => typeof code === 'string' && NOT_CONNECTED_CODES.has(code));
 }
 
 /** A request to any route of a peer (forwarded public requests included), through peerFetch. */
@@ -134,7 +170,11 @@ export class PeerClient implements OnModuleDestroy {
     try {
       response = await this.peerFetch(url, { method: request.method, headers, body, signal });
     } catch (error) {
-      throw new PeerUnreachableError(`broker at ${baseUrl} did not answer: ${(error as Error).message}`);
+      const cause = (error as { cause?: { message?: string } }).cause?.message;
+      throw new PeerUnreachableError(
+        `broker at ${baseUrl} did not answer: ${(error as Error).message}${cause === undefined ? '' : ` (${cause})`}`,
+        mayHaveArrived(error),
+      );
     }
     if (response.ok) return response;
     const text = await response.text().catch(() => '');
@@ -146,7 +186,8 @@ export class PeerClient implements OnModuleDestroy {
     }
     const code = typeof parsed.error_code === 'number' ? parsed.error_code : response.status;
     const message = typeof parsed.message === 'string' ? parsed.message : `peer answered ${response.status}`;
-    throw new BrookError(response.status, code, message);
+    const outcome = response.headers.get(OUTCOME_HEADER) === 'unknown' ? 'unknown' : undefined;
+    throw new BrookError(response.status, code, message, undefined, outcome);
   }
 
   /** One read of the registrations at a time; a failed read keeps the addresses read last. */

@@ -4,8 +4,9 @@
 //      then write a new incarnation, upon which the brokers apply the store again; then finish the admin commands
 //      a previous controller left half-done (admin-plans.ts), and tell every broker, with the new epoch;
 //   2. on every change of the broker registrations, and every heartbeat in case a hint was lost, move partition
-//      leadership off brokers that left (to an in-sync replica, or per unclean.leader.election.enable), drop
-//      them from ISRs, and bring offline partitions back when an ISR member returns (partition-leadership.ts);
+//      leadership off brokers that left or restarted (a registration with a new broker epoch is a failure followed
+//      by a start-up), to an in-sync replica or per unclean.leader.election.enable, drop them from ISRs, and bring
+//      offline partitions back when an ISR member returns (partition-leadership.ts);
 //   3. on a broker's controlled shutdown, treat it as gone for the same decisions while it still runs;
 //   4. every leader.imbalance.check.interval.seconds, give preferred replicas their leadership back
 //      (preferred-leader.ts), when nothing else had to change in that pass;
@@ -31,6 +32,7 @@ import {
 } from '../coordination/cluster-keys.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type MetadataSnapshot, parseSnapshot } from '../topic/metadata-snapshot.js';
+import type { LiveIncarnations } from '../topic/replica-incarnations.js';
 import { resolveTopicConfig } from '../config/topic-config.js';
 import { resumePlans } from './admin-plans.js';
 import { ControllerElection } from './controller-election.service.js';
@@ -141,6 +143,19 @@ export class ClusterController implements OnModuleDestroy {
       this.running = null;
       for (const resolve of this.passWaiters.splice(0)) resolve();
     });
+  }
+
+  /**
+   * Resolves once a whole pass has run after this call, or after `timeoutMs`; at once when this broker is not the
+   * controller. At start-up a broker that is its own controller (a single broker always is) settles leadership
+   * before it serves: the partitions it led before its restart move to a new leader epoch first.
+   */
+  async settle(timeoutMs: number): Promise<void> {
+    if (this.epoch < 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([this.nextPass(), timeout]);
+    clearTimeout(timer);
   }
 
   /** Resolves once a pass that started after this call has run (or this broker stopped being controller). */
@@ -263,20 +278,22 @@ export class ClusterController implements OnModuleDestroy {
     await this.nextPass();
   }
 
-  /** The brokers that may lead: registered, and not in a controlled shutdown. */
-  async leadershipCandidates(): Promise<Set<number>> {
+  /** The incarnations that may lead or be in sync: registered, and not in a controlled shutdown. */
+  async leadershipCandidates(): Promise<LiveIncarnations> {
     const registrations = await this.election.liveBrokers();
     for (const [brokerId, brokerEpoch] of [...this.shuttingDown]) {
       const registration = registrations.find((broker) => broker.brokerId === brokerId);
       if (registration?.brokerEpoch !== brokerEpoch) this.shuttingDown.delete(brokerId);
     }
-    return new Set(
-      registrations.map((broker) => broker.brokerId).filter((brokerId) => !this.shuttingDown.has(brokerId)),
+    return new Map(
+      registrations
+        .filter((broker) => !this.shuttingDown.has(broker.brokerId))
+        .map((broker) => [broker.brokerId, broker.brokerEpoch]),
     );
   }
 
-  /** Returns the brokers that may lead, as this pass saw them. */
-  private async moveLeaders(epoch: number): Promise<Set<number>> {
+  /** Returns the incarnations that may lead, as this pass saw them. */
+  private async moveLeaders(epoch: number): Promise<LiveIncarnations> {
     await this.metadata.reload();
     const live = await this.leadershipCandidates();
     const changes = decideLeaderChanges(

@@ -1,10 +1,8 @@
 // Who is controller, and the broker's own registration (Kafka's /controller and /brokers/ids/N, through the
 // coordination store).
 //
-// - Registration: a TTL key renewed every heartbeat, value = BrokerRegistration (also the lease token). A broker
-//   whose id is held by a live registration waits one session timeout for it to lapse (its own previous life
-//   after a kill -9), then refuses to start. The broker epoch comes from a counter raised above the last one this
-//   broker had, so it never goes backwards even when the store lost it.
+// - Registration: broker-registration.ts (each start a new incarnation, with a new broker epoch); when another
+//   process has taken this broker's id, this one is told to stop (onIdTaken).
 // - Controller: the lease is taken with SET NX PX and a random token and renewed every heartbeat. The epoch is
 //   raised atomically (one Lua script) to max(counter, H) + 1, H being the highest epoch in this broker's data dir,
 //   in any registration, or in any partition state: a store that lost data cannot hand out an old epoch again.
@@ -16,18 +14,13 @@
 //   highest epoch and its metadata.
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../common/atomic-file.js';
 import { errors } from '../common/brook-error.js';
 import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
 import {
-  BROKER_EPOCH_KEY,
   BROKERS_PREFIX,
-  brokerKey,
   CLUSTER_ID_KEY,
   CONTROLLER_EPOCH_KEY,
   CONTROLLER_KEY,
@@ -35,15 +28,8 @@ import {
   PARTITION_STATE_PREFIX,
 } from '../coordination/cluster-keys.js';
 import type { BrokerRegistration, PartitionState } from '../topic/cluster-metadata.js';
-
-const BROKER_META_FILE = 'broker-meta.json';
-
-interface BrokerMeta {
-  brokerId: number;
-  clusterId: string | null;
-  highestControllerEpochSeen: number;
-  lastBrokerEpoch?: number;
-}
+import { type BrokerMeta, BrokerMetaFile } from './broker-meta.js';
+import { RegistrationKeeper } from './broker-registration.js';
 
 interface ControllerLeaseValue {
   brokerId: number;
@@ -60,15 +46,14 @@ export class ControllerElection implements OnModuleDestroy {
   private leaseValidUntilMs = -Infinity;
   private heartbeat: NodeJS.Timeout | null = null;
   private ticking = false;
-  private registeredValue = '';
   private storeEmptySinceMs: number | null = null;
   private meta: BrokerMeta = { brokerId: -1, clusterId: null, highestControllerEpochSeen: 0 };
   private readonly electedListeners: ElectionListener[] = [];
   private readonly resignedListeners: ElectionListener[] = [];
   private readonly idTakenListeners: Array<(message: string) => void> = [];
   private stopped = false;
-  private savedMeta = '';
-  brokerEpoch = -1;
+  private readonly metaFile: BrokerMetaFile;
+  private readonly registration: RegistrationKeeper;
   clusterId = '';
 
   constructor(
@@ -78,6 +63,13 @@ export class ControllerElection implements OnModuleDestroy {
   ) {
     const lease: ControllerLeaseValue = { brokerId: config.brokerId, token: randomBytes(16).toString('hex') };
     this.leaseValue = JSON.stringify(lease);
+    this.metaFile = new BrokerMetaFile(config.dataDir, config.brokerId);
+    this.registration = new RegistrationKeeper(store, config, clock, this.logger, () => this.meta);
+  }
+
+  /** This process's incarnation: its broker epoch, known once start() has registered it. */
+  get brokerEpoch(): number {
+    return this.registration.brokerEpoch;
   }
 
   get sessionTimeoutMs(): number {
@@ -105,7 +97,7 @@ export class ControllerElection implements OnModuleDestroy {
 
   /** Registers this broker, learns or creates the cluster id, and tries to become controller. */
   async start(): Promise<void> {
-    this.meta = await this.readMeta();
+    this.meta = await this.metaFile.read();
     this.clusterId = await this.ensureClusterId();
     if (this.meta.clusterId !== null && this.meta.clusterId !== this.clusterId) {
       throw new Error(
@@ -113,8 +105,10 @@ export class ControllerElection implements OnModuleDestroy {
       );
     }
     this.meta.clusterId = this.clusterId;
-    await this.registerAtStart();
-    await this.saveMeta();
+    this.meta.directoryId ??= randomBytes(16).toString('hex');
+    await this.metaFile.save(this.meta);
+    await this.registration.registerAtStart();
+    await this.metaFile.save(this.meta);
     await this.standIfAllowed();
     this.heartbeat = setInterval(() => void this.tick(), this.config.brokerHeartbeatIntervalMs);
     this.heartbeat.unref();
@@ -125,8 +119,7 @@ export class ControllerElection implements OnModuleDestroy {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.controllerEpoch >= 0) this.resign('shutting down');
     await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
-    if (this.registeredValue !== '')
-      await this.store.releaseLease(brokerKey(this.config.brokerId), this.registeredValue).catch(() => false);
+    await this.registration.release();
   }
 
   isController(): boolean {
@@ -179,68 +172,6 @@ export class ControllerElection implements OnModuleDestroy {
     if (epoch > this.meta.highestControllerEpochSeen) this.meta.highestControllerEpochSeen = epoch;
   }
 
-  private registrationValue(): string {
-    const registration: BrokerRegistration = {
-      brokerId: this.config.brokerId,
-      url: this.config.advertisedUrl,
-      brokerEpoch: this.brokerEpoch,
-      highestControllerEpochSeen: this.meta.highestControllerEpochSeen,
-    };
-    return JSON.stringify(registration);
-  }
-
-  /** Waits up to one session timeout for a registration of this id to lapse (our own, before a kill -9). */
-  private async registerAtStart(): Promise<void> {
-    const deadline = this.clock.monotonicMs() + this.sessionTimeoutMs + this.config.brokerHeartbeatIntervalMs;
-    let warned = false;
-    while (!(await this.register())) {
-      if (this.clock.monotonicMs() > deadline) {
-        throw new Error(
-          `broker id ${this.config.brokerId} is already registered by a live broker; refusing to start ` +
-            '(give each broker its own BROOK_BROKER_ID)',
-        );
-      }
-      if (!warned) {
-        this.logger.warn(`broker id ${this.config.brokerId} is registered; waiting for that registration to lapse`);
-        warned = true;
-      }
-      await sleep(Math.min(this.config.brokerHeartbeatIntervalMs, 500));
-    }
-  }
-
-  /** Takes the registration key with a new broker epoch; false when a live registration holds it. */
-  private async register(): Promise<boolean> {
-    if ((await this.store.get(brokerKey(this.config.brokerId))) !== null) return false;
-    this.brokerEpoch = await this.store.raiseCounterAbove(BROKER_EPOCH_KEY, this.meta.lastBrokerEpoch ?? 0);
-    this.meta.lastBrokerEpoch = this.brokerEpoch;
-    const value = this.registrationValue();
-    if (!(await this.store.acquireLease(brokerKey(this.config.brokerId), value, this.sessionTimeoutMs))) {
-      // the write may have landed with its answer lost (a command timeout): then the key is ours
-      return this.adoptOwnRegistration();
-    }
-    this.registeredValue = value;
-    return true;
-  }
-
-  /**
-   * Whether the registration key holds this incarnation's registration (its broker epoch, its URL) under a value
-   * this process lost track of: a write that landed while its answer timed out, or an update whose answer was lost.
-   * If so the value is adopted, so that the next renewal matches it.
-   */
-  private async adoptOwnRegistration(): Promise<boolean> {
-    const current = await this.store.get(brokerKey(this.config.brokerId));
-    if (current === null) return false;
-    let stored: Partial<BrokerRegistration>;
-    try {
-      stored = JSON.parse(current.value) as Partial<BrokerRegistration>;
-    } catch {
-      return false;
-    }
-    if (stored.brokerEpoch !== this.brokerEpoch || stored.url !== this.config.advertisedUrl) return false;
-    this.registeredValue = current.value;
-    return true;
-  }
-
   private async tick(): Promise<void> {
     if (this.ticking || this.stopped) return;
     this.ticking = true;
@@ -249,7 +180,7 @@ export class ControllerElection implements OnModuleDestroy {
       await this.renewRegistration();
       await this.noticeEmptyStore();
       if (this.controllerEpoch < 0) await this.standIfAllowed();
-      await this.saveMeta();
+      await this.metaFile.save(this.meta);
     } catch (error) {
       this.logger.error(`heartbeat failed: ${(error as Error).message}`);
     } finally {
@@ -274,33 +205,16 @@ export class ControllerElection implements OnModuleDestroy {
     }
   }
 
-  /** Renews the registration, publishing a higher epoch seen; registers again when the key was lost. */
+  /** Renews the registration, publishing a higher epoch seen; stops this process when another holds its id. */
   private async renewRegistration(): Promise<void> {
-    const key = brokerKey(this.config.brokerId);
-    const counter = await this.store.readCounter(CONTROLLER_EPOCH_KEY);
-    this.observeControllerEpoch(counter);
-    if (!(await this.store.renewLease(key, this.registeredValue, this.sessionTimeoutMs))) {
-      if (await this.adoptOwnRegistration()) return; // ours, under a value whose write answer was lost
-      this.logger.warn(`registration of broker ${this.config.brokerId} was lost; registering again`);
-      if (!(await this.register())) {
-        // Another process now holds this id (it started while this one was paused past its session). Two brokers
-        // with one id would both act on that id's partitions: this one, the stale one, stops.
-        const message = `broker id ${this.config.brokerId} is now registered by another broker process; this one stops`;
-        this.logger.error(message);
-        this.stopped = true;
-        for (const listener of this.idTakenListeners) listener(message);
-      }
-      return;
-    }
-    const wanted = this.registrationValue();
-    if (wanted === this.registeredValue) return;
-    const current = await this.store.get(key);
-    if (current === null || current.value !== this.registeredValue) return;
-    const written = await this.store.put(key, wanted, {
-      ttlMs: this.sessionTimeoutMs,
-      expectedVersion: current.version,
-    });
-    if (written.ok) this.registeredValue = wanted;
+    this.observeControllerEpoch(await this.store.readCounter(CONTROLLER_EPOCH_KEY));
+    if ((await this.registration.renew()) === 'renewed') return;
+    // Another process now holds this id (it started while this one was paused past its session). Two brokers with
+    // one id would both act on that id's partitions: this one, the stale one, stops.
+    const message = `broker id ${this.config.brokerId} is now registered by another broker process; this one stops`;
+    this.logger.error(message);
+    this.stopped = true;
+    for (const listener of this.idTakenListeners) listener(message);
   }
 
   /** Tracks how long the store has been without the cluster's keys; puts the cluster id back at once. */
@@ -328,7 +242,7 @@ export class ControllerElection implements OnModuleDestroy {
     this.controllerEpoch = epoch;
     this.leaseValidUntilMs = sentAt + this.sessionTimeoutMs;
     this.observeControllerEpoch(epoch);
-    await this.saveMeta();
+    await this.metaFile.save(this.meta);
     this.logger.log(`broker ${this.config.brokerId} is controller with epoch ${epoch}`);
     for (const listener of this.electedListeners) listener(epoch);
   }
@@ -364,36 +278,8 @@ export class ControllerElection implements OnModuleDestroy {
     if (stored === null) throw new Error('the coordination store lost the cluster id while starting');
     return stored.value;
   }
-
-  private async readMeta(): Promise<BrokerMeta> {
-    try {
-      const meta = JSON.parse(await readFile(join(this.config.dataDir, BROKER_META_FILE), 'utf8')) as BrokerMeta;
-      if (meta.brokerId !== this.config.brokerId) {
-        throw new Error(
-          `data dir ${this.config.dataDir} belongs to broker ${meta.brokerId}, not ${this.config.brokerId}`,
-        );
-      }
-      return meta;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        return { brokerId: this.config.brokerId, clusterId: null, highestControllerEpochSeen: 0 };
-      }
-      throw error;
-    }
-  }
-
-  private async saveMeta(): Promise<void> {
-    const text = JSON.stringify(this.meta);
-    if (text === this.savedMeta) return;
-    await writeFileAtomic(join(this.config.dataDir, BROKER_META_FILE), text);
-    this.savedMeta = text;
-  }
 }
 
 function storeUnavailable(error: unknown): never {
   throw errors.brokerNotAvailable(`The coordination store is not reachable: ${(error as Error).message}`);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -136,4 +136,53 @@ describe('ControllerElection broker registration', () => {
     await heartbeat();
     expect(taken).toEqual([expect.stringMatching(/broker id 1 is now registered by another broker process/)]);
   });
+
+  it('takes a lost registration again as the same incarnation: the same process keeps its broker epoch', async () => {
+    const epoch = election.brokerEpoch;
+    await store.delete(brokerKey(1));
+    await heartbeat();
+    expect(taken).toEqual([]);
+    expect(election.brokerEpoch).toBe(epoch);
+    expect(JSON.parse((await store.get(brokerKey(1)))!.value)).toMatchObject({ brokerId: 1, brokerEpoch: epoch });
+  });
+
+  it('a restart on the same data dir replaces the live registration at once, with a higher broker epoch', async () => {
+    const before = JSON.parse((await store.get(brokerKey(1)))!.value) as { brokerEpoch: number; directoryId: string };
+    const config = loadBrokerConfig({ BROOK_DATA_DIR: dataDir, BROOK_BROKER_ID: '1' });
+    // the previous process died without releasing anything: its registration is still live
+    const next = new ControllerElection(store, config, clock);
+    await next.start();
+    try {
+      const after = JSON.parse((await store.get(brokerKey(1)))!.value) as typeof before;
+      expect(after.directoryId).toBe(before.directoryId);
+      expect(after.brokerEpoch).toBeGreaterThan(before.brokerEpoch);
+      expect(next.brokerEpoch).toBe(after.brokerEpoch);
+      expect(clock.monotonicMs()).toBe(0); // it did not wait for the old registration to lapse
+      // and the old incarnation, were it still running, finds its id taken and stops
+      await heartbeat();
+      expect(taken).toEqual([expect.stringMatching(/now registered by another broker process/)]);
+    } finally {
+      await next.onModuleDestroy();
+    }
+  });
+
+  it("waits for another directory's registration of its id to lapse, then refuses to start", async () => {
+    const otherDir = await fsp.mkdtemp(join(tmpdir(), 'brook-registration-other-'));
+    const other = new ControllerElection(
+      store,
+      loadBrokerConfig({ BROOK_DATA_DIR: otherDir, BROOK_BROKER_ID: '1', BROOK_BROKER_HEARTBEAT_INTERVAL_MS: '500' }),
+      clock,
+    );
+    // time passes while the broker holding the id keeps renewing its registration
+    const sleeping = setInterval(() => {
+      clock.advance(1_000);
+      void heartbeat();
+    }, 1);
+    try {
+      await expect(other.start()).rejects.toThrow(/already registered by a live broker/);
+    } finally {
+      clearInterval(sleeping);
+      await fsp.rm(otherDir, { recursive: true, force: true });
+    }
+  });
 });

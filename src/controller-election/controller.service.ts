@@ -16,6 +16,7 @@ import { CoordinationStore } from '../coordination/coordination-store.js';
 import { partitionStateKey, REASSIGNMENTS_PREFIX, topicConfigKey, topicKey } from '../coordination/cluster-keys.js';
 import type { PartitionState, TopicAssignment } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { type LiveIncarnations, membersAsLive } from '../topic/replica-incarnations.js';
 import { findCollidingTopic, isInternalTopic, topicCollisionMessage, validateTopicName } from '../topic/topic-name.js';
 import { validateTopicConfigs } from '../config/topic-config.js';
 import { executePlan } from './admin-plans.js';
@@ -207,7 +208,8 @@ export class ControllerService {
     if (this.metadata.topic(request.name)) throw errors.topicExists(request.name);
     const colliding = findCollidingTopic(request.name, this.metadata.allTopics().keys());
     if (colliding !== null) throw errors.invalidRequest(topicCollisionMessage(request.name, colliding));
-    const brokers = await this.election.liveBrokerIds();
+    const live = await this.liveIncarnations();
+    const brokers = [...live.keys()];
     const replicas = assignReplicas({
       brokerIds: brokers,
       partitions: request.partitions,
@@ -224,7 +226,7 @@ export class ControllerService {
         description: `create topic ${request.name}`,
         writes: [
           { key: topicConfigKey(request.name), value: JSON.stringify(configs.configs) },
-          ...initialStates(request.name, replicas, 0, epoch),
+          ...initialStates(request.name, replicas, 0, epoch, live),
           { key: topicKey(request.name), value: JSON.stringify(assignment) },
         ],
       },
@@ -259,7 +261,8 @@ export class ControllerService {
         `A partition reassignment of ${topic} is in progress; add partitions once it has completed.`,
       );
     }
-    const brokers = await this.election.liveBrokerIds();
+    const live = await this.liveIncarnations();
+    const brokers = [...live.keys()];
     const added = assignReplicas({
       brokerIds: brokers,
       partitions: partitionsCount - existing,
@@ -284,7 +287,7 @@ export class ControllerService {
       {
         description: `add partitions ${existing}..${partitionsCount - 1} to ${topic}`,
         writes: [
-          ...initialStates(topic, added, existing, epoch),
+          ...initialStates(topic, added, existing, epoch, live),
           { key: topicKey(topic), value: JSON.stringify(assignment) },
         ],
       },
@@ -330,6 +333,11 @@ export class ControllerService {
     return null;
   }
 
+  /** The registered brokers (those a new partition's replicas are placed on) and their incarnations. */
+  private async liveIncarnations(): Promise<LiveIncarnations> {
+    return new Map((await this.election.liveBrokers()).map((broker) => [broker.brokerId, broker.brokerEpoch]));
+  }
+
   private requireTopic(topic: string) {
     const metadata = this.metadata.topic(topic);
     if (metadata === undefined) throw errors.topicNotFound(topic);
@@ -339,14 +347,21 @@ export class ControllerService {
 
 /**
  * The first state of each new partition. Every replica starts empty, so all are in sync (Kafka: the initial ISR is
- * the live assigned replicas); the first replica, the preferred one, leads.
+ * the live assigned replicas), each as the incarnation it runs now; the first replica, the preferred one, leads.
  */
-function initialStates(topic: string, replicas: number[][], firstPartition: number, controllerEpoch: number) {
+function initialStates(
+  topic: string,
+  replicas: number[][],
+  firstPartition: number,
+  controllerEpoch: number,
+  live: LiveIncarnations,
+) {
   return replicas.map((partitionReplicas, i) => {
     const state: PartitionState = {
       leader: partitionReplicas[0],
       leaderEpoch: 0,
       isr: [...partitionReplicas],
+      isrBrokerEpochs: membersAsLive(partitionReplicas, live),
       controllerEpoch,
     };
     return { key: partitionStateKey(topic, firstPartition + i), value: JSON.stringify(state) };

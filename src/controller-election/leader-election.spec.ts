@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { PartitionState, TopicMetadata } from '../topic/cluster-metadata.js';
 import { decideElection } from './leader-election.js';
 
-const state = (leader: number, isr: number[]): PartitionState => ({ leader, leaderEpoch: 3, isr, controllerEpoch: 1 });
+/** Broker b runs as incarnation (broker epoch) 10 * b, as each ISR admitted it. */
+const state = (leader: number, isr: number[]): PartitionState => ({
+  leader,
+  leaderEpoch: 3,
+  isr,
+  isrBrokerEpochs: Object.fromEntries(isr.map((broker) => [String(broker), 10 * broker])),
+  controllerEpoch: 1,
+});
 
 function topic(replicas: number[], partitionState: PartitionState): TopicMetadata {
   return {
@@ -13,7 +20,7 @@ function topic(replicas: number[], partitionState: PartitionState): TopicMetadat
   };
 }
 
-const live = (...brokers: number[]) => new Set(brokers);
+const live = (...brokers: number[]) => new Map(brokers.map((broker) => [broker, 10 * broker]));
 
 describe('decideElection', () => {
   it('PREFERRED: the first replica leads when it is live and in the ISR, with a new epoch', () => {
@@ -23,21 +30,31 @@ describe('decideElection', () => {
         topic: 't',
         partition: 0,
         expectedVersion: 5,
-        state: { leader: 1, leaderEpoch: 4, isr: [1, 2, 3], controllerEpoch: 9 },
+        state: {
+          leader: 1,
+          leaderEpoch: 4,
+          isr: [1, 2, 3],
+          isrBrokerEpochs: { 1: 10, 2: 20, 3: 30 },
+          controllerEpoch: 9,
+        },
       },
     });
   });
 
   it('PREFERRED: not needed, or not available when the preferred replica is down or out of sync', () => {
-    const elect = (partitionState: PartitionState, brokers: Set<number>) =>
+    const elect = (partitionState: PartitionState, brokers: Map<number, number>) =>
       decideElection('PREFERRED', topic([1, 2, 3], partitionState), 0, brokers, 9);
     expect(elect(state(1, [1, 2, 3]), live(1, 2, 3))).toMatchObject({ ok: false, error: 'ELECTION_NOT_NEEDED' });
     expect(elect(state(2, [2, 3]), live(1, 2, 3))).toMatchObject({ error: 'PREFERRED_LEADER_NOT_AVAILABLE' });
     expect(elect(state(2, [1, 2, 3]), live(2, 3))).toMatchObject({ error: 'PREFERRED_LEADER_NOT_AVAILABLE' });
+    // broker 1 restarted: live, but not the incarnation the ISR admitted
+    expect(elect(state(2, [1, 2, 3]), new Map([...live(2, 3), [1, 11]]))).toMatchObject({
+      error: 'PREFERRED_LEADER_NOT_AVAILABLE',
+    });
   });
 
   it('UNCLEAN: only without a live leader; a live ISR member first, else any live replica', () => {
-    const elect = (partitionState: PartitionState, brokers: Set<number>) =>
+    const elect = (partitionState: PartitionState, brokers: Map<number, number>) =>
       decideElection('UNCLEAN', topic([1, 2, 3], partitionState), 0, brokers, 9);
     expect(elect(state(2, [1, 2, 3]), live(1, 2, 3))).toMatchObject({ error: 'ELECTION_NOT_NEEDED' });
     expect(elect(state(-1, [1, 3]), live(2, 3))).toMatchObject({
@@ -46,7 +63,7 @@ describe('decideElection', () => {
     });
     expect(elect(state(-1, [1]), live(2, 3))).toMatchObject({
       ok: true,
-      change: { state: { leader: 2, isr: [2], leaderEpoch: 4 } },
+      change: { state: { leader: 2, isr: [2], isrBrokerEpochs: { 2: 20 }, leaderEpoch: 4 } },
     });
     expect(elect(state(-1, [1]), live())).toMatchObject({ error: 'ELIGIBLE_LEADERS_NOT_AVAILABLE' });
   });

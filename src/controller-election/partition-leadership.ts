@@ -1,21 +1,34 @@
 // The controller's partition decisions on broker liveness (Kafka's PartitionStateMachine and ReplicaStateMachine
-// for "broker online / offline"), pure: given the partition states and the live brokers, which states change.
+// for "broker online / offline", and KRaft's handling of a broker that registers again), pure: given the partition
+// states and the live incarnations (broker id -> broker epoch), which states change. An ISR member is *current*
+// when its broker is live as the incarnation the ISR admitted (replica-incarnations.ts); a broker that restarted
+// is live but not current: the controller handles it as a failure followed by a start-up, even when its old
+// registration never lapsed and even when it is itself the controller.
 //
 //   state                                   -> next state                                          leader epoch
-//   leader live, every ISR member live      -> unchanged
-//   leader live, ISR members gone           -> ISR without them (Kafka's OfflineReplica)            kept
-//   leader gone, a live ISR member          -> first live ISR member in replica order leads;        + 1
-//                                              ISR = its live members
-//   leader gone, no live ISR member,
-//     unclean.leader.election.enable        -> first live replica in replica order leads, ISR = [it] + 1
-//     otherwise                             -> offline (leader -1), ISR kept: only its members     + 1
-//                                              may lead again, as Kafka keeps the last ISR member
-//   offline, an ISR member returns          -> it leads (the row "leader gone" with leader -1)     + 1
-// Every changed state carries the deciding controller epoch, and is written compare-and-set on the version it
-// was decided from. A leader whose ISR the controller shrinks keeps its epoch: its own ISR writes are also
-// compare-and-set on the version, so the two never overwrite each other.
+//   leader current, every ISR member current-> unchanged
+//   leader current, other members not       -> ISR = the current members (Kafka's OfflineReplica)  kept
+//   leader not current (gone or restarted),
+//     a current ISR member                  -> the first current member in replica order leads;    + 1
+//                                              ISR = the current members
+//     no current member, but a member is
+//     live again as a new incarnation       -> the first such in replica order leads, ISR = [it]   + 1
+//                                              as its new incarnation (the last in-sync replica is
+//                                              back: it holds all it kept; RF 1 lands here)
+//     unclean.leader.election.enable        -> the first live replica in replica order leads,      + 1
+//                                              ISR = [it]
+//     otherwise                             -> offline (leader -1), ISR kept with its incarnations:+ 1
+//                                              only its members may lead again, as Kafka keeps the
+//                                              last ISR member
+//   offline                                 -> the rows "leader not current" with leader -1        + 1
+// So a restarted broker never gets back a leadership in an epoch it held: every leadership it held moves, with
+// leader epoch + 1, to another in-sync replica or back to it, and a follower that restarted leaves every ISR until
+// its leader admits the new incarnation. Every changed state carries the deciding controller epoch, and is written
+// compare-and-set on the version it was decided from. A leader whose ISR the controller shrinks keeps its epoch:
+// its own ISR writes are also compare-and-set on the version, so the two never overwrite each other.
 import type { PartitionState, TopicMetadata } from '../topic/cluster-metadata.js';
 import { NO_LEADER } from '../topic/cluster-metadata.js';
+import { currentMembers, keepMembers, type LiveIncarnations, soleMember } from '../topic/replica-incarnations.js';
 
 export interface LeaderChange {
   topic: string;
@@ -30,7 +43,7 @@ export type UncleanElectionPolicy = (topic: TopicMetadata) => boolean;
 
 export function decideLeaderChanges(
   topics: Iterable<TopicMetadata>,
-  liveBrokers: ReadonlySet<number>,
+  liveBrokers: LiveIncarnations,
   controllerEpoch: number,
   uncleanAllowed: UncleanElectionPolicy = () => false,
 ): LeaderChange[] {
@@ -55,23 +68,27 @@ export function decideLeaderChanges(
 function decidePartition(
   state: PartitionState,
   replicas: readonly number[],
-  live: ReadonlySet<number>,
+  live: LiveIncarnations,
   uncleanAllowed: () => boolean,
-): Omit<PartitionState, 'controllerEpoch'> | null {
+): PartitionState | null {
   // everything else in the state (a reassignment's adding/removing replicas) is kept as it is
-  const { controllerEpoch: _controllerEpoch, ...rest } = state;
-  const liveIsr = state.isr.filter((broker) => live.has(broker));
-  if (state.leader !== NO_LEADER && live.has(state.leader)) {
-    if (liveIsr.length === state.isr.length) return null;
-    return { ...rest, leader: state.leader, leaderEpoch: state.leaderEpoch, isr: liveIsr };
+  const current = currentMembers(state, live);
+  if (state.leader !== NO_LEADER && current.includes(state.leader)) {
+    if (current.length === state.isr.length) return null;
+    return keepMembers(state, current);
   }
   const leaderEpoch = state.leaderEpoch + 1;
-  const clean = replicas.find((broker) => broker !== state.leader && liveIsr.includes(broker));
-  if (clean !== undefined) return { ...rest, leader: clean, leaderEpoch, isr: liveIsr };
+  const clean = replicas.find((broker) => current.includes(broker));
+  if (clean !== undefined) return { ...keepMembers(state, current), leader: clean, leaderEpoch };
+  const restarted = replicas.find((broker) => state.isr.includes(broker) && live.has(broker));
+  if (restarted !== undefined) {
+    return { ...soleMember(state, restarted, live.get(restarted)!), leader: restarted, leaderEpoch };
+  }
   if (uncleanAllowed()) {
-    const unclean = replicas.find((broker) => broker !== state.leader && live.has(broker));
-    if (unclean !== undefined) return { ...rest, leader: unclean, leaderEpoch, isr: [unclean] };
+    const unclean = replicas.find((broker) => live.has(broker));
+    if (unclean !== undefined)
+      return { ...soleMember(state, unclean, live.get(unclean)!), leader: unclean, leaderEpoch };
   }
   if (state.leader === NO_LEADER) return null;
-  return { ...rest, leader: NO_LEADER, leaderEpoch, isr: [...state.isr] };
+  return { ...state, leader: NO_LEADER, leaderEpoch };
 }

@@ -1,16 +1,18 @@
 // Automatic preferred-leader election (Kafka's auto.leader.rebalance.enable), pure: after failovers leadership
 // piles up on the brokers that stayed; the first replica of each partition's assignment is its preferred leader.
 // A broker whose share of "preferred here but led elsewhere" partitions is above
-// leader.imbalance.per.broker.percentage gets them back, each only when the preferred replica is live and in the
-// ISR (so it holds every committed record): leader-election.ts's PREFERRED election, the same as an operator's.
+// leader.imbalance.per.broker.percentage gets them back, each only when the preferred replica is live in the ISR
+// as the incarnation it admitted (so it holds every committed record): leader-election.ts's PREFERRED election,
+// the same as an operator's.
 // The leader epoch goes up; the ISR stays as it is.
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
+import type { LiveIncarnations } from '../topic/replica-incarnations.js';
 import { decideElection } from './leader-election.js';
 import type { LeaderChange } from './partition-leadership.js';
 
 export function decidePreferredLeaders(
   topics: Iterable<TopicMetadata>,
-  liveBrokers: ReadonlySet<number>,
+  liveBrokers: LiveIncarnations,
   controllerEpoch: number,
   imbalancePercentage: number,
 ): LeaderChange[] {

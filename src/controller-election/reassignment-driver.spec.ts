@@ -19,10 +19,12 @@ import { CoordinationFencedError } from '../coordination/coordination-errors.js'
 import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
 import type { PartitionState, TopicAssignment } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { admitMember } from '../topic/replica-incarnations.js';
 import type { ReassignmentCommand } from './reassignment.js';
 import { ReassignmentDriver } from './reassignment-driver.js';
 
-const LIVE = new Set([1, 2, 3, 4]);
+/** Broker b runs as incarnation (broker epoch) 10 * b. */
+const LIVE = new Map([1, 2, 3, 4].map((broker) => [broker, 10 * broker]));
 
 let dataDir: string;
 let store: EmbeddedCoordinationStore;
@@ -35,7 +37,13 @@ beforeEach(async () => {
   metadata = new MetadataCache(store, loadBrokerConfig({ BROOK_DATA_DIR: dataDir }));
   epoch = await store.increment(CONTROLLER_EPOCH_KEY);
   const assignment: TopicAssignment = { topicId: 'id-1', name: 't', replicas: [[1, 2, 3]] };
-  await writeState({ leader: 1, leaderEpoch: 0, isr: [1, 2, 3], controllerEpoch: epoch });
+  await writeState({
+    leader: 1,
+    leaderEpoch: 0,
+    isr: [1, 2, 3],
+    isrBrokerEpochs: { 1: 10, 2: 20, 3: 30 },
+    controllerEpoch: epoch,
+  });
   await store.put(topicKey('t'), JSON.stringify(assignment));
   await metadata.reload();
 });
@@ -76,7 +84,7 @@ function partition() {
 /** The leader lets the new replica into the ISR once it caught up (what a leader's own ISR write does). */
 async function replicaCatchesUp(broker: number): Promise<void> {
   const { state } = partition();
-  await writeState({ ...state, isr: [...state.isr, broker] });
+  await writeState(admitMember(state, broker, 10 * broker));
   await metadata.reload();
 }
 
@@ -94,7 +102,13 @@ describe('ReassignmentDriver', () => {
     await replicaCatchesUp(4);
     await runToQuiet(next);
     expect(partition().replicas).toEqual([2, 3, 4]);
-    expect(partition().state).toEqual({ leader: 2, leaderEpoch: 1, isr: [2, 3, 4], controllerEpoch: epoch });
+    expect(partition().state).toEqual({
+      leader: 2,
+      leaderEpoch: 1,
+      isr: [2, 3, 4],
+      isrBrokerEpochs: { 2: 20, 3: 30, 4: 40 },
+      controllerEpoch: epoch,
+    });
     expect(await store.list(REASSIGNMENTS_PREFIX)).toEqual([]);
     expect(next.inProgress).toBe(false);
   });

@@ -9,6 +9,7 @@ import type { Logger } from '@nestjs/common';
 import { REASSIGNMENTS_PREFIX, partitionStateKey, reassignmentKey, topicKey } from '../coordination/cluster-keys.js';
 import type { CoordinationStore, KeyedVersionedValue } from '../coordination/coordination-store.js';
 import type { TopicAssignment, TopicMetadata } from '../topic/cluster-metadata.js';
+import type { LiveIncarnations } from '../topic/replica-incarnations.js';
 import type { MetadataCache } from '../topic/metadata-cache.service.js';
 import { epochFence } from './epoch-fence.js';
 import { nextReassignmentStep, type ReassignmentCommand, type ReassignmentStep } from './reassignment.js';
@@ -25,7 +26,7 @@ export class ReassignmentDriver {
   ) {}
 
   /** Takes each persisted reassignment one step; true when something was written (then another pass follows). */
-  async step(epoch: number, live: ReadonlySet<number>): Promise<boolean> {
+  async step(epoch: number, live: LiveIncarnations): Promise<boolean> {
     let entries = await this.store.list(REASSIGNMENTS_PREFIX);
     if (await this.recoverReassignments(epoch, entries)) entries = await this.store.list(REASSIGNMENTS_PREFIX);
     this.inProgress = entries.length > 0;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PartitionState } from '../topic/cluster-metadata.js';
+import { admitMember, keepMembers } from '../topic/replica-incarnations.js';
 import { nextReassignmentStep, reassignmentView, type ReassignmentCommand } from './reassignment.js';
 
 const command = (target: number[], original = [1, 2, 3]): ReassignmentCommand => ({
@@ -10,10 +11,13 @@ const command = (target: number[], original = [1, 2, 3]): ReassignmentCommand =>
   target,
   original,
 });
+/** Broker b runs as incarnation (broker epoch) 10 * b, as each ISR admitted it. */
+const incarnationsOf = (brokers: number[]) => new Map(brokers.map((broker) => [broker, 10 * broker]));
 const state = (leader: number, isr: number[], extra: Partial<PartitionState> = {}): PartitionState => ({
   leader,
   leaderEpoch: 4,
   isr,
+  isrBrokerEpochs: Object.fromEntries(isr.map((broker) => [String(broker), 10 * broker])),
   controllerEpoch: 1,
   ...extra,
 });
@@ -22,7 +26,7 @@ const step = (cmd: ReassignmentCommand, replicas: number[], partitionState: Part
     command: cmd,
     replicas,
     state: partitionState,
-    liveBrokers: new Set(live),
+    liveBrokers: incarnationsOf(live),
     controllerEpoch: 7,
   });
 
@@ -52,6 +56,15 @@ describe('reassignment steps', () => {
       state: { ...caughtUp, leader: 3, leaderEpoch: 5, controllerEpoch: 7 },
     });
     expect(step(move, [2, 3, 4, 1], caughtUp, [1])).toMatchObject({ kind: 'wait' });
+    // broker 3 restarted: live, but not as the incarnation the ISR admitted; 4 leads
+    const restarted = nextReassignmentStep({
+      command: move,
+      replicas: [2, 3, 4, 1],
+      state: caughtUp,
+      liveBrokers: new Map([...incarnationsOf([1, 4]), [3, 31]]),
+      controllerEpoch: 7,
+    });
+    expect(restarted).toMatchObject({ kind: 'elect-leader', state: { leader: 4 } });
   });
 
   it('then shrinks the ISR to the target, then the replicas, then clears the markers and completes', () => {
@@ -115,7 +128,7 @@ describe('reassignment steps, in any order of ISR events', () => {
         const cmd = command(target, original);
         let replicas = [...original];
         let partition = state(original[0], [...original]);
-        const live = new Set(BROKERS);
+        const live = incarnationsOf(BROKERS);
         const check = () => {
           expect(replicas).toContain(partition.leader);
           expect(partition.isr).toContain(partition.leader);
@@ -172,10 +185,13 @@ describe('reassignment steps, in any order of ISR events', () => {
             // the leader lets a caught-up replica in, but never one being removed
             const removing = partition.removingReplicas ?? [];
             if (replicas.includes(event.broker) && !partition.isr.includes(event.broker)) {
-              if (!removing.includes(event.broker)) partition = { ...partition, isr: [...partition.isr, event.broker] };
+              if (!removing.includes(event.broker)) partition = admitMember(partition, event.broker, 10 * event.broker);
             }
           } else if (event.broker !== partition.leader && partition.isr.includes(event.broker)) {
-            partition = { ...partition, isr: partition.isr.filter((broker) => broker !== event.broker) };
+            partition = keepMembers(
+              partition,
+              partition.isr.filter((broker) => broker !== event.broker),
+            );
           }
           check();
         }
@@ -184,7 +200,7 @@ describe('reassignment steps, in any order of ISR events', () => {
           for (const broker of replicas) {
             const removing = partition.removingReplicas ?? [];
             if (!partition.isr.includes(broker) && !removing.includes(broker)) {
-              partition = { ...partition, isr: [...partition.isr, broker] };
+              partition = admitMember(partition, broker, 10 * broker);
             }
           }
           if (controllerStep()) break;

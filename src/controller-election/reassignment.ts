@@ -17,9 +17,9 @@
 //   adding/removing in the state differ from         mark             state: adding = T - original,
 //     (T - original, R - T)                                           removing = R - T (CAS)
 //   a member of T is not in the ISR                  wait             (the new replicas are catching up)
-//   the leader is not in T                           elect-leader     state: the first member of T in the ISR that
-//                                                                     is live leads, leader epoch + 1 (CAS); none
-//                                                                     live: wait
+//   the leader is not in T                           elect-leader     state: the first member of T that is live in
+//                                                                     the ISR as the incarnation it admitted leads,
+//                                                                     leader epoch + 1 (CAS); none: wait
 //   the ISR has members outside T                    shrink-isr       state: ISR := ISR ∩ T (= T) (CAS)
 //   otherwise                                        shrink-replicas  assignment: R := T
 //
@@ -29,6 +29,7 @@
 // State writes are compare-and-set on the partition-state version, like every ISR change; assignment writes are
 // compare-and-set on the topic's version. Both are fenced by the controller epoch.
 import type { PartitionState } from '../topic/cluster-metadata.js';
+import { isCurrentMember, keepMembers, type LiveIncarnations } from '../topic/replica-incarnations.js';
 
 export interface ReassignmentCommand {
   topic: string;
@@ -52,7 +53,7 @@ export interface ReassignmentInput {
   command: ReassignmentCommand;
   replicas: readonly number[];
   state: PartitionState;
-  liveBrokers: ReadonlySet<number>;
+  liveBrokers: LiveIncarnations;
   controllerEpoch: number;
 }
 
@@ -77,12 +78,13 @@ export function nextReassignmentStep(input: ReassignmentInput): ReassignmentStep
   const catchingUp = target.filter((broker) => !state.isr.includes(broker));
   if (catchingUp.length > 0) return { kind: 'wait', reason: `replicas ${catchingUp.join(',')} are not in the ISR` };
   if (!target.includes(state.leader)) {
-    const leader = target.find((broker) => state.isr.includes(broker) && liveBrokers.has(broker));
+    const leader = target.find((broker) => isCurrentMember(state, broker, liveBrokers));
     if (leader === undefined) return { kind: 'wait', reason: 'no replica of the target is live to lead' };
     return { kind: 'elect-leader', state: withEpoch({ ...state, leader, leaderEpoch: state.leaderEpoch + 1 }) };
   }
   if (state.isr.some((broker) => !target.includes(broker))) {
-    return { kind: 'shrink-isr', state: withEpoch({ ...state, isr: state.isr.filter((b) => target.includes(b)) }) };
+    const kept = state.isr.filter((broker) => target.includes(broker));
+    return { kind: 'shrink-isr', state: withEpoch(keepMembers(state, kept)) };
   }
   return { kind: 'shrink-replicas', replicas: [...target] };
 }

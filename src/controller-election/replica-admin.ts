@@ -10,6 +10,7 @@ import { errors } from '../common/brook-error.js';
 import { reassignmentKey, partitionStateKey } from '../coordination/cluster-keys.js';
 import type { CoordinationStore, Fence } from '../coordination/coordination-store.js';
 import type { MetadataCache } from '../topic/metadata-cache.service.js';
+import type { LiveIncarnations } from '../topic/replica-incarnations.js';
 import { decideElection, type ElectionError, type ElectionType } from './leader-election.js';
 import type { ReassignmentCommand } from './reassignment.js';
 
@@ -115,7 +116,7 @@ export async function listReassignments(store: CoordinationStore, prefix: string
 export async function electLeaders(
   store: CoordinationStore,
   metadata: MetadataCache,
-  liveBrokers: () => Promise<ReadonlySet<number>>,
+  liveBrokers: () => Promise<LiveIncarnations>,
   request: ElectionRequest,
   fence: Fence,
 ): Promise<ElectionResult[]> {
@@ -135,7 +136,7 @@ export async function electLeaders(
 async function electOne(
   store: CoordinationStore,
   metadata: MetadataCache,
-  liveBrokers: () => Promise<ReadonlySet<number>>,
+  liveBrokers: () => Promise<LiveIncarnations>,
   type: ElectionType,
   topicName: string,
   partition: number,

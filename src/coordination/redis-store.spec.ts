@@ -81,6 +81,33 @@ describe('RedisCoordinationStore', () => {
     }
   });
 
+  it('waits for a Redis that answers slowly at start-up (paused past a command timeout) instead of giving up', async () => {
+    const own = await RedisServerProcess.start();
+    try {
+      await own.kill('SIGSTOP');
+      setTimeout(() => void own.kill('SIGCONT'), 700);
+      const store = await RedisCoordinationStore.connect(own.url, { ...OPTIONS, commandTimeoutMs: 200 });
+      expect(await store.get('topics/a')).toBeNull();
+      await store.close();
+    } finally {
+      await own.kill('SIGCONT');
+      await own.stop();
+    }
+  });
+
+  it('gives up on a Redis that stays silent past the start-up wait', async () => {
+    const own = await RedisServerProcess.start();
+    try {
+      await own.kill('SIGSTOP');
+      await expect(
+        RedisCoordinationStore.connect(own.url, { ...OPTIONS, commandTimeoutMs: 100, startupWaitMs: 300 }),
+      ).rejects.toThrow(/cannot reach Redis .*Command timed out/);
+    } finally {
+      await own.kill('SIGCONT');
+      await own.stop();
+    }
+  });
+
   it('refuses a URL it cannot reach, naming it without the password', async () => {
     await expect(RedisCoordinationStore.connect('redis://:secret@127.0.0.1:1')).rejects.toThrow(
       /cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/,

@@ -53,6 +53,12 @@ export const REDIS_SWEEP_INTERVAL_MS_DEFAULT = 250;
 /** A command that gets no answer within this is failed (the caller retries or resigns). */
 export const REDIS_COMMAND_TIMEOUT_MS_DEFAULT = 2_000;
 export const REDIS_CONNECT_TIMEOUT_MS_DEFAULT = 5_000;
+/**
+ * How long a connecting store keeps asking a Redis that answers slowly (its pings time out) before it gives up: a
+ * broker restarted on a loaded machine, or while Redis is busy loading, waits for it instead of exiting. A refused
+ * connection fails at once.
+ */
+export const REDIS_STARTUP_WAIT_MS_DEFAULT = 15_000;
 /** Longest pause between reconnection attempts. */
 const REDIS_RECONNECT_DELAY_MS_MAX = 1_000;
 const WATCH_EVENT_TYPES: ReadonlySet<string> = new Set<WatchEventType>(['put', 'delete', 'expire']);
@@ -61,6 +67,8 @@ export interface RedisStoreOptions {
   namespace?: string;
   sweepIntervalMs?: number;
   commandTimeoutMs?: number;
+  /** See REDIS_STARTUP_WAIT_MS_DEFAULT. */
+  startupWaitMs?: number;
   onListenerError?: (error: unknown, event: WatchEvent) => void;
   /** Where connection errors are reported (ioredis retries by itself); default: ignored. */
   onConnectionError?: (error: Error) => void;
@@ -102,7 +110,7 @@ export class RedisCoordinationStore extends CoordinationStore {
     if (options.onConnectionError) client.on('error', options.onConnectionError);
     else client.on('error', () => undefined);
     try {
-      await client.ping();
+      await firstPing(client, options.startupWaitMs ?? REDIS_STARTUP_WAIT_MS_DEFAULT);
     } catch (error) {
       client.disconnect();
       throw new Error(`cannot reach Redis at ${redact(url)}: ${(error as Error).message}`, { cause: error });
@@ -290,6 +298,23 @@ export class RedisCoordinationStore extends CoordinationStore {
   private assertOpen(): void {
     if (this.closed) throw new CoordinationStoreClosedError();
   }
+}
+
+/** Pings until Redis answers; a ping that timed out is tried again until `waitMs` has passed since the first. */
+async function firstPing(client: Redis, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      await client.ping();
+      return;
+    } catch (error) {
+      if (!isCommandTimeout(error) || Date.now() >= deadline) throw error;
+    }
+  }
+}
+
+function isCommandTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Command timed out';
 }
 
 function clientOptions(options: RedisStoreOptions): RedisOptions {

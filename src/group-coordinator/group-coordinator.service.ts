@@ -406,7 +406,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
   }
 
   private async loadPartition(partition: number): Promise<number> {
-    const { earliest, latest } = this.replicas.offsets(GROUP_METADATA_TOPIC_NAME, partition);
+    const { earliest, latest } = this.replicas.offsetsNow(GROUP_METADATA_TOPIC_NAME, partition);
     let offset = earliest;
     let count = 0;
     while (offset < latest) {

@@ -1,9 +1,10 @@
 // Renders every error as Confluent's {"error_code", "message"} with the right status: BrookErrors as they are,
 // Fastify's own errors (bad JSON, body too large, unsupported media type, schema validation) by their status,
-// Nest's HttpExceptions (unknown route 404, 405), and anything else as 500 without leaking internals.
+// Nest's HttpExceptions (unknown route 404, 405), and anything else as 500 without leaking internals. A produce
+// whose outcome is unknown (common/brook-error.ts) says so in the Brook-Outcome header.
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { BrookError } from '../common/brook-error.js';
+import { BrookError, OUTCOME_HEADER } from '../common/brook-error.js';
 
 interface FastifyLikeError {
   statusCode?: number;
@@ -24,6 +25,9 @@ export class ErrorFilter implements ExceptionFilter {
       return;
     }
     if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
+    if (exception instanceof BrookError && exception.outcome !== undefined) {
+      void reply.header(OUTCOME_HEADER, exception.outcome);
+    }
     void reply.status(status).header('content-type', 'application/json').send(body);
   }
 

@@ -130,6 +130,7 @@ export class InternalController {
       partition,
       {
         replicaId: integerParam(query.replica_id, 'replica_id'),
+        brokerEpoch: integerParam(query.broker_epoch, 'broker_epoch'),
         fetchOffset: integerParam(query.fetch_offset, 'fetch_offset'),
         lastFetchedEpoch: integerParam(query.last_fetched_epoch, 'last_fetched_epoch', { min: -1 }),
         leaderEpoch: integerParam(query.leader_epoch, 'leader_epoch'),

@@ -71,6 +71,8 @@ export class LocalLog {
     readonly epochs: LeaderEpochCache,
     readonly segments: LogSegments,
     offsets: LogOffsets,
+    /** The latest epoch of the epoch checkpoint as read at open, before recovery truncated it (log-loader.ts). */
+    readonly latestEpochAtOpen: number,
   ) {
     this.endOffset = offsets.logEndOffset;
     this.startOffset = offsets.logStartOffset;

@@ -8,7 +8,8 @@
 //    rebuilds one that fails its checks). Every other segment is re-scanned batch by batch (CRC and offset
 //    continuity, LogSegment.recover): at the first bad byte its file is truncated and every later segment deleted.
 // 3. The offsets are made to agree with what remains: the log end is the last segment's end, the log start and the
-//    cleaner checkpoint are kept within the log, the leader-epoch cache loses entries beyond either end. After a
+//    cleaner checkpoint are kept within the log, the leader-epoch cache loses entries beyond either end (its latest
+//    epoch as read is kept as latestEpochAtOpen: no epoch this replica led before is above it). After a
 //    recovery every segment is fsynced and the recovery point moves to the log end.
 // 4. The state is saved and the clean-shutdown marker removed: from here on a crash is an unclean shutdown.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
@@ -41,18 +42,27 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   const cleanShutdown = await hasCleanShutdownMarker(dir);
   const state = await readLogState(dir);
   const epochs = await readLeaderEpochs(dir);
+  const latestEpochAtOpen = epochs.latestEpoch();
   const { segments, recovered } = await loadSegments(dir, config, deps, names, state, cleanShutdown);
   const logEndOffset = segments[segments.length - 1].nextOffset;
   const logStartOffset = Math.min(Math.max(state.logStartOffset, segments[0].baseOffset), logEndOffset);
   epochs.truncateFromEnd(logEndOffset);
   epochs.truncateFromStart(logStartOffset);
   if (recovered) for (const segment of segments) await segment.flush();
-  const local = new LocalLog(dir, config, deps, epochs, new LogSegments(segments), {
-    logEndOffset,
-    logStartOffset,
-    recoveryPoint: recovered ? logEndOffset : Math.min(state.recoveryPoint, logEndOffset),
-    cleanerCheckpoint: Math.min(state.cleanerCheckpoint, logEndOffset),
-  });
+  const local = new LocalLog(
+    dir,
+    config,
+    deps,
+    epochs,
+    new LogSegments(segments),
+    {
+      logEndOffset,
+      logStartOffset,
+      recoveryPoint: recovered ? logEndOffset : Math.min(state.recoveryPoint, logEndOffset),
+      cleanerCheckpoint: Math.min(state.cleanerCheckpoint, logEndOffset),
+    },
+    latestEpochAtOpen,
+  );
   await local.saveState();
   await local.saveEpochs();
   await removeCleanShutdownMarker(dir);

@@ -55,6 +55,14 @@ export class PartitionLog {
     return this.local.epochs;
   }
 
+  /**
+   * The latest epoch of the leader-epoch checkpoint as this log was opened, before recovery cut anything off: no
+   * epoch this replica led before this process started is above it (replication/leadership-admission.ts).
+   */
+  get latestEpochAtOpen(): number {
+    return this.local.latestEpochAtOpen;
+  }
+
   get logEndOffset(): number {
     return this.local.logEndOffset;
   }

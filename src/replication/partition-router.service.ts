@@ -1,7 +1,9 @@
 // Routing to partition leaders (DESIGN.md §1, the `topic` module's "routing to partition leaders"): produce, read
 // and offset requests go to the local replica manager when this broker leads the partition, and otherwise to the
 // leader's internal routes (internal.controller.ts), record batches travelling unchanged. A partition without a
-// leader, or whose leader cannot be reached, answers 40404 leader not available: the client retries.
+// leader, or whose leader cannot be reached, answers 40404 leader not available: the client retries. A produce
+// forwarded to a leader whose connection broke after the request was sent (or timed out) may have been appended:
+// 503 50003 with an unknown outcome (brook-error.ts), which a client must not retry blindly.
 import { Inject, Injectable } from '@nestjs/common';
 import {
   BATCHES_MEDIA_TYPE,
@@ -49,8 +51,8 @@ export class PartitionRouter {
    * Produces on the leader, here or forwarded with the leader epoch this broker believes in. When the leader
    * answers that this broker's view is stale (fenced epoch, or "I do not lead"), or this broker is not leader yet
    * or any more, nothing was appended: wait a moment, reload the metadata and try the leader again, up to
-   * PRODUCE_ROUTING_ATTEMPTS_MAX times. A leader that could not be reached
-   * is not retried: the request may have arrived.
+   * PRODUCE_ROUTING_ATTEMPTS_MAX times. A leader that could not be reached is not retried: when no connection was
+   * made the answer is 40404 (nothing was appended), otherwise the request may have arrived (outcome unknown).
    */
   async produce(topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> {
     for (let attempt = 1; ; attempt++) {
@@ -92,10 +94,22 @@ export class PartitionRouter {
       // A BrookError is the leader's own answer: the request reached it.
       if (error instanceof BrookError && STALE_ROUTE_CODES.has(error.errorCode)) return new StaleRouteError(error);
       if (!(error instanceof PeerUnreachableError)) throw error;
-      throw errors.leaderNotAvailable(`The leader of ${topic}-${partition} is not reachable: ${error.message}`);
+      if (!error.requestMayHaveArrived) {
+        throw errors.leaderNotAvailable(`The leader of ${topic}-${partition} is not reachable: ${error.message}`);
+      }
+      throw errors.outcomeUnknown(
+        `The produce to the leader of ${topic}-${partition} was sent but got no answer: ${error.message}; the ` +
+          'records may or may not have been appended (outcome unknown).',
+      );
     }
-    const info = (await response.json()) as { append: AppendInfo | null };
-    return info.append;
+    try {
+      return ((await response.json()) as { append: AppendInfo | null }).append;
+    } catch (error) {
+      throw errors.outcomeUnknown(
+        `The answer of the leader of ${topic}-${partition} broke off: ${(error as Error).message}; what it says ` +
+          'about the records is not known (outcome unknown).',
+      );
+    }
   }
 
   async read(topic: string, partition: number, offset: number, options: ReadOptions): Promise<PartitionRead> {

@@ -3,6 +3,9 @@
 //
 // Request, as query parameters (all integers):
 //   replica_id          the fetching follower's broker id
+//   broker_epoch        the follower's broker epoch: the incarnation fetching (KIP-903); the leader refuses an
+//                       older one than it has seen (409 40906) and counts a restarted ISR member's fetches for
+//                       nothing it did not count before (leader-replica-state.ts)
 //   fetch_offset        the follower's log end offset: where it wants to read, and what it tells the leader it has
 //   last_fetched_epoch  the latest epoch in the follower's epoch cache (-1 for none): divergence is checked on it
 //   leader_epoch        the leader epoch the follower believes in; the leader refuses an older one (409 40905,
@@ -28,6 +31,7 @@ export const DIVERGING_END_OFFSET_HEADER = 'x-brook-diverging-end-offset';
 
 export interface ReplicaFetchRequest {
   replicaId: number;
+  brokerEpoch: number;
   fetchOffset: number;
   lastFetchedEpoch: number;
   leaderEpoch: number;
@@ -46,6 +50,7 @@ export interface ReplicaFetchAnswer {
 export function replicaFetchQuery(request: ReplicaFetchRequest): Record<string, number> {
   return {
     replica_id: request.replicaId,
+    broker_epoch: request.brokerEpoch,
     fetch_offset: request.fetchOffset,
     last_fetched_epoch: request.lastFetchedEpoch,
     leader_epoch: request.leaderEpoch,

@@ -7,7 +7,7 @@ import { divergingEpoch } from './fetch-divergence.js';
 import type { ReplicaFetchAnswer, ReplicaFetchRequest } from './replica-fetch-protocol.js';
 import { ReplicaFetcher } from './replica-fetcher.js';
 
-const SETTINGS = { brokerId: 2, maxBytes: 200, waitMs: 0, backoffMs: 5 };
+const SETTINGS = { brokerId: 2, brokerEpoch: 20, maxBytes: 200, waitMs: 0, backoffMs: 5 };
 
 let dirs: string[] = [];
 let logs: PartitionLog[] = [];

@@ -15,6 +15,8 @@ import type { ReplicaFetchAnswer, ReplicaFetchRequest } from './replica-fetch-pr
 
 export interface ReplicaFetcherSettings {
   brokerId: number;
+  /** This process's incarnation, carried in every fetch (KIP-903). */
+  brokerEpoch: number;
   maxBytes: number;
   waitMs: number;
   backoffMs: number;
@@ -68,6 +70,7 @@ export class ReplicaFetcher {
       this.leaderId,
       {
         replicaId: this.settings.brokerId,
+        brokerEpoch: this.settings.brokerEpoch,
         fetchOffset,
         lastFetchedEpoch: log.epochs.latestEpoch(),
         leaderEpoch: this.leaderEpoch,

@@ -2,46 +2,58 @@
 // metadata, in one of these roles, changed only in applyMetadata:
 //
 //   role       entered when the partition state says              on entry
-//   none       the log is not open, or the partition has no leader  stop any fetcher, drop any leader state
+//   none       the log is not open, or the partition has no leader, stop any fetcher, drop any leader state
+//              or it names this broker but leadership-admission.ts
+//              refuses (an earlier incarnation, an old epoch)
 //   follower   another broker leads, epoch E                      drop leader state (parked acks=all requests wait
 //                                                                 on as a replica), start a fetcher for (leader, E)
 //                                                                 unless one runs
-//   leader     this broker leads, epoch E                         stop the fetcher (its last write done), assign E at
-//                                                                 the log end, build the ISR/HW state machine
+//   leader     this broker, as the incarnation it runs, leads in  stop the fetcher (its last write done), assign E at
+//              epoch E                                            the log end, build the ISR/HW state machine
 //                                                                 (leader-replica-state.ts) from the stored ISR
 // A leader that sees its own epoch again with a newer stored ISR (the controller dropped a dead follower), or with
 // other replicas (a reassignment added or removed some), rebuilds its state with them, keeping its high watermark.
 //
 // Leader side: produce appends with the partition's leader epoch; acks=0 answers at once, acks=1 after the local
-// write, acks=all after the high watermark passes the batch (bounded by acksAllTimeoutMs), and is refused before
-// appending while the ISR is smaller than min.insync.replicas. Reads (stateless, v2 consumers, the group
-// coordinator, forwarded reads) never go past the high watermark. Followers' fetches (replica-fetch-protocol.ts)
-// move the HW; ISR changes are written compare-and-set (isr-writer.ts) before they count. A timer proposes
+// write, acks=all after the high watermark passes the batch (acks-all-wait.ts, bounded by acksAllTimeoutMs), and is
+// refused before appending while the ISR is smaller than min.insync.replicas. Reads (stateless, v2 consumers, the
+// group coordinator, forwarded reads) never go past the high watermark, and a leader that took over answers them
+// only once it has learnt its HW, so the HW readers see never goes backwards. Followers' fetches
+// (replica-fetch-protocol.ts, with their broker epochs) move the HW; ISR changes are written compare-and-set
+// (isr-writer.ts) before they count. A timer proposes
 // shrinking the ISR every replica.lag.time.max.ms / 2, as Kafka's isr-expiration task does. The HW of every hosted
 // partition is checkpointed (high-watermark-checkpoint.ts) and is where a replica starts from after a restart.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PEER_REQUEST_TIMEOUT_MS, PeerClient } from '../cluster/peer-client.js';
-import { BrookError, errors } from '../common/brook-error.js';
+import { errors } from '../common/brook-error.js';
 import { type Clock, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
 import { Metrics } from '../metrics/metrics.service.js';
 import { LogManager } from '../partition-log/log-manager.service.js';
-import { LogOfflineError, OffsetOutOfRangeError, RecordTooLargeError } from '../partition-log/log-errors.js';
 import type { AppendInfo, ReadResult } from '../partition-log/partition-log.js';
 import { PartitionLog } from '../partition-log/partition-log.js';
-import { CorruptBatchError, lastOffsetOf, readBatchHeader } from '../partition-log/record-batch.js';
 import { NO_LEADER, type PartitionState, type TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { resolveTopicConfig } from '../config/topic-config.js';
+import { AcksAllWait } from './acks-all-wait.js';
 import { divergingEpoch } from './fetch-divergence.js';
+import { assertMayLead, type Incarnation, leadershipAdmission } from './leadership-admission.js';
 import {
   type HighWatermarkEntry,
   readHighWatermarkCheckpoint,
   writeHighWatermarkCheckpoint,
 } from './high-watermark-checkpoint.js';
 import { sameMembers, writeIsr } from './isr-writer.js';
+import {
+  checkEpoch,
+  type LeaderPartition,
+  learningHighWatermark,
+  partitionKey,
+  splitKey,
+  translate,
+} from './leader-partition.js';
 import { type IsrChange, LeaderReplicaState } from './leader-replica-state.js';
 import { PartitionWaiters } from './partition-waiters.js';
 import {
@@ -62,19 +74,14 @@ export interface PartitionRead extends ReadResult {
 /** Bound on acks=all produce requests parked until the ISR has the records; beyond it produce answers 429. */
 export const ACKS_WAITING_MAX = 10_000;
 
+/**
+ * How long a read waits at a leader that took over and has not yet learnt its high watermark (its followers fetch
+ * within a round trip; a dead ISR member leaves the ISR within replica.lag.time.max.ms) before answering 50003.
+ */
+export const HIGH_WATERMARK_LEARNING_WAIT_MS_MAX = 5_000;
+
 /** How often a stopping broker checks whether parked acks=all requests are done. */
 const SHUTDOWN_POLL_MS = 20;
-
-interface LeaderPartition {
-  key: string;
-  topic: string;
-  partition: number;
-  log: PartitionLog;
-  epoch: number;
-  /** The partition-state version this leader knows (from the metadata or its own writes). */
-  stateVersion: number;
-  state: LeaderReplicaState;
-}
 
 @Injectable()
 export class ReplicaManager implements OnModuleDestroy {
@@ -95,7 +102,14 @@ export class ReplicaManager implements OnModuleDestroy {
   private stopped = false;
   /** Set by a controlled shutdown: no more appends as leader here. */
   private draining = false;
+  /** Set once a controlled shutdown has drained: no more reads answered as leader here either. */
+  private handingOver = false;
   private readonly clock: Clock = systemClock;
+  private readonly acksAll: AcksAllWait;
+  /** This process's incarnation, known once the broker has registered (start). */
+  private incarnation: Incarnation = { brokerId: -1, brokerEpoch: -1 };
+  /** Leaderships refused by leadership-admission.ts, as `<partition>@<leader epoch>`: each is logged once. */
+  private readonly refusedLeaderships = new Set<string>();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -106,6 +120,17 @@ export class ReplicaManager implements OnModuleDestroy {
     private readonly metrics: Metrics,
   ) {
     logs.setHighWatermarkSource((topic, partition) => this.highWatermarkOf(topic, partition));
+    this.acksAll = new AcksAllWait(
+      {
+        stillLeading: (leader) => this.leaders.get(leader.key) === leader,
+        hostedLog: (topic, partition) => this.logs.log(topic, partition),
+        highWatermarkOf: (topic, partition) => this.highWatermarkOf(topic, partition),
+        waitForHighWatermark: (key, offset, waitMs) => this.acks.wait(key, offset, waitMs),
+      },
+      this.clock,
+      config.brokerId,
+      config.acksAllTimeoutMs,
+    );
     metrics.gaugeOf(
       'brook_replication_under_replicated_partitions',
       'Partitions led by this broker whose ISR is smaller than their replica set.',
@@ -122,9 +147,11 @@ export class ReplicaManager implements OnModuleDestroy {
 
   /**
    * Loads the high-watermark checkpoint, follows the metadata from now on (after the log manager, which opens the
-   * logs) and starts the ISR checks and the checkpoint writes.
+   * logs) and starts the ISR checks and the checkpoint writes; `brokerEpoch` is this process's incarnation, which
+   * its follower fetches carry and its leaderships must name.
    */
-  async start(): Promise<void> {
+  async start(brokerEpoch: number): Promise<void> {
+    this.incarnation = { brokerId: this.config.brokerId, brokerEpoch };
     await this.loadHighWatermarks();
     this.metadata.onChange((topics) => this.applyMetadata(topics));
     const intervalMs = Math.max(1, Math.floor(this.config.replicaLagTimeMaxMs / 2));
@@ -210,6 +237,11 @@ export class ReplicaManager implements OnModuleDestroy {
         hosted.add(key);
         try {
           if (state.leader === this.config.brokerId) {
+            const admission = leadershipAdmission(state, this.incarnation, log.latestEpochAtOpen);
+            if (!admission.lead) {
+              await this.refuseLeadership(key, state, admission.reason);
+              continue;
+            }
             await this.becomeLeader(key, name, partition, log, state, replicas, topic.stateVersions[partition] ?? 0);
           } else {
             await this.becomeFollower(key, log, state);
@@ -250,19 +282,16 @@ export class ReplicaManager implements OnModuleDestroy {
       const isrChanged = newer && !sameMembers(current.state.isr, stored.isr);
       const replicasChanged =
         !sameMembers(current.state.replicas, replicas) || !sameMembers(current.state.notExpandable, removing);
-      if ((isrChanged || replicasChanged) && stored.isr.includes(this.config.brokerId)) {
-        const isr = isrChanged ? stored.isr : [...current.state.isr];
+      if (isrChanged || replicasChanged) {
+        const isr = isrChanged ? stored : { isr: current.state.isr, isrBrokerEpochs: current.state.isrBrokerEpochs };
         current.state = this.newLeaderState(log, isr, replicas, removing, current.state.highWatermark, current.state);
         this.highWatermarkMoved(current);
       }
       return;
     }
-    if (!stored.isr.includes(this.config.brokerId)) {
-      this.logger.error(`${key}: named leader but not in the ISR [${stored.isr.join(',')}]; not leading`);
-      return;
-    }
     await this.stopFetcher(key);
     this.dropLeader(key);
+    assertMayLead(stored, this.incarnation, log.latestEpochAtOpen);
     await log.assignEpochAtEnd(stored.leaderEpoch);
     const highWatermark = Math.min(this.followerHighWatermarks.get(key) ?? log.logStartOffset, log.logEndOffset);
     this.followerHighWatermarks.delete(key);
@@ -273,7 +302,7 @@ export class ReplicaManager implements OnModuleDestroy {
       log,
       epoch: stored.leaderEpoch,
       stateVersion: version,
-      state: this.newLeaderState(log, stored.isr, replicas, removing, highWatermark, null),
+      state: this.newLeaderState(log, stored, replicas, removing, highWatermark, null),
     };
     this.leaders.set(key, leader);
     this.logger.log(`${key}: leader in epoch ${leader.epoch}, ISR [${stored.isr.join(',')}]`);
@@ -282,24 +311,33 @@ export class ReplicaManager implements OnModuleDestroy {
 
   private newLeaderState(
     log: PartitionLog,
-    isr: number[],
+    members: { isr: readonly number[]; isrBrokerEpochs?: Readonly<Record<string, number>> },
     replicas: number[],
     removing: number[],
     highWatermark: number,
     previous: LeaderReplicaState | null,
   ): LeaderReplicaState {
-    const epochStartOffset = previous?.epochStartOffset ?? log.logEndOffset;
-    const state = new LeaderReplicaState(
-      this.config.brokerId,
+    return new LeaderReplicaState({
+      leaderId: this.config.brokerId,
       replicas,
-      isr,
-      epochStartOffset,
-      log.logEndOffset,
-      Math.min(highWatermark, log.logEndOffset),
-      this.clock.monotonicMs(),
-      removing,
-    );
-    return state;
+      isr: members.isr,
+      isrBrokerEpochs: members.isrBrokerEpochs ?? {},
+      epochStartOffset: previous?.epochStartOffset ?? log.logEndOffset,
+      leaderEndOffset: log.logEndOffset,
+      highWatermark: Math.min(highWatermark, log.logEndOffset),
+      nowMs: this.clock.monotonicMs(),
+      notExpandable: removing,
+    });
+  }
+
+  /** Named leader, but not allowed to lead (leadership-admission.ts): serve it as nothing until the controller acts. */
+  private async refuseLeadership(key: string, stored: PartitionState, reason: string): Promise<void> {
+    await this.stopFetcher(key);
+    this.dropLeader(key);
+    const refusal = `${key}@${stored.leaderEpoch}`;
+    if (this.refusedLeaderships.has(refusal)) return;
+    this.refusedLeaderships.add(refusal);
+    this.logger.warn(`${key}: not leading: ${reason}`);
   }
 
   private async becomeFollower(key: string, log: PartitionLog, stored: PartitionState): Promise<void> {
@@ -319,6 +357,7 @@ export class ReplicaManager implements OnModuleDestroy {
       log,
       {
         brokerId: this.config.brokerId,
+        brokerEpoch: this.incarnation.brokerEpoch,
         maxBytes: this.config.replicaFetchMaxBytes,
         waitMs: this.config.replicaFetchWaitMaxMs,
         backoffMs: this.config.replicaFetchBackoffMs,
@@ -429,13 +468,15 @@ export class ReplicaManager implements OnModuleDestroy {
       return null;
     }
     const info = await done;
-    if (acks === 'all') await this.waitForIsr(leader, info.lastOffset + 1, minInsync);
+    if (acks === 'all') await this.acksAll.untilCommitted(leader, info.lastOffset + 1, minInsync);
     return info;
   }
 
   /**
    * Controlled shutdown, first step: stop appending as leader, and wait (at most acksAllTimeoutMs) until every
    * partition led here has its HW at its LEO, so the replica the controller picks next holds every appended record.
+   * Then stop answering reads as leader: the next leader may serve a higher HW before this broker has applied the
+   * move, and a reader must not see this one's older HW after it (40404 meanwhile: the client asks again).
    */
   async drainLeadership(): Promise<void> {
     this.draining = true;
@@ -446,6 +487,7 @@ export class ReplicaManager implements OnModuleDestroy {
     }
     const left = behind().map((leader) => leader.key);
     if (left.length > 0) this.logger.warn(`controlled shutdown: followers still behind on ${left.join(', ')}`);
+    this.handingOver = true;
   }
 
   /** A produce while draining: nothing is appended; once leadership moved the router sends it to the new leader. */
@@ -470,76 +512,6 @@ export class ReplicaManager implements OnModuleDestroy {
     const highWatermark = leader.state.highWatermark;
     this.readers.notify(leader.key, highWatermark);
     this.acks.notify(leader.key, highWatermark);
-  }
-
-  /**
-   * Waits until the HW reaches `endOffset` while this broker still leads in the same epoch; if leadership moves
-   * meanwhile (a controlled shutdown, a preferred-leader election), waits on as a replica (waitAfterLeadership).
-   */
-  private async waitForIsr(leader: LeaderPartition, endOffset: number, minInsync: number): Promise<void> {
-    const deadline = this.clock.monotonicMs() + this.config.acksAllTimeoutMs;
-    for (;;) {
-      if (this.leaders.get(leader.key) !== leader) return this.waitAfterLeadership(leader, endOffset, deadline);
-      if (leader.state.highWatermark >= endOffset) {
-        if (!leader.state.hasEnoughReplicas(minInsync)) {
-          throw errors.notEnoughReplicas(
-            `the ISR of ${leader.key} shrank below min.insync.replicas=${minInsync} after the append ` +
-              '(outcome unknown).',
-          );
-        }
-        return;
-      }
-      const remainingMs = deadline - this.clock.monotonicMs();
-      if (remainingMs <= 0) {
-        throw errors.retriable(
-          `Timed out after ${this.config.acksAllTimeoutMs} ms waiting for the in-sync replicas of ${leader.key}; ` +
-            'the records were appended but may not be committed (outcome unknown).',
-        );
-      }
-      await this.acks.wait(leader.key, endOffset - 1, remainingMs);
-    }
-  }
-
-  /**
-   * Leadership moved while an acks=all request waited. Its records are committed once the partition's HW as this
-   * broker now knows it (from the new leader, or its own in a later epoch) passes them while this replica still
-   * holds them in the epoch they were written in: the same epoch at the same offset is the same batch (KIP-101).
-   * Truncated or rewritten, or not there before the deadline: the outcome is unknown.
-   */
-  private async waitAfterLeadership(leader: LeaderPartition, endOffset: number, deadlineMs: number): Promise<void> {
-    const unknown = (why: string) =>
-      errors.retriable(
-        `${leader.key} is no longer led by broker ${this.config.brokerId} in epoch ${leader.epoch} and ${why}; ` +
-          'the records were appended but may not be committed (outcome unknown).',
-      );
-    for (;;) {
-      if (this.logs.log(leader.topic, leader.partition) !== leader.log || leader.log.isClosed) {
-        throw unknown('this broker no longer holds a replica of it (moved away or deleted)');
-      }
-      const highWatermark = this.highWatermarkOf(leader.topic, leader.partition);
-      if (highWatermark !== undefined && highWatermark >= endOffset) {
-        if (await this.holdsBatch(leader, endOffset - 1)) return;
-        throw unknown('this replica no longer holds them');
-      }
-      const remainingMs = deadlineMs - this.clock.monotonicMs();
-      if (remainingMs <= 0) throw unknown(`they were not committed within ${this.config.acksAllTimeoutMs} ms`);
-      await this.acks.wait(leader.key, endOffset - 1, remainingMs);
-    }
-  }
-
-  /** Whether this broker's log of the partition still has `offset` in a batch of the leader's epoch. */
-  private async holdsBatch(leader: LeaderPartition, offset: number): Promise<boolean> {
-    if (this.logs.log(leader.topic, leader.partition) !== leader.log || leader.log.isClosed) return false;
-    try {
-      const { batches } = await leader.log.read(offset, { maxBytes: 1, minOneBatch: true });
-      if (batches.length === 0) return false;
-      const header = readBatchHeader(batches);
-      return (
-        header.partitionLeaderEpoch === leader.epoch && header.baseOffset <= offset && lastOffsetOf(header) >= offset
-      );
-    } catch {
-      return false;
-    }
   }
 
   private minInsyncReplicas(topic: string): number {
@@ -582,8 +554,14 @@ export class ReplicaManager implements OnModuleDestroy {
     if (diverging !== null || request.fetchOffset < log.logStartOffset) {
       return this.fetchAnswer(leader, diverging, Buffer.alloc(0));
     }
-    const { change } = leader.state.onFollowerFetch(request.replicaId, request.fetchOffset, this.clock.monotonicMs());
-    if (change !== null) void this.persistIsrChange(leader, change);
+    const outcome = leader.state.onFollowerFetch(
+      request.replicaId,
+      request.brokerEpoch,
+      request.fetchOffset,
+      this.clock.monotonicMs(),
+    );
+    if (!outcome.accepted) throw errors.staleBrokerEpoch(`${leader.key}: ${outcome.reason}.`);
+    if (outcome.change !== null) void this.persistIsrChange(leader, outcome.change);
     this.highWatermarkMoved(leader);
     if (request.fetchOffset >= log.logEndOffset) {
       const waitMs = Math.min(request.waitMs, this.config.readWaitMsMax);
@@ -632,7 +610,7 @@ export class ReplicaManager implements OnModuleDestroy {
         leaderId: this.config.brokerId,
         leaderEpoch: leader.epoch,
         currentIsr: from,
-        nextIsr: change.isr,
+        change,
       });
       if (this.leaders.get(leader.key) !== leader || leader.state.pendingChange !== change) return;
       if (!written.ok) {
@@ -667,32 +645,32 @@ export class ReplicaManager implements OnModuleDestroy {
     return log === undefined ? highWatermark : Math.min(highWatermark, log.logEndOffset);
   }
 
-  /** Reads whole batches below the high watermark; waits up to `waitMs` when nothing is there yet. */
+  /**
+   * Reads whole batches below the high watermark; waits up to `waitMs` when nothing is there yet. A leader that
+   * has not yet learnt its high watermark (it just took over) holds the read back until it has (servingLeaderOf).
+   */
   async read(
     topic: string,
     partition: number,
     offset: number,
     options: { maxBytes: number; waitMs: number; signal?: AbortSignal },
   ): Promise<PartitionRead> {
-    const leader = this.leaderOf(topic, partition);
-    const attempt = async (): Promise<PartitionRead> => {
-      const highWatermark = leader.state.highWatermark;
-      try {
-        const result = await leader.log.read(offset, {
-          maxBytes: options.maxBytes,
-          maxOffsetExclusive: highWatermark,
-          minOneBatch: true,
-        });
-        return { ...result, highWatermark, logStartOffset: leader.log.logStartOffset };
-      } catch (error) {
-        throw translate(error);
-      }
-    };
-    const first = await attempt();
+    const leader = await this.servingLeaderOf(topic, partition, options.signal);
+    const first = await this.readBelowHighWatermark(leader, offset, options.maxBytes);
     if (first.batches.length > 0 || options.waitMs <= 0 || offset < first.highWatermark) return first;
     await this.readers.wait(leader.key, offset, Math.min(options.waitMs, this.config.readWaitMsMax), options.signal);
-    this.leaderOf(topic, partition);
-    return attempt();
+    const now = await this.servingLeaderOf(topic, partition, options.signal);
+    return this.readBelowHighWatermark(now, offset, options.maxBytes);
+  }
+
+  private async readBelowHighWatermark(leader: LeaderPartition, offset: number, maxBytes: number) {
+    const highWatermark = leader.state.highWatermark;
+    try {
+      const result = await leader.log.read(offset, { maxBytes, maxOffsetExclusive: highWatermark, minOneBatch: true });
+      return { ...result, highWatermark, logStartOffset: leader.log.logStartOffset };
+    } catch (error) {
+      throw translate(error);
+    }
   }
 
   /** Resolves when any of the partitions has data at or past its offset, after `waitMs`, or on abort. */
@@ -735,13 +713,21 @@ export class ReplicaManager implements OnModuleDestroy {
     return leader.state.highWatermark >= leader.log.logEndOffset;
   }
 
-  offsets(topic: string, partition: number): { earliest: number; latest: number } {
+  /** Earliest and latest (the high watermark) offsets; held back like a read while the HW is being learnt. */
+  async offsets(topic: string, partition: number): Promise<{ earliest: number; latest: number }> {
+    const leader = await this.servingLeaderOf(topic, partition);
+    return { earliest: leader.log.logStartOffset, latest: leader.state.highWatermark };
+  }
+
+  /** The same without waiting: throws the retriable error of servingLeaderOf while the HW is being learnt. */
+  offsetsNow(topic: string, partition: number): { earliest: number; latest: number } {
     const leader = this.leaderOf(topic, partition);
+    if (!leader.state.highWatermarkKnown) throw learningHighWatermark(leader);
     return { earliest: leader.log.logStartOffset, latest: leader.state.highWatermark };
   }
 
   async offsetForTimestamp(topic: string, partition: number, timestampMs: number): Promise<number> {
-    const leader = this.leaderOf(topic, partition);
+    const leader = await this.servingLeaderOf(topic, partition);
     const found = await leader.log.offsetForTimestamp(timestampMs);
     const highWatermark = leader.state.highWatermark;
     return Math.min(found ?? highWatermark, highWatermark);
@@ -762,6 +748,7 @@ export class ReplicaManager implements OnModuleDestroy {
         role: leader !== undefined ? 'leader' : fetcher !== undefined ? 'follower' : 'none',
         leader_epoch: leader?.epoch ?? fetcher?.leaderEpoch ?? -1,
         isr: leader === undefined ? null : [...leader.state.isr],
+        isr_broker_epochs: leader === undefined ? null : { ...leader.state.isrBrokerEpochs },
         log_start_offset: log.logStartOffset,
         log_end_offset: log.logEndOffset,
         high_watermark: this.highWatermarkOf(topic, partition) ?? -1,
@@ -770,13 +757,40 @@ export class ReplicaManager implements OnModuleDestroy {
     };
   }
 
-  /** The partition's leader state here; 404s for an unknown topic or partition, 40404 when another broker leads. */
+  /**
+   * The partition's leader state, once it may answer reads: the HW readers see never goes backwards, so a leader
+   * that took over serves none until its HW has reached the start of its epoch (leader-replica-state.ts). Waits
+   * for that up to HIGH_WATERMARK_LEARNING_WAIT_MS_MAX, then answers 50003 (retriable).
+   */
+  private async servingLeaderOf(topic: string, partition: number, signal?: AbortSignal): Promise<LeaderPartition> {
+    const deadline = this.clock.monotonicMs() + HIGH_WATERMARK_LEARNING_WAIT_MS_MAX;
+    for (;;) {
+      const leader = this.leaderOf(topic, partition);
+      if (this.handingOver) {
+        throw errors.leaderNotAvailable(`Broker ${this.config.brokerId} is handing ${leader.key} over; retry.`);
+      }
+      if (leader.state.highWatermarkKnown) return leader;
+      const remainingMs = deadline - this.clock.monotonicMs();
+      if (remainingMs <= 0 || signal?.aborted) throw learningHighWatermark(leader);
+      await this.readers.wait(leader.key, leader.state.highWatermark, remainingMs, signal);
+    }
+  }
+
+  /**
+   * The partition's leader state here; 404s for an unknown topic or partition, 40404 when another broker leads,
+   * or when this process may have slept through a leadership change (metadata-cache.service.ts, mayBeStale).
+   */
   private leaderOf(topic: string, partition: number): LeaderPartition {
     const metadata = this.metadata.topic(topic);
     if (metadata === undefined) throw errors.topicNotFound(topic);
     const state = metadata.states[partition];
     if (!Number.isInteger(partition) || partition < 0 || state === undefined) throw errors.partitionNotFound(partition);
     const leader = this.leaders.get(partitionKey(topic, partition));
+    if (leader !== undefined && this.metadata.mayBeStale()) {
+      throw errors.leaderNotAvailable(
+        `Broker ${this.config.brokerId} was paused for longer than its session and is reloading the metadata; retry.`,
+      );
+    }
     if (leader !== undefined) return leader;
     if (state.leader === this.config.brokerId) {
       throw errors.leaderNotAvailable(`${topic}-${partition} is becoming led by this broker; retry.`);
@@ -786,34 +800,4 @@ export class ReplicaManager implements OnModuleDestroy {
         (state.leader === NO_LEADER ? '; it has no leader now.' : `; broker ${state.leader} does.`),
     );
   }
-}
-
-function checkEpoch(leader: LeaderPartition, expectedLeaderEpoch: number | undefined): void {
-  if (expectedLeaderEpoch === undefined || expectedLeaderEpoch === leader.epoch) return;
-  if (expectedLeaderEpoch < leader.epoch) {
-    throw errors.fencedLeaderEpoch(
-      `Fenced: ${leader.key} is in leader epoch ${leader.epoch}, not ${expectedLeaderEpoch}.`,
-    );
-  }
-  throw errors.unknownLeaderEpoch(
-    `${leader.key}: this broker is in leader epoch ${leader.epoch}, not ${expectedLeaderEpoch}.`,
-  );
-}
-
-function partitionKey(topic: string, partition: number): string {
-  return `${topic}-${partition}`;
-}
-
-function splitKey(key: string): [string, number] {
-  const dash = key.lastIndexOf('-');
-  return [key.slice(0, dash), Number(key.slice(dash + 1))];
-}
-
-function translate(error: unknown): Error {
-  if (error instanceof BrookError) return error;
-  if (error instanceof RecordTooLargeError) return errors.recordTooLarge(error.message);
-  if (error instanceof OffsetOutOfRangeError) return errors.invalidRequest(error.message);
-  if (error instanceof CorruptBatchError) return errors.invalidPayload(error.message);
-  if (error instanceof LogOfflineError) return errors.kafkaError(error.message);
-  return error as Error;
 }

@@ -13,6 +13,12 @@ export interface PartitionState {
   leader: number;
   leaderEpoch: number;
   isr: number[];
+  /**
+   * The incarnation (broker epoch) of each ISR member that was admitted, by broker id (KIP-903; see
+   * replica-incarnations.ts). A member without an entry, or whose broker now runs another incarnation, is not
+   * in sync: it restarted, and may have lost what it held.
+   */
+  isrBrokerEpochs?: Record<string, number>;
   controllerEpoch: number;
   /** During a partition reassignment (KIP-455): the replicas being added, and those to be removed once done. */
   addingReplicas?: number[];
@@ -24,6 +30,8 @@ export interface BrokerRegistration {
   url: string;
   brokerEpoch: number;
   highestControllerEpochSeen: number;
+  /** The random id kept in the broker's data dir: a registration with the same id is this broker's own, earlier. */
+  directoryId?: string;
 }
 
 export const NO_LEADER = -1;

@@ -2,11 +2,17 @@
 // Store notifications are hints that trigger a reload; a periodic reconcile makes a lost hint only a delay.
 // Listeners (the log manager, the replica manager) are told after each reload.
 //
+// A process that did not run for longer than a broker session (SIGSTOP, a paused VM) may have slept through
+// leadership changes: until a reload that began after the pause has been applied, mayBeStale() says so, and the
+// replica manager serves nothing as leader (common/stall-detector.ts).
+//
 // What was applied is kept in the data dir (metadata-snapshot.ts). When the store has lost its data (the metadata
 // incarnation this broker applied is gone), the broker keeps serving what it applied last, and deletes no log,
 // until a controller has restored the store and written a new incarnation.
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { systemClock } from '../common/clock.js';
 import { outsideRequest } from '../common/request-context.js';
+import { StallDetector } from '../common/stall-detector.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -20,6 +26,8 @@ import type { PartitionState, TopicAssignment, TopicMetadata } from './cluster-m
 import { type MetadataSnapshot, readSnapshot, serializeSnapshot, writeSnapshot } from './metadata-snapshot.js';
 
 export const METADATA_RECONCILE_INTERVAL_MS = 5_000;
+/** How often the stall detector beats (a gap longer than a broker session between beats is a stall). */
+const STALL_BEAT_INTERVAL_MS_MAX = 250;
 
 export type MetadataListener = (topics: ReadonlyMap<string, TopicMetadata>) => Promise<void> | void;
 
@@ -36,12 +44,16 @@ export class MetadataCache implements OnModuleDestroy {
   private appliedIncarnation: string | null = null;
   private savedSnapshot = '';
   private holding = false;
+  private readonly stall: StallDetector;
+  private stallTimer: NodeJS.Timeout | null = null;
   loaded = false;
 
   constructor(
     private readonly store: CoordinationStore,
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
-  ) {}
+  ) {
+    this.stall = new StallDetector(systemClock, config.brokerSessionTimeoutMs);
+  }
 
   async start(): Promise<void> {
     const saved = await readSnapshot(this.config.dataDir);
@@ -56,11 +68,24 @@ export class MetadataCache implements OnModuleDestroy {
     await this.reload();
     this.reconcileTimer = setInterval(() => void this.reload(), METADATA_RECONCILE_INTERVAL_MS);
     this.reconcileTimer.unref();
+    const beatMs = Math.min(STALL_BEAT_INTERVAL_MS_MAX, Math.floor(this.config.brokerSessionTimeoutMs / 4));
+    this.stallTimer = setInterval(() => {
+      if (!this.stall.beat()) return;
+      this.logger.warn('this process did not run for longer than a broker session; reloading the metadata');
+      void this.reload();
+    }, beatMs);
+    this.stallTimer.unref();
   }
 
   onModuleDestroy(): void {
     for (const stop of this.unwatch) stop();
     if (this.reconcileTimer) clearInterval(this.reconcileTimer);
+    if (this.stallTimer) clearInterval(this.stallTimer);
+  }
+
+  /** True when this process may have slept through metadata changes and has not applied a reload since. */
+  mayBeStale(): boolean {
+    return this.stall.suspect();
   }
 
   onChange(listener: MetadataListener): void {
@@ -112,6 +137,7 @@ export class MetadataCache implements OnModuleDestroy {
   }
 
   private async loadOnce(): Promise<void> {
+    const token = this.stall.refreshStarting();
     const incarnation = (await this.store.get(METADATA_INCARNATION_KEY))?.value ?? null;
     if (incarnation === null && this.appliedIncarnation !== null) {
       if (!this.holding) {
@@ -122,6 +148,7 @@ export class MetadataCache implements OnModuleDestroy {
         this.loaded = true;
         for (const listener of this.listeners) await listener(this.topics);
       }
+      this.stall.refreshed(token);
       return;
     }
     this.holding = false;
@@ -158,6 +185,7 @@ export class MetadataCache implements OnModuleDestroy {
     this.appliedIncarnation = incarnation;
     this.loaded = true;
     for (const listener of this.listeners) await listener(topics);
+    this.stall.refreshed(token);
     await this.persist();
   }
 

@@ -1,5 +1,6 @@
 // Security of the WebSocket endpoint, which does not pass through the REST hooks (GET /v3/ws is upgraded before any
-// Fastify hook runs): ws.gateway.ts calls these. SSE is a REST route, checked by the REST hooks.
+// Fastify hook runs): the upgrade gate (ws-upgrade.ts) and the rights guard (frame-rights.guard.ts) call these.
+// SSE is a REST route, checked by the REST hooks.
 //
 //   const { principal, credential } = await authenticateUpgrade(authenticator, request)  // 401 -> refuse it
 //   authorizeFrame(authorizer, audit, { principal, host }, frame, group)  // per client frame: 403 -> error frame

@@ -1,7 +1,9 @@
 // The WebSocket protocol of GET /v3/ws (DESIGN.md section 4, asyncapi.yaml): JSON text frames, each an object
 // with an `op`. This file is the one place that knows the frames: it lists the ops both ways (asyncapi.yaml is
-// kept equal to these lists by a test) and turns a client frame's text into a checked, typed frame or an error
-// naming the field. Pure: no sockets, no broker state (topics and offsets are checked by the session).
+// kept equal to these lists by a test), routes each client frame to the handler of its op (the WebSocket adapter's
+// message parser) with a produce frame parsed into records, and writes the server's frames. The control frames'
+// fields are checked by their DTOs (frames.dto.ts). Pure: no sockets, no broker state (topics and offsets are
+// checked by the session).
 //
 // Client -> server:
 //   produce     {id, topic, records: [{key?, value?, headers?: [{name, value(base64)|null}], partition?}],
@@ -14,13 +16,15 @@
 // Server -> client: ack {id, offsets: [{partition, offset}]}, subscribed {id, partitions: [{topic, partition,
 //   offset}]}, records {id, records: [...]}, assigned {id, partitions, generation}, revoked {id, partitions},
 //   committed {id}, error {id?, error_code, message}.
-import { BrookError, errors } from '../common/brook-error.js';
-import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
+import { BrookError, errors, outcomeField } from '../common/brook-error.js';
 import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 import type { ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
-import { timestampParam } from '../application/params.js';
 import { decodeBase64, type ReadFormat } from '../application/record-format.js';
+import { READ_FORMATS, shown, wording } from './frame-wording.js';
+
+/** The one WebSocket endpoint of a broker. */
+export const WS_PATH = '/v3/ws';
 
 export const CLIENT_OPS = ['produce', 'subscribe', 'credit', 'commit', 'unsubscribe'] as const;
 export const SERVER_OPS = [
@@ -44,6 +48,7 @@ export function ackFrame(id: FrameId, outcomes: readonly ProduceOutcome[]): stri
           offset: null,
           error_code: errorFrameCode(outcome.error),
           message: outcome.error.message,
+          ...outcomeField(outcome.error),
         },
   );
   return JSON.stringify({ op: 'ack', id, offsets });
@@ -59,7 +64,6 @@ export type FrameId = string | number;
 export type StartFrom = 'earliest' | 'latest' | 'timestamp';
 
 const ID_LENGTH_MAX = 80;
-const FORMATS: readonly ReadFormat[] = ['string', 'json', 'binary'];
 
 export interface ProduceFrame {
   op: 'produce';
@@ -106,55 +110,85 @@ export interface UnsubscribeFrame {
   id: FrameId;
 }
 
-export type ClientFrame = ProduceFrame | SubscribeFrame | CreditFrame | CommitFrame | UnsubscribeFrame;
+/** The ops whose frame goes to its handler as the client's JSON object, checked there by its DTO (frames.dto.ts). */
+export type ControlOp = Exclude<ClientOp, 'produce'>;
 
-export type ParsedFrame = { ok: true; frame: ClientFrame } | { ok: false; id?: FrameId; error: BrookError };
+/** A control frame as the client sent it, its `id` checked by the router. */
+export interface ControlFrameBody {
+  op: ControlOp;
+  id: FrameId;
+  [field: string]: unknown;
+}
 
-export interface ProtocolLimits {
+/** The event of the frames the router refuses. Not an op: a client cannot name it. */
+export const REFUSED_FRAME = 'refused frame';
+
+export interface RefusedFrame {
+  id?: FrameId;
+  error: BrookError;
+}
+
+/** A frame as the router hands it to the gateway: the event of its handler and what the handler gets. */
+export type RoutedFrame =
+  | { event: 'produce'; data: ProduceFrame }
+  | { event: ControlOp; data: ControlFrameBody }
+  | { event: typeof REFUSED_FRAME; data: RefusedFrame };
+
+export interface RouterLimits {
+  /** BROOK_PRODUCE_BATCH_ENTRIES_MAX: records in one produce frame. */
   produceRecordsMax: number;
-  creditsMax: number;
-  defaultCredits: number;
-  assignPartitionsMax: number;
 }
 
 type JsonObject = Record<string, unknown>;
 
-/** Parses one text frame. Never throws: every problem becomes an error naming the field (and the id if known). */
-export function parseClientFrame(text: string, limits: ProtocolLimits, nowMs: number): ParsedFrame {
+/**
+ * Routes one client frame to the handler of its op (ws.gateway.ts): a text frame that is a JSON object with a valid
+ * `id` and a known `op`. A produce frame is parsed here, records and all (the hot path: one pass, no class instances
+ * per record); a control frame goes on as its JSON object, for its DTO (frames.dto.ts). Never throws: any other
+ * frame, binary or broken, goes to REFUSED_FRAME with the error naming the problem (and the id if it has one).
+ */
+export function routeFrame(data: string | Buffer, limits: RouterLimits, nowMs: number): RoutedFrame {
+  if (typeof data !== 'string')
+    return refused(errors.invalidRequest('Binary frames are not accepted; send JSON text frames.'));
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(data);
   } catch (error) {
-    return { ok: false, error: errors.invalidRequest(`Frame is not valid JSON: ${(error as Error).message}`) };
+    return refused(errors.invalidRequest(`Frame is not valid JSON: ${(error as Error).message}`));
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { ok: false, error: errors.invalidRequest('Frame must be a JSON object with an op.') };
+    return refused(errors.invalidRequest('Frame must be a JSON object with an op.'));
   }
   const object = parsed as JsonObject;
   const id = validId(object.id);
-  try {
-    if (id === undefined)
-      throw errors.invalidRequest(`id must be a string of 1 to ${ID_LENGTH_MAX} characters or an integer.`);
-    switch (object.op) {
-      case 'produce':
-        return { ok: true, frame: parseProduce(object, id, limits, nowMs) };
-      case 'subscribe':
-        return { ok: true, frame: parseSubscribe(object, id, limits) };
-      case 'credit':
-        return { ok: true, frame: { op: 'credit', id, n: integer(object.n, 'n', 1, limits.creditsMax) } };
-      case 'commit':
-        return { ok: true, frame: parseCommit(object, id, limits) };
-      case 'unsubscribe':
-        return { ok: true, frame: { op: 'unsubscribe', id } };
-      default:
-        throw errors.invalidRequest(
-          `Unknown op ${JSON.stringify(object.op) ?? 'undefined'}; expected one of ${CLIENT_OPS.join(', ')}.`,
-        );
+  if (id === undefined)
+    return refused(errors.invalidRequest(`id must be a string of 1 to ${ID_LENGTH_MAX} characters or an integer.`));
+  const op = object.op;
+  if (op === 'produce') {
+    try {
+      return { event: 'produce', data: parseProduce(object, id, limits, nowMs) };
+    } catch (error) {
+      if (!(error instanceof BrookError)) throw error;
+      return refused(error, id);
     }
-  } catch (error) {
-    if (!(error instanceof BrookError)) throw error;
-    return { ok: false, ...(id === undefined ? {} : { id }), error };
   }
+  if (op === 'subscribe' || op === 'credit' || op === 'commit' || op === 'unsubscribe')
+    return { event: op, data: object as ControlFrameBody };
+  return refused(
+    errors.invalidRequest(
+      `Unknown op ${op === undefined ? 'undefined' : shown(op)}; expected one of ${CLIENT_OPS.join(', ')}.`,
+    ),
+    id,
+  );
+}
+
+function refused(error: BrookError, id?: FrameId): RoutedFrame {
+  return { event: REFUSED_FRAME, data: id === undefined ? { error } : { id, error } };
+}
+
+/** Whether `value` is a frame id: a string of 1 to 80 characters, or a safe integer. */
+export function isFrameId(value: unknown): value is FrameId {
+  return validId(value) !== undefined;
 }
 
 function validId(value: unknown): FrameId | undefined {
@@ -165,44 +199,31 @@ function validId(value: unknown): FrameId | undefined {
 
 function integer(value: unknown, field: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw errors.invalidRequest(`${field} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}.`);
+    throw errors.invalidRequest(wording.integer(field, min, max, value));
   }
   return value;
 }
 
 function nonEmptyString(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.length === 0)
-    throw errors.invalidRequest(`${field} must be a non-empty string.`);
+  if (typeof value !== 'string' || value.length === 0) throw errors.invalidRequest(wording.nonEmptyString(field));
   return value;
-}
-
-function optionalString(value: unknown, field: string): string | null {
-  return value === undefined || value === null ? null : nonEmptyString(value, field);
-}
-
-/** A group or group instance id: it ends up in URL paths (v3 consumer-group routes), so not `.` or `..`. */
-function optionalId(value: unknown, field: string): string | null {
-  const id = optionalString(value, field);
-  if (id !== null && isDotSegment(id)) throw errors.invalidRequest(dotSegmentMessage(field));
-  return id;
 }
 
 function objectAt(value: unknown, field: string): JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw errors.invalidRequest(`${field} must be a JSON object.`);
+    throw errors.invalidRequest(wording.object(field));
   return value as JsonObject;
 }
 
 function arrayAt(value: unknown, field: string, min: number, max: number): unknown[] {
   if (!Array.isArray(value) || value.length < min || value.length > max)
-    throw errors.invalidRequest(`${field} must be an array of ${min} to ${max} items.`);
+    throw errors.invalidRequest(wording.array(field, min, max));
   return value;
 }
 
 function format(value: unknown): ReadFormat {
   if (value === undefined || value === null) return 'string';
-  if (!FORMATS.includes(value as ReadFormat))
-    throw errors.invalidRequest(`format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(value)}.`);
+  if (!READ_FORMATS.includes(value as ReadFormat)) throw errors.invalidRequest(wording.format(value));
   return value as ReadFormat;
 }
 
@@ -210,7 +231,7 @@ function acks(value: unknown): Acks {
   if (value === undefined || value === null || value === 'all' || value === -1 || value === '-1') return 'all';
   if (value === 0 || value === '0') return '0';
   if (value === 1 || value === '1') return '1';
-  throw errors.invalidRequest(`acks must be 0, 1 or "all", got ${JSON.stringify(value)}.`);
+  throw errors.invalidRequest(`acks must be 0, 1 or "all", got ${shown(value)}.`);
 }
 
 /** A key or value in the frame's format: string (UTF-8 text), json (any JSON value) or binary (base64). */
@@ -221,10 +242,18 @@ function toBytes(value: unknown, recordFormat: ReadFormat, field: string): Buffe
       if (typeof value !== 'string') throw errors.invalidPayload(`${field} must be a string in format string.`);
       return Buffer.from(value, 'utf8');
     case 'json':
-      return Buffer.from(JSON.stringify(value), 'utf8');
+      return jsonBytes(value, field);
     case 'binary':
       if (typeof value !== 'string') throw errors.invalidPayload(`${field} must be a base64 string in format binary.`);
       return decodeBase64(value, field);
+  }
+}
+
+function jsonBytes(value: unknown, field: string): Buffer {
+  try {
+    return Buffer.from(JSON.stringify(value), 'utf8');
+  } catch {
+    throw errors.invalidPayload(`${field} is nested too deeply to be stored as JSON.`);
   }
 }
 
@@ -242,7 +271,7 @@ function headers(value: unknown, field: string): RecordHeader[] {
   });
 }
 
-function parseProduce(object: JsonObject, id: FrameId, limits: ProtocolLimits, nowMs: number): ProduceFrame {
+function parseProduce(object: JsonObject, id: FrameId, limits: RouterLimits, nowMs: number): ProduceFrame {
   const topic = nonEmptyString(object.topic, 'topic');
   const recordFormat = format(object.format);
   const records = arrayAt(object.records, 'records', 1, limits.produceRecordsMax).map((item, i): ProduceInput => {
@@ -260,83 +289,15 @@ function parseProduce(object: JsonObject, id: FrameId, limits: ProtocolLimits, n
   return { op: 'produce', id, topic, records, acks: acks(object.acks) };
 }
 
-function parseSubscribe(object: JsonObject, id: FrameId, limits: ProtocolLimits): SubscribeFrame {
-  const group = optionalId(object.group, 'group');
-  const groupInstanceId = optionalId(object.group_instance_id, 'group_instance_id');
-  let assign: PartitionStart[] | null = null;
-  let topics: string[] | null = null;
-  if (object.assign !== undefined && object.topics !== undefined)
-    throw errors.invalidRequest('Give either assign or topics, not both.');
-  if (object.assign !== undefined) {
-    if (group !== null) throw errors.invalidRequest('A group subscription names topics, not assign.');
-    const seen = new Set<string>();
-    assign = arrayAt(object.assign, 'assign', 1, limits.assignPartitionsMax).map((item, i) => {
-      const entry = objectAt(item, `assign[${i}]`);
-      const start: PartitionStart = {
-        topic: nonEmptyString(entry.topic, `assign[${i}].topic`),
-        partition: integer(entry.partition, `assign[${i}].partition`, 0),
-        offset:
-          entry.offset === undefined || entry.offset === null ? null : integer(entry.offset, `assign[${i}].offset`, 0),
-      };
-      const key = `${start.topic}\u0000${start.partition}`;
-      if (seen.has(key)) throw errors.invalidRequest(`assign names ${start.topic}-${start.partition} twice.`);
-      seen.add(key);
-      return start;
-    });
-  } else if (object.topics !== undefined) {
-    topics = arrayAt(object.topics, 'topics', 1, limits.assignPartitionsMax).map((topic, i) =>
-      nonEmptyString(topic, `topics[${i}]`),
-    );
-    if (group === null) throw errors.invalidRequest('A subscription to topics needs a group; without one, use assign.');
-  } else {
-    throw errors.invalidRequest('subscribe needs assign (explicit partitions) or topics with a group.');
-  }
-  const from = object.from ?? 'latest';
-  if (from !== 'earliest' && from !== 'latest' && from !== 'timestamp')
-    throw errors.invalidRequest(`from must be earliest, latest or timestamp, got ${JSON.stringify(from)}.`);
-  let timestampMs: number | null = null;
-  if (from === 'timestamp') {
-    const raw = object.timestamp;
-    if (typeof raw === 'number') timestampMs = integer(raw, 'timestamp', 0);
-    else if (typeof raw === 'string') timestampMs = timestampParam(raw, 'timestamp');
-    else throw errors.invalidRequest('from=timestamp needs timestamp (epoch milliseconds or RFC 3339).');
-  } else if (object.timestamp !== undefined) {
-    throw errors.invalidRequest('timestamp is only allowed with from=timestamp.');
-  }
-  const credits =
-    object.credits === undefined || object.credits === null
-      ? Math.min(limits.defaultCredits, limits.creditsMax)
-      : integer(object.credits, 'credits', 0, limits.creditsMax);
-  return {
-    op: 'subscribe',
-    id,
-    assign,
-    topics,
-    group,
-    groupInstanceId,
-    from,
-    timestampMs,
-    format: format(object.format),
-    credits,
-  };
-}
-
-function parseCommit(object: JsonObject, id: FrameId, limits: ProtocolLimits): CommitFrame {
-  const offsets = arrayAt(object.offsets, 'offsets', 1, limits.assignPartitionsMax).map((item, i) => {
-    const entry = objectAt(item, `offsets[${i}]`);
-    return {
-      topic: nonEmptyString(entry.topic, `offsets[${i}].topic`),
-      partition: integer(entry.partition, `offsets[${i}].partition`, 0),
-      offset: integer(entry.offset, `offsets[${i}].offset`, 0),
-    };
-  });
-  return { op: 'commit', id, offsets };
-}
-
 /** The five-digit code an error frame carries: Brook's own codes as they are, generic HTTP statuses mapped. */
 export function errorFrameCode(error: BrookError): number {
   if (error.errorCode >= 10_000) return error.errorCode;
   return error.status >= 500 ? 50002 : 40002;
+}
+
+/** What a client is told of an exception: a BrookError as it is, anything else as a broker error (50002). */
+export function asBrookError(error: unknown): BrookError {
+  return error instanceof BrookError ? error : errors.kafkaError((error as Error).message);
 }
 
 export function errorFrame(error: BrookError, id?: FrameId): string {
@@ -345,5 +306,6 @@ export function errorFrame(error: BrookError, id?: FrameId): string {
     ...(id === undefined ? {} : { id }),
     error_code: errorFrameCode(error),
     message: error.message,
+    ...outcomeField(error),
   });
 }

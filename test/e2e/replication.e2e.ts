@@ -103,9 +103,14 @@ describe('replication with RF=3 and min.insync.replicas=2', () => {
         ...init,
         headers: { [SECRET_HEADER]: cluster.secret, ...(init.headers ?? {}) },
       });
-    const fetchQuery = (leaderEpoch: number) =>
-      `replica-fetch?replica_id=${oldLeaderId}&fetch_offset=1&last_fetched_epoch=0` +
+    const brokerEpoch = (await cluster.status(oldLeader))!.broker_epoch;
+    const fetchQuery = (leaderEpoch: number, asIncarnation = brokerEpoch) =>
+      `replica-fetch?replica_id=${oldLeaderId}&broker_epoch=${asIncarnation}&fetch_offset=1&last_fetched_epoch=0` +
       `&leader_epoch=${leaderEpoch}&max_bytes=1024&wait_ms=0`;
+    // a fetch of the incarnation before the restart (KIP-903): refused, it counts for nothing
+    const oldIncarnation = await internal(newLeader, fetchQuery(1, brokerEpoch - 1));
+    expect(oldIncarnation.status).toBe(409);
+    expect(((await oldIncarnation.json()) as { error_code: number }).error_code).toBe(40906);
     const stale = await internal(newLeader, fetchQuery(0));
     expect(stale.status).toBe(409);
     expect(((await stale.json()) as { error_code: number }).error_code).toBe(40905);

@@ -80,7 +80,7 @@ export class BrokerGauges implements OnModuleInit {
       for (const stored of group.offsets.values()) {
         let end: number;
         try {
-          end = this.replicas.offsets(stored.topic, stored.partition).latest;
+          end = this.replicas.offsetsNow(stored.topic, stored.partition).latest;
         } catch {
           continue; // topic deleted, or the partition is led elsewhere: its leader reports it
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BrookError } from '../../common/brook-error.js';
+import { type BrookError, errors } from '../../common/brook-error.js';
 import type { PartitionRouter } from '../../replication/partition-router.service.js';
 import { GroupMember, type MemberEvent, type MemberStreams, type MemberSubscription } from './group-member.js';
 import type { GroupAssignment, StreamGroupPort } from './group-port.js';
@@ -10,7 +10,11 @@ class FakePort implements StreamGroupPort {
   left: string[] = [];
   alive = true;
   committedOffsets = new Map<string, number>();
+  /** Answers to give before a join succeeds (a coordinator still loading, then moving). */
+  joinFailures: BrookError[] = [];
   async join(_group: string, member: { memberId: string }) {
+    const failure = this.joinFailures.shift();
+    if (failure !== undefined) throw failure;
     this.joined.push(member.memberId);
   }
   watch(_group: string, _memberId: string, listener: (assignment: GroupAssignment | null) => void) {
@@ -69,6 +73,23 @@ function setUp(groupInstanceId: string | null = null) {
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('GroupMember', () => {
+  it('joins through a coordinator that answers "loading, retry" first: the broker retries, the client sees nothing', async () => {
+    const { port, events, member } = setUp();
+    port.joinFailures = [
+      errors.retriable('The coordinator of group g is loading its state; retry.'),
+      errors.retriable('Broker 1 is not the coordinator of group g; retry.'),
+    ];
+    await member.join();
+    expect(port.joined).toEqual([member.memberId]);
+    expect(events).toEqual([]);
+  });
+
+  it('hands a non-retriable join error to its owner', async () => {
+    const { port, member } = setUp();
+    port.joinFailures = [errors.topicNotFound('t')];
+    await expect(member.join()).rejects.toMatchObject({ errorCode: 40401 });
+  });
+
   it('starts assigned partitions at the committed offset, else where `from` says', async () => {
     const { port, events, frames, member } = setUp();
     await member.join();

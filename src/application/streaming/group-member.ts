@@ -4,12 +4,14 @@
 // the group's committed offset (or, without one, where `from` says). Liveness is the stream's: its owner calls
 // heartbeat() (a WebSocket on every pong, SSE on a timer); a closed stream leaves the group at once, unless the
 // member is static (`group_instance_id`), which keeps its partitions for the session timeout so that a reconnect
-// under the same instance id takes them back without a rebalance.
+// under the same instance id takes them back without a rebalance. The broker is the member's group client: it
+// retries the coordinator's retriable answers itself (coordinator-retry.ts).
 import { randomUUID } from 'node:crypto';
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import { topicPartitionKey } from '../../group-coordinator/group-records.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
+import { type RetryPorts, withCoordinatorRetries } from './coordinator-retry.js';
 import type { GroupAssignment, StreamGroupPort } from './group-port.js';
 import type { PartitionStreams } from './partition-streams.js';
 import { startOffsetFor, type StartFrom } from './start-offset.js';
@@ -53,6 +55,10 @@ export class GroupMember {
   /** Heartbeats count only once the coordinator has the member (joining can wait for the offsets topic). */
   private joined = false;
   private heartbeating = false;
+  private readonly retries: RetryPorts = {
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    abandoned: () => this.left,
+  };
 
   constructor(
     private readonly subscribed: MemberSubscription,
@@ -69,13 +75,15 @@ export class GroupMember {
 
   async join(): Promise<void> {
     this.stopWatching = this.port.watch(this.group, this.memberId, (assignment) => void this.assign(assignment));
+    const member = {
+      memberId: this.memberId,
+      groupInstanceId: this.subscribed.groupInstanceId,
+      topics: this.subscribed.topics,
+      sessionTimeoutMs: this.sessionTimeoutMs,
+    };
     try {
-      await this.port.join(this.group, {
-        memberId: this.memberId,
-        groupInstanceId: this.subscribed.groupInstanceId,
-        topics: this.subscribed.topics,
-        sessionTimeoutMs: this.sessionTimeoutMs,
-      });
+      // a new group's coordinator may still be loading (or moving): ask again, as Kafka's clients do
+      await withCoordinatorRetries(() => this.port.join(this.group, member), this.retries);
     } catch (error) {
       this.stop();
       throw error;
@@ -89,7 +97,7 @@ export class GroupMember {
     this.joined = true;
     // A static member that came back with the same subscription keeps its partitions without a rebalance, so no
     // new generation will announce them: take them now.
-    const current = await this.port.assignment(this.group, this.memberId);
+    const current = await withCoordinatorRetries(() => this.port.assignment(this.group, this.memberId), this.retries);
     if (current !== null && current.partitions.length > 0 && this.owned.size === 0 && !this.left) {
       void this.assign(current);
     }

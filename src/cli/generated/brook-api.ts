@@ -1910,6 +1910,11 @@ export interface components {
       error_code: number;
       id: string;
       message: string;
+      /**
+       * @description Only on an entry whose outcome is unknown (it may or may not have been appended; see "Unknown outcomes" above).
+       * @enum {string}
+       */
+      outcome?: 'unknown';
     };
     ProduceBatchResponseSuccessEntry: {
       cluster_id: string;
@@ -1963,6 +1968,11 @@ export interface components {
       message?: string;
       /** Format: int64 */
       offset?: number;
+      /**
+       * @description Only on a failed report whose outcome is unknown (it may or may not have been appended; see "Unknown outcomes" above).
+       * @enum {string}
+       */
+      outcome?: 'unknown';
       /** Format: int32 */
       partition_id?: number;
       /**
@@ -2267,6 +2277,11 @@ export interface components {
        * @description The record's offset (-1 with `acks=0`); null if it failed.
        */
       offset: number | null;
+      /**
+       * @description Only on a failed record whose outcome is unknown (it may or may not have been appended; see "Unknown outcomes" above).
+       * @enum {string}
+       */
+      outcome?: 'unknown';
       /** Format: int32 */
       partition: number | null;
     };
@@ -2843,6 +2858,16 @@ export interface components {
          *     }
          */
         'application/json': components['schemas']['ProduceResponse'];
+      };
+    };
+    /** @description 50003 retriable: not enough in-sync replicas for `acks=all` (nothing appended), a leader still learning its high watermark, or, with `Brook-Outcome: unknown`, a produce whose outcome is unknown; 50302 broker not available. */
+    ProduceUnavailable: {
+      headers: {
+        'Brook-Outcome': components['headers']['BrookOutcome'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
       };
     };
     /** @description The records read (possibly none), and where to read on. */
@@ -3729,6 +3754,8 @@ export interface components {
     };
   };
   headers: {
+    /** @description `unknown` on a produce failure whose records may or may not have been appended and committed (see "Unknown outcomes" above); absent on a failure that appended nothing. */
+    BrookOutcome: 'unknown';
     /** @description Seconds to wait before retrying. */
     RetryAfter: number;
   };
@@ -5855,7 +5882,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       /** @description 50002 Kafka error; 50003 retriable error (including not enough in-sync replicas for `acks=all`). */
       500: components['responses']['ServerError'];
-      503: components['responses']['ServiceUnavailable'];
+      503: components['responses']['ProduceUnavailable'];
     };
   };
   produceRecordsBatch: {
@@ -5889,7 +5916,7 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
-      503: components['responses']['ServiceUnavailable'];
+      503: components['responses']['ProduceUnavailable'];
     };
   };
   streamRecords: {

@@ -240,6 +240,8 @@ interface Setup {
   compacted: boolean;
   acks: Acks;
   failing: number | null;
+  /** Whether the failing partition's produce fails with an unknown outcome (else: leader not available). */
+  failingUnknown: boolean;
   stickyStart: number;
 }
 
@@ -253,7 +255,12 @@ function service(setup: Setup, batches: Map<number, Buffer>): ProduceService {
   const next = new Map<number, number>();
   const replicas = {
     produce: (_topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> => {
-      if (partition === setup.failing) return Promise.reject(errors.leaderNotAvailable(`"${partition}" is down`));
+      if (partition === setup.failing) {
+        const message = `"${partition}" is down`;
+        return Promise.reject(
+          setup.failingUnknown ? errors.outcomeUnknown(message) : errors.leaderNotAvailable(message),
+        );
+      }
       batches.set(partition, batch);
       const firstOffset = next.get(partition) ?? 10 * partition;
       const count = batch.readInt32BE(57);
@@ -282,6 +289,7 @@ const setup: fc.Arbitrary<Setup> = fc.record({
   compacted: fc.boolean(),
   acks: fc.constantFrom<Acks>('all', '1', '0'),
   failing: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null, freq: 4 }),
+  failingUnknown: fc.boolean(),
   stickyStart: fc.nat(),
 });
 

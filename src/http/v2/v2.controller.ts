@@ -3,7 +3,7 @@
 // inside offsets[] with status 200, as Confluent does.
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BrookError } from '../../common/brook-error.js';
+import { outcomeField, type BrookError } from '../../common/brook-error.js';
 import { ControllerElection } from '../../controller-election/controller-election.service.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
@@ -143,6 +143,7 @@ export function v2ProduceAnswer(outcomes: ProduceOutcome[]) {
             offset: null,
             error_code: outcome.error.errorCode,
             error: outcome.error.message,
+            ...outcomeField(outcome.error),
           },
     ),
     key_schema_id: null,
@@ -182,5 +183,6 @@ export function v2ScannedAnswer(
 }
 
 function failedEntry(partition: number | null, error: BrookError): string {
-  return `{"partition":${partition},"offset":null,"error_code":${error.errorCode},"error":${JSON.stringify(error.message)}}`;
+  const outcome = error.outcome === undefined ? '' : `,"outcome":${JSON.stringify(error.outcome)}`;
+  return `{"partition":${partition},"offset":null,"error_code":${error.errorCode},"error":${JSON.stringify(error.message)}${outcome}}`;
 }

@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { BrookError, errors } from '../../common/brook-error.js';
+import { BrookError, errors, outcomeField, type OutcomeMarker } from '../../common/brook-error.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 import { StreamingBody } from '../body/json-body-parser.js';
 import { JsonObjectSplitter } from '../body/json-object-splitter.js';
@@ -52,7 +52,7 @@ export class V3ProduceController {
   ) {
     const acks = acksParam(acksText);
     const entries = batchEntries(body, this.config.produceBatchEntriesMax);
-    const failures: Array<{ id: string; error_code: number; message: string }> = [];
+    const failures: Array<{ id: string; error_code: number; message: string; outcome?: OutcomeMarker }> = [];
     const parsed: Array<{ id: string; record: ParsedRecord }> = [];
     const nowMs = Date.now();
     entries.forEach((entry, i) => {
@@ -75,7 +75,10 @@ export class V3ProduceController {
     outcomes.forEach((outcome, i) => {
       const { id, record } = parsed[i];
       if (outcome.ok) successes.push({ id, ...this.report(clusterId, topic, record, outcome) });
-      else failures.push({ id, error_code: outcome.error.errorCode, message: outcome.error.message });
+      else {
+        const { error } = outcome;
+        failures.push({ id, error_code: error.errorCode, message: error.message, ...outcomeField(error) });
+      }
     });
     return { successes, failures };
   }
@@ -118,7 +121,7 @@ export class V3ProduceController {
     } catch (error) {
       const failure =
         error instanceof BrookError ? error : errors.badRequest(`Malformed record: ${(error as Error).message}`);
-      return { error_code: failure.errorCode, message: failure.message };
+      return { error_code: failure.errorCode, message: failure.message, ...outcomeField(failure) };
     }
   }
 
