@@ -14,12 +14,11 @@
 // used is at most the limit plus one block, 4 MiB at the very most).
 import type * as Lz4 from 'lz4-napi';
 import { checkedOutput, type CompressionCodec, DecompressionLimitError, nativeLibrary } from './compression-codec.js';
+import { needBytes, skippableFrameEnd } from './skippable-frames.js';
 
 const lz4 = nativeLibrary<typeof Lz4>('lz4', 'lz4-napi');
 
 const FRAME_MAGIC = 0x184d2204;
-const SKIPPABLE_MAGIC_MASK = 0xfffffff0;
-const SKIPPABLE_MAGIC = 0x184d2a50;
 const UNCOMPRESSED_BIT = 0x80000000;
 const BLOCK_MAX_BYTES = [0, 0, 0, 0, 64 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024];
 
@@ -30,9 +29,7 @@ export interface OutputBound {
   readonly blockBytes: number;
 }
 
-function need(data: Buffer, position: number, bytes: number): void {
-  if (data.length - position < bytes) throw new Error('LZ4 frame runs past the end');
-}
+const need = needBytes('LZ4');
 
 /** The most bytes the LZ4 frames in `data` can decompress to (the walk stops once it is above `stopAbove`). */
 export function lz4OutputBound(data: Buffer, stopAbove: number): OutputBound {
@@ -40,13 +37,12 @@ export function lz4OutputBound(data: Buffer, stopAbove: number): OutputBound {
   let blockBytes = 0;
   let position = 0;
   while (position < data.length) {
-    need(data, position, 4);
-    const magic = data.readUInt32LE(position);
-    if ((magic & SKIPPABLE_MAGIC_MASK) >>> 0 === SKIPPABLE_MAGIC) {
-      need(data, position, 8);
-      position += 8 + data.readUInt32LE(position + 4);
+    const skippedTo = skippableFrameEnd(data, position, need);
+    if (skippedTo !== null) {
+      position = skippedTo;
       continue;
     }
+    const magic = data.readUInt32LE(position);
     if (magic !== FRAME_MAGIC) throw new Error('not an LZ4 frame');
     need(data, position, 7);
     const flags = data[position + 4];

@@ -14,10 +14,9 @@
 // 8 MiB covers every level up to 19 (Kafka's default is 3, a 2 MiB window); the "ultra" levels 20-22 are refused.
 import type * as NodeZstd from '@toondepauw/node-zstd';
 import { checkedOutput, type CompressionCodec, DecompressionLimitError, nativeLibrary } from './compression-codec.js';
+import { needBytes, skippableFrameEnd } from './skippable-frames.js';
 
 const FRAME_MAGIC = 0xfd2fb528;
-const SKIPPABLE_MAGIC_MASK = 0xfffffff0;
-const SKIPPABLE_MAGIC = 0x184d2a50;
 const BLOCK_BYTES_MAX = 128 * 1024;
 const DICTIONARY_ID_BYTES = [0, 1, 2, 4];
 const CONTENT_SIZE_BYTES = [0, 2, 4, 8];
@@ -35,9 +34,7 @@ function zstd() {
   return codecs;
 }
 
-function need(data: Buffer, position: number, bytes: number): void {
-  if (data.length - position < bytes) throw new Error('zstd frame runs past the end');
-}
+const need = needBytes('zstd');
 
 function readContentSize(data: Buffer, position: number, bytes: number): number {
   switch (bytes) {
@@ -60,13 +57,12 @@ export function zstdOutputBound(data: Buffer, stopAbove: number): number {
   let bound = 0;
   let position = 0;
   while (position < data.length) {
-    need(data, position, 4);
-    const magic = data.readUInt32LE(position);
-    if ((magic & SKIPPABLE_MAGIC_MASK) >>> 0 === SKIPPABLE_MAGIC) {
-      need(data, position, 8);
-      position += 8 + data.readUInt32LE(position + 4);
+    const skippedTo = skippableFrameEnd(data, position, need);
+    if (skippedTo !== null) {
+      position = skippedTo;
       continue;
     }
+    const magic = data.readUInt32LE(position);
     if (magic !== FRAME_MAGIC) throw new Error('not a zstd frame');
     need(data, position, 5);
     const descriptor = data[position + 4];

@@ -4,26 +4,24 @@
 // container comparisons use. Subschemas are compared through the context (compare), so that the container
 // comparisons (json-schema-diff-containers.ts) recurse without importing the walk.
 import { StepBudget } from './compatibility-types.js';
+import { ComparisonContext, type SchemaDifference } from './comparison-context.js';
 import type { JsonSchemaNode } from './json-schema-model.js';
 import { JSON_SCHEMA_RULES, type JsonSchemaChange } from './json-schema-rules.js';
 
-export interface JsonSchemaDifference {
-  readonly change: JsonSchemaChange;
-  readonly path: string;
-}
+export type JsonSchemaDifference = SchemaDifference<JsonSchemaChange>;
 
 /** The walk: compares `original` and `update` on the context's path, adding their differences to it. */
 export type CompareSchemas = (ctx: DiffContext, original?: JsonSchemaNode, update?: JsonSchemaNode) => void;
 
-export class DiffContext {
-  readonly differences: JsonSchemaDifference[] = [];
-
+export class DiffContext extends ComparisonContext<JsonSchemaChange, JsonSchemaNode> {
   constructor(
     private readonly compareSchemas: CompareSchemas,
-    readonly budget: StepBudget = new StepBudget(),
-    private readonly path: string[] = [],
-    private readonly comparing: Set<JsonSchemaNode> = new Set(),
-  ) {}
+    budget: StepBudget = new StepBudget(),
+    path: string[] = [],
+    comparing: Set<JsonSchemaNode> = new Set(),
+  ) {
+    super(JSON_SCHEMA_RULES, budget, path, comparing);
+  }
 
   /** A context for a trial comparison: same path and budget, its differences kept apart until adopted. */
   sub(): DiffContext {
@@ -33,39 +31,6 @@ export class DiffContext {
   /** Compares two subschemas on this context's path (json-schema-diff.ts's compareSchemas). */
   compare(original?: JsonSchemaNode, update?: JsonSchemaNode): void {
     this.compareSchemas(this, original, update);
-  }
-
-  add(change: JsonSchemaChange, attribute?: string): void {
-    const segments = attribute === undefined ? this.path : [...this.path, attribute];
-    this.differences.push({ change, path: `#/${segments.join('/')}` });
-  }
-
-  adopt(differences: readonly JsonSchemaDifference[]): void {
-    this.differences.push(...differences);
-  }
-
-  within(segment: string, body: () => void): void {
-    this.path.push(segment);
-    try {
-      body();
-    } finally {
-      this.path.pop();
-    }
-  }
-
-  /** Runs `body` unless `node` is already being compared further up this path. */
-  entering(node: JsonSchemaNode, body: () => void): void {
-    if (this.comparing.has(node)) return;
-    this.comparing.add(node);
-    try {
-      body();
-    } finally {
-      this.comparing.delete(node);
-    }
-  }
-
-  isCompatible(): boolean {
-    return this.differences.every((difference) => JSON_SCHEMA_RULES[difference.change].compatible);
   }
 }
 

@@ -5,14 +5,12 @@
 // being compared is not compared again, so recursive messages terminate). proto3 `optional` fields are plain fields.
 import protobuf from 'protobufjs';
 import { ComparisonTooComplex, StepBudget, tooComplex, type Incompatibility } from './compatibility-types.js';
+import { ComparisonContext, type SchemaDifference } from './comparison-context.js';
 import type { ParsedProtobufSchema } from './parsed-schema.js';
 import { isSyntheticOneof } from './protobuf-text.js';
 import { describeProtobufChange, PROTOBUF_RULES, type ProtobufChange } from './protobuf-rules.js';
 
-export interface ProtobufDifference {
-  readonly change: ProtobufChange;
-  readonly path: string;
-}
+export type ProtobufDifference = SchemaDifference<ProtobufChange>;
 
 const SCALAR_GROUPS: Record<string, string> = {
   int32: 'number',
@@ -32,41 +30,14 @@ const SCALAR_GROUPS: Record<string, string> = {
   double: 'double',
 };
 
-class Context {
-  readonly differences: ProtobufDifference[] = [];
-  constructor(
-    readonly budget: StepBudget = new StepBudget(),
-    private readonly path: string[] = [],
-    private readonly comparing: Set<string> = new Set(),
-  ) {}
+/** A comparison's context; messages being compared further up the path are known by their full names. */
+class Context extends ComparisonContext<ProtobufChange, string> {
+  constructor(budget: StepBudget = new StepBudget(), path: string[] = [], comparing: Set<string> = new Set()) {
+    super(PROTOBUF_RULES, budget, path, comparing);
+  }
+
   sub(): Context {
     return new Context(this.budget, [...this.path], new Set(this.comparing));
-  }
-  add(change: ProtobufChange): void {
-    this.differences.push({ change, path: `#/${this.path.join('/')}` });
-  }
-  adopt(differences: readonly ProtobufDifference[]): void {
-    this.differences.push(...differences);
-  }
-  within(segment: string, body: () => void): void {
-    this.path.push(segment);
-    try {
-      body();
-    } finally {
-      this.path.pop();
-    }
-  }
-  entering(key: string, body: () => void): void {
-    if (this.comparing.has(key)) return;
-    this.comparing.add(key);
-    try {
-      body();
-    } finally {
-      this.comparing.delete(key);
-    }
-  }
-  isCompatible(): boolean {
-    return this.differences.every((difference) => PROTOBUF_RULES[difference.change].compatible);
   }
 }
 
