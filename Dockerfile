@@ -17,5 +17,5 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json openapi.yaml ./
 VOLUME /var/lib/brook
-EXPOSE 8082
+EXPOSE 8082 9092
 CMD ["node", "dist/main.js"]

@@ -1,5 +1,6 @@
 // The broker application, the composition root: the core's modules, the application's, and one module per
-// protocol edge (REST, WebSocket, SSE, broker-to-broker routes), wired around the validated config.
+// protocol edge (REST, WebSocket, SSE, broker-to-broker routes, the Kafka listener), wired around the validated
+// config.
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrokerLifecycle } from './broker-lifecycle.service.js';
 import { ConsumerInstancesModule } from './application/consumer-instances/consumer-instances.module.js';
@@ -17,6 +18,7 @@ import { SecurityModule } from './security/security.module.js';
 import { TopicModule } from './topic/topic.module.js';
 import { HttpModule } from './http/http.module.js';
 import { InternalModule } from './internal/internal.module.js';
+import { KafkaModule } from './kafka/kafka.module.js';
 import { SseModule } from './sse/sse.module.js';
 import { WsModule } from './ws/ws.module.js';
 
@@ -54,6 +56,7 @@ export class AppModule {
         WsModule,
         SseModule,
         InternalModule,
+        KafkaModule,
       ],
       providers: [BrokerLifecycle],
     };

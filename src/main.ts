@@ -15,6 +15,7 @@ import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
+import { KafkaListener } from './kafka/kafka-listener.service.js';
 import { useWebSocketEdge } from './ws/ws.module.js';
 
 const LOG_LEVELS = {
@@ -91,6 +92,15 @@ async function main(): Promise<void> {
     'log',
     `brook broker ${config.brokerId} listening on ${config.advertisedUrl} (data in ${config.dataDir})`,
   );
+  if (config.kafka.enabled) {
+    await app.get(KafkaListener).listen();
+    const { advertisedHost, advertisedPort, host, port } = config.kafka;
+    announce(
+      config.logFormat,
+      'log',
+      `kafka listener on ${host}:${port}, advertised as ${advertisedHost}:${advertisedPort}`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

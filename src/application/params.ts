@@ -51,3 +51,8 @@ export function timestampParam(raw: string, name: string): number {
   if (problem !== null) throw errors.badRequest(`${name} ${problem}`);
   return /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
 }
+
+/** What is wrong with `raw` as `true` or `false`, as a predicate; null when nothing is. */
+export function booleanProblem(raw: unknown): string | null {
+  return raw === 'true' || raw === 'false' ? null : `must be true or false, got '${String(raw)}'.`;
+}

@@ -36,6 +36,8 @@ export interface Server {
   child: ChildProcess;
   port: number;
   agent: Agent;
+  /** A broker's Kafka listener port (its own free port, never 9092). */
+  kafkaPort?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -113,13 +115,22 @@ export function cpuMs(pid: number | undefined): number | undefined {
 
 export async function startBroker(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  return startChild(
+  let kafkaPort = await freePort();
+  while (kafkaPort === port) kafkaPort = await freePort();
+  const server = await startChild(
     'broker',
     [MAIN_JS],
-    { BROOK_PORT: String(port), BROOK_DATA_DIR: dataDir, BROOK_LOG_LEVEL: 'warn', ...env },
+    {
+      BROOK_PORT: String(port),
+      BROOK_KAFKA_PORT: String(kafkaPort),
+      BROOK_DATA_DIR: dataDir,
+      BROOK_LOG_LEVEL: 'warn',
+      ...env,
+    },
     port,
     '/v3/clusters',
   );
+  return { ...server, kafkaPort };
 }
 
 // The W1 baseline: append each request body to one file with fs.write, answer 200.

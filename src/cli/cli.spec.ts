@@ -57,7 +57,7 @@ describe('brook', () => {
     [['topics'], /exactly one action/],
     [['topics', '--create'], /--create needs --topic/],
     [['topics', '--create', '--topic', 't', '--partitions', 'zero'], /'zero' is not an integer/],
-    [['topics', '--list', '--output', 'yaml'], /Allowed choices are table, json/],
+    [['topics', '--list', '--output', 'yaml'], /Allowed choices are kafka, table, json/],
     [['topics', '--list', '--zookeeper', 'localhost:2181'], /Brook has no ZooKeeper/],
     [['topics', '--list', '--bootstrap-server', 'ftp://x'], /only http and https/],
     [['topics', '--alter', '--topic', 't'], /--alter needs --partitions or --config/],

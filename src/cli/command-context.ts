@@ -1,5 +1,6 @@
 // What every command shares: the `--bootstrap-server` and `--output` flags, the process streams and the
-// Ctrl-C signal, and the two output modes (tables for people, `--output json` for scripts).
+// Ctrl-C signal, and the three output modes: what the Kafka tool prints (the default, so that scripts written for
+// Kafka's tools parse Brook's output; kafka-output.ts), tables (`--output table`) and JSON (`--output json`).
 import { Option, type Command } from 'commander';
 import type { Readable, Writable } from 'node:stream';
 import { BOOTSTRAP_SERVER_ENV, DEFAULT_BOOTSTRAP_SERVER, parseBootstrapServers } from './bootstrap.js';
@@ -14,7 +15,7 @@ export interface CliIo {
   signal: AbortSignal;
 }
 
-export type OutputFormat = 'table' | 'json';
+export type OutputFormat = 'kafka' | 'table' | 'json';
 
 export interface CommonOptions {
   bootstrapServer: string;
@@ -30,7 +31,9 @@ export function addCommonOptions(command: Command, { output = true } = {}): Comm
   );
   if (output) {
     command.addOption(
-      new Option('--output <format>', 'table for people, json for scripts').choices(['table', 'json']).default('table'),
+      new Option('--output <format>', 'kafka (what the Kafka tool prints), table, or json')
+        .choices(['kafka', 'table', 'json'])
+        .default('kafka'),
     );
   }
   command.addOption(new Option('--zookeeper <hosts>', 'not supported (Brook has no ZooKeeper)').hideHelp());

@@ -10,6 +10,8 @@ export interface PartitionDescription {
   leader: number | null;
   replicas: number[];
   isr: number[];
+  /** The reassignment in progress, if any (Kafka's describe shows its adding and removing replicas). */
+  reassignment: { adding: number[]; removing: number[] } | null;
 }
 
 export interface TopicDescription {
@@ -17,19 +19,23 @@ export interface TopicDescription {
   is_internal: boolean;
   partitions_count: number;
   replication_factor: number;
-  /** Topic-level overrides only (as Kafka's describe shows them). */
+  /** The configs whose value is not the default (as Kafka's describe shows them). */
   configs: Record<string, string | null>;
   partitions: PartitionDescription[];
 }
 
-export async function listTopicNames(
-  { api, clusterId }: Connection,
-  { excludeInternal = false } = {},
-): Promise<string[]> {
+/** Every topic, internal ones included (kafka-topics.sh shows them unless --exclude-internal). */
+export async function listTopics({ api, clusterId }: Connection) {
   const topics = unwrap(
-    await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: clusterId } } }),
+    await api.GET('/v3/clusters/{cluster_id}/topics', {
+      params: { path: { cluster_id: clusterId }, query: { include_internal: 'true' } },
+    }),
   );
-  return topics.data
+  return topics.data;
+}
+
+export async function listTopicNames(connection: Connection, { excludeInternal = false } = {}): Promise<string[]> {
+  return (await listTopics(connection))
     .filter((topic) => !excludeInternal || !topic.is_internal)
     .map((topic) => topic.topic_name)
     .sort();
@@ -62,6 +68,14 @@ export async function listTopicConfigs({ api, clusterId }: Connection, topic: st
   return [...configs.data].sort((a, b) => a.name.localeCompare(b.name));
 }
 
+function reassignmentOf(
+  moving: ReadonlyArray<{ partition_id: number; adding_replicas: number[]; removing_replicas: number[] }>,
+  partition: number,
+): PartitionDescription['reassignment'] {
+  const found = moving.find((entry) => entry.partition_id === partition);
+  return found === undefined ? null : { adding: found.adding_replicas, removing: found.removing_replicas };
+}
+
 export function isOverride(config: TopicConfig): boolean {
   return config.source === 'DYNAMIC_TOPIC_CONFIG';
 }
@@ -73,6 +87,9 @@ export async function describeTopic(connection: Connection, topic: string): Prom
   const partitions = unwrap(
     await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions', { params: { path } }),
   );
+  const moving = unwrap(
+    await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/-/reassignment', { params: { path } }),
+  ).data;
   const described: PartitionDescription[] = [];
   for (const partition of [...partitions.data].sort((a, b) => a.partition_id - b.partition_id)) {
     const replicas = unwrap(
@@ -85,9 +102,10 @@ export async function describeTopic(connection: Connection, topic: string): Prom
       leader: replicas.data.find((replica) => replica.is_leader)?.broker_id ?? null,
       replicas: replicas.data.map((replica) => replica.broker_id),
       isr: replicas.data.filter((replica) => replica.is_in_sync).map((replica) => replica.broker_id),
+      reassignment: reassignmentOf(moving, partition.partition_id),
     });
   }
-  const configs = (await listTopicConfigs(connection, topic)).filter(isOverride);
+  const configs = (await listTopicConfigs(connection, topic)).filter((config) => !config.is_default);
   return {
     topic_name: data.topic_name,
     is_internal: data.is_internal,

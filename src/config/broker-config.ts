@@ -14,8 +14,10 @@ import { boolean, choice, ConfigError, integer, url, type Env } from './env-valu
 import { loadGroupConfig, type GroupConfig } from './group-config.js';
 
 export { ConfigError };
+import { loadKafkaConfig, type KafkaListenerConfig } from './kafka-config.js';
 import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
 import { wsLimitsFromEnv, type WsLimits } from './stream-limits.js';
+import { corsOriginsFromEnv, type CorsOrigins } from './cors-origins.js';
 
 /** The shortest cluster secret accepted: brokers trust any request that carries it. */
 export const CLUSTER_SECRET_LENGTH_MIN = 16;
@@ -46,6 +48,8 @@ export interface BrokerConfig {
   logFlushSchedulerIntervalMs: number;
   /** Kafka's socket.request.max.bytes: the largest request body accepted (413 above). */
   socketRequestMaxBytes: number;
+  /** BROOK_CORS_ALLOWED_ORIGINS (cors-origins.ts): null, the default, is no CORS. */
+  corsAllowedOrigins: CorsOrigins;
   /** Brook's bound on a read's wait_ms long-poll. */
   readWaitMsMax: number;
   /** Brook's bound on a read's max_bytes. */
@@ -84,6 +88,8 @@ export interface BrokerConfig {
   ws: WsLimits;
   /** Authentication, ACLs, TLS (security-config.ts). */
   security: SecurityConfig;
+  /** The Kafka wire-protocol listener (kafka-config.ts). */
+  kafka: KafkaListenerConfig;
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -126,6 +132,10 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
   const ws = wsLimitsFromEnv(env);
   const security = loadSecurityConfig(env);
   const scheme = security.tls === null ? 'http' : 'https';
+  const advertisedUrl = (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(
+    /\/$/,
+    '',
+  );
   return {
     port,
     host,
@@ -135,7 +145,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     clusterSecret,
     brokerSessionTimeoutMs,
     brokerHeartbeatIntervalMs,
-    advertisedUrl: (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, ''),
+    advertisedUrl,
     logLevel: choice(env, 'BROOK_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     logFormat: choice(env, 'BROOK_LOG_FORMAT', 'text', ['text', 'json']),
     numPartitions: integer(env, 'BROOK_NUM_PARTITIONS', 1, 1, 100_000),
@@ -145,6 +155,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     logCleanerBackoffMs: integer(env, 'BROOK_LOG_CLEANER_BACKOFF_MS', 15_000, 1),
     logFlushSchedulerIntervalMs: integer(env, 'BROOK_LOG_FLUSH_SCHEDULER_INTERVAL_MS', 1_000, 1),
     socketRequestMaxBytes: integer(env, 'BROOK_SOCKET_REQUEST_MAX_BYTES', 104_857_600, 1024, 2 ** 31 - 1),
+    corsAllowedOrigins: corsOriginsFromEnv(env),
     readWaitMsMax: integer(env, 'BROOK_READ_WAIT_MS_MAX', 30_000, 0),
     readBytesMax: integer(env, 'BROOK_READ_BYTES_MAX', 64 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     produceBatchEntriesMax: integer(env, 'BROOK_PRODUCE_BATCH_ENTRIES_MAX', 10_000, 1, 1_000_000),
@@ -172,5 +183,6 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     groups: loadGroupConfig(env, { clusterMode: redisUrl !== null }),
     ws,
     security,
+    kafka: loadKafkaConfig(env, { host, advertisedUrl }),
   };
 }

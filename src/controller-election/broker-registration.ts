@@ -91,6 +91,9 @@ export class RegistrationKeeper {
     const registration: BrokerRegistration = {
       brokerId: this.config.brokerId,
       url: this.config.advertisedUrl,
+      ...(this.config.kafka.enabled
+        ? { kafka: { host: this.config.kafka.advertisedHost, port: this.config.kafka.advertisedPort } }
+        : {}),
       brokerEpoch: this.brokerEpoch,
       highestControllerEpochSeen: meta.highestControllerEpochSeen,
       directoryId: meta.directoryId,

@@ -200,14 +200,14 @@ export class ControllerService {
 
   private async createTopicAsController(request: CreateTopicRequest, epoch: number): Promise<TopicAssignment> {
     const nameError = validateTopicName(request.name);
-    if (nameError !== null) throw errors.invalidRequest(nameError);
+    if (nameError !== null) throw errors.invalidTopic(nameError);
     if (isInternalTopic(request.name) && request.internal !== true) throw internalTopicError(request.name);
     checkPartitionCount(request.partitions);
     const configs = validateTopicConfigs(request.configs);
     if (!configs.ok) throw errors.invalidConfig(configs.message);
     if (this.metadata.topic(request.name)) throw errors.topicExists(request.name);
     const colliding = findCollidingTopic(request.name, this.metadata.allTopics().keys());
-    if (colliding !== null) throw errors.invalidRequest(topicCollisionMessage(request.name, colliding));
+    if (colliding !== null) throw errors.invalidTopic(topicCollisionMessage(request.name, colliding));
     const live = await this.liveIncarnations();
     const brokers = [...live.keys()];
     const replicas = assignReplicas({
@@ -370,7 +370,7 @@ function initialStates(
 
 function checkPartitionCount(partitions: number): void {
   if (!Number.isInteger(partitions) || partitions < 1 || partitions > PARTITIONS_PER_TOPIC_MAX) {
-    throw new BrookError(400, 40002, `Number of partitions must be an integer from 1 to ${PARTITIONS_PER_TOPIC_MAX}.`);
+    throw errors.invalidPartitions(`Number of partitions must be an integer from 1 to ${PARTITIONS_PER_TOPIC_MAX}.`);
   }
 }
 

@@ -138,7 +138,13 @@ function run(scenario: Scenario, writes: 'at once' | 'in flight'): void {
   const clock = new ManualClock();
   const group = new ConsumerGroup(
     'g',
-    { initialRebalanceDelayMs: scenario.initialRebalanceDelayMs, defaultAssignor: scenario.assignor, maxSize: 10 },
+    {
+      initialRebalanceDelayMs: scenario.initialRebalanceDelayMs,
+      defaultAssignor: scenario.assignor,
+      maxSize: 10,
+      minSessionTimeoutMs: 1,
+      maxSessionTimeoutMs: 1_800_000,
+    },
     clock,
   );
   let topics = topicCounts(4, 2, null);

@@ -24,7 +24,14 @@ let group: ConsumerGroup;
 function newGroup(settings: Partial<GroupSettings> = {}): ConsumerGroup {
   return new ConsumerGroup(
     GROUP_ID,
-    { initialRebalanceDelayMs: INITIAL_DELAY_MS, defaultAssignor: 'range', maxSize: 10, ...settings },
+    {
+      initialRebalanceDelayMs: INITIAL_DELAY_MS,
+      defaultAssignor: 'range',
+      maxSize: 10,
+      minSessionTimeoutMs: 1,
+      maxSessionTimeoutMs: 1_800_000,
+      ...settings,
+    },
     clock,
   );
 }

@@ -2,15 +2,28 @@
 // deadlines, the rebalance that the coordinator runs on their behalf (server-side assignment), generations, the
 // committed offsets, and the REST consumer instances kept with the group. The coordinator service persists what
 // the handlers return and replays stored records into the same object, so a restart rebuilds it by replay.
+// Kafka clients use the group through Kafka's classic protocol instead (classic-membership.ts: their leader
+// assigns), over the same states, generations and offsets.
 //
 // Invariants: in one generation a partition has at most one owner (the assignment of a generation is one
 // function of the members); a commit is accepted only from a member that owns the partition and has owned it
 // continuously since the generation its records were fetched in; a simple (memberless) commit only while the
-// group has no members.
+// group has no members. A group is used by one kind of client at a time: Brook-assigned members (REST v2
+// instances, WebSocket and SSE members) or Kafka clients; the other kind is refused until it is empty again.
 import type { Clock } from '../common/clock.js';
 import { errors } from '../common/brook-error.js';
 import type { AssignorMember, AssignorName, TopicPartition } from './assignors/assignor.js';
 import { assignorFor } from './assignors/assignors.js';
+import { ClassicMembership, type ClassicHost } from './classic-membership.js';
+import {
+  ClassicEffects,
+  joinError,
+  type ClassicJoinRequest,
+  type ClassicOutcome,
+  type JoinAnswer,
+} from './classic-answers.js';
+import { loadedMember } from './classic-members.js';
+import type { Member } from './group-member.js';
 import { assertTransition, type GroupState } from './group-state.js';
 import {
   topicPartitionKey,
@@ -27,17 +40,18 @@ export interface GroupSettings {
   initialRebalanceDelayMs: number;
   defaultAssignor: AssignorName;
   maxSize: number;
+  /** Bounds of a Kafka client's session timeout (group.min/max.session.timeout.ms). */
+  minSessionTimeoutMs: number;
+  maxSessionTimeoutMs: number;
 }
+
+/** How long a new Kafka member's JoinGroup may wait for the join phase to end (Kafka's fixed 5 minutes). */
+export const NEW_MEMBER_JOIN_TIMEOUT_MS = 300_000;
 
 /** A member joining: everything that is persisted of it but its assignment, which the coordinator decides. */
-export type JoinRequest = Omit<PersistedMember, 'assignment'>;
+export type JoinRequest = Omit<PersistedMember, 'assignment' | 'classic'>;
 
-export interface Member extends PersistedMember {
-  /** Monotonic time after which the member is considered gone. */
-  deadlineMs: number;
-  /** Generation since which the member has owned each partition of its assignment, by topicPartitionKey. */
-  ownedSince: Map<string, number>;
-}
+export type { Member };
 
 export interface StoredOffset {
   topic: string;
@@ -58,7 +72,7 @@ export type { TopicCounts };
 /** The topics a member's subscription reads, given the cluster's topics (subscription-topics.ts). */
 export type SubscriptionResolver = (subscription: Subscription, topics: TopicCounts) => string[];
 
-export class ConsumerGroup {
+export class ConsumerGroup implements ClassicHost {
   state: GroupState = 'Empty';
   generation = 0;
   assignor: AssignorName;
@@ -77,6 +91,10 @@ export class ConsumerGroup {
   private hasGroupMetadata = false;
   /** What the current assignment was computed from; a change of it (new topic, more partitions) rebalances. */
   private assignedSignature: string | null = null;
+  /** Kafka's classic protocol, for a group that Kafka clients use. */
+  readonly classic: ClassicMembership;
+  /** REST instance records being written: the group counts as used by REST clients meanwhile. */
+  instanceWritesInFlight = 0;
 
   constructor(
     readonly groupId: string,
@@ -86,12 +104,58 @@ export class ConsumerGroup {
   ) {
     this.assignor = settings.defaultAssignor;
     this.stateTimestampMs = clock.nowMs();
+    this.classic = new ClassicMembership(
+      this,
+      { ...settings, newMemberJoinTimeoutMs: NEW_MEMBER_JOIN_TIMEOUT_MS },
+      clock,
+    );
+  }
+
+  // ---- who uses the group ----
+
+  /** 'kafka' while Kafka clients are members (or joining), 'brook' while Brook-assigned members are, else null. */
+  get usedBy(): 'kafka' | 'brook' | null {
+    const first = this.members.values().next().value;
+    if (first !== undefined) return first.kind === 'kafka' ? 'kafka' : 'brook';
+    return this.classic.active ? 'kafka' : null;
+  }
+
+  /** Throws (409) while Kafka clients use the group: REST v2 instances and WebSocket or SSE members must wait. */
+  assertUsableByBrookClients(): void {
+    if (this.usedBy !== 'kafka') return;
+    throw errors.groupUsedByKafkaClients(this.groupId);
+  }
+
+  /** The assignor shown for the group: a Kafka group's selected protocol, else Brook's assignor. */
+  get partitionAssignor(): string {
+    return this.usedBy === 'kafka' ? (this.classic.protocolName ?? '') : this.assignor;
+  }
+
+  // ---- Kafka's classic protocol (classic-membership.ts) ----
+
+  /** A Kafka client's JoinGroup; refused while REST instances or Brook-assigned members use the group. */
+  classicJoin(request: ClassicJoinRequest): ClassicOutcome<JoinAnswer> {
+    if (this.usedBy === 'brook' || this.instances.size > 0 || this.instanceWritesInFlight > 0) {
+      const reply = joinError('INCONSISTENT_GROUP_PROTOCOL', request.memberId);
+      return { effects: new ClassicEffects(), reply, waitAs: null };
+    }
+    return this.classic.join(request);
+  }
+
+  moveTo(state: GroupState): void {
+    this.transition(state);
+  }
+
+  beginGeneration(): number {
+    this.generation = this.nextGeneration();
+    return this.generation;
   }
 
   // ---- membership (in memory; a generation is persisted when it completes) ----
 
   /** Adds or updates a member; returns whether this started or extended a rebalance. */
   join(request: JoinRequest): { rebalance: boolean } {
+    this.assertUsableByBrookClients();
     const now = this.clock.monotonicMs();
     const staticMember =
       request.groupInstanceId === null
@@ -180,7 +244,8 @@ export class ConsumerGroup {
    * Advances time: expires members whose session lapsed and, when a rebalance is due, computes the next
    * generation's assignment. Returns the members that expired and the group record to persist, if any.
    */
-  tick(topics: TopicCounts): { expired: Member[]; write: GroupMetadataValue | null } {
+  tick(topics: TopicCounts): { expired: Member[]; write: GroupMetadataValue | null; classic?: ClassicEffects } {
+    if (this.usedBy === 'kafka') return { expired: [], write: null, classic: this.classic.tick() };
     const now = this.clock.monotonicMs();
     const expired = [...this.members.values()].filter((member) => member.deadlineMs < now);
     for (const member of expired) this.leave(member.memberId);
@@ -214,6 +279,11 @@ export class ConsumerGroup {
     if (this.state !== 'CompletingRebalance' || this.pendingGeneration !== generation) return;
     this.pendingGeneration = null;
     this.triggerRebalance();
+  }
+
+  /** The topics a member's subscription reads now (a pattern: those its subscriber may describe). */
+  subscribedTopicsOf(member: Member, topics: TopicCounts): string[] {
+    return this.resolve(member.subscription, topics);
   }
 
   private computeAssignment(topics: TopicCounts): Map<string, TopicPartition[]> {
@@ -287,10 +357,19 @@ export class ConsumerGroup {
     this.generation = value.generation;
     this.issuedGeneration = Math.max(this.issuedGeneration, value.generation);
     this.hasGroupMetadata = true;
-    this.assignor = value.assignor as AssignorName;
     this.stateTimestampMs = value.stateTimestampMs;
     this.members.clear();
-    for (const persisted of value.members) {
+    if (value.classic !== undefined) {
+      for (const persisted of value.members) {
+        this.members.set(persisted.memberId, loadedMember(persisted, value.classic, now));
+      }
+      this.classic.restore(value.classic);
+      this.state = this.members.size > 0 ? 'Stable' : 'Empty';
+      this.assignedSignature = null;
+      return;
+    }
+    this.assignor = value.assignor as AssignorName;
+    for (const { classic: _kafkaOnly, ...persisted } of value.members) {
       this.members.set(persisted.memberId, {
         ...persisted,
         deadlineMs: now + persisted.sessionTimeoutMs,
@@ -314,6 +393,7 @@ export class ConsumerGroup {
     this.hasGroupMetadata = true;
     this.stateTimestampMs = value.stateTimestampMs;
     if (value.members.length === 0) return; // an empty generation: the group is already Empty in memory
+    if (value.classic !== undefined) return; // the classic machine is told of its writes (ClassicMembership.written)
     const byMemberId = new Map(value.members.map((member) => [member.memberId, member.assignment]));
     const byInstanceId = new Map(
       value.members
@@ -345,6 +425,7 @@ export class ConsumerGroup {
    */
   reconcileInstances(instanceSessionTimeoutMs: number): boolean {
     let changed = false;
+    if (this.usedBy === 'kafka') return false;
     for (const [name, instance] of this.instances) {
       if (instance.subscription === null) continue;
       if (this.members.has(name) && sameSubscription(this.members.get(name)!.subscription, instance.subscription))
@@ -441,6 +522,20 @@ export class ConsumerGroup {
       }
     }
     return expired;
+  }
+
+  /**
+   * Forgets the committed offsets of deleted partitions and returns their tombstones (Kafka's removeOffsets before
+   * cleanupGroupMetadata writes them): the offsets are gone at once, for any member reading its positions, and the
+   * tombstones keep them gone after a reload.
+   */
+  removeOffsets(partitions: readonly TopicPartition[]): GroupRecord[] {
+    const removed: GroupRecord[] = [];
+    for (const { topic, partition } of partitions) {
+      if (!this.offsets.delete(topicPartitionKey(topic, partition))) continue;
+      removed.push({ kind: 'offset', group: this.groupId, topic, partition, value: null });
+    }
+    return removed;
   }
 
   /** True once nothing is left: no members, offsets or instances (the coordinator then forgets the group). */

@@ -2,7 +2,9 @@
 // partition this broker leads. Handlers validate against the in-memory group, write records to the partition,
 // and replay them into the group once durable (handle -> records -> append -> replay); start-up replays each
 // led partition from its start. Rebalances run on the coordinator's tick: expired members leave, due
-// generations are computed by the group's assignor and written before they take effect.
+// generations are computed by the group's assignor and written before they take effect. Offsets of deleted
+// partitions are removed from every group held here, as Kafka does (deleted-partitions.ts): when a metadata change
+// shows a topic deleted or created again, and, for deletions nobody here saw, when an offsets partition is loaded.
 import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { BrookError, errors } from '../common/brook-error.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -14,12 +16,15 @@ import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { GROUP_METADATA_TOPIC_NAME, isInternalTopic } from '../topic/topic-name.js';
 import type { TopicPartition } from './assignors/assignor.js';
+import { deletedPartitions, missingPartitions, topicShapes, type TopicShapes } from './deleted-partitions.js';
+import type { ClassicEffects } from './classic-answers.js';
 import { ConsumerGroup, type JoinRequest, type MemberAssignment, type TopicCounts } from './consumer-group.js';
 import {
   decodeGroupRecord,
   encodeGroupRecord,
   GroupRecordFormatError,
   offsetsPartitionFor,
+  type GroupMetadataValue,
   type GroupRecord,
   type InstanceValue,
   type Subscription,
@@ -41,9 +46,21 @@ export interface OffsetToCommit {
   /** The next offset to read (Kafka's committed offset). */
   offset: number;
   metadata?: string;
+  /** The leader epoch of the record before the offset, when the client knows it (Kafka's OffsetCommit v6+). */
+  leaderEpoch?: number;
 }
 
 export type MemberListener = (assignment: MemberAssignment | null) => void;
+
+/** Whether this broker serves a group now: it leads the group's offsets partition and has loaded it. */
+export type CoordinatorState = 'ready' | 'not-coordinator' | 'loading' | 'no-offsets-topic';
+
+/** Where the effects of Kafka's classic protocol go (classic-groups.service.ts: waiting requests, writes). */
+export interface ClassicSink {
+  apply(group: ConsumerGroup, effects: ClassicEffects): void;
+  /** These groups are no longer served here (their offsets partition moved): their waiting requests end. */
+  unloaded(groupIds: readonly string[]): void;
+}
 
 @Injectable()
 export class GroupCoordinator implements OnApplicationShutdown {
@@ -60,6 +77,9 @@ export class GroupCoordinator implements OnApplicationShutdown {
   /** Offsets partitions this broker leads and has replayed: only their groups are served and written. */
   private readonly loadedPartitions = new Set<number>();
   private leadershipSync: Promise<void> = Promise.resolve();
+  /** The topics as the last metadata change showed them: a later change that drops one deletes its offsets. */
+  private knownTopics: TopicShapes = new Map();
+  private classicSink: ClassicSink | null = null;
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -72,13 +92,22 @@ export class GroupCoordinator implements OnApplicationShutdown {
   /** Replays the offsets partitions this broker leads, then starts ticking. */
   async start(): Promise<void> {
     await this.syncLeadership();
-    this.metadata.onChange(() => {
+    this.knownTopics = topicShapes(this.metadata.allTopics());
+    this.metadata.onChange((topics) => {
+      const shapes = topicShapes(topics);
+      const deleted = deletedPartitions(this.knownTopics, shapes);
+      this.knownTopics = shapes;
+      if (deleted.length > 0) void this.removeOffsets([...this.groups.values()], () => deleted);
       void this.syncLeadership();
     });
     this.loaded = true;
     this.lastRetentionCheckMs = this.clock.monotonicMs();
     this.ticker = setInterval(() => this.tick(), GROUP_TICK_INTERVAL_MS);
     this.ticker.unref();
+  }
+
+  attachClassic(sink: ClassicSink): void {
+    this.classicSink = sink;
   }
 
   onApplicationShutdown(): void {
@@ -125,7 +154,17 @@ export class GroupCoordinator implements OnApplicationShutdown {
   // ---- REST instances ----
 
   async putInstance(groupId: string, name: string, value: InstanceValue): Promise<void> {
-    await this.append(groupId, [{ kind: 'instance', group: groupId, instance: name, value }]);
+    await this.ensureOffsetsTopic();
+    this.assertCoordinator(groupId);
+    // Kafka clients and REST instances never share a group: the check holds while the record is written.
+    const reserved = this.groupOrCreate(groupId);
+    reserved.assertUsableByBrookClients();
+    reserved.instanceWritesInFlight++;
+    try {
+      await this.append(groupId, [{ kind: 'instance', group: groupId, instance: name, value }]);
+    } finally {
+      reserved.instanceWritesInFlight--;
+    }
     const group = this.groupOrCreate(groupId);
     if (value.subscription !== null) {
       group.join({
@@ -212,17 +251,27 @@ export class GroupCoordinator implements OnApplicationShutdown {
     this.assertCoordinator(groupId);
     const group = this.groupOrCreate(groupId);
     group.validateCommit(memberId, offsets, fetchedInGeneration);
+    await this.storeOffsets(groupId, offsets);
+  }
+
+  /** Writes committed offsets that their caller has validated (a Kafka client's commit, classic-groups.service.ts). */
+  async storeOffsets(groupId: string, offsets: readonly OffsetToCommit[]): Promise<void> {
     const now = this.clock.nowMs();
     await this.append(
       groupId,
-      offsets.map(({ topic, partition, offset, metadata }): GroupRecord => ({
+      offsets.map(({ topic, partition, offset, metadata, leaderEpoch }): GroupRecord => ({
         kind: 'offset',
         group: groupId,
         topic,
         partition,
-        value: { offset, leaderEpoch: -1, metadata: metadata ?? '', commitTimestampMs: now },
+        value: { offset, leaderEpoch: leaderEpoch ?? -1, metadata: metadata ?? '', commitTimestampMs: now },
       })),
     );
+  }
+
+  /** Writes a group record that Kafka's classic protocol asked for, and replays it once durable. */
+  writeGroupRecord(groupId: string, value: GroupMetadataValue): Promise<void> {
+    return this.append(groupId, [{ kind: 'group', group: groupId, value }]);
   }
 
   committed(groupId: string, topic: string, partition: number): number | null {
@@ -286,7 +335,8 @@ export class GroupCoordinator implements OnApplicationShutdown {
     return offsetsPartitionFor(groupId, topic.assignment.replicas.length);
   }
 
-  private groupOrCreate(groupId: string): ConsumerGroup {
+  /** The group, created (Empty) when this broker holds none of that name; callers check the coordinator first. */
+  groupOrCreate(groupId: string): ConsumerGroup {
     let group = this.groups.get(groupId);
     if (group === undefined || group.state === 'Dead') {
       group = new ConsumerGroup(groupId, this.groupSettings(), this.clock, (subscription, topics) =>
@@ -302,6 +352,8 @@ export class GroupCoordinator implements OnApplicationShutdown {
       initialRebalanceDelayMs: this.config.groups.initialRebalanceDelayMs,
       defaultAssignor: this.config.groups.defaultAssignor,
       maxSize: this.config.groups.maxSize,
+      minSessionTimeoutMs: this.config.groups.minSessionTimeoutMs,
+      maxSessionTimeoutMs: this.config.groups.maxSessionTimeoutMs,
     };
   }
 
@@ -350,13 +402,17 @@ export class GroupCoordinator implements OnApplicationShutdown {
       if (state?.leader === this.config.brokerId) led.add(partition);
     });
     const count = topic?.assignment.replicas.length ?? 0;
+    const unloaded: string[] = [];
     for (const partition of [...this.loadedPartitions]) {
       if (led.has(partition)) continue;
       this.loadedPartitions.delete(partition);
       for (const groupId of [...this.groups.keys()]) {
-        if (offsetsPartitionFor(groupId, count) === partition) this.groups.delete(groupId);
+        if (offsetsPartitionFor(groupId, count) !== partition) continue;
+        this.groups.delete(groupId);
+        unloaded.push(groupId);
       }
     }
+    if (unloaded.length > 0) this.classicSink?.unloaded(unloaded);
     const instanceSessionMs = this.config.groups.consumerInstanceTimeoutMs * REST_MEMBER_SESSION_FACTOR;
     let deferred = false;
     for (const partition of led) {
@@ -369,12 +425,18 @@ export class GroupCoordinator implements OnApplicationShutdown {
           continue;
         }
         const records = await this.loadPartition(partition);
+        const loaded: ConsumerGroup[] = [];
         for (const [groupId, group] of this.groups) {
           if (offsetsPartitionFor(groupId, count) !== partition) continue;
           if (group.state === 'Dead' || group.isEmptyOfState()) this.groups.delete(groupId);
-          else group.reconcileInstances(instanceSessionMs);
+          else {
+            group.reconcileInstances(instanceSessionMs);
+            loaded.push(group);
+          }
         }
         this.loadedPartitions.add(partition);
+        const current = topicShapes(this.metadata.allTopics());
+        void this.removeOffsets(loaded, (group) => missingPartitions(group.offsets.values(), current));
         if (records > 0) this.logger.log(`loaded ${GROUP_METADATA_TOPIC_NAME}-${partition}: ${records} record(s)`);
       } catch (error) {
         this.logger.warn(`loading ${GROUP_METADATA_TOPIC_NAME}-${partition} failed: ${(error as Error).message}`);
@@ -389,6 +451,14 @@ export class GroupCoordinator implements OnApplicationShutdown {
     const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
     if (topic === undefined) return null;
     return topic.states[offsetsPartitionFor(groupId, topic.assignment.replicas.length)]?.leader ?? null;
+  }
+
+  coordinatorState(groupId: string): CoordinatorState {
+    const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
+    if (topic === undefined) return 'no-offsets-topic';
+    const partition = offsetsPartitionFor(groupId, topic.assignment.replicas.length);
+    if (topic.states[partition]?.leader !== this.config.brokerId) return 'not-coordinator';
+    return this.loadedPartitions.has(partition) ? 'ready' : 'loading';
   }
 
   /** Throws unless this broker coordinates the group and has loaded it (a retriable error otherwise). */
@@ -439,7 +509,8 @@ export class GroupCoordinator implements OnApplicationShutdown {
     if (!this.loaded) return;
     const topics = this.topicCounts();
     for (const group of [...this.groups.values()]) {
-      const { expired, write } = group.tick(topics);
+      const { expired, write, classic } = group.tick(topics);
+      if (classic !== undefined && !classic.empty) this.classicSink?.apply(group, classic);
       for (const member of expired) this.notify(group.groupId, member.memberId, null);
       if (write === null) continue;
       this.append(group.groupId, [{ kind: 'group', group: group.groupId, value: write }]).then(
@@ -484,6 +555,27 @@ export class GroupCoordinator implements OnApplicationShutdown {
         }
       } catch (error) {
         this.logger.warn(`group ${group.groupId}: offset expiry failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /**
+   * Removes from each group the offsets of the partitions `deletedOf` names, at once in memory, then writes their
+   * tombstones. A failed write is logged (as Kafka does); the periodic expiry retries offsets of topics that are gone.
+   */
+  private async removeOffsets(
+    groups: readonly ConsumerGroup[],
+    deletedOf: (group: ConsumerGroup) => readonly TopicPartition[],
+  ): Promise<void> {
+    for (const group of groups) {
+      const tombstones = group.removeOffsets(deletedOf(group));
+      if (tombstones.length === 0) continue;
+      try {
+        await this.append(group.groupId, tombstones);
+      } catch (error) {
+        this.logger.warn(
+          `group ${group.groupId}: removing offsets of deleted partitions failed: ${(error as Error).message}`,
+        );
       }
     }
   }

@@ -7,7 +7,10 @@
 //                             commit_timestamp int64                                             (Kafka's layout)
 //   2       group metadata    key: version, group STRING                                          (Kafka's layout)
 //                             value: version int16 = 100, then UTF-8 JSON of GroupMetadataValue   (Brook's own:
-//                             members, generation and the server-side assignment; written once per generation)
+//                             members, generation and the server-side assignment, written once per generation;
+//                             for a group of Kafka clients (classic protocol) also `classic`: the protocol type
+//                             and name and the leader, and per member its host and, base64, the selected
+//                             protocol's metadata and the assignment bytes the leader gave it)
 //   100     consumer instance key: version, group STRING, instance STRING                         (Brook's own)
 //                             value: version int16 = 100, then UTF-8 JSON of InstanceValue
 // A null value is a tombstone: the topic is compacted, so the latest value per key is the state.
@@ -23,7 +26,8 @@ export const BROOK_JSON_VALUE_VERSION = 100;
 export type Subscription =
   | { readonly topics: readonly string[] }
   | { readonly pattern: string; readonly principal?: string; readonly host?: string };
-export type MemberKind = 'rest' | 'ws';
+/** REST v2 instances and streaming (WebSocket, SSE) members, assigned by Brook; Kafka clients assign themselves. */
+export type MemberKind = 'rest' | 'ws' | 'kafka';
 
 export interface CommittedOffset {
   offset: number;
@@ -41,6 +45,23 @@ export interface PersistedMember {
   sessionTimeoutMs: number;
   rebalanceTimeoutMs: number;
   assignment: TopicPartition[];
+  /** A Kafka client's classic-protocol state (kind 'kafka' only). */
+  classic?: PersistedClassicMember;
+}
+
+export interface PersistedClassicMember {
+  clientHost: string;
+  /** Base64 of the member's metadata for the group's selected protocol. */
+  metadata: string;
+  /** Base64 of the assignment bytes the leader gave the member. */
+  assignment: string;
+}
+
+/** The group-level state of Kafka's classic protocol, present on the records of a group of Kafka clients. */
+export interface PersistedClassicGroup {
+  protocolType: string;
+  protocolName: string | null;
+  leader: string | null;
 }
 
 export interface GroupMetadataValue {
@@ -49,6 +70,7 @@ export interface GroupMetadataValue {
   /** Wall-clock time the group entered its current state (offset retention counts from when it became empty). */
   stateTimestampMs: number;
   members: PersistedMember[];
+  classic?: PersistedClassicGroup;
 }
 
 /** A REST Proxy v2 consumer instance: kept with its group so any coordinator can serve it after a restart. */

@@ -1,7 +1,10 @@
 // The consumer group state machine's states and its legal transitions, in one table (as Kafka's ClassicGroupState
-// keeps each state's valid previous states). Brook's coordinator computes assignments itself (server side, as in
-// KIP-848), so CompletingRebalance is the short phase in which the new generation's assignment is being written
-// to __consumer_offsets; the generation becomes Stable only once that record is durable.
+// keeps each state's valid previous states). For Brook-assigned members (REST v2 instances, WebSocket and SSE)
+// the coordinator computes assignments itself (server side, as in KIP-848), so CompletingRebalance is the short
+// phase in which the new generation's assignment is being written to __consumer_offsets. For Kafka clients
+// (Kafka's classic protocol, classic-membership.ts lists its events) it is the phase in which the generation's
+// members have their JoinGroup answers and wait for the leader's SyncGroup and its write. Either way a generation
+// becomes Stable only once its record is durable.
 //
 //   Empty ──join──▶ PreparingRebalance ──deadline──▶ CompletingRebalance ──written──▶ Stable
 //     ▲                 │  ▲                              │                              │

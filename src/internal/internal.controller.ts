@@ -87,7 +87,9 @@ export class InternalController {
     if (!Buffer.isBuffer(batch)) throw errors.badRequest(`Send the record batch as ${BATCHES_MEDIA_TYPE}.`);
     const partition = integerParam(partitionText, 'partition');
     const epoch = leaderEpoch === undefined ? undefined : integerParam(leaderEpoch, 'leader_epoch');
-    return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks), epoch) };
+    return {
+      append: await this.replicas.produce(topic, partition, batch, acksParam(acks), { expectedLeaderEpoch: epoch }),
+    };
   }
 
   /** This broker's replica of a partition whatever its role: offsets, HW, epochs (operators and fault tests). */

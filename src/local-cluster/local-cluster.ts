@@ -1,6 +1,6 @@
 // A local cluster on one machine, for trying Brook out and for demos: one redis-server (AOF on, in the cluster's
-// directory) and N brokers (`node dist/main.js`) with ids 1..N on consecutive ports, sharing a freshly generated
-// cluster secret. `npm run cluster` runs it (main.ts); the `brook cluster --brokers 3` command can call
+// directory) and N brokers (`node dist/main.js`) with ids 1..N on consecutive HTTP ports and consecutive Kafka
+// ports, sharing a freshly generated cluster secret. `npm run cluster` runs it (main.ts); the `brook cluster --brokers 3` command can call
 // startLocalCluster the same way.
 //
 // Layout of the cluster directory (default ./data-cluster): redis/ (Redis's AOF), broker-<id>/ (each data dir).
@@ -15,6 +15,7 @@ import { RedisServerProcess } from './redis-server-process.js';
 export const LOCAL_CLUSTER_BROKERS_DEFAULT = 3;
 export const LOCAL_CLUSTER_BROKERS_MAX = 9;
 export const LOCAL_CLUSTER_PORT_DEFAULT = 8082;
+export const LOCAL_CLUSTER_KAFKA_PORT_DEFAULT = 9092;
 /** How long a broker may take to answer /readyz. */
 const BROKER_READY_TIMEOUT_MS = 30_000;
 const BROKER_STOP_TIMEOUT_MS = 15_000;
@@ -27,6 +28,8 @@ export interface LocalClusterOptions {
   brokers?: number;
   /** The first broker's port; the others follow. */
   port?: number;
+  /** The first broker's Kafka listener port; the others follow. */
+  kafkaPort?: number;
   dir?: string;
   /** Extra environment for every broker (BROOK_LOG_LEVEL...). */
   env?: Record<string, string>;
@@ -37,6 +40,8 @@ export interface LocalClusterOptions {
 export interface LocalBroker {
   id: number;
   url: string;
+  /** The broker's Kafka bootstrap address, host:port. */
+  kafka: string;
   dataDir: string;
   pid: number | undefined;
 }
@@ -56,6 +61,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     throw new Error(`--brokers must be an integer from 1 to ${LOCAL_CLUSTER_BROKERS_MAX}, got ${count}`);
   }
   const firstPort = options.port ?? LOCAL_CLUSTER_PORT_DEFAULT;
+  const firstKafkaPort = options.kafkaPort ?? LOCAL_CLUSTER_KAFKA_PORT_DEFAULT;
+  if (firstKafkaPort < firstPort + count && firstPort < firstKafkaPort + count) {
+    throw new Error(
+      `the HTTP ports ${firstPort}-${firstPort + count - 1} and the Kafka ports ${firstKafkaPort}-` +
+        `${firstKafkaPort + count - 1} overlap: choose another --port or --kafka-port`,
+    );
+  }
   const dir = resolve(options.dir ?? './data-cluster');
   const redis = await RedisServerProcess.start({ appendonly: true, dir: join(dir, 'redis') });
   const secret = randomBytes(24).toString('base64url');
@@ -68,6 +80,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   try {
     for (let id = 1; id <= count; id++) {
       const port = firstPort + id - 1;
+      const kafkaPort = firstKafkaPort + id - 1;
       const dataDir = join(dir, `broker-${id}`);
       mkdirSync(dataDir, { recursive: true });
       const child = spawn(process.execPath, [MAIN], {
@@ -75,6 +88,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
           ...process.env,
           BROOK_BROKER_ID: String(id),
           BROOK_PORT: String(port),
+          BROOK_KAFKA_PORT: String(kafkaPort),
           BROOK_HOST: '127.0.0.1',
           BROOK_DATA_DIR: dataDir,
           BROOK_REDIS_URL: redis.url,
@@ -99,7 +113,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       await waitReady(child, url, id).catch((error: Error) => {
         throw new Error(`${error.message}:\n${recent.join('\n')}`);
       });
-      brokers.push({ id, url, dataDir, pid: child.pid });
+      brokers.push({ id, url, kafka: `127.0.0.1:${kafkaPort}`, dataDir, pid: child.pid });
     }
   } catch (error) {
     await stop();

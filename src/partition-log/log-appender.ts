@@ -3,6 +3,10 @@
 // serial queue writes the appends with one writev per segment touched, rolling where the roll policy says
 // (roll-policy.ts) and fsyncing where the flush policy says (flush-policy.ts), and only then answers them.
 //
+// A client's batch (`validateRecords`, the Kafka listener's) also has its records checked before it is queued
+// (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressing it first when
+// it is compressed.
+//
 // A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write, not
 // on this thread before it (see LogSegment.append): in the same thread-pool job right before the write where the
 // native addon is built, else on this thread while the write is in flight. A group with a batch that fails is not
@@ -16,6 +20,7 @@ import { LogOfflineError, RecordTooLargeError, UnexpectedOffsetError } from './l
 import type { BatchToWrite, LogSegment } from './log-segment.js';
 import {
   assignOffsetAndEpoch,
+  BATCH_BYTES_MAX,
   lastOffsetOf,
   readBatchHeader,
   stampLogAppendTime,
@@ -25,10 +30,18 @@ import {
   type BatchHeader,
 } from './record-batch-layout.js';
 import { batchesIn } from './record-batch-reader.js';
+import { validateClientRecords } from './record-batch-validation.js';
 import { shouldRoll } from './roll-policy.js';
 
 /** Most appends one drain writes at once; the rest wait for the next drain. */
 export const APPENDS_PER_DRAIN_MAX = 10_000;
+
+export interface AppendAsLeaderOptions {
+  /** false: a batch Brook's own encoder just built, whose CRC is not checked again (default true). */
+  verifyCrc?: boolean;
+  /** A client's batch: check its records too (record-batch-validation.ts; default false). */
+  validateRecords?: boolean;
+}
 
 export class LogAppender {
   private readonly queue: AppendQueue;
@@ -44,7 +57,7 @@ export class LogAppender {
    * Appends one batch as the partition leader: validates it, assigns its offsets and stamps `leaderEpoch` (and
    * the append time under LogAppendTime). Resolves once the bytes were handed to the OS with `write`.
    */
-  appendAsLeader(batch: Buffer, leaderEpoch: number, options: { verifyCrc?: boolean } = {}): Promise<AppendInfo> {
+  appendAsLeader(batch: Buffer, leaderEpoch: number, options: AppendAsLeaderOptions = {}): Promise<AppendInfo> {
     this.local.assertWritable();
     const config = this.local.config;
     // A batch Brook's own encoder just built (verifyCrc: false) skips re-checking the CRC it computed. Any other
@@ -61,6 +74,12 @@ export class LogAppender {
       throw new RecordTooLargeError(
         `the record batch is ${header.sizeBytes} bytes, larger than max.message.bytes (${config.maxMessageBytes})`,
       );
+    }
+    if (options.validateRecords === true) {
+      validateClientRecords(batch, header, {
+        keysRequired: config.cleanupPolicyCompact,
+        maxDecompressedBytes: BATCH_BYTES_MAX,
+      });
     }
     const firstOffset = this.queue.nextOffset;
     assignOffsetAndEpoch(batch, firstOffset, leaderEpoch);

@@ -14,7 +14,7 @@
 import type { AppendInfo } from './append-queue.js';
 import type { LeaderEpochCache } from './leader-epoch-cache.js';
 import type { LocalLog, PartitionLogDeps, ReadOptions, ReadResult } from './local-log.js';
-import { LogAppender } from './log-appender.js';
+import { type AppendAsLeaderOptions, LogAppender } from './log-appender.js';
 import type { LogConfig } from './log-config.js';
 import { loadLog } from './log-loader.js';
 import { LogMaintenance } from './log-maintenance.js';
@@ -103,10 +103,11 @@ export class PartitionLog {
   // ---- appends (log-appender.ts) ----
 
   /**
-   * Appends one batch as the partition leader: validates it, assigns its offsets and stamps `leaderEpoch` (and
-   * the append time under LogAppendTime). Resolves once the bytes were handed to the OS with `write`.
+   * Appends one batch as the partition leader: validates it (its records too with `validateRecords`), assigns its
+   * offsets and stamps `leaderEpoch` (and the append time under LogAppendTime). Resolves once the bytes were handed
+   * to the OS with `write`.
    */
-  appendAsLeader(batch: Buffer, leaderEpoch: number, options?: { verifyCrc?: boolean }): Promise<AppendInfo> {
+  appendAsLeader(batch: Buffer, leaderEpoch: number, options?: AppendAsLeaderOptions): Promise<AppendInfo> {
     return this.appender.appendAsLeader(batch, leaderEpoch, options);
   }
 
@@ -138,6 +139,13 @@ export class PartitionLog {
   /** The first offset whose record timestamp is >= `timestampMs`, or null when every record is older. */
   offsetForTimestamp(timestampMs: number): Promise<number | null> {
     return this.local.offsetForTimestamp(timestampMs);
+  }
+
+  /** The largest record timestamp in the log (from each segment's index state, no read); -1 when empty. */
+  get maxTimestampMs(): number {
+    let max = -1;
+    for (const segment of this.local.segments.all) if (segment.maxTimestampMs > max) max = segment.maxTimestampMs;
+    return max;
   }
 
   endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {

@@ -41,9 +41,9 @@ export class AcksAllWait {
       if (!this.ports.stillLeading(leader)) return this.afterLeadership(leader, endOffset, deadline);
       if (leader.state.highWatermark >= endOffset) {
         if (!leader.state.hasEnoughReplicas(minInsync)) {
-          throw errors.outcomeUnknown(
-            `Not enough replicas: the ISR of ${leader.key} shrank below min.insync.replicas=${minInsync} after ` +
-              'the append (outcome unknown).',
+          throw errors.notEnoughReplicasAfterAppend(
+            `the ISR of ${leader.key} shrank below min.insync.replicas=${minInsync} after the append ` +
+              '(outcome unknown).',
           );
         }
         return;

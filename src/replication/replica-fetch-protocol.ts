@@ -4,7 +4,7 @@
 // Request, as query parameters (all integers):
 //   replica_id          the fetching follower's broker id
 //   broker_epoch        the follower's broker epoch: the incarnation fetching (KIP-903); the leader refuses an
-//                       older one than it has seen (409 40906) and counts a restarted ISR member's fetches for
+//                       older one than it has seen (409 40910) and counts a restarted ISR member's fetches for
 //                       nothing it did not count before (leader-replica-state.ts)
 //   fetch_offset        the follower's log end offset: where it wants to read, and what it tells the leader it has
 //   last_fetched_epoch  the latest epoch in the follower's epoch cache (-1 for none): divergence is checked on it

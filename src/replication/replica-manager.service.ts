@@ -423,18 +423,20 @@ export class ReplicaManager implements OnModuleDestroy {
   }
 
   /**
-   * Appends one encoded batch (built by Brook, so its CRC is not re-checked) and answers per `acks`. With
-   * `expectedLeaderEpoch` (a forwarded request) a different leader epoch is refused before appending.
+   * Appends one encoded batch and answers per `acks`: a batch Brook built is not re-checked; a client's
+   * (`clientBatch`, the Kafka listener's) has its CRC and records checked by the log. With `expectedLeaderEpoch`
+   * (a forwarded request) a different leader epoch is refused before appending. Synchronous until the append is
+   * queued: appends called in some order get their offsets in that order.
    */
   async produce(
     topic: string,
     partition: number,
     batch: Buffer,
     acks: Acks,
-    expectedLeaderEpoch?: number,
+    options: { expectedLeaderEpoch?: number; clientBatch?: boolean } = {},
   ): Promise<AppendInfo | null> {
     const leader = this.leaderOf(topic, partition);
-    checkEpoch(leader, expectedLeaderEpoch);
+    checkEpoch(leader, options.expectedLeaderEpoch);
     if (this.draining) return this.parkUntilLeadershipMoves(leader);
     const minInsync = this.minInsyncReplicas(topic);
     if (acks === 'all') {
@@ -450,7 +452,11 @@ export class ReplicaManager implements OnModuleDestroy {
     }
     let appended: Promise<AppendInfo>;
     try {
-      appended = leader.log.appendAsLeader(batch, leader.epoch, { verifyCrc: false });
+      appended = leader.log.appendAsLeader(
+        batch,
+        leader.epoch,
+        options.clientBatch === true ? { validateRecords: true } : { verifyCrc: false },
+      );
     } catch (error) {
       throw translate(error);
     }
@@ -646,27 +652,35 @@ export class ReplicaManager implements OnModuleDestroy {
   }
 
   /**
-   * Reads whole batches below the high watermark; waits up to `waitMs` when nothing is there yet. A leader that
-   * has not yet learnt its high watermark (it just took over) holds the read back until it has (servingLeaderOf).
+   * Reads whole batches below the high watermark; waits up to `waitMs` when nothing is there yet. The first batch
+   * comes even when it is larger than `maxBytes`, unless `minOneBatch` is false (a Kafka fetch's later partitions).
+   * A leader that has not yet learnt its high watermark (it just took over) holds the read back until it has
+   * (servingLeaderOf).
    */
   async read(
     topic: string,
     partition: number,
     offset: number,
-    options: { maxBytes: number; waitMs: number; signal?: AbortSignal },
+    options: { maxBytes: number; waitMs: number; signal?: AbortSignal; minOneBatch?: boolean },
   ): Promise<PartitionRead> {
     const leader = await this.servingLeaderOf(topic, partition, options.signal);
-    const first = await this.readBelowHighWatermark(leader, offset, options.maxBytes);
+    const minOneBatch = options.minOneBatch ?? true;
+    const first = await this.readBelowHighWatermark(leader, offset, options.maxBytes, minOneBatch);
     if (first.batches.length > 0 || options.waitMs <= 0 || offset < first.highWatermark) return first;
     await this.readers.wait(leader.key, offset, Math.min(options.waitMs, this.config.readWaitMsMax), options.signal);
     const now = await this.servingLeaderOf(topic, partition, options.signal);
-    return this.readBelowHighWatermark(now, offset, options.maxBytes);
+    return this.readBelowHighWatermark(now, offset, options.maxBytes, minOneBatch);
   }
 
-  private async readBelowHighWatermark(leader: LeaderPartition, offset: number, maxBytes: number) {
+  private async readBelowHighWatermark(
+    leader: LeaderPartition,
+    offset: number,
+    maxBytes: number,
+    minOneBatch: boolean,
+  ) {
     const highWatermark = leader.state.highWatermark;
     try {
-      const result = await leader.log.read(offset, { maxBytes, maxOffsetExclusive: highWatermark, minOneBatch: true });
+      const result = await leader.log.read(offset, { maxBytes, maxOffsetExclusive: highWatermark, minOneBatch });
       return { ...result, highWatermark, logStartOffset: leader.log.logStartOffset };
     } catch (error) {
       throw translate(error);

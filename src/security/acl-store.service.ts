@@ -62,6 +62,15 @@ export class AclStore implements OnModuleInit, OnModuleDestroy {
     await this.reload();
   }
 
+  /** Stores several bindings (acls:batch), refusing the whole batch when it would pass the bound. */
+  async createAll(bindings: readonly AclBinding[]): Promise<void> {
+    if (this.acls.length + bindings.length > ACL_COUNT_MAX) {
+      throw new Error(`at most ${ACL_COUNT_MAX} ACLs can be stored`);
+    }
+    for (const acl of bindings) await this.store.put(aclKey(acl), JSON.stringify(acl));
+    await this.reload();
+  }
+
   /** Deletes the bindings matching filter; returns them. */
   async delete(filter: AclFilter): Promise<AclBinding[]> {
     const doomed = this.search(filter);

@@ -166,8 +166,12 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
    * listener also trusts, such as the brokers' peer CA).
    */
   certificateCommonNameOf(request: IncomingMessage): string | null {
+    return this.certificateCommonNameOfSocket(request.socket as TLSSocket);
+  }
+
+  /** The same for a TLS connection itself (the Kafka listener's). */
+  certificateCommonNameOfSocket(socket: TLSSocket): string | null {
     if (this.clientAuthorities === null) return null;
-    const socket = request.socket as TLSSocket;
     const chain = verifiedChain(socket);
     if (chain.length === 0 || !signedByAuthority(chain, this.clientAuthorities)) return null;
     const subject = socket.getPeerCertificate()?.subject as { CN?: string | string[] } | undefined;

@@ -7,17 +7,20 @@
 // Security for the stream's life: before each delivery its principal must still have READ on the topic (the one
 // read check), its credential and rights are re-checked by the StreamGuard (an `error` event with 40301 ends the
 // stream), and what it delivers is charged to the principal's consumer quota: while that is in debt, deliveries
-// wait (a `throttled` event when a throttle begins).
+// wait (a `throttled` event when a throttle begins). With BROOK_CORS_ALLOWED_ORIGINS set, a stream asked for from an
+// origin not listed is refused 403 (a group stream commits offsets; requests without an Origin header pass), and the
+// stream's head carries the CORS headers set on the reply.
 import { Metrics } from '../metrics/metrics.service.js';
 import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
 import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { BrookError, errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
+import { originAllowed } from '../config/cors-origins.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
 import { AdminService } from '../application/admin/admin.service.js';
 import type { ReadFormat } from '../application/record-format.js';
@@ -127,8 +130,12 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     @Param('topic_name') topic: string,
     @Query() query: Record<string, string | undefined>,
     @Headers('last-event-id') lastEventId: string | undefined,
+    @Headers('origin') origin: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    if (!originAllowed(this.config.corsAllowedOrigins, origin)) {
+      throw new BrookError(403, 40301, `Origin ${origin} is not allowed.`);
+    }
     this.admin.checkCluster(clusterId);
     const partitions = this.admin.topicOrThrow(topic).assignment.replicas.length;
     const format = (query.format ?? 'binary') as ReadFormat;
@@ -234,6 +241,7 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     const response = reply.raw;
     this.responses.add(response);
     response.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       connection: 'keep-alive',

@@ -28,6 +28,8 @@ export interface PartitionState {
 export interface BrokerRegistration {
   brokerId: number;
   url: string;
+  /** The broker's advertised Kafka listener; absent when its Kafka listener is off. */
+  kafka?: { host: string; port: number };
   brokerEpoch: number;
   highestControllerEpochSeen: number;
   /** The random id kept in the broker's data dir: a registration with the same id is this broker's own, earlier. */

@@ -5,8 +5,12 @@
 // origin check of CORS, BROOK_CORS_ALLOWED_ORIGINS, when it is set) belong here, before the credentials are read.
 // Authentication: a header, `?token=` (browsers cannot set headers on a WebSocket) or the TLS client certificate;
 // a refusal is an audit line naming the principal tried.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import { BrookError } from '../common/brook-error.js';
+import { BROKER_CONFIG } from '../config/broker-config.provider.js';
+import type { BrokerConfig } from '../config/broker-config.js';
+import { originAllowed } from '../config/cors-origins.js';
 import { AuditLog } from '../security/audit-log.js';
 import { AuthenticationFailure, Authenticator, type Identified } from '../security/authenticator.service.js';
 import type { UpgradeGate } from './ws.adapter.js';
@@ -16,11 +20,17 @@ import { asBrookError, WS_PATH } from './ws-protocol.js';
 @Injectable()
 export class WsUpgrade implements UpgradeGate {
   constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly authenticator: Authenticator,
     private readonly audit: AuditLog,
   ) {}
 
   async identify(request: IncomingMessage): Promise<Identified> {
+    // Browsers apply no CORS to WebSockets: a page of an origin not listed is refused (no Origin header passes).
+    const origin = request.headers.origin;
+    if (!originAllowed(this.config.corsAllowedOrigins, origin)) {
+      throw new BrookError(403, 40301, `Origin ${origin} is not allowed.`);
+    }
     try {
       return await authenticateUpgrade(this.authenticator, request);
     } catch (error) {

@@ -144,11 +144,14 @@ export class BrookWsAdapter extends WsAdapter {
   }
 }
 
+const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden' };
+
 function refuseUpgrade(socket: Duplex, failure: BrookError): void {
   const body = JSON.stringify({ error_code: failure.errorCode, message: failure.message });
   socket.end(
-    `HTTP/1.1 ${failure.status} ${failure.status === 401 ? 'Unauthorized' : 'Error'}\r\n` +
-      `WWW-Authenticate: Basic realm="brook"\r\nContent-Type: application/json\r\n` +
+    `HTTP/1.1 ${failure.status} ${STATUS_TEXT[failure.status] ?? 'Error'}\r\n` +
+      (failure.status === 401 ? `WWW-Authenticate: Basic realm="brook"\r\n` : '') +
+      `Content-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -69,7 +69,10 @@ describe('brook acls and user quotas against a secured broker', () => {
       'guarded',
     ]);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toContain('Adding ACLs:');
+    const pattern = 'ResourcePattern(resourceType=TOPIC, name=guarded, patternType=LITERAL)';
+    expect(added.stdout).toContain(`Adding ACLs for resource \`${pattern}\`: \n`);
+    expect(added.stdout).toContain('\t(principal=User:alice, host=*, operation=READ, permissionType=ALLOW)');
+    expect(added.stdout).toContain(`Current ACLs for resource \`${pattern}\`: \n`);
     const listed = await as(ADMIN, ['acls', '--list', '--topic', 'guarded', '--output', 'json']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual(
@@ -89,7 +92,7 @@ describe('brook acls and user quotas against a secured broker', () => {
 
     const removed = await as(ADMIN, ['acls', '--remove', '--allow-principal', 'User:alice', '--topic', 'guarded']);
     expect(removed.code, removed.stderr).toBe(0);
-    expect(removed.stdout).toContain('Removed ACLs:');
+    expect(removed.stdout).not.toContain('User:alice');
     await waitForListing(false);
     const none = await as(ADMIN, ['acls', '--list', '--topic', 'guarded', '--output', 'json']);
     expect(JSON.parse(none.stdout)).toEqual([]);
@@ -163,7 +166,11 @@ describe('brook acls and user quotas against a secured broker', () => {
         .map((row: { entity: string }) => row.entity)
         .sort(),
     ).toEqual(['<default>', 'User:alice']);
-    const table = await as(ADMIN, ['configs', '--entity-type', 'users', '--describe']);
+    const kafkaStyle = await as(ADMIN, ['configs', '--entity-type', 'users', '--entity-name', 'alice', '--describe']);
+    expect(kafkaStyle.stdout).toBe(
+      "Quota configs for user-principal 'alice' are consumer_byte_rate=2097152.0, producer_byte_rate=1048576.0\n",
+    );
+    const table = await as(ADMIN, ['configs', '--entity-type', 'users', '--describe', '--output', 'table']);
     expect(table.stdout).toMatch(/User:alice\s+1048576\s+2097152\s+-/);
 
     const unknown = await as(ADMIN, [

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from './support/broker-process.js';
+import { freePorts } from './support/broker-process.js';
 import { BROOK_CLI, brook } from './support/brook-cli.js';
 
 describe('brook start', () => {
@@ -13,10 +13,13 @@ describe('brook start', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('serves the API on the given port and data dir until SIGTERM', async () => {
-    const port = await freePort();
+    const [port, kafkaPort] = await freePorts(2);
     const child = spawn(
       process.execPath,
-      [BROOK_CLI, 'start', '--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir, '--log-level', 'warn'],
+      [
+        ...[BROOK_CLI, 'start', '--port', String(port), '--kafka-port', String(kafkaPort), '--host', '127.0.0.1'],
+        ...['--data-dir', dataDir, '--log-level', 'warn'],
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

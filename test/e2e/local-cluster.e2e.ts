@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLocalCluster } from '../../src/local-cluster/local-cluster.js';
-import { freePort } from './support/broker-process.js';
+import { freePorts } from './support/broker-process.js';
 import { call } from './support/http.js';
 
 const BROOK = fileURLToPath(new URL('../../dist/cli/brook.js', import.meta.url));
@@ -28,10 +28,18 @@ function alive(pid: number | undefined): boolean {
   }
 }
 
+/** A first HTTP port and a first Kafka port whose ranges of two brokers do not overlap. */
+async function clusterPorts(): Promise<[number, number]> {
+  for (;;) {
+    const [port, kafkaPort] = await freePorts(2);
+    if (Math.abs(port - kafkaPort) >= 2) return [port, kafkaPort];
+  }
+}
+
 describe('startLocalCluster', () => {
   it('starts Redis and two brokers as one cluster, stops them, and comes back with its topics', async () => {
-    const port = await freePort();
-    const first = await startLocalCluster({ brokers: 2, port, dir });
+    const [port, kafkaPort] = await clusterPorts();
+    const first = await startLocalCluster({ brokers: 2, port, kafkaPort, dir });
     let clusterId: string;
     try {
       expect(first.brokers.map((broker) => broker.url)).toEqual([
@@ -51,7 +59,7 @@ describe('startLocalCluster', () => {
     }
     for (const broker of first.brokers) expect(alive(broker.pid)).toBe(false);
 
-    const second = await startLocalCluster({ brokers: 2, port, dir });
+    const second = await startLocalCluster({ brokers: 2, port, kafkaPort, dir });
     try {
       const clusters = await call(second.brokers[0].url, 'GET', '/v3/clusters');
       expect(clusters.body.data[0].cluster_id).toBe(clusterId);
@@ -64,11 +72,22 @@ describe('startLocalCluster', () => {
 
 describe('brook cluster', () => {
   it('runs the local cluster in the foreground, prints the brokers, and stops everything on Ctrl-C', async () => {
-    const port = await freePort();
+    const [port, kafkaPort] = await clusterPorts();
     const clusterDir = mkdtempSync(join(tmpdir(), 'brook-cli-cluster-'));
     const child = spawn(
       process.execPath,
-      [BROOK, 'cluster', '--brokers', '2', '--port', String(port), '--dir', clusterDir],
+      [
+        BROOK,
+        'cluster',
+        '--brokers',
+        '2',
+        '--port',
+        String(port),
+        '--kafka-port',
+        String(kafkaPort),
+        '--dir',
+        clusterDir,
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

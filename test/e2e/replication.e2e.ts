@@ -110,7 +110,7 @@ describe('replication with RF=3 and min.insync.replicas=2', () => {
     // a fetch of the incarnation before the restart (KIP-903): refused, it counts for nothing
     const oldIncarnation = await internal(newLeader, fetchQuery(1, brokerEpoch - 1));
     expect(oldIncarnation.status).toBe(409);
-    expect(((await oldIncarnation.json()) as { error_code: number }).error_code).toBe(40906);
+    expect(((await oldIncarnation.json()) as { error_code: number }).error_code).toBe(40910);
     const stale = await internal(newLeader, fetchQuery(0));
     expect(stale.status).toBe(409);
     expect(((await stale.json()) as { error_code: number }).error_code).toBe(40905);

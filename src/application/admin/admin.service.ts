@@ -117,9 +117,14 @@ export class AdminService {
     };
   }
 
-  topics() {
-    const data = [...this.metadata.allTopics().values()]
-      .sort((a, b) => a.assignment.name.localeCompare(b.assignment.name))
+  private sortedTopics(): TopicMetadata[] {
+    return [...this.metadata.allTopics().values()].sort((a, b) => a.assignment.name.localeCompare(b.assignment.name));
+  }
+
+  /** The topics, internal ones (`__consumer_offsets`) only when asked for, as Kafka's listTopics(listInternal). */
+  topics(includeInternal: boolean) {
+    const data = this.sortedTopics()
+      .filter((metadata) => includeInternal || !isInternalTopic(metadata.assignment.name))
       .map((metadata) => this.topic(metadata));
     return listEnvelope('KafkaTopicList', this.urls.cluster(this.election.clusterId, 'topics'), data);
   }
@@ -161,6 +166,20 @@ export class AdminService {
     );
   }
 
+  /** Every topic's configs (GET .../topics/-/configs), of the topics `visible` lets through, by topic. */
+  allTopicConfigs(visible: (topic: string) => boolean) {
+    const data = this.sortedTopics()
+      .filter((metadata) => visible(metadata.assignment.name))
+      .flatMap((metadata) =>
+        this.describeConfigs(metadata).map((description) => this.topicConfig(metadata.assignment.name, description)),
+      );
+    return listEnvelope(
+      'KafkaTopicConfigList',
+      this.urls.cluster(this.election.clusterId, 'topics', '-', 'configs'),
+      data,
+    );
+  }
+
   topicConfigByName(topic: string, name: string) {
     const description = this.describeConfigs(this.topicOrThrow(topic)).find((entry) => entry.name === name);
     if (description === undefined) throw errors.configNotFound(name);
@@ -198,11 +217,11 @@ export class AdminService {
     );
   }
 
-  replicas(topic: string, partition: number) {
-    const metadata = this.partitionOrThrow(topic, partition);
+  private replicaData(metadata: TopicMetadata, partition: number, brokerId: number) {
     const c = this.election.clusterId;
+    const topic = metadata.assignment.name;
     const state = metadata.states[partition];
-    const data = metadata.assignment.replicas[partition].map((brokerId) => ({
+    return {
       kind: 'KafkaReplica',
       metadata: {
         self: this.urls.cluster(c, 'topics', topic, 'partitions', partition, 'replicas', brokerId),
@@ -215,10 +234,40 @@ export class AdminService {
       is_leader: state?.leader === brokerId,
       is_in_sync: state?.isr.includes(brokerId) ?? false,
       broker: this.urls.related(this.urls.cluster(c, 'brokers', brokerId)),
-    }));
+    };
+  }
+
+  replicas(topic: string, partition: number) {
+    const metadata = this.partitionOrThrow(topic, partition);
     return listEnvelope(
       'KafkaReplicaList',
-      this.urls.cluster(c, 'topics', topic, 'partitions', partition, 'replicas'),
+      this.urls.cluster(this.election.clusterId, 'topics', topic, 'partitions', partition, 'replicas'),
+      metadata.assignment.replicas[partition].map((brokerId) => this.replicaData(metadata, partition, brokerId)),
+    );
+  }
+
+  /** One replica of a partition: 404 when the broker holds none of it. */
+  replica(topic: string, partition: number, brokerId: number) {
+    const metadata = this.partitionOrThrow(topic, partition);
+    if (!metadata.assignment.replicas[partition].includes(brokerId)) {
+      throw errors.notFound(`Broker ${brokerId} holds no replica of ${topic}-${partition}.`);
+    }
+    return this.replicaData(metadata, partition, brokerId);
+  }
+
+  /** The replicas a live broker holds (GET .../brokers/{id}/partition-replicas), of the topics `visible` passes. */
+  async brokerReplicas(brokerId: number, visible: (topic: string) => boolean) {
+    await this.brokerById(brokerId);
+    const data = this.sortedTopics()
+      .filter((metadata) => visible(metadata.assignment.name))
+      .flatMap((metadata) =>
+        metadata.assignment.replicas.flatMap((brokers, partition) =>
+          brokers.includes(brokerId) ? [this.replicaData(metadata, partition, brokerId)] : [],
+        ),
+      );
+    return listEnvelope(
+      'KafkaReplicaList',
+      this.urls.cluster(this.election.clusterId, 'brokers', brokerId, 'partition-replicas'),
       data,
     );
   }

@@ -105,7 +105,7 @@ export class ConsumerGroupsService {
       cluster_id: clusterId,
       consumer_group_id: group.groupId,
       is_simple: group.generation === 0 && group.members.size === 0,
-      partition_assignor: group.assignor,
+      partition_assignor: group.partitionAssignor,
       state: apiGroupState(group.state),
       type: 'CLASSIC',
       is_mixed_consumer_group: false,
@@ -177,6 +177,17 @@ export class ConsumerGroupsService {
           ),
         })),
     );
+  }
+
+  /** One partition assigned to the consumer: 404 when it is not assigned that partition. */
+  assignment(clusterId: string, groupId: string, consumerId: string, topic: string, partition: number) {
+    const found = this.assignments(clusterId, groupId, consumerId, (name) => name === topic).data.find(
+      (assigned) => assigned.partition_id === partition,
+    );
+    if (found === undefined) {
+      throw errors.notFound(`Consumer ${consumerId} of group ${groupId} is not assigned ${topic}-${partition}.`);
+    }
+    return found;
   }
 
   /**

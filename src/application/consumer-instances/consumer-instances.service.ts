@@ -29,6 +29,12 @@ const EVICTION_CHECK_INTERVAL_MS = 1_000;
 /** How often a waiting poll looks again at partitions led by other brokers. */
 const REMOTE_POLL_INTERVAL_MS = 100;
 
+/** A committed partition as Confluent's v2 commit answers it: the last consumed offset and the stored one. */
+export interface CommittedPosition extends TopicPartition {
+  consumed: number;
+  committed: number;
+}
+
 export interface PollOptions {
   timeoutMs: number | null;
   maxBytes: number | null;
@@ -232,27 +238,40 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
   // ---- offsets ----
 
-  /** Explicit offsets name the last processed records (stored + 1); none commits what was returned. */
+  /**
+   * Explicit offsets name the last processed records (stored + 1); none commits what was returned. Answers what was
+   * committed, as Confluent's v2 answer: per partition the last consumed offset and the stored (next) offset.
+   */
   async commit(
     groupId: string,
     name: string,
     offsets: Array<TopicPartition & { offset: number; metadata?: string }> | null,
-  ): Promise<void> {
+  ): Promise<CommittedPosition[]> {
     const { runtime, value } = this.use(groupId, name);
-    await runtime.exclusive(async () => {
-      if (offsets === null) return this.commitReturned(runtime, value);
-      const toCommit = offsets.map((o) => ({ ...o, offset: o.offset + 1 }));
+    return runtime.exclusive(async () => {
+      const toCommit =
+        offsets === null ? this.returnedPositions(runtime) : offsets.map((o) => ({ ...o, offset: o.offset + 1 }));
       await this.commitAs(runtime, value, toCommit);
+      return toCommit.map(({ topic, partition, offset }) => ({
+        topic,
+        partition,
+        consumed: offset - 1,
+        committed: offset,
+      }));
     });
   }
 
   private commitReturned(runtime: ConsumerInstance, value: InstanceValue): Promise<void> {
-    const toCommit = [...runtime.returned.values()].map(({ topic, partition, nextOffset }) => ({
+    return this.commitAs(runtime, value, this.returnedPositions(runtime));
+  }
+
+  /** One past the last record returned to the client, for each partition it has read. */
+  private returnedPositions(runtime: ConsumerInstance): OffsetToCommit[] {
+    return [...runtime.returned.values()].map(({ topic, partition, nextOffset }) => ({
       topic,
       partition,
       offset: nextOffset,
     }));
-    return this.commitAs(runtime, value, toCommit);
   }
 
   /**
@@ -314,7 +333,9 @@ export class ConsumerInstances implements OnApplicationShutdown {
     );
     for (const { topic, partition } of partitions) {
       if (!assigned.has(topicPartitionKey(topic, partition))) {
-        throw errors.invalidRequest(`Partition ${topic}-${partition} is not assigned to consumer instance ${name}.`);
+        throw errors.partitionNotAssigned(
+          `Partition ${topic}-${partition} is not assigned to consumer instance ${name}.`,
+        );
       }
     }
   }

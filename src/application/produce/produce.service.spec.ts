@@ -7,6 +7,7 @@ import { Metrics } from '../../metrics/metrics.service.js';
 import type { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { MetadataCache } from '../../topic/metadata-cache.service.js';
 import { BATCH_HEADER_BYTES } from '../../partition-log/record-batch.js';
+import type { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { ProduceService, type ScannedRecords } from './produce.service.js';
 
 function service(appended: Array<{ partition: number; bytes: number }>): ProduceService {
@@ -20,7 +21,7 @@ function service(appended: Array<{ partition: number; bytes: number }>): Produce
     },
   } as unknown as PartitionRouter;
   const config = { autoCreateTopicsEnable: false, topicConfigDefaults: {} } as unknown as BrokerConfig;
-  return new ProduceService(config, metadata, router, {} as ControllerService, new Metrics());
+  return new ProduceService(config, metadata, router, {} as ControllerService, new Metrics(), {} as ReplicaManager);
 }
 
 /** `count` keyless records without a partition, as the v2 scanner lays them out (the bytes do not matter here). */

@@ -1,6 +1,7 @@
-// The produce path shared by v3 single, v3 batch, v2 and (later) WebSocket: choose each record's partition as
-// Kafka's Java client does, group the request's records into one batch per partition, append each batch once,
-// and report per record in request order. No per-record class instances; bytes are prepared by the caller.
+// The produce path shared by v3 single, v3 batch, v2 and WebSocket: choose each record's partition as Kafka's Java
+// client does, group the request's records into one batch per partition, append each batch once, and report per
+// record in request order. No per-record class instances; bytes are prepared by the caller. The Kafka listener's
+// produce takes the client's batches as they are (appendClientBatch), on the partition's leader only.
 import { Inject, Injectable } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
@@ -14,7 +15,8 @@ import {
   type RecordSpans,
 } from '../../partition-log/record-batch.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
-import type { Acks } from '../../replication/replica-manager.service.js';
+import { type Acks, ReplicaManager } from '../../replication/replica-manager.service.js';
+import { readBatchHeader } from '../../partition-log/record-batch.js';
 import type { AppendInfo } from '../../partition-log/partition-log.js';
 import type { TopicMetadata } from '../../topic/cluster-metadata.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
@@ -106,7 +108,34 @@ export class ProduceService {
     private readonly replicas: PartitionRouter,
     private readonly controller: ControllerService,
     private readonly metrics: Metrics,
+    private readonly replicaManager: ReplicaManager,
   ) {}
+
+  /**
+   * Appends one record batch as a Kafka client built it (its CRC and records checked by the log, its offsets and
+   * leader epoch assigned there) to a partition this broker leads; never forwarded: a partition led elsewhere, or
+   * by nobody, is refused before anything is appended (40404), and the client asks its metadata again. Unknown
+   * topics and partitions are 40401 and 40402, internal topics are refused. Synchronous until the append is
+   * queued, so that appends called in some order take offsets in that order.
+   */
+  appendClientBatch(topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> {
+    const metadata = this.metadata.topic(topic);
+    if (metadata === undefined) return Promise.reject(errors.topicNotFound(topic));
+    if (isInternalTopic(topic)) {
+      return Promise.reject(
+        errors.invalidTopic(`Topic ${topic} is internal to the broker; clients may read it but not write it.`),
+      );
+    }
+    if (!isPartitionOf(partition, metadata.assignment.replicas.length)) {
+      return Promise.reject(errors.partitionNotFound(partition));
+    }
+    const appended = this.replicaManager.produce(topic, partition, batch, acks, { clientBatch: true });
+    return appended.then((info) => {
+      // the header was checked by the log before it took the batch
+      this.metrics.produced(topic, readBatchHeader(batch).recordCount, batch.length);
+      return info;
+    });
+  }
 
   /** The topic's partition count; creates the topic first when auto-creation is on. */
   async partitionCount(topic: string): Promise<number> {

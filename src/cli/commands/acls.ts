@@ -17,6 +17,7 @@ import {
 import { UsageError } from '../errors.js';
 import { collect, exactlyOneAction } from '../options.js';
 import type { components } from '../generated/brook-api.js';
+import { kafkaAcls } from '../kafka-output.js';
 import { formatTable } from '../table.js';
 
 const ACTIONS = ['add', 'remove', 'list'] as const;
@@ -116,6 +117,10 @@ export function registerAclsCommand(program: Command, io: CliIo): void {
           }),
         );
       }
+      if (options.output === 'kafka') {
+        io.stdout.write(kafkaAcls('Adding', bindings));
+        return void io.stdout.write(kafkaAcls('Current', await listAcls(connection, resources, patternType)));
+      }
       return report(io, options, `Adding ACLs:`, bindings);
     }
     if (action === 'remove') {
@@ -125,28 +130,47 @@ export function registerAclsCommand(program: Command, io: CliIo): void {
       for (const filter of removalFilters(resources, patternType, operations, options)) {
         removed.push(...(await deleteAcls(connection, filter)));
       }
+      // as kafka-acls: what is left of the resources' ACLs
+      if (options.output === 'kafka') {
+        return void io.stdout.write(kafkaAcls('Current', await listAcls(connection, resources, patternType)));
+      }
       return report(io, options, 'Removed ACLs:', removed);
     }
     const connection = await connectFrom(options, io.signal);
-    const filters =
-      resources.length === 0
-        ? [{ resource_type: 'ANY' as const, pattern_type: patternType }]
-        : resources.map((resource) => ({
-            resource_type: resource.type,
-            resource_name: resource.name,
-            pattern_type: patternType,
-          }));
-    const listed: AclRow[] = [];
-    for (const filter of filters) {
-      const found = unwrap(
-        await connection.api.GET('/v3/clusters/{cluster_id}/acls', {
-          params: { path: { cluster_id: connection.clusterId }, query: { ...filter, principal: options.principal } },
-        }),
-      ).data;
-      listed.push(...found.map(rowOf));
+    const listed = await listAcls(connection, resources, patternType, options.principal);
+    if (options.output === 'kafka') {
+      const title = options.principal === undefined ? '' : `ACLs for principal \`${options.principal}\`\n`;
+      return void io.stdout.write(title + kafkaAcls('Current', listed));
     }
     return report(io, options, 'Current ACLs:', listed);
   });
+}
+
+/** The ACLs of the resources (every ACL when none is given), of one principal when given. */
+async function listAcls(
+  connection: Connection,
+  resources: readonly Resource[],
+  patternType: PatternType,
+  principal?: string,
+): Promise<AclRow[]> {
+  const filters =
+    resources.length === 0
+      ? [{ resource_type: 'ANY' as const, pattern_type: patternType }]
+      : resources.map((resource) => ({
+          resource_type: resource.type,
+          resource_name: resource.name,
+          pattern_type: patternType,
+        }));
+  const listed: AclRow[] = [];
+  for (const filter of filters) {
+    const found = unwrap(
+      await connection.api.GET('/v3/clusters/{cluster_id}/acls', {
+        params: { path: { cluster_id: connection.clusterId }, query: { ...filter, principal } },
+      }),
+    ).data;
+    listed.push(...found.map(rowOf));
+  }
+  return listed;
 }
 
 function resourcesOf(options: AclsOptions): Resource[] {

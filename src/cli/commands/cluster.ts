@@ -1,5 +1,5 @@
 // `brook cluster`: a local cluster on this machine for trying Brook out — a redis-server with AOF and N brokers
-// on consecutive ports with a generated cluster secret (src/local-cluster), in the foreground until Ctrl-C.
+// on consecutive HTTP and Kafka ports with a generated cluster secret (src/local-cluster), in the foreground until Ctrl-C.
 import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from '../command-context.js';
@@ -16,13 +16,17 @@ export function registerClusterCommand(program: Command, io: CliIo): void {
     .helpOption('--help', 'show this help')
     .option('--brokers <n>', 'how many brokers (1 to 9)', '3')
     .option('--port <port>', "the first broker's port; the others follow", '8082')
+    .option('--kafka-port <port>', "the first broker's Kafka listener port; the others follow", '9092')
     .option('--dir <dir>', "where Redis's AOF and the brokers' data go", './data-cluster');
   withExamples(command, [
     'brook cluster --brokers 3',
-    'brook cluster --brokers 5 --port 9092 --dir /tmp/brook-cluster',
+    'brook cluster --brokers 5 --port 8092 --kafka-port 19092 --dir /tmp/brook-cluster',
   ]);
-  command.action(async (options: { brokers: string; port: string; dir: string }) => {
-    const args = ['--brokers', options.brokers, '--port', options.port, '--dir', options.dir];
+  command.action(async (options: { brokers: string; port: string; kafkaPort: string; dir: string }) => {
+    const args = [
+      ...['--brokers', options.brokers, '--port', options.port],
+      ...['--kafka-port', options.kafkaPort, '--dir', options.dir],
+    ];
     const code = await runInForeground(LOCAL_CLUSTER_MAIN, args, io);
     if (code !== 0) throw new CliError(`the local cluster exited with code ${code}`, code);
   });

@@ -19,6 +19,7 @@ import {
   required,
   type ConfigEntry,
 } from '../options.js';
+import { kafkaConfigDescription } from '../kafka-output.js';
 import { formatTable } from '../table.js';
 import { alterQuotas, describeQuotas, mergeQuotas, quotaEntity } from './user-quotas.js';
 import { isOverride, listTopicConfigs, listTopicNames } from '../topic-api.js';
@@ -105,6 +106,13 @@ async function describeConfigs(
   io: CliIo,
 ): Promise<void> {
   const topics = topic === undefined ? await listTopicNames(connection) : [topic];
+  if (options.output === 'kafka') {
+    for (const name of topics) {
+      const configs = (await listTopicConfigs(connection, name)).filter((c) => options.all === true || isOverride(c));
+      io.stdout.write(kafkaConfigDescription(name, options.all === true, configs));
+    }
+    return;
+  }
   const rows: Array<{ topic_name: string; name: string; value: string | null; source: string; is_default: boolean }> =
     [];
   for (const name of topics) {

@@ -17,6 +17,15 @@ import {
   type ResetFlags,
   type ResetRequest,
 } from '../consumer-group-plan.js';
+import {
+  kafkaGroupDescription,
+  kafkaGroupList,
+  kafkaGroupState,
+  kafkaGroupStates,
+  KAFKA_GROUP_STATES,
+  kafkaResetPlan,
+} from '../kafka-output.js';
+import { UsageError } from '../errors.js';
 import { collect, exactlyOneAction, integerAtLeast, required } from '../options.js';
 import { formatTable } from '../table.js';
 
@@ -24,6 +33,8 @@ const ACTIONS = ['list', 'describe', 'resetOffsets', 'delete'] as const;
 
 interface ConsumerGroupsOptions extends CommonOptions, ResetFlags {
   list?: boolean;
+  /** --list --state [states]: true without a value. */
+  state?: string | boolean;
   describe?: boolean;
   resetOffsets?: boolean;
   delete?: boolean;
@@ -35,6 +46,7 @@ export function registerConsumerGroupsCommand(program: Command, io: CliIo): void
     .command('consumer-groups')
     .description('list, describe (with lag), reset offsets of and delete consumer groups (kafka-consumer-groups)')
     .option('--list', 'list the consumer groups')
+    .option('--state [states]', "list: show each group's state; only groups in these states (Stable,Empty,...)")
     .option('--describe', "a group's state, and per partition its committed offset, log-end offset, lag and owner")
     .option('--reset-offsets', "move a group's committed offsets (the group must have no members)")
     .option('--delete', 'delete a consumer group (it must have no members)')
@@ -50,6 +62,7 @@ export function registerConsumerGroupsCommand(program: Command, io: CliIo): void
   addCommonOptions(command);
   withExamples(command, [
     'brook consumer-groups --list',
+    'brook consumer-groups --list --state stable,empty',
     'brook consumer-groups --describe --group my-group',
     'brook consumer-groups --reset-offsets --group my-group --topic test --to-earliest --dry-run',
     'brook consumer-groups --reset-offsets --group my-group --topic test:0 --to-offset 10 --execute',
@@ -58,6 +71,7 @@ export function registerConsumerGroupsCommand(program: Command, io: CliIo): void
   ]);
   command.action(async (options: ConsumerGroupsOptions) => {
     const action = exactlyOneAction(options, ACTIONS);
+    if (options.state !== undefined && action !== 'list') throw new UsageError('--state is for --list');
     if (action === 'list') return listGroups(await connectFrom(options, io.signal), options, io);
     const group = required(options.group, '--group', action === 'resetOffsets' ? '--reset-offsets' : `--${action}`);
     if (action === 'describe') return describeGroup(await connectFrom(options, io.signal), group, options, io);
@@ -81,12 +95,22 @@ async function listGroups(connection: Connection, options: ConsumerGroupsOptions
       params: { path: { cluster_id: connection.clusterId } },
     }),
   );
-  const rows = groups.data.map((group) => ({
-    consumer_group_id: group.consumer_group_id,
-    state: group.state,
-    partition_assignor: group.partition_assignor,
-  }));
+  const states = stateFilter(options.state);
+  const rows = groups.data
+    .filter((group) => states === null || states.has(kafkaGroupState(group.state).toLowerCase()))
+    .map((group) => ({
+      consumer_group_id: group.consumer_group_id,
+      state: group.state,
+      partition_assignor: group.partition_assignor,
+    }));
   if (options.output === 'json') return writeJson(io, rows);
+  if (options.output === 'kafka') {
+    return void io.stdout.write(
+      options.state === undefined
+        ? kafkaGroupList(rows.map((row) => row.consumer_group_id))
+        : kafkaGroupStates(rows.map((row) => ({ group: row.consumer_group_id, state: row.state }))),
+    );
+  }
   io.stdout.write(
     formatTable(
       ['GROUP', 'STATE', 'ASSIGNOR'],
@@ -113,6 +137,11 @@ async function describeGroup(
   if (options.output === 'json') {
     return writeJson(io, { consumer_group_id: group, state: described.state, lags: lags.data });
   }
+  if (options.output === 'kafka') {
+    const { stdout, stderr } = kafkaGroupDescription(group, described.state, lags.data);
+    io.stderr.write(stderr);
+    return void io.stdout.write(stdout);
+  }
   if (described.state === 'EMPTY') io.stdout.write(`Consumer group '${group}' has no active members.\n\n`);
   else io.stdout.write(`Consumer group '${group}' is ${described.state}.\n\n`);
   io.stdout.write(formatLagTable(lags.data));
@@ -134,6 +163,7 @@ async function resetOffsets(
   const rows = plan.data.map((row) => ({ ...row, current_offset: row.current_offset < 0 ? null : row.current_offset }));
   if (options.output === 'json')
     return writeJson(io, { consumer_group_id: group, dry_run: request.dry_run, data: rows });
+  if (options.output === 'kafka') return void io.stdout.write(kafkaResetPlan(group, rows));
   io.stdout.write(formatResetTable(group, rows));
 }
 
@@ -150,4 +180,18 @@ async function deleteGroup(
   );
   if (options.output === 'json') writeJson(io, { deleted: group });
   else io.stdout.write(`Deletion of requested consumer groups ('${group}') was successful.\n`);
+}
+
+/** `--state stable,empty`: the states asked for, lower case (null: every state); Kafka's names, any case. */
+function stateFilter(value: string | boolean | undefined): Set<string> | null {
+  if (typeof value !== 'string') return null;
+  const known = Object.values(KAFKA_GROUP_STATES).map((state) => state.toLowerCase());
+  const states = value.split(',').map((state) => state.trim().toLowerCase());
+  const unknown = states.find((state) => !known.includes(state));
+  if (unknown !== undefined) {
+    throw new UsageError(
+      `--state ${unknown} is not a group state: one of ${Object.values(KAFKA_GROUP_STATES).join(', ')}`,
+    );
+  }
+  return new Set(states);
 }

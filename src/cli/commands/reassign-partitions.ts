@@ -30,6 +30,7 @@ import {
   verifyLine,
   type PartitionAssignment,
 } from '../reassignment-plan.js';
+import { kafkaCancelled, kafkaReassignmentList } from '../kafka-output.js';
 import { formatTable } from '../table.js';
 import { describeTopic } from '../topic-api.js';
 
@@ -213,8 +214,7 @@ async function cancel(connection: Connection, options: ReassignOptions, plan: Pa
   }
   const names = active.map((entry) => `${entry.topic}-${entry.partition}`);
   if (options.output === 'json') return writeJson(io, { cancelled: names });
-  if (names.length === 0) io.stdout.write('None of the specified partition reassignments are active.\n');
-  else io.stdout.write(`Successfully cancelled partition reassignments for: ${names.join(',')}\n`);
+  io.stdout.write(kafkaCancelled(names));
 }
 
 async function list(connection: Connection, options: ReassignOptions, _: PartitionAssignment[], io: CliIo) {
@@ -227,9 +227,15 @@ async function list(connection: Connection, options: ReassignOptions, _: Partiti
     removing_replicas: r.removing_replicas,
   }));
   if (options.output === 'json') return writeJson(io, rows);
-  if (rows.length === 0) {
-    io.stdout.write('No partition reassignments found.\n');
-    return;
+  if (options.output === 'kafka' || rows.length === 0) {
+    const listed = rows.map(({ topic, partition, target_replicas, adding_replicas, removing_replicas }) => ({
+      topic,
+      partition,
+      target: target_replicas,
+      adding: adding_replicas,
+      removing: removing_replicas,
+    }));
+    return void io.stdout.write(kafkaReassignmentList(listed));
   }
   io.stdout.write(
     formatTable(

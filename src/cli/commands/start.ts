@@ -21,14 +21,15 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     .addHelpText(
       'after',
       `
-Every broker setting is a flag or an environment variable: --port (BROOK_PORT, 8082), --host (BROOK_HOST),
---data-dir (BROOK_DATA_DIR, ./data), --broker-id (BROOK_BROKER_ID), --log-level (BROOK_LOG_LEVEL), and Kafka's
-broker settings by name (--log-retention-check-interval-ms is BROOK_LOG_RETENTION_CHECK_INTERVAL_MS). See the
-README's Configuration table.`,
+Every broker setting is a flag or an environment variable: --port (BROOK_PORT, 8082), --kafka-port
+(BROOK_KAFKA_PORT, 9092: the Kafka protocol listener), --host (BROOK_HOST), --data-dir (BROOK_DATA_DIR, ./data),
+--broker-id (BROOK_BROKER_ID), --log-level (BROOK_LOG_LEVEL), and Kafka's broker settings by name
+(--log-retention-check-interval-ms is BROOK_LOG_RETENTION_CHECK_INTERVAL_MS). See the README's Configuration
+table.`,
     );
   withExamples(command, [
     'brook start',
-    'brook start --port 8083 --data-dir /tmp/brook',
+    'brook start --port 8083 --kafka-port 9093 --data-dir /tmp/brook',
     'BROOK_LOG_LEVEL=debug brook start --log-retention-check-interval-ms 1000',
   ]);
   command.action(async (_options: unknown, self: Command) => {

@@ -12,8 +12,9 @@ import {
 } from '../command-context.js';
 import { UsageError } from '../errors.js';
 import { collect, exactlyOneAction, integerAtLeast, parseConfigEntries, required } from '../options.js';
+import { kafkaTopicDescription, kafkaTopicList } from '../kafka-output.js';
 import { formatTable } from '../table.js';
-import { describeTopic, listTopicNames, topicExists, type TopicDescription } from '../topic-api.js';
+import { describeTopic, listTopicNames, listTopics, topicExists, type TopicDescription } from '../topic-api.js';
 
 const ACTIONS = ['create', 'list', 'describe', 'alter', 'delete'] as const;
 
@@ -72,7 +73,7 @@ export function registerTopicsCommand(program: Command, io: CliIo): void {
 const ACTION_HANDLERS: Record<(typeof ACTIONS)[number], (c: Connection, o: TopicsOptions, io: CliIo) => Promise<void>> =
   {
     create: createTopic,
-    list: listTopics,
+    list: printTopicList,
     describe: describeTopics,
     alter: alterTopic,
     delete: deleteTopic,
@@ -96,11 +97,8 @@ async function createTopic(connection: Connection, options: TopicsOptions, io: C
   else io.stdout.write(`Created topic ${created.topic_name}.\n`);
 }
 
-async function listTopics({ api, clusterId }: Connection, options: TopicsOptions, io: CliIo): Promise<void> {
-  const topics = unwrap(
-    await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: clusterId } } }),
-  );
-  const rows = topics.data
+async function printTopicList(connection: Connection, options: TopicsOptions, io: CliIo): Promise<void> {
+  const rows = (await listTopics(connection))
     .filter((topic) => options.excludeInternal !== true || !topic.is_internal)
     .sort((a, b) => a.topic_name.localeCompare(b.topic_name))
     .map((topic) => ({
@@ -110,6 +108,7 @@ async function listTopics({ api, clusterId }: Connection, options: TopicsOptions
       is_internal: topic.is_internal,
     }));
   if (options.output === 'json') return writeJson(io, rows);
+  if (options.output === 'kafka') return void io.stdout.write(kafkaTopicList(rows.map((row) => row.topic_name)));
   io.stdout.write(
     formatTable(
       ['TOPIC', 'PARTITIONS', 'REPLICATION-FACTOR'],
@@ -131,10 +130,11 @@ async function describeTopics(connection: Connection, options: TopicsOptions, io
   if (options.output === 'json') {
     return writeJson(io, options.topic === undefined ? descriptions : descriptions[0]);
   }
+  if (options.output === 'kafka') return void io.stdout.write(descriptions.map(kafkaTopicDescription).join(''));
   io.stdout.write(descriptions.map(formatTopicDescription).join('\n'));
 }
 
-/** Kafka's summary line (tab-separated `Name: value` fields), then a table of the partitions. */
+/** `--output table`: Kafka's summary line (tab-separated `Name: value` fields), then a table of the partitions. */
 export function formatTopicDescription(topic: TopicDescription): string {
   const configs = Object.entries(topic.configs)
     .map(([name, value]) => `${name}=${value ?? ''}`)

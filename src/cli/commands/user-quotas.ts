@@ -7,6 +7,7 @@ import { unwrap, type Connection } from '../client.js';
 import { type CliIo, writeJson } from '../command-context.js';
 import { UsageError } from '../errors.js';
 import type { ConfigEntry } from '../options.js';
+import { kafkaQuotaDescription } from '../kafka-output.js';
 import { formatTable } from '../table.js';
 
 export const QUOTA_NAMES = ['producer_byte_rate', 'consumer_byte_rate', 'request_rate'] as const;
@@ -66,6 +67,12 @@ export async function describeQuotas(
     request_rate: row.request_rate,
   }));
   if (output === 'json') return writeJson(io, plain);
+  if (output === 'kafka') {
+    for (const { entity: name, ...quotas } of plain) {
+      io.stdout.write(kafkaQuotaDescription(name.replace(/^User:/, ''), quotas));
+    }
+    return;
+  }
   io.stdout.write(
     formatTable(
       ['ENTITY', ...QUOTA_NAMES.map((name) => name.toUpperCase())],

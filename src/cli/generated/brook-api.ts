@@ -433,7 +433,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List topic names (v2) */
+    /**
+     * List topic names (v2)
+     * @description The names of the topics the caller may describe. Internal topics (`__consumer_offsets`) are left out unless `include_internal=true`, as Confluent's proxy lists them; they stay reachable by name.
+     */
     get: operations['v2ListTopics'];
     put?: never;
     post?: never;
@@ -618,6 +621,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/acls:batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Batch create ACLs
+     * @description Stores every ACL binding of `data` (at most 1000); one entry missing a field or outside an enum refuses the whole batch, naming it. Needs ALTER on the cluster.
+     */
+    post: operations['batchCreateAcls'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/brokers': {
     parameters: {
       query?: never;
@@ -655,6 +681,31 @@ export interface paths {
     };
     /** Get broker */
     get: operations['getBroker'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/brokers/{broker_id}/partition-replicas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Search replicas by broker
+     * @description Returns the partition replicas the broker holds, of the topics the caller may DESCRIBE.
+     */
+    get: operations['searchReplicasByBroker'];
     put?: never;
     post?: never;
     delete?: never;
@@ -857,6 +908,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/consumers/{consumer_id}/assignments/{topic_name}/partitions/{partition_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a consumer assignment
+     * @description Returns one partition assigned to the consumer in the group's current generation.
+     */
+    get: operations['getConsumerAssignment'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}/lag-summary': {
     parameters: {
       query?: never;
@@ -988,7 +1073,10 @@ export interface paths {
       };
       cookie?: never;
     };
-    /** List topics */
+    /**
+     * List topics
+     * @description The topics of the cluster that the caller may describe. Internal topics (`__consumer_offsets`) are left out unless `include_internal=true`, as Confluent's proxy lists them; they stay reachable by name.
+     */
     get: operations['listTopics'];
     put?: never;
     /**
@@ -996,6 +1084,29 @@ export interface paths {
      * @description Creates a topic. With `validate_only: true` nothing is created and the would-be topic is returned with 200.
      */
     post: operations['createTopic'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topics/-/configs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List every topic's configs
+     * @description Returns the configs of every topic the caller may DESCRIBE_CONFIGS (internal topics included), by topic name, as the list of one topic's configs.
+     */
+    get: operations['listAllTopicConfigs'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1362,6 +1473,35 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/replicas/{broker_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a replica
+     * @description Returns the partition's replica on the broker, with leadership and in-sync state.
+     */
+    get: operations['getReplica'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/topics/{topic_name}/records': {
     parameters: {
       query?: never;
@@ -1382,12 +1522,13 @@ export interface paths {
      *
      *     **Streaming mode.** With `Transfer-Encoding: chunked` the request body is a stream of concatenated JSON
      *     records (each a `ProduceRequest`), and the response (status 200, also chunked, same content type) is a
-     *     stream of concatenated delivery reports (each a `ProduceResponse`), in request order, each written as soon
-     *     as that record is acknowledged. Once the response has started, a failed record is reported in-stream with
-     *     its own `error_code` (not 200) and `message`, and the stream goes on.
+     *     stream of delivery reports (each a `ProduceResponse`), in request order, each written as soon as that
+     *     record is acknowledged and followed by CRLF (`\r\n`), as Confluent writes them: a line reader gets one
+     *     report per line. A failed record is reported in-stream with its own `error_code` (not 200) and `message`,
+     *     and the stream goes on.
      *
-     *     Errors found before any report is written (unknown topic, malformed first record, ...) are answered with
-     *     the HTTP status below and an `Error` body.
+     *     Errors found before the first report (unknown topic, a stream that ends without a record: 42206) are
+     *     answered with the HTTP status below and an `Error` body.
      */
     post: operations['produceRecord'];
     delete?: never;
@@ -1792,6 +1933,9 @@ export interface components {
       /** @enum {string} */
       resource_type: 'TOPIC' | 'GROUP' | 'CLUSTER';
     };
+    CreateAclRequestDataList: {
+      data: components['schemas']['CreateAclRequestData'][];
+    };
     CreateTopicRequestData: {
       configs?: components['schemas']['ConfigNameValue'][];
       /**
@@ -2195,6 +2339,18 @@ export interface components {
         offset: number;
       })[];
     };
+    V2CommittedPositions: (components['schemas']['V2TopicPartition'] & {
+      /**
+       * Format: int64
+       * @description The stored offset, the next one the group will read.
+       */
+      committed: number;
+      /**
+       * Format: int64
+       * @description The offset of the last record consumed (the stored offset minus one).
+       */
+      consumed: number;
+    })[];
     V2ConsumerInstance: {
       /**
        * Format: uri
@@ -2438,6 +2594,15 @@ export interface components {
         'application/json': components['schemas']['ClusterData'];
       };
     };
+    /** @description The assigned partition. */
+    GetConsumerAssignmentResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ConsumerAssignmentData'];
+      };
+    };
     /** @description The maximum and total lag of the group. */
     GetConsumerGroupLagSummaryResponse: {
       headers: {
@@ -2601,6 +2766,15 @@ export interface components {
          *     }
          */
         'application/json': components['schemas']['ReassignmentData'];
+      };
+    };
+    /** @description The replica. */
+    GetReplicaResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ReplicaData'];
       };
     };
     /** @description The topic config. */
@@ -2833,7 +3007,7 @@ export interface components {
         'application/json': components['schemas']['ProduceBatchResponse'];
       };
     };
-    /** @description The delivery report of the record; in streaming mode, a stream of concatenated delivery reports, one per record, in order. */
+    /** @description The delivery report of the record; in streaming mode, a stream of delivery reports, one per record, in order, each followed by CRLF. */
     ProduceResponse: {
       headers: {
         [name: string]: unknown;
@@ -2938,6 +3112,15 @@ export interface components {
         'application/json': components['schemas']['ResetConsumerGroupOffsetsData'];
       };
     };
+    /** @description The replicas the broker holds. */
+    SearchReplicasByBrokerResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ReplicaDataList'];
+      };
+    };
     /** @description Server-side failure; `error_code` is 500, 50002 (Kafka error) or 50003 (retriable). */
     ServerError: {
       headers: {
@@ -3030,6 +3213,26 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['Error'];
       };
     };
+    /** @description What was committed, as Confluent's proxy answers it: for each partition, the offset of the last record consumed (`consumed`) and the offset stored, the next one the group reads (`committed`). */
+    V2CommitOffsetsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V2CommittedPositions'];
+        /**
+         * @example [
+         *       {
+         *         "topic": "orders",
+         *         "partition": 0,
+         *         "consumed": 41,
+         *         "committed": 42
+         *       }
+         *     ]
+         */
+        'application/vnd.kafka.v2+json': components['schemas']['V2CommittedPositions'];
+      };
+    };
     /** @description The committed offsets of the requested partitions that have one. */
     V2CommittedOffsetsResponse: {
       headers: {
@@ -3052,7 +3255,7 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['V2CommittedOffsets'];
       };
     };
-    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists) or 40903 (commit fenced). */
+    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists), 40903 (commit fenced, or a seek on a partition the instance is not assigned) or 40907 (the group is in use by Kafka clients). */
     V2Conflict: {
       headers: {
         [name: string]: unknown;
@@ -3439,6 +3642,8 @@ export interface components {
      * @example orders-processor
      */
     GroupName: string;
+    /** @description Brook's addition: `true` also lists internal topics (`__consumer_offsets`), which are hidden by default; `brook topics --list` asks for them, as `kafka-topics.sh --list` shows them. */
+    IncludeInternal: 'true' | 'false';
     /**
      * @description The consumer instance id, as returned by `instance_id` on creation.
      * @example consumer-1
@@ -3802,7 +4007,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       406: components['responses']['V2NotAcceptable'];
-      /** @description 40902 a consumer instance with this name already exists in the group. */
+      /** @description 40902 a consumer instance with this name already exists in the group; 40907 Kafka clients use the group now (Kafka's group protocol): REST v2 instances can join it once it has no Kafka members. */
       409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
@@ -3996,13 +4201,7 @@ export interface operations {
     };
     requestBody?: components['requestBodies']['V2CommitOffsetsRequest'];
     responses: {
-      /** @description The offsets were committed (empty body). */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
+      200: components['responses']['V2CommitOffsetsResponse'];
       /** @description Malformed JSON (400); 40002 the body is not an object or `offsets` is not an array. */
       400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
@@ -4048,13 +4247,15 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed JSON (400); 40002 the body is not an object, `offsets` is not an array, or a partition is not assigned to the instance. */
+      /** @description Malformed JSON (400); 40002 the body is not an object or `offsets` is not an array. */
       400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
+      /** @description 40903 a partition is not assigned to the instance. */
+      409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
       /** @description 42206 invalid payload (a malformed topic, partition or offset). */
@@ -4090,13 +4291,15 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
+      /** @description Malformed JSON (400); 40002 the body is not an object or `partitions` is not an array. */
       400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40404 leader not available. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
+      /** @description 40903 a partition is not assigned to the instance. */
+      409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
       /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
@@ -4133,13 +4336,15 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed JSON (400); 40002 the body is not an object, `partitions` is not an array, or a partition is not assigned to the instance. */
+      /** @description Malformed JSON (400); 40002 the body is not an object or `partitions` is not an array. */
       400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description 40403 consumer instance not found; 40404 leader not available. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
+      /** @description 40903 a partition is not assigned to the instance. */
+      409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
       /** @description 42206 invalid payload (an entry without a topic name or a non-negative integer partition). */
@@ -4252,7 +4457,7 @@ export interface operations {
       /** @description 40403 consumer instance not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
-      /** @description 40901 subscription conflict: both `topics` and `topic_pattern` given, or the instance has a manual assignment. */
+      /** @description 40901 subscription conflict: both `topics` and `topic_pattern` given, or the instance has a manual assignment; 40907 Kafka clients use the group now (Kafka's group protocol). */
       409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
@@ -4437,7 +4642,10 @@ export interface operations {
   };
   v2ListTopics: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Brook's addition: `true` also lists internal topics (`__consumer_offsets`), which are hidden by default; `brook topics --list` asks for them, as `kafka-topics.sh --list` shows them. */
+        include_internal?: components['parameters']['IncludeInternal'];
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -4445,6 +4653,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['V2ListTopicsResponse'];
+      /** @description `include_internal` is neither true nor false (400). */
+      400: components['responses']['V2BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       406: components['responses']['V2NotAcceptable'];
@@ -4742,6 +4952,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
     };
@@ -4795,6 +5007,58 @@ export interface operations {
       500: components['responses']['ServerError'];
     };
   };
+  batchCreateAcls: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "resource_type": "TOPIC",
+         *           "resource_name": "orders",
+         *           "pattern_type": "LITERAL",
+         *           "principal": "User:alice",
+         *           "host": "*",
+         *           "operation": "READ",
+         *           "permission": "ALLOW"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['CreateAclRequestDataList'];
+      };
+    };
+    responses: {
+      /** @description The ACLs were created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON (400), no data array, too many entries, or an entry refused (40002). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description The request body is empty (42206). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
   listBrokers: {
     parameters: {
       query?: never;
@@ -4843,6 +5107,32 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  searchReplicasByBroker: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['SearchReplicasByBrokerResponse'];
+      /** @description `broker_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster or broker (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
     };
   };
   listClientQuotas: {
@@ -4948,6 +5238,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
     };
@@ -5152,6 +5444,41 @@ export interface operations {
       500: components['responses']['ServerError'];
     };
   };
+  getConsumerAssignment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /**
+         * @description The consumer group id.
+         * @example orders-processor
+         */
+        consumer_group_id: components['parameters']['ConsumerGroupId'];
+        /** @description The consumer (group member) id. */
+        consumer_id: components['parameters']['ConsumerId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetConsumerAssignmentResponse'];
+      /** @description `partition_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, consumer group or consumer, or the partition is not assigned to the consumer (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
   getConsumerGroupLagSummary: {
     parameters: {
       query?: never;
@@ -5267,6 +5594,8 @@ export interface operations {
       /** @description 40904 the group has active members; stop them first. */
       409: components['responses']['Conflict'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -5274,7 +5603,10 @@ export interface operations {
   };
   listTopics: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Brook's addition: `true` also lists internal topics (`__consumer_offsets`), which are hidden by default; `brook topics --list` asks for them, as `kafka-topics.sh --list` shows them. */
+        include_internal?: components['parameters']['IncludeInternal'];
+      };
       header?: never;
       path: {
         /** @description The cluster id. */
@@ -5285,6 +5617,8 @@ export interface operations {
     requestBody?: never;
     responses: {
       200: components['responses']['ListTopicsResponse'];
+      /** @description `include_internal` is neither true nor false (400). */
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description Unknown cluster (error_code 404). */
@@ -5318,11 +5652,33 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description The body is well-formed JSON but misses `topic_name` or has fields of the wrong type (422). */
+      /** @description 42206 the request body is empty; the body is well-formed JSON but misses `topic_name` or has fields of the wrong type (422). */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAllTopicConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListTopicConfigsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
     };
   };
   electLeaders: {
@@ -5346,6 +5702,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -5394,6 +5752,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -5479,7 +5839,7 @@ export interface operations {
       /** @description 40901 a partition reassignment of the topic is in progress (Kafka's REASSIGNMENT_IN_PROGRESS). */
       409: components['responses']['Conflict'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description `partitions_count` missing or not an integer (422). */
+      /** @description 42206 the request body is empty; `partitions_count` missing or not an integer (422). */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -5539,7 +5899,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description `data` missing or an entry without `name` (422). */
+      /** @description 42206 the request body is empty; `data` missing or an entry without `name` (422). */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
@@ -5603,6 +5963,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];
@@ -5850,6 +6212,36 @@ export interface operations {
       500: components['responses']['ServerError'];
     };
   };
+  getReplica: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The partition id. */
+        partition_id: components['parameters']['PartitionId'];
+        /** @description The topic name. */
+        topic_name: components['parameters']['TopicName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetReplicaResponse'];
+      /** @description `partition_id` or `broker_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found; the broker holds no replica of the partition (404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
   produceRecord: {
     parameters: {
       query?: {
@@ -5877,7 +6269,7 @@ export interface operations {
       406: components['responses']['NotAcceptable'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description 42206 invalid payload: a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`. */
+      /** @description 42206 invalid payload: an empty body ("Payload error. Request body is empty. Data is required.", also for a streamed body without a record), a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`. */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       /** @description 50002 Kafka error; 50003 retriable error (including not enough in-sync replicas for `acks=all`). */
@@ -5958,6 +6350,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition (named in `Last-Event-ID`) not found; 40404 leader not available. */
       404: components['responses']['NotFound'];
+      /** @description 40907 the `group` is in use by Kafka clients (Kafka's group protocol) now. */
+      409: components['responses']['Conflict'];
       /** @description 42901 too many open SSE streams on this broker (`BROOK_SSE_STREAMS_MAX`). */
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];

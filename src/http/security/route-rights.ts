@@ -3,7 +3,8 @@
 // A rule maps the request (path parameters, parsed body, query) to the checks it needs; topics named in a body
 // are checked one by one. As in Kafka: creating a topic needs CREATE on the cluster or on the topic; a consumer
 // group needs READ on the group and on each topic it reads or commits; READ, WRITE, DELETE and ALTER imply
-// DESCRIBE. Lists (topics, consumer groups) need nothing and are filtered to what the caller may DESCRIBE.
+// DESCRIBE. Lists (topics, consumer groups, a broker's replicas) need nothing and are filtered to what the caller may
+// DESCRIBE (every topic's configs: DESCRIBE_CONFIGS).
 // Partition reassignments and leader elections are cluster operations, as in Kafka: ALTER on the cluster to start
 // or cancel them, DESCRIBE on the cluster to read them.
 import { CLUSTER_RESOURCE_NAME, type Resource } from '../../security/acl.js';
@@ -71,8 +72,10 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'GET /v3/clusters/{cluster_id}': none,
   'GET /v3/clusters/{cluster_id}/brokers': none,
   'GET /v3/clusters/{cluster_id}/brokers/{broker_id}': none,
+  'GET /v3/clusters/{cluster_id}/brokers/{broker_id}/partition-replicas': none,
   'GET /v3/clusters/{cluster_id}/acls': () => [on('DESCRIBE', CLUSTER)],
   'POST /v3/clusters/{cluster_id}/acls': () => [on('ALTER', CLUSTER)],
+  'POST /v3/clusters/{cluster_id}/acls:batch': () => [on('ALTER', CLUSTER)],
   'DELETE /v3/clusters/{cluster_id}/acls': () => [on('ALTER', CLUSTER)],
   'GET /v3/clusters/{cluster_id}/client-quotas': () => [on('DESCRIBE_CONFIGS', CLUSTER)],
   'GET /v3/clusters/{cluster_id}/client-quotas/{entity}': () => [on('DESCRIBE_CONFIGS', CLUSTER)],
@@ -80,6 +83,7 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'DELETE /v3/clusters/{cluster_id}/client-quotas/{entity}': () => [on('ALTER_CONFIGS', CLUSTER)],
 
   'GET /v3/clusters/{cluster_id}/topics': none,
+  'GET /v3/clusters/{cluster_id}/topics/-/configs': none,
   'POST /v3/clusters/{cluster_id}/topics': (c) => {
     const name = (c.body as Record<string, unknown> | null | undefined)?.topic_name;
     return [{ operation: 'CREATE', resource: topic(typeof name === 'string' ? name : ''), orCluster: true }];
@@ -95,6 +99,7 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   [`GET ${T}/partitions`]: topicParam('DESCRIBE'),
   [`GET ${T}/partitions/{partition_id}`]: topicParam('DESCRIBE'),
   [`GET ${T}/partitions/{partition_id}/replicas`]: topicParam('DESCRIBE'),
+  [`GET ${T}/partitions/{partition_id}/replicas/{broker_id}`]: topicParam('DESCRIBE'),
   [`GET ${T}/partitions/{partition_id}/offset`]: topicParam('DESCRIBE'),
   'GET /v3/clusters/{cluster_id}/topics/-/partitions/-/reassignment': () => [on('DESCRIBE', CLUSTER)],
   'POST /v3/clusters/{cluster_id}/topics/-/partitions/-/reassignment': () => [on('ALTER', CLUSTER)],
@@ -119,6 +124,10 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   [`GET ${G}/consumers`]: groupParam('consumer_group_id', 'DESCRIBE'),
   [`GET ${G}/consumers/{consumer_id}`]: groupParam('consumer_group_id', 'DESCRIBE'),
   [`GET ${G}/consumers/{consumer_id}/assignments`]: groupParam('consumer_group_id', 'DESCRIBE'),
+  [`GET ${G}/consumers/{consumer_id}/assignments/{topic_name}/partitions/{partition_id}`]: (c) => [
+    on('DESCRIBE', group(c.params.consumer_group_id)),
+    on('DESCRIBE', topic(c.params.topic_name)),
+  ],
   [`GET ${G}/lags`]: groupParam('consumer_group_id', 'DESCRIBE'),
   [`GET ${G}/lags/{topic_name}/partitions/{partition_id}`]: (c) => [
     on('DESCRIBE', group(c.params.consumer_group_id)),

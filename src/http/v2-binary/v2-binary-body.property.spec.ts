@@ -14,7 +14,7 @@ import type { ControllerService } from '../../controller-election/controller.ser
 import type { Metrics } from '../../metrics/metrics.service.js';
 import type { AppendInfo } from '../../partition-log/partition-log.js';
 import type { PartitionRouter } from '../../replication/partition-router.service.js';
-import type { Acks } from '../../replication/replica-manager.service.js';
+import type { Acks, ReplicaManager } from '../../replication/replica-manager.service.js';
 import type { TopicMetadata } from '../../topic/cluster-metadata.js';
 import type { MetadataCache } from '../../topic/metadata-cache.service.js';
 import { StickyPartitioner } from '../../topic/partitioner.js';
@@ -276,6 +276,7 @@ function service(setup: Setup, batches: Map<number, Buffer>): ProduceService {
     replicas,
     {} as ControllerService,
     { produced: () => undefined } as unknown as Metrics,
+    {} as ReplicaManager,
   );
   (produce as unknown as { partitioners: Map<string, StickyPartitioner> }).partitioners.set(
     TOPIC,

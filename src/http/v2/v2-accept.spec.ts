@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsV2Json } from './v2-accept.js';
+import { acceptsV2Json, negotiatedV2Type } from './v2-accept.js';
 
 describe('acceptsV2Json', () => {
   it('admits the v2 media types, JSON and wildcards, and a missing header', () => {
@@ -28,5 +28,25 @@ describe('acceptsV2Json', () => {
     ]) {
       expect(acceptsV2Json(accept), accept).toBe(false);
     }
+  });
+});
+
+describe('negotiatedV2Type', () => {
+  it('answers the most preferred v2 type the client named, the v2 type for wildcards or no Accept', () => {
+    const cases: Array<[string | undefined, string]> = [
+      [undefined, 'application/vnd.kafka.v2+json'],
+      ['', 'application/vnd.kafka.v2+json'],
+      ['*/*', 'application/vnd.kafka.v2+json'],
+      ['application/*', 'application/vnd.kafka.v2+json'],
+      ['application/vnd.kafka.v2+json', 'application/vnd.kafka.v2+json'],
+      ['application/json', 'application/json'],
+      ['Application/JSON', 'application/json'],
+      ['application/json, application/vnd.kafka.v2+json', 'application/vnd.kafka.v2+json'],
+      ['application/json;q=0.5, application/vnd.kafka.binary.v2+json', 'application/vnd.kafka.binary.v2+json'],
+      ['application/vnd.kafka.v2+json;q=0.2, application/json;q=0.9', 'application/json'],
+      ['text/html, application/vnd.kafka.json.v2+json;q=0.9', 'application/vnd.kafka.json.v2+json'],
+      ['application/json;q=0, */*', 'application/vnd.kafka.v2+json'],
+    ];
+    for (const [accept, type] of cases) expect(negotiatedV2Type(accept), String(accept)).toBe(type);
   });
 });

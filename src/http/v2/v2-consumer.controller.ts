@@ -1,8 +1,9 @@
 // REST Proxy v2 consumer instances: Confluent's routes under /consumers/{group_name}, delegated to the
 // ConsumerInstances service. Confluent's statuses: 200 with {instance_id, base_uri} on create, 204 for
-// subscription, assignment and position changes and for delete, 200 for commits; 40403 unknown instance, 40902
-// instance exists, 40601 wrong embedded format in Accept, 42204 bad config, 40901 subscription conflict. The bodies
-// and queries are checked by the DTOs beside this file.
+// subscription, assignment and position changes and for delete, 200 with [{topic, partition, consumed, committed}]
+// for commits; 40403 unknown instance, 40902 instance exists, 40601 wrong embedded format in Accept, 42204 bad
+// config, 40901 subscription conflict, 40903 a seek on a partition the instance is not assigned. The bodies and
+// queries are checked by the DTOs beside this file.
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { UseGuards, UsePipes } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -126,12 +127,8 @@ export class V2ConsumerController {
 
   @Post(`${INSTANCE}/offsets`)
   @HttpCode(200)
-  async commit(
-    @Param('group_name') group: string,
-    @Param('instance') instance: string,
-    @Body() body: CommitOffsetsDto,
-  ) {
-    await this.instances.commit(group, instance, body.explicit());
+  commit(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: CommitOffsetsDto) {
+    return this.instances.commit(group, instance, body.explicit());
   }
 
   @Get(`${INSTANCE}/offsets`)

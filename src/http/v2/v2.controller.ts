@@ -11,11 +11,14 @@ import { Authorizer } from '../../security/authorizer.service.js';
 import { describable } from '../security/security-hooks.js';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { acksParam } from '../../application/params.js';
+import { isInternalTopic } from '../../topic/topic-name.js';
 import { PARTITION_ID } from '../validation/path-params.js';
+import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
 import { ProduceService, type ProduceOutcome, type ProduceResult } from '../../application/produce/produce.service.js';
 import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
 import { AnswerBuffers, consecutiveOffsetsAnswer } from './v2-answer.js';
 import { v2ProduceInputs } from './produce-records.schema.js';
+import { ListTopicsQuery } from './topics.dto.js';
 import { V2_JSON_FORMAT } from '../body/json-body-parser.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 
@@ -34,10 +37,14 @@ export class V2Controller {
     private readonly authorizer: Authorizer,
   ) {}
 
+  /** Topic names; internal topics (`__consumer_offsets`) only with `include_internal=true`, as Confluent lists. */
   @Get('topics')
-  topics(@Req() request: FastifyRequest) {
+  topics(@Query(RestValidationPipe) query: ListTopicsQuery, @Req() request: FastifyRequest) {
+    const internal = query.include_internal;
     const visible = describable(this.authorizer, request);
-    return [...this.metadata.allTopics().keys()].filter((topic) => visible('TOPIC', topic)).sort();
+    return [...this.metadata.allTopics().keys()]
+      .filter((topic) => (internal || !isInternalTopic(topic)) && visible('TOPIC', topic))
+      .sort();
   }
 
   @Get('topics/:topic_name')

@@ -1,5 +1,5 @@
-// Confluent's v3 ACL inputs: the body of POST /v3/clusters/{c}/acls (CreateAclRequest) and the query of GET and
-// DELETE (a filter: absent fields and ANY match everything, MATCH patterns select what would apply to a resource).
+// Confluent's v3 ACL inputs: the body of POST /v3/clusters/{c}/acls (CreateAclRequest), of POST .../acls:batch
+// (`data`, a list of CreateAclRequest) and the query of GET and DELETE (a filter: absent fields and ANY match everything, MATCH patterns select what would apply to a resource).
 // Enum values are case-insensitive, as Confluent's are. Every failure is 400 with error_code 40002.
 import { IsOptional } from 'class-validator';
 import {
@@ -16,8 +16,11 @@ import {
   type Permission,
   type ResourceType,
 } from '../../security/acl.js';
-import { BodyRules, Rule } from '../validation/body-rules.js';
+import { BodyRules, IsArrayOfEntries, Rule } from '../validation/body-rules.js';
 import { INVALID_REQUEST, RejectsWith } from '../validation/rest-validation.pipe.js';
+
+/** Bound on the bindings of one acls:batch request. */
+export const ACL_BATCH_MAX = 1_000;
 
 const PRINCIPAL = /^User:[^\s;]{1,255}$/;
 const NAME_CHARS_MAX = 255;
@@ -92,6 +95,25 @@ export class CreateAclDto {
       operation: upper<Operation>(this.operation) as Operation,
       permission: upper<Permission>(this.permission) as Permission,
     };
+  }
+}
+
+/**
+ * The body of acls:batch: every entry a CreateAclRequest, named by its index when refused ("data[3].operation must
+ * be one of ..."), at most ACL_BATCH_MAX of them; one bad entry refuses the whole batch.
+ */
+@RejectsWith(INVALID_REQUEST)
+@BodyRules({
+  name: 'aclBatchBound',
+  check: (body) => !Array.isArray(body.data) || body.data.length <= ACL_BATCH_MAX,
+  message: `At most ${ACL_BATCH_MAX} ACLs in one batch.`,
+})
+export class AclBatchDto {
+  @IsArrayOfEntries(() => CreateAclDto)
+  data: CreateAclDto[];
+
+  bindings(): AclBinding[] {
+    return this.data.map((entry) => entry.binding());
   }
 }
 

@@ -88,9 +88,8 @@ interface RecordBody {
   timestamp?: string | null;
 }
 
-/** One record of a v3 produce body, `what` naming it in errors ("record", "entries[3]"); no body is {}. */
-export function parseRecord(body: unknown, what: string, nowMs: number): ParsedRecord {
-  const record = body === undefined ? {} : body;
+/** One record of a v3 produce body, `what` naming it in errors ("record", "entries[3]"). */
+export function parseRecord(record: unknown, what: string, nowMs: number): ParsedRecord {
   if (!validRecord(record)) throw validRecord.failure(what);
   const { key: keyData, value: valueData, partition_id: partition, headers, timestamp } = record as RecordBody;
   const key = dataBytes(keyData, `${what}.key`);

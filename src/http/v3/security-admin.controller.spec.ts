@@ -4,6 +4,7 @@ import { AclStore } from '../../security/acl-store.service.js';
 import { QuotaManager } from '../../security/quota-manager.service.js';
 import { CLUSTER_ID, expectRejected, restTestApp, type RestTestApp } from '../../../test/support/rest-test-app.js';
 import { AclController } from './acl.controller.js';
+import { ACL_BATCH_MAX } from './acls.dto.js';
 import { QuotaController } from './quota.controller.js';
 
 // The ACL and client-quota routes at the controller tier: every body, query and entity failure is 400 with
@@ -13,6 +14,7 @@ const calls: unknown[][] = [];
 const acls = {
   all: () => [],
   create: async (binding: unknown) => void calls.push(['createAcl', binding]),
+  createAll: async (bindings: unknown) => void calls.push(['createAcls', bindings]),
   search: (filter: unknown) => (calls.push(['searchAcls', JSON.parse(JSON.stringify(filter))]), []),
   delete: async () => [],
 };
@@ -75,6 +77,41 @@ describe('POST .../acls', () => {
           operation: 'READ',
           permission: 'ALLOW',
         },
+      ],
+    ]);
+  });
+});
+
+describe('POST .../acls:batch', () => {
+  it.each([
+    [[], 'The request body must be a JSON object.'],
+    [{ acls: [] }, 'data must be an array.'],
+    [{ data: [ACL, 'read'] }, 'data[1] must be a JSON object.'],
+    [{ data: [ACL, { ...ACL, operation: 'fly' }] }, 'data[1].operation must be one of'],
+    [{ data: Array.from({ length: ACL_BATCH_MAX + 1 }, () => ACL) }, `At most ${ACL_BATCH_MAX} ACLs in one batch.`],
+  ])('refuses the whole batch with 400 40002 for %#', async (body, message) => {
+    expectRejected(await app.http.post(`${C}/acls:batch`).send(body), 400, 40002, message);
+    expect(calls).toEqual([]);
+  });
+
+  it('stores every binding of data in one call, upper-cased with the defaults filled', async () => {
+    const response = await app.http.post(`${C}/acls:batch`).send({ data: [ACL, { ...ACL, operation: 'describe' }] });
+    expect(response.status).toBe(201);
+    const binding = {
+      resource_type: 'TOPIC',
+      resource_name: 'orders',
+      pattern_type: 'LITERAL',
+      principal: 'User:alice',
+      host: '*',
+      permission: 'ALLOW',
+    };
+    expect(calls).toEqual([
+      [
+        'createAcls',
+        [
+          { ...binding, operation: 'READ' },
+          { ...binding, operation: 'DESCRIBE' },
+        ],
       ],
     ]);
   });

@@ -1,6 +1,7 @@
 // Bodies of the v3 topic routes: create (Confluent's CreateTopicRequest) and PATCH partitions_count (add
-// partitions). Every failure is 400 with error_code 40002. Names, partition counts, replication factors and
-// config values are checked further by the controller against the cluster (same code).
+// partitions), every failure 400 with error_code 40002; names, partition counts, replication factors and config
+// values are checked further by the controller against the cluster (same code). And the query of the topic list
+// (400 with error_code 400).
 import { IsOptional } from 'class-validator';
 import type { CreateTopicBody } from '../../application/admin/topic-admin.service.js';
 import {
@@ -12,7 +13,8 @@ import {
   isSafeInteger,
   Rule,
 } from '../validation/body-rules.js';
-import { INVALID_REQUEST, RejectsWith } from '../validation/rest-validation.pipe.js';
+import { BooleanText } from '../validation/query-rules.js';
+import { BAD_REQUEST, INVALID_REQUEST, RejectsWith } from '../validation/rest-validation.pipe.js';
 
 export class TopicConfigEntry {
   @IsOptional()
@@ -51,4 +53,12 @@ export class UpdatePartitionsDto {
     value === undefined || value === null ? 'is required.' : 'must be an integer.',
   )
   partitions_count: number;
+}
+
+/** Query of GET .../topics: internal topics (`__consumer_offsets`) are listed only with include_internal=true. */
+@RejectsWith(BAD_REQUEST)
+export class ListTopicsQuery {
+  @IsOptional()
+  @BooleanText()
+  include_internal = false;
 }

@@ -49,6 +49,8 @@ const fakeAdmin = {
   replicas: (_topic: string, partition: number) => ({ partition }),
   partitionOffsets: (_topic: string, partition: number, offsets: object) => ({ partition, ...offsets }),
   brokerById: (brokerId: number) => ({ broker_id: brokerId }),
+  replica: (_topic: string, partition: number, brokerId: number) => ({ partition, broker_id: brokerId }),
+  topics: (includeInternal: boolean) => ({ include_internal: includeInternal, data: [] }),
 };
 const fakeRouter = { offsets: async () => ({ earliest: 0, latest: 5 }) };
 
@@ -155,6 +157,10 @@ describe('path ids and queries: 400 with error_code 400', () => {
     [`${C}/topics/t/partitions/-1/replicas`, 'partition_id must be an integer from 0'],
     [`${C}/brokers/b`, "broker_id must be an integer, got 'b'."],
     [`${C}/topics/t/partitions/0/offset?offset_type=first`, "offset_type must be earliest_and_latest, got 'first'."],
+    [`${C}/topics/t/partitions/0/replicas/b`, "broker_id must be an integer, got 'b'."],
+    [`${C}/brokers/-2/partition-replicas`, 'broker_id must be an integer from 0'],
+    [`${C}/topics?include_internal=yes`, "include_internal must be true or false, got 'yes'."],
+    [`${C}/topics?include_internal=true&include_internal=false`, 'include_internal must be true or false'],
   ])('GET %s', async (path, message) => {
     expectRejected(await app.http.get(path), 400, 400, message);
   });
@@ -166,5 +172,14 @@ describe('path ids and queries: 400 with error_code 400', () => {
       earliest: 0,
       latest: 5,
     });
+    expect((await app.http.get(`${C}/topics/t/partitions/1/replicas/2`)).body).toEqual({ partition: 1, broker_id: 2 });
+  });
+
+  it('lists internal topics only with include_internal=true', async () => {
+    const listed = async (query: string) => (await app.http.get(`${C}/topics${query}`)).body.include_internal;
+    expect(await listed('')).toBe(false);
+    expect(await listed('?include_internal=')).toBe(false);
+    expect(await listed('?include_internal=false')).toBe(false);
+    expect(await listed('?include_internal=true')).toBe(true);
   });
 });

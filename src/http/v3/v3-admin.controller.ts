@@ -1,11 +1,13 @@
-// Confluent REST Proxy v3 admin routes: clusters, brokers, topics, topic configs, partitions, replicas and the
-// earliest/latest offsets of a partition. Each route: the cluster guard, the DTO pipe, one call.
+// Confluent REST Proxy v3 admin routes: clusters, brokers (and the replicas each holds), topics, topic configs (of
+// one topic or of all, `topics/-/configs`), partitions, replicas and the earliest/latest offsets of a partition.
+// Each route: the cluster guard, the DTO pipe, one call; lists show what the caller may describe.
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import { UseGuards, UsePipes } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { Authorizer } from '../../security/authorizer.service.js';
 import { describable } from '../security/security-hooks.js';
+import { hostOf, principalOf } from '../../security/request-identity.js';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { TopicAdminService } from '../../application/admin/topic-admin.service.js';
 import { BROKER_ID, PARTITION_ID } from '../validation/path-params.js';
@@ -13,7 +15,7 @@ import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
 import { AlterConfigsDto, UpdateConfigDto } from './configs.dto.js';
 import { KnownClusterGuard } from './known-cluster.guard.js';
 import { PartitionOffsetQuery } from './partitions.dto.js';
-import { CreateTopicDto, UpdatePartitionsDto } from './topics.dto.js';
+import { CreateTopicDto, ListTopicsQuery, UpdatePartitionsDto } from './topics.dto.js';
 
 @Controller('v3/clusters')
 @UseGuards(KnownClusterGuard)
@@ -46,10 +48,25 @@ export class V3AdminController {
     return this.admin.brokerById(brokerId);
   }
 
-  @Get(':cluster_id/topics')
-  topics(@Req() request: FastifyRequest) {
+  @Get(':cluster_id/brokers/:broker_id/partition-replicas')
+  brokerReplicas(@Param('broker_id', BROKER_ID) brokerId: number, @Req() request: FastifyRequest) {
     const visible = describable(this.authorizer, request);
-    const list = this.admin.topics();
+    return this.admin.brokerReplicas(brokerId, (topic) => visible('TOPIC', topic));
+  }
+
+  @Get(':cluster_id/topics/-/configs')
+  allTopicConfigs(@Req() request: FastifyRequest) {
+    const principal = principalOf(request);
+    const host = hostOf(request);
+    return this.admin.allTopicConfigs((topic) =>
+      this.authorizer.authorize(principal, host, 'DESCRIBE_CONFIGS', { type: 'TOPIC', name: topic }),
+    );
+  }
+
+  @Get(':cluster_id/topics')
+  topics(@Query() query: ListTopicsQuery, @Req() request: FastifyRequest) {
+    const visible = describable(this.authorizer, request);
+    const list = this.admin.topics(query.include_internal);
     return { ...list, data: list.data.filter((topic) => visible('TOPIC', topic.topic_name)) };
   }
 
@@ -116,6 +133,15 @@ export class V3AdminController {
   @Get(':cluster_id/topics/:topic_name/partitions/:partition_id/replicas')
   replicasOf(@Param('topic_name') topic: string, @Param('partition_id', PARTITION_ID) partition: number) {
     return this.admin.replicas(topic, partition);
+  }
+
+  @Get(':cluster_id/topics/:topic_name/partitions/:partition_id/replicas/:broker_id')
+  replica(
+    @Param('topic_name') topic: string,
+    @Param('partition_id', PARTITION_ID) partition: number,
+    @Param('broker_id', BROKER_ID) brokerId: number,
+  ) {
+    return this.admin.replica(topic, partition, brokerId);
   }
 
   @Get(':cluster_id/topics/:topic_name/partitions/:partition_id/offset')

@@ -1,6 +1,6 @@
-// v3 consumer groups: Confluent's read routes (groups, consumers, assignments, lags, lag summary) and Brook's
-// operator additions, reset offsets (POST .../offsets:reset, dry run by default) and delete a group. Each route:
-// the cluster guard, the DTO pipe, one call.
+// v3 consumer groups: Confluent's read routes (groups, consumers, assignments and one assignment, lags, lag
+// summary) and Brook's operator additions, reset offsets (POST .../offsets:reset, dry run by default) and delete a
+// group. Each route: the cluster guard, the DTO pipe, one call.
 import {
   Body,
   Controller,
@@ -82,6 +82,17 @@ export class V3ConsumerGroupsController {
     @Req() request: FastifyRequest,
   ) {
     return this.groups.assignments(clusterId, groupId, consumerId, this.describableTopics(request));
+  }
+
+  @Get(`${GROUP}/consumers/:consumer_id/assignments/:topic_name/partitions/:partition_id`)
+  assignment(
+    @Param('cluster_id') clusterId: string,
+    @Param('consumer_group_id') groupId: string,
+    @Param('consumer_id') consumerId: string,
+    @Param('topic_name') topic: string,
+    @Param('partition_id', PARTITION_ID) partition: number,
+  ) {
+    return this.groups.assignment(clusterId, groupId, consumerId, topic, partition);
   }
 
   @Get(`${GROUP}/lags`)

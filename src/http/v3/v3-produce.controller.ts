@@ -3,6 +3,7 @@
 // Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data}, timestamp,
 // checked by the compiled schemas of produce-records.schema.ts.
 import { once } from 'node:events';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BrookError, errors, outcomeField, type OutcomeMarker } from '../../common/brook-error.js';
@@ -16,6 +17,9 @@ import type { BrokerConfig } from '../../config/broker-config.js';
 import { Inject } from '@nestjs/common';
 import { KnownClusterGuard } from './known-cluster.guard.js';
 import { batchEntries, parseRecord, type ParsedRecord } from './produce-records.schema.js';
+
+/** What follows every delivery report of a streaming produce (Confluent's separator). */
+export const REPORT_SEPARATOR = '\r\n';
 
 @Controller('v3/clusters/:cluster_id/topics/:topic_name')
 @UseGuards(KnownClusterGuard)
@@ -83,7 +87,11 @@ export class V3ProduceController {
     return { successes, failures };
   }
 
-  /** Streaming mode: records are produced one at a time as they arrive; reports are written in the same order. */
+  /**
+   * Streaming mode: records are produced one at a time as they arrive; reports are written in the same order, each
+   * followed by CRLF as Confluent writes them, so that line readers get one report per line as it is ready. The
+   * head is written with the first report: a stream that carried no record at all is refused as an empty body.
+   */
   private async produceStream(
     clusterId: string,
     topic: string,
@@ -93,23 +101,28 @@ export class V3ProduceController {
   ): Promise<void> {
     await this.producer.partitionCount(topic);
     const response = reply.raw;
-    response.writeHead(200, { 'content-type': 'application/json' });
     const splitter = new JsonObjectSplitter(this.config.socketRequestMaxBytes);
+    const write = async (report: object): Promise<void> => {
+      if (!response.headersSent) {
+        reply.hijack();
+        // with the headers hooks have set on the reply (request id, CORS), which a raw head would leave out
+        response.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/json' });
+      }
+      // A client that sends records but does not read its reports is not read from either: memory stays bounded.
+      if (!response.write(`${JSON.stringify(report)}${REPORT_SEPARATOR}`)) await once(response, 'drain');
+    };
     try {
       for await (const chunk of body.stream) {
-        for (const text of splitter.push(chunk as Buffer)) {
-          const report = JSON.stringify(await this.streamedReport(clusterId, topic, acks, text));
-          // A client that sends records but does not read its reports is not read from either: memory stays bounded.
-          if (!response.write(report)) await once(response, 'drain');
-        }
+        for (const text of splitter.push(chunk as Buffer))
+          await write(await this.streamedReport(clusterId, topic, acks, text));
       }
       splitter.end();
     } catch (error) {
       const failure = error instanceof BrookError ? error : errors.badRequest((error as Error).message);
-      response.write(JSON.stringify({ error_code: failure.errorCode, message: failure.message }));
+      await write({ error_code: failure.errorCode, message: failure.message });
     }
+    if (!response.headersSent) throw errors.emptyBody();
     response.end();
-    reply.hijack();
   }
 
   private async streamedReport(clusterId: string, topic: string, acks: Acks, text: string): Promise<object> {

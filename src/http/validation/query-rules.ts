@@ -4,7 +4,7 @@
 // The words are those of application/params.ts, which parses path parameters. An absent parameter keeps the DTO's
 // initial value; an empty one (`offset=`) is the fallback when the rule has one and "is required." otherwise.
 import { Transform } from 'class-transformer';
-import { integerProblem, timestampProblem } from '../../application/params.js';
+import { booleanProblem, integerProblem, timestampProblem } from '../../application/params.js';
 import { Rule } from './body-rules.js';
 
 export interface IntegerTextOptions {
@@ -50,6 +50,20 @@ export function TimestampText() {
       'timestampText',
       (value) => typeof value === 'number',
       (value) => timestampProblem(value) ?? '',
+    )(target, property);
+  };
+}
+
+/** `true` or `false`, converted to a boolean; an empty parameter is false, as an absent one is by default. */
+export function BooleanText() {
+  return (target: object, property: string | symbol): void => {
+    Transform(({ value }: { value: unknown }) =>
+      value === '' ? false : booleanProblem(value) === null ? value === 'true' : value,
+    )(target, property);
+    Rule(
+      'booleanText',
+      (value) => typeof value === 'boolean',
+      (value) => booleanProblem(value) ?? '',
     )(target, property);
   };
 }

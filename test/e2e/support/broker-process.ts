@@ -1,10 +1,10 @@
-// Spawns a real broker from dist/ on a free port and a temp data dir, for end-to-end tests: wait until /healthz
+// Spawns a real broker from dist/ on free HTTP and Kafka ports and a temp data dir, for end-to-end tests: wait until /healthz
 // answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir, or pause
 // it (SIGSTOP / SIGCONT). `env` adds or overrides settings (BROOK_REDIS_URL, BROOK_BROKER_ID...).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { get as httpsGet } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,27 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** `count` distinct free ports (each probe holds its port until all are found, so none is picked twice). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => {
+    const address = server.address();
+    return typeof address === 'object' && address !== null ? address.port : 0;
+  });
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
 export interface BrokerOptions {
   env?: Record<string, string>;
   logLevel?: string;
@@ -39,18 +60,26 @@ export class BrokerProcess {
 
   private constructor(
     readonly port: number,
+    /** The broker's Kafka listener (BROOK_KAFKA_PORT): every test broker has its own, never 9092. */
+    readonly kafkaPort: number,
     readonly dataDir: string,
     private readonly options: BrokerOptions,
   ) {}
 
   static async start(options: BrokerOptions = {}): Promise<BrokerProcess> {
-    const broker = new BrokerProcess(await freePort(), mkdtempSync(join(tmpdir(), 'brook-e2e-')), options);
+    const [port, kafkaPort] = await freePorts(2);
+    const broker = new BrokerProcess(port, kafkaPort, mkdtempSync(join(tmpdir(), 'brook-e2e-')), options);
     await broker.spawn();
     return broker;
   }
 
   get url(): string {
     return `${this.options.https ? 'https' : 'http'}://127.0.0.1:${this.port}`;
+  }
+
+  /** The Kafka bootstrap address, host:port. */
+  get kafkaBootstrap(): string {
+    return `127.0.0.1:${this.kafkaPort}`;
   }
 
   private async spawn(extraEnv: Record<string, string> = {}): Promise<void> {
@@ -60,6 +89,7 @@ export class BrokerProcess {
       env: {
         ...process.env,
         BROOK_PORT: String(this.port),
+        BROOK_KAFKA_PORT: String(this.kafkaPort),
         BROOK_HOST: '127.0.0.1',
         BROOK_DATA_DIR: this.dataDir,
         BROOK_LOG_LEVEL: this.options.logLevel ?? 'warn',

@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CompressionType } from './compression.js';
+import { encodeBatch } from './record-batch-builder.js';
+import { ATTRIBUTES_AT, BATCH_BYTES_MAX, CorruptBatchError, readBatchHeader } from './record-batch-layout.js';
+import { decodeRecords } from './record-batch-reader.js';
+import { validateClientRecords } from './record-batch-validation.js';
+import { AT, record, recordsArb, withInt32 } from '../../test/support/record-batch-fixtures.js';
+
+const lenient = { keysRequired: false, maxDecompressedBytes: BATCH_BYTES_MAX };
+const validate = (batch: Buffer, options = lenient) => validateClientRecords(batch, readBatchHeader(batch), options);
+
+/** A batch whose records section is `records`, uncompressed, one record claimed. */
+function withRecordsSection(records: Buffer, count = 1): Buffer {
+  const template = encodeBatch([record()]);
+  const batch = Buffer.concat([template.subarray(0, AT.records), records]);
+  batch.writeInt32BE(batch.length - 12, AT.batchLength);
+  batch.writeInt32BE(count, AT.recordCount);
+  batch.writeInt32BE(count - 1, AT.lastOffsetDelta);
+  return batch;
+}
+
+describe('validateClientRecords', () => {
+  it('takes every batch Brook writes, with every codec, and those are what it decodes', () => {
+    const codecs = [
+      CompressionType.None,
+      CompressionType.Gzip,
+      CompressionType.Snappy,
+      CompressionType.Lz4,
+      CompressionType.Zstd,
+    ];
+    fc.assert(
+      fc.property(recordsArb, fc.constantFrom(...codecs), (records, compression) => {
+        const batch = encodeBatch(records, { compression });
+        expect(() => validate(batch)).not.toThrow();
+        expect(decodeRecords(batch)).toHaveLength(records.length);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses a keyless record for a compacted topic, naming it', () => {
+    const batch = encodeBatch([record({ key: Buffer.from('k') }), record({ key: null })]);
+    expect(() => validate(batch)).not.toThrow();
+    expect(() => validate(batch, { ...lenient, keysRequired: true })).toThrow(/record 1 has no key/);
+  });
+
+  it('refuses offset deltas other than 0..n-1, control and transactional batches', () => {
+    const gapped = encodeBatch([record(), record()], { offsetDeltas: [0, 2], lastOffsetDelta: 2 });
+    expect(() => validate(gapped)).toThrow(CorruptBatchError);
+    const control = encodeBatch([record()]);
+    control.writeInt16BE(0x20, ATTRIBUTES_AT);
+    expect(() => validate(control)).toThrow(/control/);
+    const transactional = encodeBatch([record()]);
+    transactional.writeInt16BE(0x10, ATTRIBUTES_AT);
+    expect(() => validate(transactional)).toThrow(/transactional/);
+    expect(() => validate(withInt32(encodeBatch([record(), record()]), AT.recordCount, 3))).toThrow(CorruptBatchError);
+  });
+
+  it('refuses lengths that leave their record, trailing bytes, and an unknown codec', () => {
+    // length 8: attributes 0, timestamp delta 0, offset delta 0, key length 5 (past the record), ...
+    expect(() => validate(withRecordsSection(Buffer.from([16, 0, 0, 0, 10, 1, 1, 0, 0])))).toThrow(/key length/);
+    // a valid record of 6 bytes (no key, no value, no headers) then a stray byte
+    expect(() => validate(withRecordsSection(Buffer.from([12, 0, 0, 0, 1, 1, 0, 9])))).toThrow(/after its 1 records/);
+    // a null header key
+    expect(() => validate(withRecordsSection(Buffer.from([16, 0, 0, 0, 1, 1, 2, 1, 1])))).toThrow(/header key/);
+    const unknownCodec = encodeBatch([record()]);
+    unknownCodec.writeInt16BE(6, ATTRIBUTES_AT);
+    expect(() => validate(unknownCodec)).toThrow(/compression type 6/);
+  });
+
+  it('property: random damage to the records section is refused as CorruptBatchError or still decodes', () => {
+    fc.assert(
+      fc.property(recordsArb, fc.nat(), fc.integer({ min: 0, max: 255 }), (records, at, value) => {
+        const batch = encodeBatch(records);
+        const position = AT.records + (at % Math.max(1, batch.length - AT.records));
+        batch[position] = value;
+        let valid = true;
+        try {
+          validate(batch);
+        } catch (error) {
+          expect(error).toBeInstanceOf(CorruptBatchError);
+          valid = false;
+        }
+        // what the validation takes, a reader can read
+        if (valid) expect(() => decodeRecords(batch)).not.toThrow();
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
