@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.spec.ts', 'test/unit/**/*.spec.ts'],
+          include: ['src/**/*.spec.ts', 'test/unit/**/*.spec.ts', 'console/src/**/*.spec.ts'],
           testTimeout: 60_000,
         },
       },

@@ -1,6 +1,6 @@
 // The broker application, the composition root: the core's modules, the application's, and one module per
-// protocol edge (REST, WebSocket, SSE, broker-to-broker routes, the Kafka listener), wired around the validated
-// config.
+// protocol edge (REST, WebSocket, SSE, broker-to-broker routes, the Kafka listener, the schema registry's routes
+// unless BROOK_SCHEMA_REGISTRY_ENABLED=false, the web console), wired around the validated config.
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { BrokerLifecycle } from './broker-lifecycle.service.js';
 import { ConsumerInstancesModule } from './application/consumer-instances/consumer-instances.module.js';
@@ -21,6 +21,9 @@ import { InternalModule } from './internal/internal.module.js';
 import { KafkaModule } from './kafka/kafka.module.js';
 import { SseModule } from './sse/sse.module.js';
 import { WsModule } from './ws/ws.module.js';
+import { SchemasModule } from './application/schemas/schemas.module.js';
+import { SchemaRegistryModule } from './schema-registry/schema-registry.module.js';
+import { ConsoleModule } from './console/console.module.js';
 
 @Global()
 @Module({})
@@ -51,12 +54,15 @@ export class AppModule {
         MetricsModule,
         SecurityModule,
         ConsumerInstancesModule,
+        SchemasModule,
         ObservabilityModule,
         HttpModule,
         WsModule,
         SseModule,
         InternalModule,
         KafkaModule,
+        ...(config.schemaRegistry.enabled ? [SchemaRegistryModule] : []),
+        ConsoleModule.forRoot(config.consoleEnabled),
       ],
       providers: [BrokerLifecycle],
     };

@@ -1,7 +1,8 @@
 // Start-up and shutdown order of one broker: register and elect, load metadata, open the hosted logs, take each
 // partition's replica role (leader or follower), let a broker that is controller settle leadership (its own
-// partitions of before the restart move to a new leader epoch), start the periodic work, replay the consumer groups;
-// on shutdown close every log (flush, clean-shutdown marker) after requests have finished.
+// partitions of before the restart move to a new leader epoch), start the periodic work, replay the consumer groups,
+// follow the schema registry's topic; on shutdown close every log (flush, clean-shutdown marker) after requests have
+// finished.
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ClusterController } from './controller-election/cluster-controller.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
@@ -11,6 +12,7 @@ import { GroupCoordinator } from './group-coordinator/group-coordinator.service.
 import { LogManager } from './partition-log/log-manager.service.js';
 import { ReplicaManager } from './replication/replica-manager.service.js';
 import { MetadataCache } from './topic/metadata-cache.service.js';
+import { SchemaStore } from './application/schemas/schema-store.service.js';
 
 /** How long start-up waits for the controller's first pass when this broker is the controller. */
 const CONTROLLER_SETTLE_WAIT_MS = 10_000;
@@ -28,6 +30,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly store: CoordinationStore,
     private readonly groups: GroupCoordinator,
     private readonly instances: ConsumerInstances,
+    private readonly schemas: SchemaStore,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -41,6 +44,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     this.logs.startScheduler();
     await this.groups.start();
     this.instances.start();
+    await this.schemas.start();
     this.logger.log(`cluster ${this.election.clusterId}: ${this.metadata.allTopics().size} topic(s) loaded`);
   }
 

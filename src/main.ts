@@ -15,7 +15,10 @@ import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
+import { rewriteConsoleUrl } from './console/console-url.js';
 import { KafkaListener } from './kafka/kafka-listener.service.js';
+import { createSecondListener } from './http/second-listener.js';
+import { isSchemaRegistryPath, registerRegistryMediaType } from './schema-registry/registry-http.js';
 import { useWebSocketEdge } from './ws/ws.module.js';
 
 const LOG_LEVELS = {
@@ -46,7 +49,10 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   // one process per data dir, a paused one included; it also lets a restart replace its own registration at once
   DataDirLock.acquire(config.dataDir);
-  const adapter = new FastifyAdapter(httpAdapterOptions(config));
+  const adapter = new FastifyAdapter({
+    ...httpAdapterOptions(config),
+    rewriteUrl: (request: { url?: string }) => rewriteConsoleUrl(request.url ?? '/'),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger:
       config.logFormat === 'json'
@@ -58,6 +64,9 @@ async function main(): Promise<void> {
     forceCloseConnections: true,
   });
   installRequestPipeline(app, config);
+  const registry = config.schemaRegistry;
+  if (registry.enabled) registerRegistryMediaType(app.getHttpAdapter().getInstance());
+  const registryListener = registry.enabled ? createSecondListener(app, config, isSchemaRegistryPath) : null;
   useWebSocketEdge(app, config);
   // Not app.enableShutdownHooks(): Nest re-raises the signal after closing, so a clean stop would end "killed by
   // SIGTERM" instead of exit code 0. app.close() runs the same shutdown hooks (flush and close the logs), after a
@@ -87,6 +96,12 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   await app.listen(config.port, config.host);
+  await registryListener?.listen(registry.port, registry.host).catch((error: Error) => {
+    throw new ConfigError(
+      `the schema registry cannot listen on ${registry.host}:${registry.port} (BROOK_SCHEMA_REGISTRY_PORT): ` +
+        `${error.message}; give it a free port, or BROOK_SCHEMA_REGISTRY_ENABLED=false`,
+    );
+  });
   announce(
     config.logFormat,
     'log',

@@ -1,10 +1,21 @@
 // Turning API record fields into bytes and stored records back into API JSON. One place for the data types of
-// REST Proxy v3 (BINARY base64, JSON, STRING) and the read formats of Brook's record shape (binary, json, string).
+// REST Proxy v3 (BINARY base64, JSON, STRING) and the read formats of Brook's record shape (binary, json, string,
+// and the schema formats avro, jsonschema, protobuf: keys and values decoded with their schemas, with the schema id
+// of each, `key_schema_id` and `value_schema_id`, and `key_error` / `value_error` for one that cannot be decoded).
 import { errors } from '../common/brook-error.js';
 import { batchesIn, decodeRecords, type LogRecord, type RecordHeader } from '../partition-log/record-batch.js';
+import type { SchemaLookup } from './schemas/record-codec.js';
+import {
+  decodeField,
+  isSchemaReadFormat,
+  SCHEMA_READ_FORMATS,
+  type FieldError,
+  type SchemaReadFormat,
+} from './schemas/schema-fields.js';
 
 export type DataType = 'BINARY' | 'JSON' | 'STRING';
-export type ReadFormat = 'binary' | 'json' | 'string';
+export type ReadFormat = 'binary' | 'json' | 'string' | SchemaReadFormat;
+export const READ_FORMATS: readonly ReadFormat[] = ['binary', 'json', 'string', ...SCHEMA_READ_FORMATS];
 
 // 1 for the characters of the standard base64 alphabet (A-Z a-z 0-9 + /), by char code.
 const BASE64_ALPHABET = new Uint8Array(128);
@@ -34,6 +45,29 @@ export function decodeBase64(text: string, field: string): Buffer {
   return Buffer.from(text, 'base64');
 }
 
+/** The bytes of a v3 key or value `{type, data}`; null when absent or when data is null. */
+export function dataToBytes(
+  data: { type?: string; data?: unknown } | null | undefined,
+  field: string,
+): { bytes: Buffer | null; type: DataType | null } {
+  if (data === undefined || data === null) return { bytes: null, type: null };
+  const type = (data.type ?? 'BINARY') as DataType;
+  if (data.data === undefined || data.data === null) return { bytes: null, type };
+  switch (type) {
+    case 'BINARY':
+      if (typeof data.data !== 'string')
+        throw errors.invalidPayload(`${field}.data must be a base64 string for type BINARY.`);
+      return { bytes: decodeBase64(data.data, `${field}.data`), type };
+    case 'STRING':
+      if (typeof data.data !== 'string') throw errors.invalidPayload(`${field}.data must be a string for type STRING.`);
+      return { bytes: Buffer.from(data.data, 'utf8'), type };
+    case 'JSON':
+      return { bytes: Buffer.from(JSON.stringify(data.data), 'utf8'), type };
+    default:
+      throw errors.invalidPayload(`${field}.type must be BINARY, JSON or STRING.`);
+  }
+}
+
 /**
  * The bytes of padded standard base64 text, decoded by Node in one pass; null for any text isBase64 refuses. Node's
  * decoder skips what is not base64, stops at '=', reads the URL-safe '-' and '_' and only the low byte of other
@@ -51,7 +85,7 @@ export function decodeBase64Strict(text: string): Buffer | null {
   return bytes.length === (length / 4) * 3 - padding ? bytes : null;
 }
 
-export function encodeForRead(bytes: Buffer | null, format: ReadFormat): unknown {
+export function encodeForRead(bytes: Buffer | null, format: Exclude<ReadFormat, SchemaReadFormat>): unknown {
   if (bytes === null) return null;
   if (format === 'binary') return bytes.toString('base64');
   const text = bytes.toString('utf8');
@@ -71,9 +105,26 @@ export interface ApiRecord {
   key: unknown;
   value: unknown;
   headers: Array<{ name: string; value: string | null }>;
+  key_schema_id?: number | null;
+  value_schema_id?: number | null;
+  key_error?: FieldError;
+  value_error?: FieldError;
 }
 
-export function toApiRecord(record: LogRecord, partition: number, format: ReadFormat, topic?: string): ApiRecord {
+/**
+ * A stored record in Brook's record shape; `schemas` looks up the schemas of a schema format (required for those).
+ */
+export function toApiRecord(
+  record: LogRecord,
+  partition: number,
+  format: ReadFormat,
+  topic?: string,
+  schemas?: SchemaLookup,
+): ApiRecord {
+  if (isSchemaReadFormat(format)) {
+    if (schemas === undefined) throw new Error(`format ${format} needs the registry's schemas`);
+    return schemaRecord(record, partition, format, schemas, topic);
+  }
   const key = encodeForRead(record.key, format);
   const value = encodeForRead(record.value, format);
   const headers = record.headers.length === 0 ? [] : record.headers.map(apiHeader);
@@ -83,6 +134,30 @@ export function toApiRecord(record: LogRecord, partition: number, format: ReadFo
     return { partition, offset: record.offset, timestamp: record.timestamp, key, value, headers };
   }
   return { topic, partition, offset: record.offset, timestamp: record.timestamp, key, value, headers };
+}
+
+function schemaRecord(
+  record: LogRecord,
+  partition: number,
+  format: SchemaReadFormat,
+  schemas: SchemaLookup,
+  topic: string | undefined,
+): ApiRecord {
+  const key = record.key === null ? null : decodeField(record.key, format, schemas);
+  const value = record.value === null ? null : decodeField(record.value, format, schemas);
+  return {
+    ...(topic === undefined ? {} : { topic }),
+    partition,
+    offset: record.offset,
+    timestamp: record.timestamp,
+    key: key?.ok === true ? key.data : null,
+    value: value?.ok === true ? value.data : null,
+    headers: record.headers.length === 0 ? [] : record.headers.map(apiHeader),
+    key_schema_id: key?.schemaId ?? null,
+    value_schema_id: value?.schemaId ?? null,
+    ...(key?.ok === false ? { key_error: key.error } : {}),
+    ...(value?.ok === false ? { value_error: value.error } : {}),
+  };
 }
 
 function apiHeader(header: RecordHeader): { name: string; value: string | null } {
@@ -96,14 +171,14 @@ export function recordsFromBatches(
   format: ReadFormat,
   fromOffset: number,
   maxRecords: number,
-  topic?: string,
+  schemas?: SchemaLookup,
 ): { records: ApiRecord[]; nextOffset: number | null } {
   const records: ApiRecord[] = [];
   for (const { header, position } of batchesIn(batches)) {
     for (const record of decodeRecords(batches.subarray(position, position + header.sizeBytes))) {
       if (record.offset < fromOffset) continue;
       if (records.length >= maxRecords) return { records, nextOffset: record.offset };
-      records.push(toApiRecord(record, partition, format, topic));
+      records.push(toApiRecord(record, partition, format, undefined, schemas));
     }
   }
   return { records, nextOffset: null };

@@ -48,3 +48,27 @@ describe('cluster settings', () => {
     expect(() => loadBrokerConfig({ BROOK_REPLICA_LAG_TIME_MAX_MS: 'soon' })).toThrow(/BROOK_REPLICA_LAG_TIME_MAX_MS/);
   });
 });
+
+describe('schema registry settings', () => {
+  it("defaults to Confluent's port on the broker's host, with bounds on what it stores", () => {
+    const config = loadBrokerConfig({ BROOK_HOST: '0.0.0.0' });
+    expect(config.schemaRegistry).toEqual({
+      enabled: true,
+      port: 8081,
+      host: '0.0.0.0',
+      schemaBytesMax: 262_144,
+      versionsMax: 100_000,
+    });
+    expect(loadBrokerConfig({ BROOK_SCHEMA_REGISTRY_ENABLED: 'false' }).schemaRegistry.enabled).toBe(false);
+  });
+
+  it('refuses the HTTP port as the registry port, and names a bad value', () => {
+    expect(() => loadBrokerConfig({ BROOK_PORT: '9000', BROOK_SCHEMA_REGISTRY_PORT: '9000' })).toThrow(
+      /BROOK_SCHEMA_REGISTRY_PORT=9000 is the HTTP port/,
+    );
+    expect(() => loadBrokerConfig({ BROOK_SCHEMA_REGISTRY_PORT: '0' })).toThrow(/BROOK_SCHEMA_REGISTRY_PORT=0/);
+    expect(() => loadBrokerConfig({ BROOK_SCHEMA_REGISTRY_SCHEMA_BYTES_MAX: 'big' })).toThrow(
+      /BROOK_SCHEMA_REGISTRY_SCHEMA_BYTES_MAX/,
+    );
+  });
+});

@@ -15,6 +15,7 @@ import { loadGroupConfig, type GroupConfig } from './group-config.js';
 
 export { ConfigError };
 import { loadKafkaConfig, type KafkaListenerConfig } from './kafka-config.js';
+import { loadSchemaRegistryConfig, type SchemaRegistryConfig } from './schema-registry-config.js';
 import { loadSecurityConfig, type SecurityConfig } from './security-config.js';
 import { wsLimitsFromEnv, type WsLimits } from './stream-limits.js';
 import { corsOriginsFromEnv, type CorsOrigins } from './cors-origins.js';
@@ -43,6 +44,8 @@ export interface BrokerConfig {
   numPartitions: number;
   defaultReplicationFactor: number;
   autoCreateTopicsEnable: boolean;
+  /** BROOK_CONSOLE_ENABLED: this broker serves Brook Console at /console/. */
+  consoleEnabled: boolean;
   logRetentionCheckIntervalMs: number;
   logCleanerBackoffMs: number;
   logFlushSchedulerIntervalMs: number;
@@ -90,6 +93,8 @@ export interface BrokerConfig {
   security: SecurityConfig;
   /** The Kafka wire-protocol listener (kafka-config.ts). */
   kafka: KafkaListenerConfig;
+  /** The built-in schema registry (schema-registry-config.ts). */
+  schemaRegistry: SchemaRegistryConfig;
 }
 
 export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
@@ -130,6 +135,13 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     throw new ConfigError((error as Error).message);
   }
   const ws = wsLimitsFromEnv(env);
+  const schemaRegistry = loadSchemaRegistryConfig(env, host);
+  if (schemaRegistry.enabled && schemaRegistry.port === port && schemaRegistry.host === host) {
+    throw new ConfigError(
+      `BROOK_SCHEMA_REGISTRY_PORT=${port} is the HTTP port: give the schema registry's listener another port ` +
+        '(the HTTP port serves the registry at its root paths anyway)',
+    );
+  }
   const security = loadSecurityConfig(env);
   const scheme = security.tls === null ? 'http' : 'https';
   const advertisedUrl = (advertised ?? `${scheme}://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(
@@ -151,6 +163,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     numPartitions: integer(env, 'BROOK_NUM_PARTITIONS', 1, 1, 100_000),
     defaultReplicationFactor: integer(env, 'BROOK_DEFAULT_REPLICATION_FACTOR', 1, 1, 32),
     autoCreateTopicsEnable: boolean(env, 'BROOK_AUTO_CREATE_TOPICS_ENABLE', false),
+    consoleEnabled: boolean(env, 'BROOK_CONSOLE_ENABLED', true),
     logRetentionCheckIntervalMs: integer(env, 'BROOK_LOG_RETENTION_CHECK_INTERVAL_MS', 300_000, 1),
     logCleanerBackoffMs: integer(env, 'BROOK_LOG_CLEANER_BACKOFF_MS', 15_000, 1),
     logFlushSchedulerIntervalMs: integer(env, 'BROOK_LOG_FLUSH_SCHEDULER_INTERVAL_MS', 1_000, 1),
@@ -184,5 +197,6 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     ws,
     security,
     kafka: loadKafkaConfig(env, { host, advertisedUrl }),
+    schemaRegistry,
   };
 }

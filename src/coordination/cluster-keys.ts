@@ -15,6 +15,8 @@
 //                                         a partition reassignment in progress (Kafka's /admin/reassign_partitions,
 //                                         controller-election/reassignment.ts): written when requested, followed
 //                                         step by step by the controller, removed once complete
+//   brook/schema-registry/schema-id       counter: the schema registry's ids (raised above the highest id any
+//                                         broker has seen, so a store that lost its data hands out no id again)
 //   brook/metadata-incarnation            random id written by a controller once the topic metadata in the
 //                                         store is complete (restored, when the store came back empty). Absent:
 //                                         the store lost its data and brokers keep the metadata they applied last.
@@ -23,6 +25,7 @@ export const CONTROLLER_KEY = 'brook/controller';
 export const CONTROLLER_EPOCH_KEY = 'brook/controller-epoch';
 export const BROKER_EPOCH_KEY = 'brook/broker-epoch';
 export const METADATA_INCARNATION_KEY = 'brook/metadata-incarnation';
+export const SCHEMA_ID_COUNTER_KEY = 'brook/schema-registry/schema-id';
 export const ADMIN_PLANS_PREFIX = 'brook/admin/plans/';
 export const REASSIGNMENTS_PREFIX = 'brook/admin/reassign-partitions/';
 export const BROKERS_PREFIX = 'brook/brokers/';

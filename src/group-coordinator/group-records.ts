@@ -73,9 +73,12 @@ export interface GroupMetadataValue {
   classic?: PersistedClassicGroup;
 }
 
+/** The embedded format a v2 consumer instance answers records in (Confluent's, schema formats included). */
+export type InstanceFormat = 'binary' | 'json' | 'avro' | 'jsonschema' | 'protobuf';
+
 /** A REST Proxy v2 consumer instance: kept with its group so any coordinator can serve it after a restart. */
 export interface InstanceValue {
-  format: 'binary' | 'json';
+  format: InstanceFormat;
   autoOffsetReset: 'earliest' | 'latest' | 'none';
   autoCommitEnable: boolean;
   fetchMinBytes: number;

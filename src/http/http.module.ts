@@ -6,6 +6,7 @@ import { AdminModule } from '../application/admin/admin.module.js';
 import { ConsumerGroupsModule } from '../application/consumer-groups/consumer-groups.module.js';
 import { ConsumerInstancesModule } from '../application/consumer-instances/consumer-instances.module.js';
 import { ProduceModule } from '../application/produce/produce.module.js';
+import { SchemasModule } from '../application/schemas/schemas.module.js';
 import { ControllerElectionModule } from '../controller-election/controller-election.module.js';
 import { ReplicationModule } from '../replication/replication.module.js';
 import { TopicModule } from '../topic/topic.module.js';
@@ -28,6 +29,7 @@ import { V3ReplicaAdminController } from './v3/v3-replica-admin.controller.js';
     ReplicationModule,
     AdminModule,
     ProduceModule,
+    SchemasModule,
     ConsumerGroupsModule,
     ConsumerInstancesModule,
   ],

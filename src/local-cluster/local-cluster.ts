@@ -1,6 +1,9 @@
 // A local cluster on one machine, for trying Brook out and for demos: one redis-server (AOF on, in the cluster's
 // directory) and N brokers (`node dist/main.js`) with ids 1..N on consecutive HTTP ports and consecutive Kafka
-// ports, sharing a freshly generated cluster secret. `npm run cluster` runs it (main.ts); the `brook cluster --brokers 3` command can call
+// ports, sharing a freshly generated cluster secret; each broker's schema registry listener on its own port,
+// counted down from the first broker's (8081 by default: 8081, 8080, 8079..., so that they never meet the HTTP
+// ports counted up from 8082, and a client configured with Confluent's default registry URL reaches broker 1).
+// `npm run cluster` runs it (main.ts); the `brook cluster --brokers 3` command can call
 // startLocalCluster the same way.
 //
 // Layout of the cluster directory (default ./data-cluster): redis/ (Redis's AOF), broker-<id>/ (each data dir).
@@ -16,6 +19,7 @@ export const LOCAL_CLUSTER_BROKERS_DEFAULT = 3;
 export const LOCAL_CLUSTER_BROKERS_MAX = 9;
 export const LOCAL_CLUSTER_PORT_DEFAULT = 8082;
 export const LOCAL_CLUSTER_KAFKA_PORT_DEFAULT = 9092;
+export const LOCAL_CLUSTER_REGISTRY_PORT_DEFAULT = 8081;
 /** How long a broker may take to answer /readyz. */
 const BROKER_READY_TIMEOUT_MS = 30_000;
 const BROKER_STOP_TIMEOUT_MS = 15_000;
@@ -30,6 +34,8 @@ export interface LocalClusterOptions {
   port?: number;
   /** The first broker's Kafka listener port; the others follow. */
   kafkaPort?: number;
+  /** The first broker's schema registry port; the others count down from it. */
+  registryPort?: number;
   dir?: string;
   /** Extra environment for every broker (BROOK_LOG_LEVEL...). */
   env?: Record<string, string>;
@@ -42,6 +48,7 @@ export interface LocalBroker {
   url: string;
   /** The broker's Kafka bootstrap address, host:port. */
   kafka: string;
+  registryUrl: string;
   dataDir: string;
   pid: number | undefined;
 }
@@ -62,12 +69,12 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   }
   const firstPort = options.port ?? LOCAL_CLUSTER_PORT_DEFAULT;
   const firstKafkaPort = options.kafkaPort ?? LOCAL_CLUSTER_KAFKA_PORT_DEFAULT;
-  if (firstKafkaPort < firstPort + count && firstPort < firstKafkaPort + count) {
-    throw new Error(
-      `the HTTP ports ${firstPort}-${firstPort + count - 1} and the Kafka ports ${firstKafkaPort}-` +
-        `${firstKafkaPort + count - 1} overlap: choose another --port or --kafka-port`,
-    );
-  }
+  const firstRegistryPort = options.registryPort ?? LOCAL_CLUSTER_REGISTRY_PORT_DEFAULT;
+  assertDisjoint([
+    { name: 'HTTP', flag: '--port', low: firstPort, high: firstPort + count - 1 },
+    { name: 'Kafka', flag: '--kafka-port', low: firstKafkaPort, high: firstKafkaPort + count - 1 },
+    { name: 'schema registry', flag: '--registry-port', low: firstRegistryPort - count + 1, high: firstRegistryPort },
+  ]);
   const dir = resolve(options.dir ?? './data-cluster');
   const redis = await RedisServerProcess.start({ appendonly: true, dir: join(dir, 'redis') });
   const secret = randomBytes(24).toString('base64url');
@@ -81,6 +88,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     for (let id = 1; id <= count; id++) {
       const port = firstPort + id - 1;
       const kafkaPort = firstKafkaPort + id - 1;
+      const registryPort = firstRegistryPort - (id - 1);
       const dataDir = join(dir, `broker-${id}`);
       mkdirSync(dataDir, { recursive: true });
       const child = spawn(process.execPath, [MAIN], {
@@ -89,6 +97,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
           BROOK_BROKER_ID: String(id),
           BROOK_PORT: String(port),
           BROOK_KAFKA_PORT: String(kafkaPort),
+          BROOK_SCHEMA_REGISTRY_PORT: String(registryPort),
           BROOK_HOST: '127.0.0.1',
           BROOK_DATA_DIR: dataDir,
           BROOK_REDIS_URL: redis.url,
@@ -113,7 +122,14 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       await waitReady(child, url, id).catch((error: Error) => {
         throw new Error(`${error.message}:\n${recent.join('\n')}`);
       });
-      brokers.push({ id, url, kafka: `127.0.0.1:${kafkaPort}`, dataDir, pid: child.pid });
+      brokers.push({
+        id,
+        url,
+        kafka: `127.0.0.1:${kafkaPort}`,
+        registryUrl: `http://127.0.0.1:${registryPort}`,
+        dataDir,
+        pid: child.pid,
+      });
     }
   } catch (error) {
     await stop();
@@ -146,4 +162,25 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+interface PortRange {
+  name: string;
+  flag: string;
+  low: number;
+  high: number;
+}
+
+/** Refuses port ranges (HTTP, Kafka, schema registry) that overlap, naming the flags to change. */
+function assertDisjoint(ranges: readonly PortRange[]): void {
+  for (const [i, a] of ranges.entries()) {
+    for (const b of ranges.slice(i + 1)) {
+      if (a.low <= b.high && b.low <= a.high) {
+        throw new Error(
+          `the ${a.name} ports ${a.low}-${a.high} and the ${b.name} ports ${b.low}-${b.high} overlap: ` +
+            `choose another ${a.flag} or ${b.flag}`,
+        );
+      }
+    }
+  }
 }

@@ -1,9 +1,18 @@
-// `npm run cluster [-- --brokers 3 --port 8082 --kafka-port 9092 --dir ./data-cluster]`: starts a local cluster
-// (local-cluster.ts), prints the brokers' URLs and Kafka listeners, and stops everything on Ctrl-C.
+// `npm run cluster [-- --brokers 3 --port 8082 --kafka-port 9092 --registry-port 8081 --dir ./data-cluster]`:
+// starts a local cluster (local-cluster.ts), prints the brokers' URLs, Kafka listeners and schema registry URLs,
+// and stops everything on Ctrl-C.
 import { startLocalCluster } from './local-cluster.js';
 
-function parseArgs(argv: string[]): { brokers?: number; port?: number; kafkaPort?: number; dir?: string } {
-  const options: { brokers?: number; port?: number; kafkaPort?: number; dir?: string } = {};
+interface ClusterArgs {
+  brokers?: number;
+  port?: number;
+  kafkaPort?: number;
+  registryPort?: number;
+  dir?: string;
+}
+
+function parseArgs(argv: string[]): ClusterArgs {
+  const options: ClusterArgs = {};
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split('=', 2);
     const value = inline ?? argv[++i];
@@ -11,8 +20,9 @@ function parseArgs(argv: string[]): { brokers?: number; port?: number; kafkaPort
     if (name === '--brokers') options.brokers = Number(value);
     else if (name === '--port') options.port = Number(value);
     else if (name === '--kafka-port') options.kafkaPort = Number(value);
+    else if (name === '--registry-port') options.registryPort = Number(value);
     else if (name === '--dir') options.dir = value;
-    else throw new Error(`unknown option ${name} (known: --brokers, --port, --kafka-port, --dir)`);
+    else throw new Error(`unknown option ${name} (known: --brokers, --port, --kafka-port, --registry-port, --dir)`);
   }
   return options;
 }
@@ -24,7 +34,10 @@ async function main(): Promise<void> {
   });
   console.log(`Redis:   ${cluster.redisUrl} (AOF in ${cluster.dir}/redis)`);
   for (const broker of cluster.brokers) {
-    console.log(`broker ${broker.id}: ${broker.url}, Kafka ${broker.kafka} (data in ${broker.dataDir})`);
+    console.log(
+      `broker ${broker.id}: ${broker.url}, Kafka ${broker.kafka} ` +
+        `(schema registry ${broker.registryUrl}, data in ${broker.dataDir})`,
+    );
   }
   console.log(`cluster secret (for the internal routes): ${cluster.secret}`);
   console.log('Ctrl-C stops the cluster.');

@@ -8,7 +8,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { CoordinationStore } from '../coordination/coordination-store.js';
-import { bindingKey, filterMatches, type AclBinding, type AclFilter } from './acl.js';
+import { bindingKey, filterMatches, isKafkaResourceType, type AclBinding, type AclFilter } from './acl.js';
 
 export const ACLS_PREFIX = 'brook/acls/';
 export const ACL_RECONCILE_INTERVAL_MS = 5_000;
@@ -53,6 +53,11 @@ export class AclStore implements OnModuleInit, OnModuleDestroy {
 
   search(filter: AclFilter): AclBinding[] {
     return this.acls.filter((acl) => filterMatches(filter, acl));
+  }
+
+  /** The bindings Kafka's DescribeAcls answers: the filter's matches of the resource types Kafka has (no SUBJECT). */
+  searchKafka(filter: AclFilter): AclBinding[] {
+    return this.search(filter).filter((acl) => isKafkaResourceType(acl.resource_type));
   }
 
   /** Stores a binding (idempotent: the same binding twice is one ACL). */

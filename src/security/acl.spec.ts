@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, filterMatches, type AclBinding, type AccessRequest } from './acl.js';
+import { decide, filterMatches, isKafkaResourceType, type AclBinding, type AccessRequest } from './acl.js';
 
 const acl = (fields: Partial<AclBinding>): AclBinding => ({
   resource_type: 'TOPIC',
@@ -73,5 +73,28 @@ describe('ACL filters', () => {
     expect(filterMatches({ resource_name: 'orders', pattern_type: 'MATCH' }, prefixed)).toBe(true);
     expect(filterMatches({ resource_name: 'ord', pattern_type: 'ANY', operation: 'ANY' }, prefixed)).toBe(true);
     expect(filterMatches({ principal: 'User:bob' }, prefixed)).toBe(false);
+  });
+
+  it("decides on the schema registry's SUBJECT resources, prefixed, apart from topics of the same name", () => {
+    const grant = acl({
+      resource_type: 'SUBJECT',
+      resource_name: 'orders-',
+      pattern_type: 'PREFIXED',
+      operation: 'WRITE',
+    });
+    const on = (name: string, operation: AccessRequest['operation']) =>
+      decide([grant], request({ operation, resource: { type: 'SUBJECT', name } }));
+    expect(on('orders-value', 'WRITE')).toBe(true);
+    expect(on('orders-value', 'DESCRIBE')).toBe(true);
+    expect(on('orders-value', 'DELETE')).toBe(false);
+    expect(on('payments-value', 'WRITE')).toBe(false);
+    expect(decide([grant], request({ operation: 'WRITE', resource: { type: 'TOPIC', name: 'orders-value' } }))).toBe(
+      false,
+    );
+  });
+
+  it("knows which resource types Kafka's protocol has", () => {
+    expect(['TOPIC', 'GROUP', 'CLUSTER'].every((type) => isKafkaResourceType(type as never))).toBe(true);
+    expect(isKafkaResourceType('SUBJECT')).toBe(false);
   });
 });

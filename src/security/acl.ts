@@ -1,7 +1,9 @@
 // Kafka's ACL model, as a pure decision. An ACL binding: a principal (User:alice, or User:* for everyone), a host
-// (* or an IP address), a resource pattern (type TOPIC, GROUP or CLUSTER; name; pattern LITERAL, where the name *
-// matches every resource, or PREFIXED), an operation, and ALLOW or DENY. Field names and values are Confluent's
-// v3 AclData ones.
+// (* or an IP address), a resource pattern (type TOPIC, GROUP or CLUSTER, or Brook's SUBJECT for the schema
+// registry's subjects; name; pattern LITERAL, where the name * matches every resource, or PREFIXED), an operation,
+// and ALLOW or DENY. Field names and values are Confluent's v3 AclData ones. A SUBJECT binding takes the
+// operations the registry checks (SUBJECT_OPERATIONS); Kafka's protocol knows no SUBJECT, so its DescribeAcls
+// leaves those bindings out (isKafkaResourceType).
 //
 // Decision for (principal, host, operation, resource), as Kafka's AclAuthorizer:
 //   1. a matching DENY for the operation (or ALL) denies, whatever else matches: deny wins;
@@ -10,7 +12,9 @@
 //   3. else denied: with the authorizer on, no allow means no access.
 // Super users (BROOK_SUPER_USERS) are allowed before any ACL is looked at (authorizer.service.ts).
 
-export const RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER'] as const;
+export const RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER', 'SUBJECT'] as const;
+/** The resource types of Kafka's protocol (its DescribeAcls answers only those). */
+export const KAFKA_RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER'] as const;
 export const PATTERN_TYPES = ['LITERAL', 'PREFIXED'] as const;
 export const OPERATIONS = [
   'ALL',
@@ -29,6 +33,14 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export type PatternType = (typeof PATTERN_TYPES)[number];
 export type Operation = (typeof OPERATIONS)[number];
 export type Permission = (typeof PERMISSIONS)[number];
+
+/** What the schema registry checks on a subject (route-rights.ts), and ALL. */
+export const SUBJECT_OPERATIONS: readonly Operation[] = ['ALL', 'READ', 'WRITE', 'DELETE', 'DESCRIBE', 'ALTER_CONFIGS'];
+
+/** Whether Kafka's protocol can name the resource type (SUBJECT is Brook's own). */
+export function isKafkaResourceType(type: ResourceType): boolean {
+  return (KAFKA_RESOURCE_TYPES as readonly string[]).includes(type);
+}
 
 /** Kafka's name for the one cluster resource. */
 export const CLUSTER_RESOURCE_NAME = 'kafka-cluster';

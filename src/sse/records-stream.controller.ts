@@ -23,7 +23,7 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import { originAllowed } from '../config/cors-origins.js';
 import { PartitionRouter } from '../replication/partition-router.service.js';
 import { AdminService } from '../application/admin/admin.service.js';
-import type { ReadFormat } from '../application/record-format.js';
+import { READ_FORMATS, type ReadFormat } from '../application/record-format.js';
 import { STREAM_GROUP_PORT, type StreamGroupPort } from '../application/streaming/group-port.js';
 import {
   RECORDS_PER_FRAME_MAX,
@@ -139,8 +139,8 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     this.admin.checkCluster(clusterId);
     const partitions = this.admin.topicOrThrow(topic).assignment.replicas.length;
     const format = (query.format ?? 'binary') as ReadFormat;
-    if (!['binary', 'json', 'string'].includes(format))
-      throw errors.badRequest(`format must be binary, json or string, got '${query.format}'.`);
+    if (!READ_FORMATS.includes(format))
+      throw errors.badRequest(`format must be one of ${READ_FORMATS.join(', ')}, got '${query.format}'.`);
     const from = query.from ?? 'latest';
     if (from !== 'earliest' && from !== 'latest')
       throw errors.badRequest(`from must be earliest or latest, got '${from}'.`);

@@ -68,6 +68,11 @@ describe('internal topics', () => {
     expect(isInternalTopic('__mine')).toBe(false);
   });
 
+  it("counts the schema registry's _schemas as internal", () => {
+    expect(isInternalTopic('_schemas')).toBe(true);
+    expect(isInternalTopic('schemas')).toBe(false);
+  });
+
   it('flags the reserved __ prefix', () => {
     expect(hasReservedPrefix('__mine')).toBe(true);
     expect(hasReservedPrefix('__consumer_offsets')).toBe(true);

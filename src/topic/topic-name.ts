@@ -5,6 +5,8 @@
  *   once every `.` is replaced by `_` (`InvalidTopicException: Topic 'a_b' collides with existing topic: a.b`);
  * - names starting with `__` are legal but reserved for internal topics (`__consumer_offsets`,
  *   `__transaction_state`); Kafka only warns when a user creates one, and so does Brook.
+ * Brook's built-in schema registry keeps its schemas in `_schemas` (the name Confluent's registry uses): internal
+ * too, so that clients may read it but only the registry writes it.
  */
 
 export const MAX_TOPIC_NAME_LENGTH = 249;
@@ -14,9 +16,14 @@ export const TOPIC_LEGAL_CHARS = '[a-zA-Z0-9._-]';
 
 export const GROUP_METADATA_TOPIC_NAME = '__consumer_offsets';
 export const TRANSACTION_STATE_TOPIC_NAME = '__transaction_state';
+export const SCHEMAS_TOPIC_NAME = '_schemas';
 
-/** Topics Kafka reports with `is_internal: true`. */
-export const INTERNAL_TOPICS: ReadonlySet<string> = new Set([GROUP_METADATA_TOPIC_NAME, TRANSACTION_STATE_TOPIC_NAME]);
+/** Topics reported with `is_internal: true`: Kafka's, and the schema registry's. */
+export const INTERNAL_TOPICS: ReadonlySet<string> = new Set([
+  GROUP_METADATA_TOPIC_NAME,
+  TRANSACTION_STATE_TOPIC_NAME,
+  SCHEMAS_TOPIC_NAME,
+]);
 
 /** The prefix Kafka reserves for internal topics. */
 export const RESERVED_TOPIC_PREFIX = '__';
@@ -46,7 +53,7 @@ function invalidReason(name: unknown): string | null {
   return null;
 }
 
-/** True for Kafka's internal topics (`__consumer_offsets`, `__transaction_state`). */
+/** True for the internal topics (`__consumer_offsets`, `__transaction_state`, `_schemas`). */
 export function isInternalTopic(name: string): boolean {
   return INTERNAL_TOPICS.has(name);
 }

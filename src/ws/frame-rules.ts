@@ -125,7 +125,7 @@ export function optionalOneOf(values: readonly string[], listed: string): FrameR
       : (path) => `${path} must be ${listed}, got ${shown(value)}.`;
 }
 
-/** A record format (string, json, binary), or nothing. */
+/** A record format to read in (string, json, binary, avro, jsonschema, protobuf), or nothing. */
 export const optionalReadFormat: FrameRule = (value) =>
   absent(value) || READ_FORMATS.includes(value as never) ? null : () => wording.format(value);
 

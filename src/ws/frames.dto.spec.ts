@@ -94,7 +94,9 @@ describe('control frame DTOs', () => {
       "timestamp must be epoch milliseconds or an RFC 3339 date-time, got 'yesterday'.",
     );
     expect(refusal({ ...assign(start), timestamp: 5 })).toBe('timestamp is only allowed with from=timestamp.');
-    expect(refusal({ ...assign(start), format: 'xml' })).toBe('format must be one of string, json, binary, got "xml".');
+    expect(refusal({ ...assign(start), format: 'xml' })).toBe(
+      'format must be one of string, json, binary, avro, jsonschema, protobuf, got "xml".',
+    );
     expect(refusal({ op: 'credit', n: 0 })).toBe('n must be an integer from 1 to 100, got 0.');
     expect(refusal({ op: 'credit' })).toBe('n must be an integer from 1 to 100, got undefined.');
     expect(refusal({ op: 'commit', offsets: [{ topic: 't', partition: 0, offset: -1 }] })).toBe(

@@ -21,7 +21,7 @@ import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 import type { ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
 import { decodeBase64, type ReadFormat } from '../application/record-format.js';
-import { READ_FORMATS, shown, wording } from './frame-wording.js';
+import { PRODUCE_FORMATS, shown, wording, type ProduceFormat } from './frame-wording.js';
 
 /** The one WebSocket endpoint of a broker. */
 export const WS_PATH = '/v3/ws';
@@ -221,10 +221,12 @@ function arrayAt(value: unknown, field: string, min: number, max: number): unkno
   return value;
 }
 
-function format(value: unknown): ReadFormat {
+function produceFormat(value: unknown): ProduceFormat {
   if (value === undefined || value === null) return 'string';
-  if (!READ_FORMATS.includes(value as ReadFormat)) throw errors.invalidRequest(wording.format(value));
-  return value as ReadFormat;
+  if (!PRODUCE_FORMATS.includes(value as ProduceFormat)) {
+    throw errors.invalidRequest(wording.format(value, PRODUCE_FORMATS));
+  }
+  return value as ProduceFormat;
 }
 
 function acks(value: unknown): Acks {
@@ -235,7 +237,7 @@ function acks(value: unknown): Acks {
 }
 
 /** A key or value in the frame's format: string (UTF-8 text), json (any JSON value) or binary (base64). */
-function toBytes(value: unknown, recordFormat: ReadFormat, field: string): Buffer | null {
+function toBytes(value: unknown, recordFormat: ProduceFormat, field: string): Buffer | null {
   if (value === undefined || value === null) return null;
   switch (recordFormat) {
     case 'string':
@@ -273,7 +275,7 @@ function headers(value: unknown, field: string): RecordHeader[] {
 
 function parseProduce(object: JsonObject, id: FrameId, limits: RouterLimits, nowMs: number): ProduceFrame {
   const topic = nonEmptyString(object.topic, 'topic');
-  const recordFormat = format(object.format);
+  const recordFormat = produceFormat(object.format);
   const records = arrayAt(object.records, 'records', 1, limits.produceRecordsMax).map((item, i): ProduceInput => {
     const record = objectAt(item, `records[${i}]`);
     const partition = record.partition;

@@ -127,7 +127,7 @@ describe('malformed requests', () => {
       await call(url, 'POST', '/topics/bad', {
         body: { records: [{ value: 'eA==' }] },
         contentType: 'application/vnd.kafka.binary.v2+json',
-        accept: 'application/vnd.kafka.avro.v2+json',
+        accept: 'text/csv',
         spec: '/topics/{topic_name}',
       }),
       406,

@@ -321,12 +321,13 @@ describe('consumer groups', () => {
     );
     expectError(
       await call(suite.url, 'POST', '/consumers/errors-group', {
-        body: { name: 'bad', format: 'avro' },
+        body: { name: 'bad', format: 'xml' },
         contentType: V2,
         spec: '/consumers/{group_name}',
       }),
       422,
       42204,
+      'format must be one of binary, json, avro, jsonschema, protobuf.',
     );
     expectError(
       await call(suite.url, 'POST', '/consumers/errors-group', {

@@ -28,24 +28,40 @@ function alive(pid: number | undefined): boolean {
   }
 }
 
-/** A first HTTP port and a first Kafka port whose ranges of two brokers do not overlap. */
-async function clusterPorts(): Promise<[number, number]> {
+/**
+ * A first HTTP port, a first Kafka port and a first schema registry port whose ranges for two brokers (the
+ * registry's counting down) meet neither each other nor a port in between.
+ */
+async function clusterPorts(): Promise<[number, number, number]> {
   for (;;) {
-    const [port, kafkaPort] = await freePorts(2);
-    if (Math.abs(port - kafkaPort) >= 2) return [port, kafkaPort];
+    const [port, kafkaPort, registryPort] = await freePorts(3);
+    const ranges = [
+      [port, port + 1],
+      [kafkaPort, kafkaPort + 1],
+      [registryPort - 1, registryPort],
+    ];
+    const apart = ranges.every(([low, high], i) =>
+      ranges.every(([otherLow, otherHigh], j) => i === j || high + 1 < otherLow || otherHigh + 1 < low),
+    );
+    if (apart) return [port, kafkaPort, registryPort];
   }
 }
 
 describe('startLocalCluster', () => {
   it('starts Redis and two brokers as one cluster, stops them, and comes back with its topics', async () => {
-    const [port, kafkaPort] = await clusterPorts();
-    const first = await startLocalCluster({ brokers: 2, port, kafkaPort, dir });
+    const [port, kafkaPort, registryPort] = await clusterPorts();
+    const first = await startLocalCluster({ brokers: 2, port, kafkaPort, registryPort, dir });
     let clusterId: string;
     try {
       expect(first.brokers.map((broker) => broker.url)).toEqual([
         `http://127.0.0.1:${port}`,
         `http://127.0.0.1:${port + 1}`,
       ]);
+      expect(first.brokers.map((broker) => broker.registryUrl)).toEqual([
+        `http://127.0.0.1:${registryPort}`,
+        `http://127.0.0.1:${registryPort - 1}`,
+      ]);
+      for (const broker of first.brokers) expect((await call(broker.registryUrl, 'GET', '/subjects')).body).toEqual([]);
       expect(first.secret.length).toBeGreaterThanOrEqual(16);
       const clusters = await call(first.brokers[1].url, 'GET', '/v3/clusters');
       clusterId = clusters.body.data[0].cluster_id;
@@ -59,7 +75,7 @@ describe('startLocalCluster', () => {
     }
     for (const broker of first.brokers) expect(alive(broker.pid)).toBe(false);
 
-    const second = await startLocalCluster({ brokers: 2, port, kafkaPort, dir });
+    const second = await startLocalCluster({ brokers: 2, port, kafkaPort, registryPort, dir });
     try {
       const clusters = await call(second.brokers[0].url, 'GET', '/v3/clusters');
       expect(clusters.body.data[0].cluster_id).toBe(clusterId);
@@ -72,7 +88,7 @@ describe('startLocalCluster', () => {
 
 describe('brook cluster', () => {
   it('runs the local cluster in the foreground, prints the brokers, and stops everything on Ctrl-C', async () => {
-    const [port, kafkaPort] = await clusterPorts();
+    const [port, kafkaPort, registryPort] = await clusterPorts();
     const clusterDir = mkdtempSync(join(tmpdir(), 'brook-cli-cluster-'));
     const child = spawn(
       process.execPath,
@@ -85,6 +101,8 @@ describe('brook cluster', () => {
         String(port),
         '--kafka-port',
         String(kafkaPort),
+        '--registry-port',
+        String(registryPort),
         '--dir',
         clusterDir,
       ],

@@ -17,7 +17,8 @@ import type { ApiRecord } from '../record-format.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import { ConsumerInstance } from './consumer-instance.js';
 import { GroupCoordinator, type OffsetToCommit } from '../../group-coordinator/group-coordinator.service.js';
-import { topicPartitionKey, type InstanceValue } from '../../group-coordinator/group-records.js';
+import { topicPartitionKey, type InstanceFormat, type InstanceValue } from '../../group-coordinator/group-records.js';
+import { SchemaSerde } from '../schemas/schema-serde.service.js';
 import { InstanceFetcher } from './instance-fetcher.js';
 import { newInstance, type CreateInstanceBody } from './instance-config.js';
 import { parseSubscription, validateGroupId, type Subscriber, type SubscriptionBody } from './instance-requests.js';
@@ -61,8 +62,9 @@ export class ConsumerInstances implements OnApplicationShutdown {
     private readonly router: PartitionRouter,
     private readonly metadata: MetadataCache,
     metrics: Metrics,
+    schemas: SchemaSerde,
   ) {
-    this.fetcher = new InstanceFetcher(coordinator, router, metrics);
+    this.fetcher = new InstanceFetcher(coordinator, router, metrics, schemas);
   }
 
   /** Gives every instance loaded from __consumer_offsets a fresh idle clock, then starts evicting idle ones. */
@@ -184,7 +186,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
   // ---- records ----
 
-  format(groupId: string, name: string): 'binary' | 'json' {
+  format(groupId: string, name: string): InstanceFormat {
     return this.use(groupId, name).value.format;
   }
 

@@ -33,6 +33,10 @@ describe('newInstance', () => {
     });
   });
 
+  it.each(['avro', 'jsonschema', 'protobuf'] as const)("takes Confluent's schema format %s", (format) => {
+    expect(create({ format }).value.format).toBe(format);
+  });
+
   it('reads every field, native values', () => {
     expect(
       create({

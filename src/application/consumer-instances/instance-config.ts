@@ -2,18 +2,21 @@
 // (42204 for anything Confluent would reject), turned into the instance's configuration: Confluent's field names,
 // string or native values as its clients send them, and Confluent's defaults.
 import { randomUUID } from 'node:crypto';
-import type { InstanceValue } from '../../group-coordinator/group-records.js';
+import type { InstanceFormat, InstanceValue } from '../../group-coordinator/group-records.js';
 
 /** Consumer instance names end up in URLs and in __consumer_offsets keys: keep them short and path-safe. */
 export const INSTANCE_NAME_MAX_LENGTH = 200;
 export const INSTANCE_NAME = /^[A-Za-z0-9._~-]+$/;
+
+/** The formats of an instance's records: Confluent's binary and json, and the schema formats. */
+export const INSTANCE_FORMATS: readonly InstanceFormat[] = ['binary', 'json', 'avro', 'jsonschema', 'protobuf'];
 
 /** Confluent's CreateConsumerRequest, as its clients send it (booleans and numbers also as strings). */
 export interface CreateInstanceBody {
   name?: string | null;
   /** The old name of `name`. */
   id?: string | null;
-  format?: 'binary' | 'json' | null;
+  format?: InstanceFormat | null;
   'auto.offset.reset'?: string | null;
   'auto.commit.enable'?: boolean | string | null;
   'fetch.min.bytes'?: number | string | null;

@@ -1,8 +1,9 @@
 // One REST Proxy v2 consumer instance's reads (consumer-instances.service.ts runs the poll loop around them): where
 // each newly assigned partition starts (the group's committed offset when the log still holds it, else
 // auto.offset.reset), and one round over the assigned partitions that appends records to a poll's answer within
-// its byte budget, starting where the previous round stopped so that no partition starves. A position the log no
-// longer holds (retention) is reset as auto.offset.reset says.
+// its byte budget, starting where the previous round stopped so that no partition starves; in a schema format the
+// records are decoded with the registry's schemas. A position the log no longer holds (retention) is reset as
+// auto.offset.reset says.
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import type { GroupCoordinator } from '../../group-coordinator/group-coordinator.service.js';
@@ -11,6 +12,8 @@ import type { Metrics } from '../../metrics/metrics.service.js';
 import { batchesIn, decodeRecords } from '../../partition-log/record-batch.js';
 import type { PartitionRouter } from '../../replication/partition-router.service.js';
 import { toApiRecord, type ApiRecord } from '../record-format.js';
+import { isSchemaReadFormat } from '../schemas/schema-fields.js';
+import type { SchemaSerde } from '../schemas/schema-serde.service.js';
 import type { ConsumerInstance } from './consumer-instance.js';
 
 /** Bytes read from one partition per step of a poll. */
@@ -21,6 +24,7 @@ export class InstanceFetcher {
     private readonly coordinator: GroupCoordinator,
     private readonly router: PartitionRouter,
     private readonly metrics: Metrics,
+    private readonly schemas: SchemaSerde,
   ) {}
 
   /** One round over the assigned partitions; appends records to `out` and returns the key+value bytes added. */
@@ -53,6 +57,7 @@ export class InstanceFetcher {
         }
         throw error;
       }
+      if (isSchemaReadFormat(format)) await this.schemas.prepare(read.batches);
       let next = position.offset;
       const before = out.length;
       outer: for (const { header, position: at } of batchesIn(read.batches)) {
@@ -60,7 +65,7 @@ export class InstanceFetcher {
           if (record.offset < next) continue;
           const size = (record.key?.length ?? 0) + (record.value?.length ?? 0);
           if (out.length > 0 && added + size > budgetBytes) break outer;
-          out.push(toApiRecord(record, partition, format, topic));
+          out.push(toApiRecord(record, partition, format, topic, this.schemas.lookup));
           added += size;
           next = record.offset + 1;
         }

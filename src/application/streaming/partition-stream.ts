@@ -93,6 +93,8 @@ export async function streamPartition(
       emptyReads = 0;
       const room = Math.min(sink.room(), RECORDS_PER_FRAME_MAX);
       if (room === 0) continue;
+      await options.cache.prepare(batches, format);
+      if (signal.aborted) return;
       const { run, nextOffset } = options.cache.encode(batches, topic, partition, format, offset, room);
       if (run.records.length > 0) sink.deliver(topic, partition, run);
       offset = nextOffset ?? Math.max(readNext, offset);

@@ -3,9 +3,19 @@
 // `topic`) is cached per batch and shared. Keyed by topic, partition, format and the batch's base offset, CRC and
 // size, so a batch rewritten in place (compaction) is a different key. Least recently used entries are evicted
 // past RECORD_JSON_CACHE_BYTES_MAX (string bytes counted as UTF-16). Streams that shared one read and ask for the
-// same records get the same EncodedRun, whose joined JSON is built once. Pure: no I/O.
+// same records get the same EncodedRun, whose joined JSON is built once. Pure: no I/O; records in a schema format
+// are decoded with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
 import { batchesIn, decodeRecords, lastOffsetOf } from '../../partition-log/record-batch.js';
 import { toApiRecord, type ReadFormat } from '../record-format.js';
+import type { SchemaLookup } from '../schemas/record-codec.js';
+import { isSchemaReadFormat } from '../schemas/schema-fields.js';
+
+/** The registry's schemas, as the cache decodes with them and the streams refresh them before a read is encoded. */
+export interface StreamSchemas {
+  readonly lookup: SchemaLookup;
+  /** Resolves once every schema id the batches name is known here, if the registry has it. */
+  prepare(batches: Buffer): Promise<void>;
+}
 
 export const RECORD_JSON_CACHE_BYTES_MAX = 32 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 64;
@@ -51,7 +61,15 @@ export class RecordJsonCache {
   hits = 0;
   misses = 0;
 
-  constructor(readonly bytesMax = RECORD_JSON_CACHE_BYTES_MAX) {}
+  constructor(
+    readonly bytesMax = RECORD_JSON_CACHE_BYTES_MAX,
+    private readonly schemas: StreamSchemas | null = null,
+  ) {}
+
+  /** Before encoding `batches` in `format`: brings the schemas they name up to date (schema formats only). */
+  async prepare(batches: Buffer, format: ReadFormat): Promise<void> {
+    if (this.schemas !== null && isSchemaReadFormat(format)) await this.schemas.prepare(batches);
+  }
 
   get sizeBytes(): number {
     return this.bytes;
@@ -113,7 +131,7 @@ export class RecordJsonCache {
   private encodeBatch(batch: Buffer, topic: string, partition: number, format: ReadFormat): Entry {
     let bytes = ENTRY_OVERHEAD_BYTES;
     const records = decodeRecords(batch).map((record) => {
-      const json = JSON.stringify(toApiRecord(record, partition, format, topic));
+      const json = JSON.stringify(toApiRecord(record, partition, format, topic, this.schemas?.lookup));
       bytes += json.length * 2 + ENTRY_OVERHEAD_BYTES;
       return { offset: record.offset, json };
     });

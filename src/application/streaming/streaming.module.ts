@@ -1,4 +1,5 @@
-// What the streaming edges (WebSocket, SSE) share: the broker-wide cache of serialised records, the shared reads
+// What the streaming edges (WebSocket, SSE) share: the broker-wide cache of serialised records (decoded with the
+// registry's schemas in a schema format), the shared reads
 // of caught-up streams, and group membership for streams (STREAM_GROUP_PORT: the local coordinator on one broker,
 // routed to the group's coordinator in a cluster).
 import { Module } from '@nestjs/common';
@@ -13,11 +14,17 @@ import { CoordinatorGroupPort, STREAM_GROUP_PORT, type StreamGroupPort } from '.
 import { SharedReads } from './partition-stream.js';
 import { RecordJsonCache } from './record-json-cache.js';
 import { RoutingGroupPort } from './routing-group-port.js';
+import { SchemaSerde } from '../schemas/schema-serde.service.js';
+import { SchemasModule } from '../schemas/schemas.module.js';
 
 @Module({
-  imports: [ReplicationModule, GroupCoordinatorModule],
+  imports: [ReplicationModule, GroupCoordinatorModule, SchemasModule],
   providers: [
-    { provide: RecordJsonCache, useFactory: () => new RecordJsonCache() },
+    {
+      provide: RecordJsonCache,
+      useFactory: (serde: SchemaSerde) => new RecordJsonCache(undefined, serde),
+      inject: [SchemaSerde],
+    },
     {
       provide: SharedReads,
       useFactory: (router: PartitionRouter) => new SharedReads(router),

@@ -17,17 +17,20 @@ export function registerClusterCommand(program: Command, io: CliIo): void {
     .option('--brokers <n>', 'how many brokers (1 to 9)', '3')
     .option('--port <port>', "the first broker's port; the others follow", '8082')
     .option('--kafka-port <port>', "the first broker's Kafka listener port; the others follow", '9092')
+    .option('--registry-port <port>', "the first broker's schema registry port; the others count down", '8081')
     .option('--dir <dir>', "where Redis's AOF and the brokers' data go", './data-cluster');
   withExamples(command, [
     'brook cluster --brokers 3',
     'brook cluster --brokers 5 --port 8092 --kafka-port 19092 --dir /tmp/brook-cluster',
   ]);
-  command.action(async (options: { brokers: string; port: string; kafkaPort: string; dir: string }) => {
-    const args = [
-      ...['--brokers', options.brokers, '--port', options.port],
-      ...['--kafka-port', options.kafkaPort, '--dir', options.dir],
-    ];
-    const code = await runInForeground(LOCAL_CLUSTER_MAIN, args, io);
-    if (code !== 0) throw new CliError(`the local cluster exited with code ${code}`, code);
-  });
+  command.action(
+    async (options: { brokers: string; port: string; kafkaPort: string; registryPort: string; dir: string }) => {
+      const args = [
+        ...['--brokers', options.brokers, '--port', options.port],
+        ...['--kafka-port', options.kafkaPort, '--registry-port', options.registryPort, '--dir', options.dir],
+      ];
+      const code = await runInForeground(LOCAL_CLUSTER_MAIN, args, io);
+      if (code !== 0) throw new CliError(`the local cluster exited with code ${code}`, code);
+    },
+  );
 }

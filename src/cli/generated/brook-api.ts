@@ -18,6 +18,144 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/compatibility/subjects/{subject}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test a schema against a subject's versions
+     * @description Whether the schema could be registered under the subject now: checked against its live versions at its compatibility level (the latest only, unless the level is transitive).
+     */
+    post: operations['registryTestCompatibilityWithAll'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/compatibility/subjects/{subject}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test a schema against a version
+     * @description Whether the schema is compatible with that version at the subject's compatibility level; a subject without versions is compatible with anything (`latest`).
+     */
+    post: operations['registryTestCompatibility'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/config': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the global compatibility level
+     * @description The level subjects without their own are checked at (BACKWARD unless set).
+     */
+    get: operations['registryGetGlobalConfig'];
+    /** Set the global compatibility level */
+    put: operations['registrySetGlobalConfig'];
+    post?: never;
+    /**
+     * Delete the global compatibility level
+     * @description The default (BACKWARD) applies again; answers the level deleted.
+     */
+    delete: operations['registryDeleteGlobalConfig'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/config/{subject}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    /** Get a subject's compatibility level */
+    get: operations['registryGetSubjectConfig'];
+    /** Set a subject's compatibility level */
+    put: operations['registrySetSubjectConfig'];
+    post?: never;
+    /**
+     * Delete a subject's compatibility level
+     * @description The global level applies to the subject again; answers the level deleted.
+     */
+    delete: operations['registryDeleteSubjectConfig'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Brook Console, the web console (also at /console/)
+     * @description The console's single page (static, built by `npm run build`), served by every broker unless `BROOK_CONSOLE_ENABLED=false` (then 404). Public like `/openapi.yaml`: the page holds no data, and every call it makes to the API carries the user's credentials. `Cache-Control: no-cache`, so a new build is picked up at once.
+     */
+    get: operations['getConsole'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/assets/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A script, style or font of Brook Console
+     * @description A content-hashed file of the console's build; only files of the build loaded at start-up are served. `Cache-Control: public, max-age=31536000, immutable`.
+     */
+    get: operations['getConsoleAsset'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/consumers/{group_name}': {
     parameters: {
       query?: never;
@@ -273,8 +411,9 @@ export interface paths {
      * @description Fetches records from the assigned partitions, starting at each partition's position (the committed offset,
      *     else per `auto.offset.reset`). Answers as soon as `fetch.min.bytes` are available, or after `timeout` with
      *     what there is (possibly nothing). The answer's content type is the instance's embedded format:
-     *     `application/vnd.kafka.binary.v2+json` (keys, values base64) or `application/vnd.kafka.json.v2+json` (keys,
-     *     values as JSON). Unlike Confluent, every record carries `timestamp` and `headers`. Concurrent polls of one
+     *     `application/vnd.kafka.binary.v2+json` (keys, values base64), `application/vnd.kafka.json.v2+json` (keys,
+     *     values as JSON) or `application/vnd.kafka.{avro,jsonschema,protobuf}.v2+json` (keys and values decoded with
+     *     their schemas, with `key_schema_id` and `value_schema_id`). Unlike Confluent, every record carries `timestamp` and `headers`. Concurrent polls of one
      *     instance are served one after the other. Every record answered is of a topic the caller may READ at the
      *     moment it is read: the poll checks again at each round of its wait, and answers 403 (40301) when a partition
      *     assigned to the instance is of a topic it may not read (what it had collected before, if anything, instead).
@@ -372,6 +511,56 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mode': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get the global mode */
+    get: operations['registryGetGlobalMode'];
+    /**
+     * Set the global mode
+     * @description READWRITE (the default), READONLY (no registrations or deletions) or IMPORT (registrations with the ids and versions given, for migrating a registry; `force=true` when schemas exist already).
+     */
+    put: operations['registrySetGlobalMode'];
+    post?: never;
+    /**
+     * Delete the global mode
+     * @description READWRITE applies again; answers the mode deleted.
+     */
+    delete: operations['registryDeleteGlobalMode'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mode/{subject}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    /** Get a subject's mode */
+    get: operations['registryGetSubjectMode'];
+    /** Set a subject's mode */
+    put: operations['registrySetSubjectMode'];
+    post?: never;
+    /**
+     * Delete a subject's mode
+     * @description The global mode applies to the subject again; answers the mode deleted.
+     */
+    delete: operations['registryDeleteSubjectMode'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -426,6 +615,254 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/schemas/ids/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The schema's global id. */
+        id: components['parameters']['RegistrySchemaId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get a schema by its id
+     * @description The schema a global id names; soft-deleted versions keep their ids readable.
+     */
+    get: operations['registryGetSchemaById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schemas/ids/{id}/schema': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The schema's global id. */
+        id: components['parameters']['RegistrySchemaId'];
+      };
+      cookie?: never;
+    };
+    /** Get the schema text of an id */
+    get: operations['registryGetSchemaTextById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schemas/ids/{id}/subjects': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The schema's global id. */
+        id: components['parameters']['RegistrySchemaId'];
+      };
+      cookie?: never;
+    };
+    /** List the subjects that hold an id */
+    get: operations['registryGetSubjectsOfId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schemas/ids/{id}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The schema's global id. */
+        id: components['parameters']['RegistrySchemaId'];
+      };
+      cookie?: never;
+    };
+    /** List the subject versions that hold an id */
+    get: operations['registryGetVersionsOfId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schemas/types': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the schema types */
+    get: operations['registrySchemaTypes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subjects': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List subjects
+     * @description The subjects that have a live version (soft-deleted ones too with `deleted=true`), sorted.
+     */
+    get: operations['registryListSubjects'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subjects/{subject}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Look up a schema under a subject
+     * @description The version of the subject that holds this schema (compared as Confluent's registry compares them: by canonical text, or normalized text with `normalize=true` or the subject's `normalize` setting).
+     */
+    post: operations['registryLookUpSchema'];
+    /**
+     * Delete a subject
+     * @description Soft-deletes every live version of the subject (its schema ids stay readable), or with `permanent=true` removes every version that was soft-deleted first, with the subject's compatibility and mode. Answers the versions deleted.
+     */
+    delete: operations['registryDeleteSubject'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subjects/{subject}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    /** List a subject's versions */
+    get: operations['registryListVersions'];
+    put?: never;
+    /**
+     * Register a schema under a subject
+     * @description Registers the schema as the subject's next version and answers its global id. A schema the subject already
+     *     has answers its id and writes nothing; the same schema under another subject gets the same id. A new
+     *     version must be compatible with the subject's live versions at its compatibility level (409 otherwise).
+     *     `id` (and `version`) may be given in IMPORT mode only. Any broker takes the request; it is carried out by
+     *     the broker leading `_schemas`, and answered once the broker that took it has the new version.
+     */
+    post: operations['registryRegisterSchema'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subjects/{subject}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    /** Get a version of a subject */
+    get: operations['registryGetVersion'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a version of a subject
+     * @description Soft-deletes the version (its schema id stays readable), or with `permanent=true` removes a version that was soft-deleted first. Answers the version deleted.
+     */
+    delete: operations['registryDeleteVersion'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subjects/{subject}/versions/{version}/referencedby': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    /** List the schemas that reference a version */
+    get: operations['registryReferencedBy'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subjects/{subject}/versions/{version}/schema': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Get the schema text of a version
+     * @description The schema text alone, as registered (an Avro or JSON Schema document, or a `.proto` file).
+     */
+    get: operations['registryGetVersionSchema'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/topics': {
     parameters: {
       query?: never;
@@ -465,7 +902,12 @@ export interface paths {
      *     partitioner) or spread when it has none. The answer is 200 with one `offsets[]` entry per record, in order;
      *     a record that failed has `partition` and `offset` null and carries `error_code` and `error` (as Confluent).
      *     The embedded format is binary (base64 keys and values) unless the content type is
-     *     `application/vnd.kafka.json.v2+json`.
+     *     `application/vnd.kafka.json.v2+json` (JSON values) or a schema format (`application/vnd.kafka.avro.v2+json`,
+     *     `jsonschema`, `protobuf`): then `key_schema` / `value_schema` (an inline schema, looked up or registered
+     *     under `<topic>-key` / `<topic>-value`) or `key_schema_id` / `value_schema_id` name the schemas, records are
+     *     stored in Confluent's wire format, and the answer gives the schema ids. 42201 keys without a key schema,
+     *     42202 values without a value schema, 42203 data that does not match its schema, 42205 an inline schema
+     *     that does not parse, 42207 a schema id that names no schema of the format's type.
      */
     post: operations['v2ProduceToTopic'];
     delete?: never;
@@ -1645,10 +2087,10 @@ export interface components {
       permission: 'ALLOW' | 'DENY';
       /** @description User:<name>, or User:* for every principal. */
       principal: string;
-      /** @description A topic or group name, a prefix (PREFIXED), * for all (LITERAL), or kafka-cluster. */
+      /** @description A topic, group or schema registry subject name, a prefix (PREFIXED), * for all (LITERAL), or kafka-cluster. */
       resource_name: string;
       /** @enum {string} */
-      resource_type: 'TOPIC' | 'GROUP' | 'CLUSTER';
+      resource_type: 'TOPIC' | 'GROUP' | 'CLUSTER' | 'SUBJECT';
     };
     AclDataList: components['schemas']['ResourceCollection'] & {
       data: components['schemas']['AclData'][];
@@ -1759,6 +2201,9 @@ export interface components {
       headers: components['schemas']['RecordHeader'][];
       /** @description The key per `format` (base64 string, JSON value or string), or null. */
       key: unknown;
+      key_error?: components['schemas']['RecordFieldError'];
+      /** @description In a schema format, the key's schema id (null for a null key or one not in the wire format). */
+      key_schema_id?: number | null;
       /** Format: int64 */
       offset: number;
       /** Format: int32 */
@@ -1770,6 +2215,9 @@ export interface components {
       timestamp: number;
       /** @description The value per `format` (base64 string, JSON value or string), or null. */
       value: unknown;
+      value_error?: components['schemas']['RecordFieldError'];
+      /** @description In a schema format, the value's schema id. */
+      value_schema_id?: number | null;
     };
     ConsumerAssignmentData: components['schemas']['Resource'] & {
       cluster_id: string;
@@ -1928,10 +2376,10 @@ export interface components {
       permission: 'ALLOW' | 'DENY';
       /** @description User:<name>, or User:* for every principal. */
       principal: string;
-      /** @description A topic or group name, a prefix (PREFIXED), * for all (LITERAL), or kafka-cluster. */
+      /** @description A topic, group or schema registry subject name, a prefix (PREFIXED), * for all (LITERAL), or kafka-cluster. A SUBJECT binding takes READ, WRITE, DELETE, DESCRIBE, ALTER_CONFIGS or ALL. */
       resource_name: string;
       /** @enum {string} */
-      resource_type: 'TOPIC' | 'GROUP' | 'CLUSTER';
+      resource_type: 'TOPIC' | 'GROUP' | 'CLUSTER' | 'SUBJECT';
     };
     CreateAclRequestDataList: {
       data: components['schemas']['CreateAclRequestData'][];
@@ -2089,15 +2537,35 @@ export interface components {
       timestamp?: string | null;
       value?: components['schemas']['ProduceRequestData'];
     };
-    /** @description A key or value. Brook has no schema registry, so `type` is required and Confluent's schema fields (`subject`, `schema_id`, `schema_version`, `schema`, `subject_name_strategy`) are not supported. */
+    /** @description A key or value, as Confluent's REST Proxy reads it. `type` BINARY, JSON or STRING gives the bytes as they are. With a schema from the registry, the data is stored in Confluent's wire format: `type` AVRO, JSONSCHEMA or PROTOBUF with an inline `schema` (looked up under the subject, registered there when new), or `schema_id`, or `schema_version` (a version of the subject), or `subject` alone or a schema `type` alone (the subject's latest version). The subject is `subject` when given, else per `subject_name_strategy`. A key or value with no `type` and none of the schema fields is encoded with the latest schema of its subject (TOPIC_NAME) when that subject exists, else as BINARY. Errors: 42205 an inline schema that does not parse, 42203 data that does not match its schema, 42207 a schema that cannot be found or registered. */
     ProduceRequestData: {
       /** @description The data, encoded as `type` says; null or absent for a null key or value. */
       data?: unknown;
+      /** @description An inline schema of `type`. */
+      schema?: string;
       /**
-       * @description BINARY takes base64 `data`, JSON any JSON value, STRING a string.
+       * Format: int32
+       * @description A registered schema's id.
+       */
+      schema_id?: number;
+      /**
+       * Format: int32
+       * @description A version of the subject.
+       */
+      schema_version?: number;
+      /** @description The subject, instead of the strategy's. */
+      subject?: string;
+      /**
+       * @description `<topic>-key` / `<topic>-value`, the schema's record name, or `<topic>-<record name>` (an Avro record's full name, a JSON Schema's `title`, a Protobuf message's full name).
+       * @default TOPIC_NAME
        * @enum {string}
        */
-      type: 'BINARY' | 'JSON' | 'STRING';
+      subject_name_strategy?: 'TOPIC_NAME' | 'RECORD_NAME' | 'TOPIC_RECORD_NAME';
+      /**
+       * @description BINARY takes base64 `data`, JSON any JSON value, STRING a string; AVRO (Avro's JSON encoding, unions as `{"string": "x"}`), JSONSCHEMA (a JSON document) and PROTOBUF (proto3 JSON) take data of the schema.
+       * @enum {string}
+       */
+      type?: 'BINARY' | 'JSON' | 'STRING' | 'AVRO' | 'JSONSCHEMA' | 'PROTOBUF';
     } | null;
     ProduceRequestHeader: {
       name: string;
@@ -2129,12 +2597,24 @@ export interface components {
     };
     ProduceResponseData: {
       /**
+       * Format: int32
+       * @description With a schema, its id.
+       */
+      schema_id?: number;
+      /**
+       * Format: int32
+       * @description With a schema, its version under `subject`.
+       */
+      schema_version?: number;
+      /**
        * Format: int64
        * @description The serialized size in bytes.
        */
       size: number;
+      /** @description With a schema, the subject that holds it (absent when a `schema_id` names no version of it). */
+      subject?: string;
       /** @enum {string} */
-      type: 'BINARY' | 'JSON' | 'STRING';
+      type: 'BINARY' | 'JSON' | 'STRING' | 'AVRO' | 'JSONSCHEMA' | 'PROTOBUF';
     };
     ReadinessStatus: {
       checks: {
@@ -2179,10 +2659,91 @@ export interface components {
       /** @constant */
       kind?: 'KafkaReassignmentList';
     };
+    /** @description In a schema format, why a key or value could not be decoded (the field is then null): 40403 its schema id is not in the registry, 42207 it is not in the wire format, its schema is of another type than the format, or the payload does not match the schema. */
+    RecordFieldError: {
+      error_code: number;
+      message: string;
+    };
     RecordHeader: {
       name: string;
       /** @description The header value, base64-encoded; null for a null value. */
       value: string | null;
+    };
+    RegistryCompatibilityCheck: {
+      is_compatible: boolean;
+      messages?: string[];
+    };
+    /** @enum {string} */
+    RegistryCompatibilityLevel:
+      'BACKWARD' | 'BACKWARD_TRANSITIVE' | 'FORWARD' | 'FORWARD_TRANSITIVE' | 'FULL' | 'FULL_TRANSITIVE' | 'NONE';
+    RegistryConfig: {
+      compatibilityLevel: components['schemas']['RegistryCompatibilityLevel'];
+      normalize?: boolean;
+    };
+    /** @description A compatibility level (any case; `compatibilityLevel` is accepted for `compatibility`) and whether the subject compares schemas normalized. */
+    RegistryConfigUpdate: {
+      compatibility?: string;
+      compatibilityLevel?: string;
+      normalize?: boolean;
+    };
+    RegistryIdResponse: {
+      /** Format: int32 */
+      id: number;
+    };
+    RegistryMode: {
+      /** @enum {string} */
+      mode: 'READWRITE' | 'READONLY' | 'IMPORT';
+    };
+    RegistrySchemaReference: {
+      /** @description The name the schema uses for it (an Avro full name, a JSON Schema `$ref`, a Protobuf import). */
+      name: string;
+      subject: string;
+      /**
+       * Format: int32
+       * @description The version, or -1 for the latest (stored as the version it names then).
+       */
+      version: number;
+    };
+    RegistrySchemaRequest: {
+      /**
+       * Format: int32
+       * @description IMPORT mode only; the id to register the schema under.
+       */
+      id?: number;
+      references?: components['schemas']['RegistrySchemaReference'][];
+      /** @description The schema text. */
+      schema: string;
+      /** @description AVRO when absent. */
+      schemaType?: components['schemas']['RegistrySchemaType'];
+      /**
+       * Format: int32
+       * @description IMPORT mode only; the version to register the schema as.
+       */
+      version?: number;
+    };
+    RegistrySchemaString: {
+      references?: components['schemas']['RegistrySchemaReference'][];
+      schema: string;
+      /** @description Absent for AVRO. */
+      schemaType?: components['schemas']['RegistrySchemaType'];
+    };
+    /** @enum {string} */
+    RegistrySchemaType: 'AVRO' | 'JSON' | 'PROTOBUF';
+    RegistrySubjectAndVersion: {
+      subject: string;
+      /** Format: int32 */
+      version: number;
+    };
+    RegistrySubjectVersion: {
+      /** Format: int32 */
+      id: number;
+      references?: components['schemas']['RegistrySchemaReference'][];
+      schema: string;
+      /** @description Absent for AVRO, as in Confluent's answers. */
+      schemaType?: components['schemas']['RegistrySchemaType'];
+      subject: string;
+      /** Format: int32 */
+      version: number;
     };
     Relationship: {
       /** @description The URL of the related resource or collection. */
@@ -2381,11 +2942,11 @@ export interface components {
        */
       'fetch.min.bytes'?: number | string;
       /**
-       * @description The embedded format of keys and values: base64 (`binary`) or JSON (`json`). The schema registry formats (avro, jsonschema, protobuf) are not supported.
+       * @description The embedded format of keys and values: base64 (`binary`), JSON (`json`), or decoded from Confluent's wire format with the registry's schemas (`avro`, `jsonschema`, `protobuf`; see the `format` parameter of the stateless read).
        * @default binary
        * @enum {string}
        */
-      format?: 'binary' | 'json';
+      format?: 'binary' | 'json' | 'avro' | 'jsonschema' | 'protobuf';
       /**
        * @deprecated
        * @description The legacy name of `name`, used when `name` is absent.
@@ -2448,10 +3009,10 @@ export interface components {
       end_offset: number;
     };
     V2ProduceResponse: {
-      /** @description Always null (Brook has no schema registry). */
+      /** @description The keys' schema id in a schema format; else null. */
       key_schema_id: number | null;
       offsets: components['schemas']['V2PartitionOffset'][];
-      /** @description Always null (Brook has no schema registry). */
+      /** @description The values' schema id in a schema format; else null. */
       value_schema_id: number | null;
     };
     V2Replica: {
@@ -2459,6 +3020,17 @@ export interface components {
       broker: number;
       in_sync: boolean;
       leader: boolean;
+    };
+    V2SchemaProduceRequest: {
+      /** @description The keys' schema (of the content type's schema type), inline. */
+      key_schema?: string | null;
+      /** @description The keys' registered schema id (a number, or its digits). */
+      key_schema_id?: number | string | null;
+      records: components['schemas']['V2JsonProduceRecord'][];
+      /** @description The values' schema, inline. */
+      value_schema?: string | null;
+      /** @description The values' registered schema id (a number, or its digits). */
+      value_schema_id?: number | string | null;
     };
     V2SeekOffsets: {
       offsets: (components['schemas']['V2TopicPartition'] & {
@@ -3079,6 +3651,198 @@ export interface components {
         'application/vnd.brook.batches': string;
       };
     };
+    /** @description Malformed JSON or a body that is not a JSON object (400, 40002). */
+    RegistryBadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description Whether the schema is compatible; with `verbose=true`, why not. */
+    RegistryCompatibilityResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['RegistryCompatibilityCheck'];
+      };
+    };
+    /** @description A compatibility level. */
+    RegistryConfigResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "compatibilityLevel": "BACKWARD"
+         *     }
+         */
+        'application/vnd.schemaregistry.v1+json': components['schemas']['RegistryConfig'];
+      };
+    };
+    /** @description The level set, as the request gave it. */
+    RegistryConfigUpdateResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['RegistryConfigUpdate'];
+      };
+    };
+    /** @description 409 the schema is incompatible with an earlier version of the subject (the details say why). */
+    RegistryConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The principal lacks the SUBJECT (or cluster) ACL this operation needs (40301). */
+    RegistryForbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description Schema ids, ascending. */
+    RegistryIdListResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': number[];
+      };
+    };
+    /** @description A mode. */
+    RegistryModeResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['RegistryMode'];
+      };
+    };
+    /** @description Not found: 40401 subject, 40402 version, 40403 schema, 40404 subject soft-deleted, 40405 subject not soft-deleted, 40406 version soft-deleted, 40407 version not soft-deleted, 40408 no subject-level compatibility, 40409 no subject-level mode. */
+    RegistryNotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": 40401,
+         *       "message": "Subject 'orders-value' not found."
+         *     }
+         */
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request is larger than the broker accepts (413). */
+    RegistryPayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The schema text alone, as the body: a JSON document for Avro and JSON Schema, `.proto` text for Protobuf (as Confluent's registry answers, under its media type either way). */
+    RegistrySchemaTextResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': unknown;
+      };
+    };
+    /** @description Server-side failure: 50001 a stored schema that does not parse, 50002 an operation that timed out, 500. */
+    RegistryServerError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description 50003: the write could not reach the broker leading `_schemas` (a leadership change, too few brokers to create it yet); retry. */
+    RegistryServiceUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description A version of a subject, with its schema. */
+    RegistrySubjectVersionResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "subject": "orders-value",
+         *       "version": 1,
+         *       "id": 1,
+         *       "schema": "{\"type\":\"record\",\"name\":\"Order\",\"fields\":[{\"name\":\"id\",\"type\":\"string\"}]}"
+         *     }
+         */
+        'application/vnd.schemaregistry.v1+json': components['schemas']['RegistrySubjectVersion'];
+      };
+    };
+    /** @description Rate limited (42901); retry after `Retry-After` seconds. */
+    RegistryTooManyRequests: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description Missing or invalid credentials (40101), when the broker requires authentication (`BROOK_AUTH`). */
+    RegistryUnauthorized: {
+      headers: {
+        'WWW-Authenticate'?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request is well-formed but refused: 42201 invalid schema, 42202 invalid version, 42203 invalid compatibility level, 42204 invalid mode, 42205 operation not permitted, 42206 reference exists, 42207 id does not match, 42208 invalid subject, 42209 schema too large. */
+    RegistryUnprocessableEntity: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description The request `Content-Type` is not supported (415). */
+    RegistryUnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': components['schemas']['Error'];
+      };
+    };
+    /** @description Version numbers, oldest first. */
+    RegistryVersionListResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/vnd.schemaregistry.v1+json': number[];
+      };
+    };
     /** @description The new offset of each chosen partition; stored unless `dry_run`. */
     ResetConsumerGroupOffsetsResponse: {
       headers: {
@@ -3277,6 +4041,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
+        'application/vnd.kafka.avro.v2+json': components['schemas']['V2JsonConsumerRecord'][];
         /**
          * @example [
          *       {
@@ -3312,6 +4077,8 @@ export interface components {
          *     ]
          */
         'application/vnd.kafka.json.v2+json': components['schemas']['V2JsonConsumerRecord'][];
+        'application/vnd.kafka.jsonschema.v2+json': components['schemas']['V2JsonConsumerRecord'][];
+        'application/vnd.kafka.protobuf.v2+json': components['schemas']['V2JsonConsumerRecord'][];
       };
     };
     /** @description The new consumer instance. */
@@ -3492,8 +4259,11 @@ export interface components {
       };
       content: {
         'application/json': components['schemas']['V2ProduceResponse'];
+        'application/vnd.kafka.avro.v2+json': components['schemas']['V2ProduceResponse'];
         'application/vnd.kafka.binary.v2+json': components['schemas']['V2ProduceResponse'];
         'application/vnd.kafka.json.v2+json': components['schemas']['V2ProduceResponse'];
+        'application/vnd.kafka.jsonschema.v2+json': components['schemas']['V2ProduceResponse'];
+        'application/vnd.kafka.protobuf.v2+json': components['schemas']['V2ProduceResponse'];
         /**
          * @example {
          *       "offsets": [
@@ -3613,7 +4383,7 @@ export interface components {
     /** @description The resource name (exact, or the resource to match with pattern_type MATCH). */
     AclResourceName: string;
     /** @description The resource type (ANY for all). */
-    AclResourceType: 'TOPIC' | 'GROUP' | 'CLUSTER' | 'ANY';
+    AclResourceType: 'TOPIC' | 'GROUP' | 'CLUSTER' | 'SUBJECT' | 'ANY';
     /** @description The broker id. */
     BrokerId: number;
     /** @description The cluster id. */
@@ -3663,8 +4433,26 @@ export interface components {
     ReadOffset: number;
     /** @description Read from the first record whose timestamp is at or after this time, given as epoch milliseconds or as an RFC 3339 date-time. */
     ReadTimestamp: string;
-    /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
-    RecordFormat: 'binary' | 'json' | 'string';
+    /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings; `avro`, `jsonschema` and `protobuf` decode keys and values stored in Confluent's wire format with the registry's schemas (Avro's JSON encoding, the JSON document, proto3 JSON), each record then carrying `key_schema_id` and `value_schema_id`, and `key_error` / `value_error` for a key or value that cannot be decoded (not in the wire format, schema not found, of another type or not matching). A null key or value stays null. */
+    RecordFormat: 'binary' | 'json' | 'string' | 'avro' | 'jsonschema' | 'protobuf';
+    /** @description Answer the global setting when the subject has none of its own. */
+    RegistryDefaultToGlobal: boolean;
+    /** @description Include soft-deleted subjects and versions. */
+    RegistryDeleted: boolean;
+    /** @description Switch to IMPORT even though schemas exist. */
+    RegistryForce: boolean;
+    /** @description Compare (and store) schemas in their normalized form, as Confluent's registry does. */
+    RegistryNormalize: boolean;
+    /** @description Delete for good (what was soft-deleted first). */
+    RegistryPermanent: boolean;
+    /** @description The schema's global id. */
+    RegistrySchemaId: number;
+    /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+    RegistrySubject: string;
+    /** @description Say why a schema is not compatible (`messages`). */
+    RegistryVerbose: boolean;
+    /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+    RegistryVersion: string;
     /** @description The topic name. */
     TopicName: string;
     /** @description How long to wait for records when there are none yet (long poll), in milliseconds. */
@@ -3802,6 +4590,42 @@ export interface components {
         'application/json': components['schemas']['ProduceRequest'];
       };
     };
+    RegistryConfigRequest: {
+      content: {
+        'application/json': components['schemas']['RegistryConfigUpdate'];
+        /**
+         * @example {
+         *       "compatibility": "FULL"
+         *     }
+         */
+        'application/vnd.schemaregistry.v1+json': components['schemas']['RegistryConfigUpdate'];
+        'application/vnd.schemaregistry+json': components['schemas']['RegistryConfigUpdate'];
+      };
+    };
+    RegistryModeRequest: {
+      content: {
+        'application/json': components['schemas']['RegistryMode'];
+        /**
+         * @example {
+         *       "mode": "READONLY"
+         *     }
+         */
+        'application/vnd.schemaregistry.v1+json': components['schemas']['RegistryMode'];
+        'application/vnd.schemaregistry+json': components['schemas']['RegistryMode'];
+      };
+    };
+    RegistrySchemaRequest: {
+      content: {
+        'application/json': components['schemas']['RegistrySchemaRequest'];
+        /**
+         * @example {
+         *       "schema": "{\"type\":\"record\",\"name\":\"User\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"}]}"
+         *     }
+         */
+        'application/vnd.schemaregistry.v1+json': components['schemas']['RegistrySchemaRequest'];
+        'application/vnd.schemaregistry+json': components['schemas']['RegistrySchemaRequest'];
+      };
+    };
     ResetConsumerGroupOffsetsRequest: {
       content: {
         /**
@@ -3902,6 +4726,19 @@ export interface components {
         'application/json': components['schemas']['V2BinaryProduceRequest'];
         /**
          * @example {
+         *       "value_schema": "{\"type\":\"record\",\"name\":\"User\",\"fields\":[{\"name\":\"name\",\"type\":\"string\"}]}",
+         *       "records": [
+         *         {
+         *           "value": {
+         *             "name": "ada"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        'application/vnd.kafka.avro.v2+json': components['schemas']['V2SchemaProduceRequest'];
+        /**
+         * @example {
          *       "records": [
          *         {
          *           "key": "a2V5",
@@ -3931,6 +4768,8 @@ export interface components {
          *     }
          */
         'application/vnd.kafka.json.v2+json': components['schemas']['V2JsonProduceRequest'];
+        'application/vnd.kafka.jsonschema.v2+json': components['schemas']['V2SchemaProduceRequest'];
+        'application/vnd.kafka.protobuf.v2+json': components['schemas']['V2SchemaProduceRequest'];
         'application/vnd.kafka.v2+json': components['schemas']['V2BinaryProduceRequest'];
       };
     };
@@ -3984,6 +4823,260 @@ export interface operations {
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
       503: components['responses']['V2ServiceUnavailable'];
+    };
+  };
+  registryTestCompatibilityWithAll: {
+    parameters: {
+      query?: {
+        /** @description Say why a schema is not compatible (`messages`). */
+        verbose?: components['parameters']['RegistryVerbose'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['RegistrySchemaRequest'];
+    responses: {
+      200: components['responses']['RegistryCompatibilityResponse'];
+      400: components['responses']['RegistryBadRequest'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      413: components['responses']['RegistryPayloadTooLarge'];
+      415: components['responses']['RegistryUnsupportedMediaType'];
+      /** @description 42201 invalid schema (with `verbose=true`, an answer that says why instead). */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryTestCompatibility: {
+    parameters: {
+      query?: {
+        /** @description Say why a schema is not compatible (`messages`). */
+        verbose?: components['parameters']['RegistryVerbose'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['RegistrySchemaRequest'];
+    responses: {
+      200: components['responses']['RegistryCompatibilityResponse'];
+      400: components['responses']['RegistryBadRequest'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40402 version not found. */
+      404: components['responses']['RegistryNotFound'];
+      413: components['responses']['RegistryPayloadTooLarge'];
+      415: components['responses']['RegistryUnsupportedMediaType'];
+      /** @description 42201 invalid schema (with `verbose=true`, an answer that says why instead); 42202 invalid version. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryGetGlobalConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryConfigResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registrySetGlobalConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['RegistryConfigRequest'];
+    responses: {
+      200: components['responses']['RegistryConfigUpdateResponse'];
+      400: components['responses']['RegistryBadRequest'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      415: components['responses']['RegistryUnsupportedMediaType'];
+      /** @description 42203 invalid compatibility level. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryDeleteGlobalConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryConfigResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryGetSubjectConfig: {
+    parameters: {
+      query?: {
+        /** @description Answer the global setting when the subject has none of its own. */
+        defaultToGlobal?: components['parameters']['RegistryDefaultToGlobal'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryConfigResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40408 the subject has no level of its own (without `defaultToGlobal=true`). */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registrySetSubjectConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['RegistryConfigRequest'];
+    responses: {
+      200: components['responses']['RegistryConfigUpdateResponse'];
+      400: components['responses']['RegistryBadRequest'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      415: components['responses']['RegistryUnsupportedMediaType'];
+      /** @description 42203 invalid compatibility level; 42208 invalid subject. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryDeleteSubjectConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryConfigResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 subject not found; 40408 the subject has no level of its own. */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  getConsole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console's index.html. */
+      200: {
+        headers: {
+          /** @description `no-cache` */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The broker was started without a console build. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getConsoleAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/css': string;
+          'text/javascript': string;
+        };
+      };
+      /** @description No such file in the build. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The broker was started without a console build. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   v2CreateConsumer: {
@@ -4553,6 +5646,136 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
     };
   };
+  registryGetGlobalMode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryModeResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registrySetGlobalMode: {
+    parameters: {
+      query?: {
+        /** @description Switch to IMPORT even though schemas exist. */
+        force?: components['parameters']['RegistryForce'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['RegistryModeRequest'];
+    responses: {
+      200: components['responses']['RegistryModeResponse'];
+      400: components['responses']['RegistryBadRequest'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      415: components['responses']['RegistryUnsupportedMediaType'];
+      /** @description 42204 invalid mode; 42205 IMPORT while schemas exist, without `force=true`. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryDeleteGlobalMode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryModeResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryGetSubjectMode: {
+    parameters: {
+      query?: {
+        /** @description Answer the global setting when the subject has none of its own. */
+        defaultToGlobal?: components['parameters']['RegistryDefaultToGlobal'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryModeResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40409 the subject has no mode of its own (without `defaultToGlobal=true`). */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registrySetSubjectMode: {
+    parameters: {
+      query?: {
+        /** @description Switch to IMPORT even though schemas exist. */
+        force?: components['parameters']['RegistryForce'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['RegistryModeRequest'];
+    responses: {
+      200: components['responses']['RegistryModeResponse'];
+      400: components['responses']['RegistryBadRequest'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      415: components['responses']['RegistryUnsupportedMediaType'];
+      /** @description 42204 invalid mode; 42205 IMPORT while the subject has schemas, without `force=true`; 42208 invalid subject. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryDeleteSubjectMode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryModeResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 the subject has no mode of its own. */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
   getOpenApiJson: {
     parameters: {
       query?: never;
@@ -4638,6 +5861,421 @@ export interface operations {
           'application/json': components['schemas']['ReadinessStatus'];
         };
       };
+    };
+  };
+  registryGetSchemaById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The schema's global id. */
+        id: components['parameters']['RegistrySchemaId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schema. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.schemaregistry.v1+json': components['schemas']['RegistrySchemaString'];
+        };
+      };
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40403 schema not found. */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryGetSchemaTextById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The schema's global id. */
+        id: components['parameters']['RegistrySchemaId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistrySchemaTextResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40403 schema not found. */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryGetSubjectsOfId: {
+    parameters: {
+      query?: {
+        /** @description Include soft-deleted subjects and versions. */
+        deleted?: components['parameters']['RegistryDeleted'];
+      };
+      header?: never;
+      path: {
+        /** @description The schema's global id. */
+        id: components['parameters']['RegistrySchemaId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The subjects with a version of this schema. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.schemaregistry.v1+json': string[];
+        };
+      };
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40403 schema not found. */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryGetVersionsOfId: {
+    parameters: {
+      query?: {
+        /** @description Include soft-deleted subjects and versions. */
+        deleted?: components['parameters']['RegistryDeleted'];
+      };
+      header?: never;
+      path: {
+        /** @description The schema's global id. */
+        id: components['parameters']['RegistrySchemaId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each subject and version with this schema. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.schemaregistry.v1+json': components['schemas']['RegistrySubjectAndVersion'][];
+        };
+      };
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40403 schema not found. */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registrySchemaTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schema types the registry knows. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       "AVRO",
+           *       "JSON",
+           *       "PROTOBUF"
+           *     ]
+           */
+          'application/vnd.schemaregistry.v1+json': components['schemas']['RegistrySchemaType'][];
+        };
+      };
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      429: components['responses']['RegistryTooManyRequests'];
+    };
+  };
+  registryListSubjects: {
+    parameters: {
+      query?: {
+        /** @description Include soft-deleted subjects and versions. */
+        deleted?: components['parameters']['RegistryDeleted'];
+        /** @description Only the subjects whose name starts with this. */
+        subjectPrefix?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The subject names. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.schemaregistry.v1+json': string[];
+        };
+      };
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryLookUpSchema: {
+    parameters: {
+      query?: {
+        /** @description Include soft-deleted subjects and versions. */
+        deleted?: components['parameters']['RegistryDeleted'];
+        /** @description Compare (and store) schemas in their normalized form, as Confluent's registry does. */
+        normalize?: components['parameters']['RegistryNormalize'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['RegistrySchemaRequest'];
+    responses: {
+      200: components['responses']['RegistrySubjectVersionResponse'];
+      400: components['responses']['RegistryBadRequest'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 subject not found; 40403 schema not found under the subject. */
+      404: components['responses']['RegistryNotFound'];
+      413: components['responses']['RegistryPayloadTooLarge'];
+      415: components['responses']['RegistryUnsupportedMediaType'];
+      /** @description 42201 invalid schema or schema type. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryDeleteSubject: {
+    parameters: {
+      query?: {
+        /** @description Delete for good (what was soft-deleted first). */
+        permanent?: components['parameters']['RegistryPermanent'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryVersionListResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 subject not found; 40404 subject already soft-deleted; 40405 a permanent delete of a subject not soft-deleted first. */
+      404: components['responses']['RegistryNotFound'];
+      /** @description 42205 operation not permitted (READONLY mode); 42206 other schemas reference a version. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryListVersions: {
+    parameters: {
+      query?: {
+        /** @description Include soft-deleted subjects and versions. */
+        deleted?: components['parameters']['RegistryDeleted'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryVersionListResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 subject not found. */
+      404: components['responses']['RegistryNotFound'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryRegisterSchema: {
+    parameters: {
+      query?: {
+        /** @description Compare (and store) schemas in their normalized form, as Confluent's registry does. */
+        normalize?: components['parameters']['RegistryNormalize'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['RegistrySchemaRequest'];
+    responses: {
+      /** @description The schema's global id. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 1
+           *     }
+           */
+          'application/vnd.schemaregistry.v1+json': components['schemas']['RegistryIdResponse'];
+        };
+      };
+      400: components['responses']['RegistryBadRequest'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      409: components['responses']['RegistryConflict'];
+      413: components['responses']['RegistryPayloadTooLarge'];
+      415: components['responses']['RegistryUnsupportedMediaType'];
+      /** @description 42201 invalid schema or schema type (or a reference that does not resolve); 42202 invalid version; 42205 operation not permitted (READONLY mode, an id outside IMPORT mode, the registry's bound on versions); 42207 an imported id that holds another schema; 42208 invalid subject; 42209 schema too large. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryGetVersion: {
+    parameters: {
+      query?: {
+        /** @description Include soft-deleted subjects and versions. */
+        deleted?: components['parameters']['RegistryDeleted'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistrySubjectVersionResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 subject not found; 40402 version not found. */
+      404: components['responses']['RegistryNotFound'];
+      /** @description 42202 invalid version. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryDeleteVersion: {
+    parameters: {
+      query?: {
+        /** @description Delete for good (what was soft-deleted first). */
+        permanent?: components['parameters']['RegistryPermanent'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version deleted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.schemaregistry.v1+json': number;
+        };
+      };
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 subject not found; 40402 version not found; 40406 version already soft-deleted; 40407 a permanent delete of a version not soft-deleted first. */
+      404: components['responses']['RegistryNotFound'];
+      /** @description 42202 invalid version; 42205 operation not permitted (READONLY mode); 42206 other schemas reference it. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+      503: components['responses']['RegistryServiceUnavailable'];
+    };
+  };
+  registryReferencedBy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistryIdListResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 subject not found; 40402 version not found. */
+      404: components['responses']['RegistryNotFound'];
+      /** @description 42202 invalid version. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
+    };
+  };
+  registryGetVersionSchema: {
+    parameters: {
+      query?: {
+        /** @description Include soft-deleted subjects and versions. */
+        deleted?: components['parameters']['RegistryDeleted'];
+      };
+      header?: never;
+      path: {
+        /** @description The subject (by Confluent's default strategy `<topic>-key` or `<topic>-value`). */
+        subject: components['parameters']['RegistrySubject'];
+        /** @description A version from 1 to 2^31-1, or `latest` (also -1). */
+        version: components['parameters']['RegistryVersion'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['RegistrySchemaTextResponse'];
+      401: components['responses']['RegistryUnauthorized'];
+      403: components['responses']['RegistryForbidden'];
+      /** @description 40401 subject not found; 40402 version not found. */
+      404: components['responses']['RegistryNotFound'];
+      /** @description 42202 invalid version. */
+      422: components['responses']['RegistryUnprocessableEntity'];
+      429: components['responses']['RegistryTooManyRequests'];
+      500: components['responses']['RegistryServerError'];
     };
   };
   v2ListTopics: {
@@ -6142,7 +7780,7 @@ export interface operations {
   readRecords: {
     parameters: {
       query?: {
-        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
+        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings; `avro`, `jsonschema` and `protobuf` decode keys and values stored in Confluent's wire format with the registry's schemas (Avro's JSON encoding, the JSON document, proto3 JSON), each record then carrying `key_schema_id` and `value_schema_id`, and `key_error` / `value_error` for a key or value that cannot be decoded (not in the wire format, schema not found, of another type or not matching). A null key or value stays null. */
         format?: components['parameters']['RecordFormat'];
         /** @description Read from the log start (`earliest`) or from the high watermark (`latest`, new records only). */
         from?: components['parameters']['ReadFrom'];
@@ -6314,7 +7952,7 @@ export interface operations {
   streamRecords: {
     parameters: {
       query?: {
-        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings. A null key or value stays null. */
+        /** @description How keys and values are encoded in the JSON answer: `binary` as base64 strings, `json` as JSON values (the bytes parsed as JSON), `string` as UTF-8 strings; `avro`, `jsonschema` and `protobuf` decode keys and values stored in Confluent's wire format with the registry's schemas (Avro's JSON encoding, the JSON document, proto3 JSON), each record then carrying `key_schema_id` and `value_schema_id`, and `key_error` / `value_error` for a key or value that cannot be decoded (not in the wire format, schema not found, of another type or not matching). A null key or value stays null. */
         format?: components['parameters']['RecordFormat'];
         /** @description Start at the log start (`earliest`) or at the high watermark (`latest`, new records only). */
         from?: 'earliest' | 'latest';

@@ -1,5 +1,6 @@
-// The one request-body parser for every JSON media type Brook accepts (application/json and the REST Proxy's
-// application/vnd.kafka[.json|.binary].v2+json). It bounds the body (413), rejects invalid UTF-8, malformed
+// The one request-body parser for every JSON media type Brook accepts (application/json, the REST Proxy's
+// application/vnd.kafka[.json|.binary|.avro|.jsonschema|.protobuf].v2+json and the schema registry's
+// application/vnd.schemaregistry[.v1]+json). It bounds the body (413), rejects invalid UTF-8, malformed
 // JSON and JSON nested deeper than JSON_DEPTH_MAX (400: recursive code such as JSON.stringify of a JSON record value
 // would otherwise overflow the stack), and hands the streaming produce route its raw body: a v3 `.../records` POST
 // sent chunked (no Content-Length) is a stream of concatenated records, parsed by the route as it arrives. A v2
@@ -11,7 +12,8 @@ import { BATCHES_MEDIA_TYPE, INTERNAL_PREFIX } from '../../cluster/peer-client.j
 import { BrookError } from '../../common/brook-error.js';
 import { scanV2BinaryBody } from '../v2-binary/v2-binary-body.js';
 
-export const JSON_MEDIA_TYPES = /^application\/(?:vnd\.kafka(?:\.(?:json|binary))?\.v2\+)?json$/;
+export const JSON_MEDIA_TYPES =
+  /^application\/(?:vnd\.kafka(?:\.(?:json|binary|avro|jsonschema|protobuf))?\.v2\+|vnd\.schemaregistry(?:\.v1)?\+)?json$/;
 const STREAMING_PRODUCE_ROUTE = /^\/v3\/clusters\/[^/]+\/topics\/[^/]+\/records(?:\?.*)?$/;
 
 /** What the parser hands a streaming produce request instead of a parsed body. */
@@ -129,6 +131,8 @@ function gathered(chunks: Buffer[], received: number): Buffer {
 const V2_PRODUCE_ROUTES = new Set(['/topics/:topic_name', '/topics/:topic_name/partitions/:partition_id']);
 /** The v2 embedded format the controller reads as JSON; every other accepted media type is read as binary. */
 export const V2_JSON_FORMAT = 'application/vnd.kafka.json.v2+json';
+/** The v2 embedded formats read as JSON (json, and the schema formats): every other one is binary. */
+const V2_JSON_EMBEDDED = /^application\/vnd\.kafka\.(?:json|avro|jsonschema|protobuf)\.v2\+json/;
 
 /**
  * A v2 produce in the binary format with a declared length: the body goes through the fast scanner first (a
@@ -139,7 +143,7 @@ function isV2BinaryProduce(request: FastifyRequest): boolean {
     request.method === 'POST' &&
     request.headers['content-length'] !== undefined &&
     V2_PRODUCE_ROUTES.has(request.routeOptions.url ?? '') &&
-    !(request.headers['content-type'] ?? '').startsWith(V2_JSON_FORMAT)
+    !V2_JSON_EMBEDDED.test(request.headers['content-type'] ?? '')
   );
 }
 

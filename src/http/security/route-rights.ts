@@ -6,7 +6,11 @@
 // DESCRIBE. Lists (topics, consumer groups, a broker's replicas) need nothing and are filtered to what the caller may
 // DESCRIBE (every topic's configs: DESCRIBE_CONFIGS).
 // Partition reassignments and leader elections are cluster operations, as in Kafka: ALTER on the cluster to start
-// or cancel them, DESCRIBE on the cluster to read them.
+// or cancel them, DESCRIBE on the cluster to read them. The schema registry's routes check SUBJECT resources:
+// READ to read a subject's schemas (or test one against them), WRITE to register, DELETE to delete, DESCRIBE to
+// list its versions and read its compatibility and mode, ALTER_CONFIGS to change those; the global compatibility
+// and mode are the cluster's configuration (DESCRIBE_CONFIGS, ALTER_CONFIGS on the cluster). A schema by id, and
+// the schema types, need only an authenticated caller: deserializers know nothing but the id.
 import { CLUSTER_RESOURCE_NAME, type Resource } from '../../security/acl.js';
 import type { Check, CheckedOperation } from '../../security/authorizer.service.js';
 
@@ -25,6 +29,7 @@ export type RouteRule = 'public' | ((context: RouteContext) => Check[]);
 
 const topic = (name: string): Resource => ({ type: 'TOPIC', name });
 const group = (name: string): Resource => ({ type: 'GROUP', name });
+const subject = (name: string): Resource => ({ type: 'SUBJECT', name });
 export const CLUSTER: Resource = { type: 'CLUSTER', name: CLUSTER_RESOURCE_NAME };
 
 const on = (operation: CheckedOperation, resource: Resource): Check => ({ operation, resource });
@@ -33,6 +38,8 @@ const topicParam = (operation: CheckedOperation) => (c: RouteContext) => [on(ope
 const groupParam = (param: string, operation: CheckedOperation) => (c: RouteContext) => [
   on(operation, group(c.params[param])),
 ];
+const subjectParam = (operation: CheckedOperation) => (c: RouteContext) => [on(operation, subject(c.params.subject))];
+const onCluster = (operation: CheckedOperation) => () => [on(operation, CLUSTER)];
 
 /** Topic names found in body[field][*].topic (or body[field][*] when they are strings), deduplicated. */
 function bodyTopics(body: unknown, field: string, key = 'topic'): string[] {
@@ -60,12 +67,17 @@ const instanceRoute =
 const G = '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}';
 const T = '/v3/clusters/{cluster_id}/topics/{topic_name}';
 const I = '/consumers/{group_name}/instances/{instance}';
+const S = '/subjects/{subject}';
+const ID = '/schemas/ids/{id}';
 
 export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'GET /healthz': 'public',
   'GET /readyz': 'public',
   'GET /openapi.yaml': 'public',
   'GET /openapi.json': 'public',
+  // the console's static page and assets: every API call the page makes meets these rules with the user's credentials
+  'GET /console': 'public',
+  'GET /console/assets/{file}': 'public',
   'GET /metrics': () => [on('DESCRIBE', CLUSTER)],
 
   'GET /v3/clusters': none,
@@ -165,6 +177,35 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   [`GET ${I}/records`]: instanceRoute(null),
   [`POST ${I}/offsets`]: instanceRoute('offsets'),
   [`GET ${I}/offsets`]: instanceRoute(null),
+
+  'GET /subjects': none,
+  [`POST ${S}`]: subjectParam('READ'),
+  [`DELETE ${S}`]: subjectParam('DELETE'),
+  [`GET ${S}/versions`]: subjectParam('DESCRIBE'),
+  [`POST ${S}/versions`]: subjectParam('WRITE'),
+  [`GET ${S}/versions/{version}`]: subjectParam('READ'),
+  [`DELETE ${S}/versions/{version}`]: subjectParam('DELETE'),
+  [`GET ${S}/versions/{version}/schema`]: subjectParam('READ'),
+  [`GET ${S}/versions/{version}/referencedby`]: subjectParam('DESCRIBE'),
+  'GET /schemas/types': none,
+  [`GET ${ID}`]: none,
+  [`GET ${ID}/schema`]: none,
+  [`GET ${ID}/subjects`]: none,
+  [`GET ${ID}/versions`]: none,
+  'GET /config': onCluster('DESCRIBE_CONFIGS'),
+  'PUT /config': onCluster('ALTER_CONFIGS'),
+  'DELETE /config': onCluster('ALTER_CONFIGS'),
+  'GET /config/{subject}': subjectParam('DESCRIBE'),
+  'PUT /config/{subject}': subjectParam('ALTER_CONFIGS'),
+  'DELETE /config/{subject}': subjectParam('ALTER_CONFIGS'),
+  'GET /mode': onCluster('DESCRIBE_CONFIGS'),
+  'PUT /mode': onCluster('ALTER_CONFIGS'),
+  'DELETE /mode': onCluster('ALTER_CONFIGS'),
+  'GET /mode/{subject}': subjectParam('DESCRIBE'),
+  'PUT /mode/{subject}': subjectParam('ALTER_CONFIGS'),
+  'DELETE /mode/{subject}': subjectParam('ALTER_CONFIGS'),
+  'POST /compatibility/subjects/{subject}/versions': subjectParam('READ'),
+  'POST /compatibility/subjects/{subject}/versions/{version}': subjectParam('READ'),
 };
 
 const specPaths = new Map<string, string>(); // keyed by route template: as many entries as routes

@@ -31,11 +31,15 @@ const FORWARDED_HOST = /^[0-9A-Fa-f.:]{1,64}$/;
 export { credentialOf, hostOf, principalOf } from '../../security/request-identity.js';
 
 /**
- * Mutating admin routes (topics, configs, partition reassignments, leader elections, ACLs, quotas, group offsets),
- * audited when they succeed (produce and consumer traffic is not audited).
+ * Mutating admin routes (topics, configs, partition reassignments, leader elections, ACLs, quotas, group offsets,
+ * and the schema registry's writes below), audited when they succeed (produce and consumer traffic is not audited).
  */
 const ADMIN_CHANGE =
   /^(POST|PUT|PATCH|DELETE) \/v3\/clusters\/\{cluster_id\}\/(topics|topics\/\{topic_name\}(\/configs.*)?|topics\/-\/partitions\/-\/(reassignment|leader-election)|acls|client-quotas.*|consumer-groups\/\{consumer_group_id\}(\/offsets:reset)?)$/;
+
+/** The schema registry's writes: registrations, deletions, compatibility and mode changes (not look-ups). */
+const REGISTRY_CHANGE =
+  /^(POST \/subjects\/\{subject\}\/versions|DELETE \/subjects\/\{subject\}(\/versions\/\{version\})?|(PUT|DELETE) \/(config|mode)(\/\{subject\})?)$/;
 
 const T = '/v3/clusters/{cluster_id}/topics/{topic_name}';
 /** Routes charged to producer_byte_rate (request body bytes) and consumer_byte_rate (response body bytes). */
@@ -80,7 +84,7 @@ function routeFacts(request: FastifyRequest): RouteFacts | null {
       rule: ROUTE_RIGHTS[operation],
       produce: PRODUCE_ROUTES.has(operation),
       consume: CONSUME_ROUTES.has(operation),
-      adminChange: ADMIN_CHANGE.test(operation),
+      adminChange: ADMIN_CHANGE.test(operation) || REGISTRY_CHANGE.test(operation),
     };
     byMethod.set(request.method, facts);
   }

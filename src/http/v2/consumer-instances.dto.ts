@@ -5,11 +5,13 @@ import { IsOptional } from 'class-validator';
 import {
   countOf,
   flagOf,
+  INSTANCE_FORMATS,
   INSTANCE_NAME_MAX_LENGTH,
   isInstanceName,
   offsetResetOf,
   type CreateInstanceBody,
 } from '../../application/consumer-instances/instance-config.js';
+import type { InstanceFormat } from '../../group-coordinator/group-records.js';
 import { DOT_SEGMENT_RULE, isDotSegment } from '../../common/url-ids.js';
 import { BodyRules, Rule } from '../validation/body-rules.js';
 import { INVALID_CONSUMER_CONFIG, RejectsWith } from '../validation/rest-validation.pipe.js';
@@ -19,7 +21,6 @@ const NAME_RULE = `must be 1 to ${INSTANCE_NAME_MAX_LENGTH} characters of letter
 /** A name a client may choose: path-safe characters, and not a dot segment of base_uri. */
 const isChosenName = (value: unknown): boolean => isInstanceName(value) && !isDotSegment(value as string);
 const chosenNameRule = (value: unknown): string => (isInstanceName(value) ? DOT_SEGMENT_RULE : NAME_RULE);
-const SCHEMA_FORMATS = ['avro', 'jsonschema', 'protobuf'];
 
 /** A count given as a number or as its digits. */
 function Count(): PropertyDecorator {
@@ -45,13 +46,10 @@ export class CreateInstanceDto implements CreateInstanceBody {
   @IsOptional()
   @Rule(
     'format',
-    (value) => value === 'binary' || value === 'json',
-    (value) =>
-      typeof value === 'string' && SCHEMA_FORMATS.includes(value)
-        ? `${value} needs a schema registry, which Brook does not have; use binary or json.`
-        : 'must be binary or json.',
+    (value) => INSTANCE_FORMATS.includes(value as InstanceFormat),
+    `must be one of ${INSTANCE_FORMATS.join(', ')}.`,
   )
-  format?: 'binary' | 'json' | null;
+  format?: InstanceFormat | null;
 
   @IsOptional()
   @Rule('offsetReset', (value) => offsetResetOf(value) !== null, 'must be earliest, latest or none.')

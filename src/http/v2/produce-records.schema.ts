@@ -1,5 +1,6 @@
 // The body of REST Proxy v2 produce ({records: [{key?, value, partition?}]}) as compiled JSON schemas (see
-// compiled-schema.ts), one per embedded format: binary (keys and values base64 strings) and json (any JSON value).
+// compiled-schema.ts), one per embedded format: binary (keys and values base64 strings) and json (any JSON value,
+// also the records of the schema formats).
 // Checked as Confluent does: 400 (40002) for a body or record that is not an object or records that is not an
 // array; 422 (422) for an empty records array, a partition that is not an integer, a key or value that is not
 // base64 (binary format). Bodies the binary fast scanner reads (v2-binary-body.ts) never get here.
@@ -52,10 +53,19 @@ const codes = { fields: UNPROCESSABLE, shape: INVALID_REQUEST };
 const validBinary = compileSchema(bodySchema(base64), codes);
 const validJson = compileSchema(bodySchema(true), codes);
 
-interface V2Record {
+export interface V2Record {
   key?: unknown;
   value?: unknown;
   partition?: number | null;
+}
+
+/**
+ * The records of a v2 produce body in a schema format (avro, jsonschema, protobuf: keys and values any JSON, checked
+ * against their schemas later), shaped as in the json format; the body's schema fields are v2-schema-produce.ts's.
+ */
+export function v2SchemaRecords(body: unknown): V2Record[] {
+  if (!validJson(body)) throw validJson.failure('');
+  return (body as { records: V2Record[] }).records;
 }
 
 /**

@@ -13,6 +13,9 @@ describe('acceptsV2Json', () => {
       'application/vnd.kafka.binary.v2+json, application/json;q=0.5',
       'text/html, application/vnd.kafka.json.v2+json;q=0.9',
       'Application/JSON',
+      'application/vnd.kafka.avro.v2+json',
+      'application/vnd.kafka.jsonschema.v2+json',
+      'application/vnd.kafka.protobuf.v2+json',
     ]) {
       expect(acceptsV2Json(accept), String(accept)).toBe(true);
     }
@@ -22,7 +25,7 @@ describe('acceptsV2Json', () => {
     for (const accept of [
       'text/html',
       'application/xml',
-      'application/vnd.kafka.avro.v2+json',
+      'application/vnd.kafka.xml.v2+json',
       'application/json;q=0',
       '*/*;q=0.000',
     ]) {

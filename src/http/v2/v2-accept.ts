@@ -1,10 +1,11 @@
 // Content negotiation for the REST Proxy v2 routes (/topics, /consumers, /brokers): they answer JSON in the
-// application/vnd.kafka[.json|.binary].v2+json family, so a request whose Accept header admits none of those
-// (nor application/json or a wildcard) gets 406 {error_code: 406}, as Confluent's proxy answers. Every other v2
-// answer, errors included, is labelled with the type negotiated from Accept (negotiatedV2Type): the most preferred
-// range that names one of those types, application/vnd.kafka.v2+json for wildcards or no Accept at all, as Confluent's
-// proxy labels them (a client that asked for application/vnd.kafka.v2+json is not answered application/json). A
-// route that chose a type itself (the records of a consumer instance, in its embedded format) keeps it.
+// application/vnd.kafka[.json|.binary|.avro|.jsonschema|.protobuf].v2+json family, so a request whose Accept
+// header admits none of those (nor application/json or a wildcard) gets 406 {error_code: 406}, as Confluent's
+// proxy answers. Every other v2 answer, errors included, is labelled with the type negotiated from Accept
+// (negotiatedV2Type): the most preferred range that names one of those types, application/vnd.kafka.v2+json for
+// wildcards or no Accept at all, as Confluent's proxy labels them (a client that asked for
+// application/vnd.kafka.v2+json is not answered application/json). A route that chose a type itself (the records
+// of a consumer instance, in its embedded format) keeps it.
 import type { FastifyInstance } from 'fastify';
 
 const V2_ROUTE = /^\/(?:topics|consumers|brokers)(?:[/?]|$)/;
@@ -18,6 +19,9 @@ const ACCEPTABLE = new Set([
   'application/vnd.kafka.v2+json',
   'application/vnd.kafka.json.v2+json',
   'application/vnd.kafka.binary.v2+json',
+  'application/vnd.kafka.avro.v2+json',
+  'application/vnd.kafka.jsonschema.v2+json',
+  'application/vnd.kafka.protobuf.v2+json',
 ]);
 
 interface MediaRange {

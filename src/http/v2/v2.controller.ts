@@ -1,4 +1,5 @@
-// REST Proxy v2 (application/vnd.kafka.v2+json and the embedded json/binary formats): topic and partition
+// REST Proxy v2 (application/vnd.kafka.v2+json and the embedded json/binary formats, and the schema formats of
+// v2-schema-produce.ts): topic and partition
 // metadata, partition offsets, brokers, and produce to a topic or a partition. Per-record failures are reported
 // inside offsets[] with status 200, as Confluent does.
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
@@ -16,6 +17,9 @@ import { PARTITION_ID } from '../validation/path-params.js';
 import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
 import { ProduceService, type ProduceOutcome, type ProduceResult } from '../../application/produce/produce.service.js';
 import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
+import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
+import type { SchemaType } from '../../application/schemas/schema-types.js';
+import { v2SchemaInputs, v2SchemaType } from './v2-schema-produce.js';
 import { AnswerBuffers, consecutiveOffsetsAnswer } from './v2-answer.js';
 import { v2ProduceInputs } from './produce-records.schema.js';
 import { ListTopicsQuery } from './topics.dto.js';
@@ -35,6 +39,7 @@ export class V2Controller {
     private readonly election: ControllerElection,
     private readonly producer: ProduceService,
     private readonly authorizer: Authorizer,
+    private readonly serde: SchemaSerde,
   ) {}
 
   /** Topic names; internal topics (`__consumer_offsets`) only with `include_internal=true`, as Confluent lists. */
@@ -110,10 +115,33 @@ export class V2Controller {
   ) {
     const acks = acksParam(acksText);
     if (body instanceof ScannedV2Records) return this.produceScanned(topic, partition, acks, body, reply);
+    const schemaType = v2SchemaType(contentType);
+    if (schemaType !== undefined) return this.produceWithSchemas(topic, partition, acks, schemaType, body);
     const json = (contentType ?? '').startsWith(V2_JSON_FORMAT);
     const inputs = v2ProduceInputs(body, json, partition, Date.now());
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
     return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks));
+  }
+
+  /** Records in a schema format: their schemas found (or registered) first, their data in the wire format. */
+  private async produceWithSchemas(
+    topic: string,
+    partition: number | undefined,
+    acks: Acks,
+    schemaType: SchemaType,
+    body: unknown,
+  ) {
+    await this.producer.partitionCount(topic);
+    if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
+    const { inputs, keySchemaId, valueSchemaId } = await v2SchemaInputs(
+      this.serde,
+      topic,
+      schemaType,
+      body,
+      partition,
+      Date.now(),
+    );
+    return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks), keySchemaId, valueSchemaId);
   }
 
   /**
@@ -139,8 +167,12 @@ export class V2Controller {
   }
 }
 
-/** The v2 produce answer: one offsets[] entry per record, in request order. */
-export function v2ProduceAnswer(outcomes: ProduceOutcome[]) {
+/** The v2 produce answer: one offsets[] entry per record, in request order, and the schema ids used. */
+export function v2ProduceAnswer(
+  outcomes: ProduceOutcome[],
+  keySchemaId: number | null = null,
+  valueSchemaId: number | null = null,
+) {
   return {
     offsets: outcomes.map((outcome) =>
       outcome.ok
@@ -153,8 +185,8 @@ export function v2ProduceAnswer(outcomes: ProduceOutcome[]) {
             ...outcomeField(outcome.error),
           },
     ),
-    key_schema_id: null,
-    value_schema_id: null,
+    key_schema_id: keySchemaId,
+    value_schema_id: valueSchemaId,
   };
 }
 

@@ -8,6 +8,7 @@ import {
   PATTERN_TYPES,
   PERMISSIONS,
   RESOURCE_TYPES,
+  SUBJECT_OPERATIONS,
   WILDCARD,
   type AclBinding,
   type AclFilter,
@@ -36,6 +37,9 @@ function AclEnum(allowed: readonly string[]): PropertyDecorator {
 
 const isCluster = (resourceType: unknown): boolean =>
   typeof resourceType === 'string' && resourceType.toUpperCase() === 'CLUSTER';
+
+const isSubject = (resourceType: unknown): boolean =>
+  typeof resourceType === 'string' && resourceType.toUpperCase() === 'SUBJECT';
 
 const upper = <T extends string>(value: string | null | undefined): T | undefined =>
   value === undefined || value === null ? undefined : (value.toUpperCase() as T);
@@ -79,6 +83,14 @@ export class CreateAclDto {
   pattern_type?: string | null;
 
   @AclEnum(OPERATIONS)
+  @Rule(
+    'subjectOperation',
+    (value, body) =>
+      !isSubject(body.resource_type) ||
+      typeof value !== 'string' ||
+      SUBJECT_OPERATIONS.includes(value.toUpperCase() as Operation),
+    `of a SUBJECT resource must be one of ${SUBJECT_OPERATIONS.join(', ')}.`,
+  )
   operation: string;
 
   @AclEnum(PERMISSIONS)

@@ -1,14 +1,17 @@
 // The bodies of v3 produce as compiled JSON schemas (see compiled-schema.ts): one record (Confluent's
-// ProduceRequest: partition_id, headers [{name, value (base64)}], key and value {type, data}, timestamp), also each
-// record of a streamed body and each entry of `records:batch` ({entries: [{id, ...record}]}). A record that is not a
-// JSON object, or a header that is not one, is 400 (40002); any other bad field 422 (42206); the batch's own fields
-// 400 (42208). The schema checks the fields in the order key, value, partition_id, headers, timestamp, the first
-// failure answered; then parseRecord, as it decodes them once, what needs decoding: base64 data and header values,
-// and the timestamp's date. A key or value that is not an object counts as one without data, as it always has.
-import type { SchemaObject } from 'ajv';
+// ProduceRequest: partition_id, headers [{name, value (base64)}], key and value {type, data} or with a schema,
+// timestamp), also each record of a streamed body and each entry of `records:batch` ({entries: [{id, ...record}]}).
+// A record that is not a JSON object, or a header that is not one, is 400 (40002); any other bad field 422 (42206);
+// the batch's own fields 400 (42208). The schema checks the fields in the order partition_id, headers, timestamp,
+// the first failure answered; then parseRecord, as it decodes them once, what needs decoding: header values and
+// the timestamp's date, then the key and the value, each an object whose data, type and schema fields
+// (schema, schema_id, schema_version, subject, subject_name_strategy) application/schemas/produce-fields.ts
+// reads, finding or registering the schema through SchemaSerde.
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { ProduceInput } from '../../application/produce/produce.service.js';
-import { decodeBase64Strict, type DataType } from '../../application/record-format.js';
+import { decodeBase64Strict } from '../../application/record-format.js';
+import { v3Field, type FieldBytes, type FieldReport } from '../../application/schemas/produce-fields.js';
+import type { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { RecordHeader } from '../../partition-log/record-batch.js';
 import { compileSchema } from '../validation/compiled-schema.js';
 import { INVALID_PAYLOAD, INVALID_REQUEST, type Rejection } from '../validation/rest-validation.pipe.js';
@@ -18,33 +21,7 @@ export const INVALID_BATCH: Rejection = { status: 400, errorCode: 42208 };
 export const ENTRY_ID_CHARS_MAX = 80;
 const TIMESTAMP_RULE = 'must be an RFC 3339 date-time.';
 
-const data: SchemaObject = {
-  if: { type: 'object' },
-  then: {
-    if: { required: ['data'], properties: { data: { not: { type: 'null' } } } },
-    then: {
-      allOf: [
-        {
-          properties: {
-            type: { enum: ['BINARY', 'JSON', 'STRING', null], 'x-message': 'must be BINARY, JSON or STRING.' },
-          },
-        },
-        {
-          if: { required: ['type'], properties: { type: { const: 'STRING' } } },
-          then: { properties: { data: { type: 'string', 'x-message': 'must be a string for type STRING.' } } },
-        },
-        {
-          if: { properties: { type: { enum: ['BINARY', null] } } },
-          then: { properties: { data: { type: 'string', 'x-message': 'must be a base64 string for type BINARY.' } } },
-        },
-      ],
-    },
-  },
-};
-
 const recordProperties = {
-  key: data,
-  value: data,
   partition_id: {
     type: ['integer', 'null'],
     minimum: 0,
@@ -73,11 +50,11 @@ const validRecord = compileSchema(
   { fields: INVALID_PAYLOAD, shape: INVALID_REQUEST },
 );
 
-/** A record as the v3 routes hold it: what to produce, and the key's and value's type and size for the report. */
+/** A record as the v3 routes hold it: what to produce, and the key's and value's report (type, size, schema). */
 export interface ParsedRecord {
   input: ProduceInput;
-  key: { type: DataType; size: number } | null;
-  value: { type: DataType; size: number } | null;
+  key: FieldReport | null;
+  value: FieldReport | null;
 }
 
 interface RecordBody {
@@ -88,34 +65,33 @@ interface RecordBody {
   timestamp?: string | null;
 }
 
-/** One record of a v3 produce body, `what` naming it in errors ("record", "entries[3]"). */
-export function parseRecord(record: unknown, what: string, nowMs: number): ParsedRecord {
+/**
+ * One record of a v3 produce body, `what` naming it in errors ("record", "entries[3]"); a Promise only when its key
+ * or value needs a schema found or registered first.
+ */
+export function parseRecord(
+  serde: SchemaSerde,
+  topic: string,
+  record: unknown,
+  what: string,
+  nowMs: number,
+): ParsedRecord | Promise<ParsedRecord> {
   if (!validRecord(record)) throw validRecord.failure(what);
   const { key: keyData, value: valueData, partition_id: partition, headers, timestamp } = record as RecordBody;
-  const key = dataBytes(keyData, `${what}.key`);
-  const value = dataBytes(valueData, `${what}.value`);
   const recordHeaders = headersOf(headers, `${what}.headers`);
   const timestampMs = timestamp === undefined || timestamp === null ? nowMs : Date.parse(timestamp);
   if (!(timestampMs >= 0)) throw errors.invalidPayload(`${what}.timestamp ${TIMESTAMP_RULE}`);
-  return {
+  const assemble = (key: FieldBytes, value: FieldBytes): ParsedRecord => ({
     input: { key: key.bytes, value: value.bytes, headers: recordHeaders, timestamp: timestampMs, partition },
-    key: key.type === null ? null : { type: key.type, size: key.bytes?.length ?? 0 },
-    value: value.type === null ? null : { type: value.type, size: value.bytes?.length ?? 0 },
-  };
-}
-
-/**
- * The bytes of a key or value the schema has let through: null when absent or when data is null; type BINARY when
- * not given. (Anything but an object counts as one without data, as it always has.)
- */
-function dataBytes(data: unknown, field: string): { bytes: Buffer | null; type: DataType | null } {
-  if (data === undefined || data === null) return { bytes: null, type: null };
-  const given = data as { type?: DataType | null; data?: unknown };
-  const type = given.type ?? 'BINARY';
-  if (given.data === undefined || given.data === null) return { bytes: null, type };
-  if (type === 'BINARY') return { bytes: base64Bytes(given.data as string, `${field}.data`), type };
-  if (type === 'STRING') return { bytes: Buffer.from(given.data as string, 'utf8'), type };
-  return { bytes: Buffer.from(JSON.stringify(given.data), 'utf8'), type };
+    key: key.report,
+    value: value.report,
+  });
+  const key = v3Field(serde, topic, true, keyData, `${what}.key`);
+  const value = v3Field(serde, topic, false, valueData, `${what}.value`);
+  if (key instanceof Promise || value instanceof Promise) {
+    return Promise.all([key, value]).then(([k, v]) => assemble(k, v));
+  }
+  return assemble(key, value);
 }
 
 function headersOf(headers: RecordBody['headers'], field: string): RecordHeader[] {

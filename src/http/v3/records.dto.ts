@@ -1,12 +1,12 @@
 // Query of Brook's stateless read, GET .../partitions/{p}/records: where to start (one of offset, timestamp and
 // from; from=earliest when none), how much (max_bytes, max_records), how long to wait for data (wait_ms) and how
-// to encode keys and values (format). 400 (400) for a bad one. The bounds that come from the broker's settings
+// to encode keys and values (format: binary, json, string, or a schema format). 400 (400) for a bad one. The bounds that come from the broker's settings
 // (max_bytes up to BROOK_READ_BYTES_MAX, wait_ms up to BROOK_READ_WAIT_MS_MAX) are checked by ReadLimitsPipe.
 import { Inject, Injectable, type PipeTransform } from '@nestjs/common';
 import { IsOptional } from 'class-validator';
 import { errors } from '../../common/brook-error.js';
 import { integerProblem } from '../../application/params.js';
-import type { ReadFormat } from '../../application/record-format.js';
+import { READ_FORMATS, type ReadFormat } from '../../application/record-format.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { BodyRules, givenFields } from '../validation/body-rules.js';
@@ -26,7 +26,7 @@ const STARTS = ['offset', 'timestamp', 'from'];
     `Give only one of offset, timestamp and from (got ${STARTS.filter((name) => query[name] !== undefined).join(', ')}).`,
 })
 export class ReadRecordsQuery {
-  @OneOfText(['binary', 'json', 'string'], 'binary, json or string')
+  @OneOfText(READ_FORMATS, `one of ${READ_FORMATS.join(', ')}`)
   format: ReadFormat = 'binary';
 
   /** Bounded by ReadLimitsPipe. */

@@ -58,9 +58,25 @@ describe('POST .../acls', () => {
     [{ ...ACL, host: '' }, 'host must be * or an IP address.'],
     [{ ...ACL, operation: undefined }, 'operation must be one of'],
     [{ ...ACL, permission: 'maybe' }, 'permission must be one of'],
+    [
+      { ...ACL, resource_type: 'subject', operation: 'create' },
+      'operation of a SUBJECT resource must be one of ALL, READ, WRITE, DELETE, DESCRIBE, ALTER_CONFIGS.',
+    ],
   ])('answers 400 40002 for %j', async (body, message) => {
     expectRejected(await app.http.post(`${C}/acls`).send(body), 400, 40002, message);
     expect(calls).toEqual([]);
+  });
+
+  it("stores the schema registry's SUBJECT bindings, literal and prefixed, with the operations the registry checks", async () => {
+    for (const operation of ['read', 'WRITE', 'delete', 'DESCRIBE', 'alter_configs', 'ALL']) {
+      const body = { ...ACL, resource_type: 'subject', pattern_type: 'prefixed', operation };
+      expect((await app.http.post(`${C}/acls`).send(body)).status).toBe(201);
+    }
+    expect(calls.map(([, binding]) => binding)).toEqual(
+      ['READ', 'WRITE', 'DELETE', 'DESCRIBE', 'ALTER_CONFIGS', 'ALL'].map((operation) =>
+        expect.objectContaining({ resource_type: 'SUBJECT', pattern_type: 'PREFIXED', operation }),
+      ),
+    );
   });
 
   it('stores the binding upper-cased, host * and pattern LITERAL by default', async () => {

@@ -1,7 +1,7 @@
 // v3 produce: one record per request (or, sent chunked, a stream of concatenated records answered by a stream of
 // delivery reports in order), and `records:batch` (207 with successes and failures). Record fields follow
-// Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data}, timestamp,
-// checked by the compiled schemas of produce-records.schema.ts.
+// Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data} (or with a
+// schema: application/schemas/produce-fields.ts), timestamp, checked by produce-records.schema.ts.
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
@@ -12,6 +12,7 @@ import { StreamingBody } from '../body/json-body-parser.js';
 import { JsonObjectSplitter } from '../body/json-object-splitter.js';
 import { acksParam } from '../../application/params.js';
 import { ProduceService, type ProduceOutcome } from '../../application/produce/produce.service.js';
+import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { Inject } from '@nestjs/common';
@@ -27,6 +28,7 @@ export class V3ProduceController {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly producer: ProduceService,
+    private readonly serde: SchemaSerde,
   ) {}
 
   @Post('records')
@@ -40,7 +42,8 @@ export class V3ProduceController {
   ) {
     const acks = acksParam(acksText);
     if (body instanceof StreamingBody) return this.produceStream(clusterId, topic, acks, body, reply);
-    const record = parseRecord(body, 'record', Date.now());
+    await this.producer.partitionCount(topic);
+    const record = await parseRecord(this.serde, topic, body, 'record', Date.now());
     const [outcome] = await this.producer.produce(topic, [record.input], acks);
     if (!outcome.ok) throw outcome.error;
     return this.report(clusterId, topic, record, outcome);
@@ -56,17 +59,19 @@ export class V3ProduceController {
   ) {
     const acks = acksParam(acksText);
     const entries = batchEntries(body, this.config.produceBatchEntriesMax);
+    await this.producer.partitionCount(topic);
     const failures: Array<{ id: string; error_code: number; message: string; outcome?: OutcomeMarker }> = [];
     const parsed: Array<{ id: string; record: ParsedRecord }> = [];
     const nowMs = Date.now();
-    entries.forEach((entry, i) => {
+    for (const [i, entry] of entries.entries()) {
       try {
-        parsed.push({ id: entry.id, record: parseRecord(entry, `entries[${i}]`, nowMs) });
+        const record = parseRecord(this.serde, topic, entry, `entries[${i}]`, nowMs);
+        parsed.push({ id: entry.id, record: record instanceof Promise ? await record : record });
       } catch (error) {
         const failure = error instanceof BrookError ? error : errors.invalidPayload((error as Error).message);
         failures.push({ id: entry.id, error_code: failure.errorCode, message: failure.message });
       }
-    });
+    }
     const outcomes =
       parsed.length > 0
         ? await this.producer.produce(
@@ -127,7 +132,7 @@ export class V3ProduceController {
 
   private async streamedReport(clusterId: string, topic: string, acks: Acks, text: string): Promise<object> {
     try {
-      const record = parseRecord(JSON.parse(text) as unknown, 'record', Date.now());
+      const record = await parseRecord(this.serde, topic, JSON.parse(text) as unknown, 'record', Date.now());
       const [outcome] = await this.producer.produce(topic, [record.input], acks);
       if (!outcome.ok) throw outcome.error;
       return this.report(clusterId, topic, record, outcome);

@@ -1,5 +1,6 @@
 // Brook's stateless read: GET .../partitions/{p}/records?offset=|timestamp=|from=earliest|latest&max_bytes=
-// &max_records=&wait_ms=&format=. JSON answers {records, next_offset, high_watermark}; with
+// &max_records=&wait_ms=&format= (binary, json, string, or avro, jsonschema, protobuf: decoded with the registry's
+// schemas). JSON answers {records, next_offset, high_watermark}; with
 // `Accept: application/vnd.brook.batches` the stored batches are sent as they are (Kafka v2 layout), with
 // X-Brook-Next-Offset and X-Brook-High-Watermark headers. The query is checked by records.dto.ts. The route's rights
 // are checked before the handler; since a read may wait up to wait_ms, security's one read check is asked again once
@@ -11,6 +12,8 @@ import { ReadAccess } from '../../security/read-access.js';
 import { hostOf, principalOf } from '../../security/request-identity.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { recordsFromBatches } from '../../application/record-format.js';
+import { isSchemaReadFormat } from '../../application/schemas/schema-fields.js';
+import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { Metrics } from '../../metrics/metrics.service.js';
 import { batchesIn } from '../../partition-log/record-batch.js';
 import { PARTITION_ID } from '../validation/path-params.js';
@@ -29,6 +32,7 @@ export class V3ReadController {
     private readonly replicas: PartitionRouter,
     private readonly metrics: Metrics,
     private readonly access: ReadAccess,
+    private readonly serde: SchemaSerde,
   ) {}
 
   @Get('records')
@@ -58,7 +62,15 @@ export class V3ReadController {
       this.metrics.consumed(topic, count, result.batches.length);
       return result.batches;
     }
-    const { records, nextOffset } = recordsFromBatches(result.batches, partition, format, offset, maxRecords);
+    if (isSchemaReadFormat(format)) await this.serde.prepare(result.batches);
+    const { records, nextOffset } = recordsFromBatches(
+      result.batches,
+      partition,
+      format,
+      offset,
+      maxRecords,
+      this.serde.lookup,
+    );
     this.metrics.consumed(topic, records.length, result.batches.length);
     return { records, next_offset: nextOffset ?? result.nextOffset, high_watermark: result.highWatermark };
   }

@@ -1,4 +1,5 @@
-// Spawns a real broker from dist/ on free HTTP and Kafka ports and a temp data dir, for end-to-end tests: wait until /healthz
+// Spawns a real broker from dist/ on free HTTP, Kafka and schema registry ports and a temp data dir, for
+// end-to-end tests: wait until /healthz
 // answers, kill it (SIGKILL for kill -9, SIGTERM for a clean stop) and restart it on the same data dir, or pause
 // it (SIGSTOP / SIGCONT). `env` adds or overrides settings (BROOK_REDIS_URL, BROOK_BROKER_ID...).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -62,13 +63,15 @@ export class BrokerProcess {
     readonly port: number,
     /** The broker's Kafka listener (BROOK_KAFKA_PORT): every test broker has its own, never 9092. */
     readonly kafkaPort: number,
+    /** The schema registry's own listener (BROOK_SCHEMA_REGISTRY_PORT). */
+    readonly registryPort: number,
     readonly dataDir: string,
     private readonly options: BrokerOptions,
   ) {}
 
   static async start(options: BrokerOptions = {}): Promise<BrokerProcess> {
-    const [port, kafkaPort] = await freePorts(2);
-    const broker = new BrokerProcess(port, kafkaPort, mkdtempSync(join(tmpdir(), 'brook-e2e-')), options);
+    const [port, kafkaPort, registryPort] = await freePorts(3);
+    const broker = new BrokerProcess(port, kafkaPort, registryPort, mkdtempSync(join(tmpdir(), 'brook-e2e-')), options);
     await broker.spawn();
     return broker;
   }
@@ -82,6 +85,11 @@ export class BrokerProcess {
     return `127.0.0.1:${this.kafkaPort}`;
   }
 
+  /** The schema registry's own listener. */
+  get registryUrl(): string {
+    return `${this.options.https ? 'https' : 'http'}://127.0.0.1:${this.registryPort}`;
+  }
+
   private async spawn(extraEnv: Record<string, string> = {}): Promise<void> {
     this.stdout = '';
     this.stderr = '';
@@ -90,6 +98,7 @@ export class BrokerProcess {
         ...process.env,
         BROOK_PORT: String(this.port),
         BROOK_KAFKA_PORT: String(this.kafkaPort),
+        BROOK_SCHEMA_REGISTRY_PORT: String(this.registryPort),
         BROOK_HOST: '127.0.0.1',
         BROOK_DATA_DIR: this.dataDir,
         BROOK_LOG_LEVEL: this.options.logLevel ?? 'warn',

@@ -6,6 +6,9 @@ import { call, type ApiResponse } from './http.js';
 export const V2 = 'application/vnd.kafka.v2+json';
 export const I = '/consumers/{group_name}/instances/{instance}';
 
+/** The embedded format of an instance: its records' media type is application/vnd.kafka.<format>.v2+json. */
+export type V2Format = 'binary' | 'json' | 'avro' | 'jsonschema' | 'protobuf';
+
 export interface V2Record {
   topic: string;
   partition: number;
@@ -14,6 +17,8 @@ export interface V2Record {
   key: unknown;
   value: unknown;
   headers: Array<{ name: string; value: string | null }>;
+  key_schema_id?: number | null;
+  value_schema_id?: number | null;
 }
 
 export class V2Consumer {
@@ -21,7 +26,7 @@ export class V2Consumer {
     readonly url: string,
     readonly group: string,
     readonly name: string,
-    readonly format: 'binary' | 'json',
+    readonly format: V2Format,
   ) {}
 
   static async create(
@@ -30,7 +35,7 @@ export class V2Consumer {
     name: string,
     config: Record<string, unknown> = {},
   ): Promise<V2Consumer> {
-    const format = (config.format as 'binary' | 'json' | undefined) ?? 'binary';
+    const format = (config.format as V2Format | undefined) ?? 'binary';
     const response = await call(url, 'POST', `/consumers/${group}`, {
       body: { name, format, ...config },
       contentType: V2,
@@ -42,7 +47,7 @@ export class V2Consumer {
   }
 
   /** A handle on an instance created earlier (in another test). */
-  static attach(url: string, group: string, name: string, format: 'binary' | 'json'): V2Consumer {
+  static attach(url: string, group: string, name: string, format: V2Format): V2Consumer {
     return new V2Consumer(url, group, name, format);
   }
 

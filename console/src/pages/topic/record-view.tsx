@@ -1,0 +1,41 @@
+// One record: where it is, when, its key, value (in the chosen view) and headers, and a copy-as-JSON button.
+import { Badge, Button, Code, CopyButton, Group, Paper, Stack, Text } from '@mantine/core';
+import { recordAsJson, renderBytes, type ConsoleRecord, type ValueView } from '../../lib/records';
+
+export function RecordView({ record, view }: { record: ConsoleRecord; view: ValueView }) {
+  return (
+    <Paper withBorder p="xs" data-testid="record">
+      <Stack gap={4}>
+        <Group gap="xs" justify="space-between">
+          <Group gap="xs">
+            <Badge variant="light">
+              {record.partition}:{record.offset}
+            </Badge>
+            <Text size="xs">{new Date(record.timestamp).toISOString()}</Text>
+          </Group>
+          <CopyButton value={recordAsJson(record)}>
+            {({ copied, copy }) => (
+              <Button size="compact-xs" variant="default" onClick={copy}>
+                {copied ? 'Copied' : 'Copy as JSON'}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+        <Text size="sm">
+          Key: <Code data-testid="record-key">{renderBytes(record.key, view === 'json' ? 'text' : view)}</Code>
+        </Text>
+        <Code block data-testid="record-value">
+          {renderBytes(record.value, view)}
+        </Code>
+        {record.headers.length > 0 && (
+          <Text size="xs">
+            Headers:{' '}
+            {record.headers
+              .map((header) => `${header.name}=${renderBytes(header.value, view === 'hex' ? 'hex' : 'text')}`)
+              .join(', ')}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
