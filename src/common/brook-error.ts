@@ -50,6 +50,12 @@ export const FENCED_LEADER_EPOCH_CODE = 40905;
 export const STALE_BROKER_EPOCH_CODE = 40910;
 /** Brook's code for a group that Kafka clients use, refused to REST v2 instances and WebSocket or SSE members. */
 export const GROUP_USED_BY_KAFKA_CLIENTS_CODE = 40907;
+/** Idempotent produce: a batch whose sequence does not follow its producer's last (OUT_OF_ORDER_SEQUENCE_NUMBER). */
+export const OUT_OF_ORDER_SEQUENCE_CODE = 40908;
+/** Idempotent produce: a producer epoch older than the partition's for that producer id (INVALID_PRODUCER_EPOCH). */
+export const INVALID_PRODUCER_EPOCH_CODE = 40909;
+/** Idempotent produce: a producer id that Brook never handed out, or whose state expired (UNKNOWN_PRODUCER_ID). */
+export const UNKNOWN_PRODUCER_ID_CODE = 42292;
 
 export const errors = {
   badRequest: (message: string) => new BrookError(400, 400, message),
@@ -120,6 +126,14 @@ export const errors = {
       'unknown',
       'not-enough-replicas-after-append',
     ),
+  /** Idempotent produce: the batch's sequence does not follow the producer's last (Kafka's OUT_OF_ORDER_SEQUENCE_NUMBER). */
+  outOfOrderSequence: (message: string) => new BrookError(409, OUT_OF_ORDER_SEQUENCE_CODE, message),
+  /** Idempotent produce: the producer epoch is older than the partition's (Kafka's INVALID_PRODUCER_EPOCH, fenced). */
+  invalidProducerEpoch: (message: string) => new BrookError(409, INVALID_PRODUCER_EPOCH_CODE, message),
+  /** Idempotent produce: a producer id Brook never handed out (Kafka's UNKNOWN_PRODUCER_ID). */
+  unknownProducerId: (message: string) => new BrookError(422, UNKNOWN_PRODUCER_ID_CODE, message),
+  /** An Idempotency-Key used again with another request body. */
+  idempotencyKeyReused: (message: string) => new BrookError(422, 42291, message),
   /** Internal routes only: a request stamped with an older leader epoch than the partition's (FENCED_LEADER_EPOCH). */
   fencedLeaderEpoch: (message: string) => new BrookError(409, FENCED_LEADER_EPOCH_CODE, message),
   /** Internal routes only: a request stamped with a newer leader epoch than this broker knows (UNKNOWN_LEADER_EPOCH). */

@@ -75,6 +75,14 @@ export interface BrokerConfig {
   replicaFetchBackoffMs: number;
   /** Brook's bound on how long an acks=all produce waits for the ISR before failing (outcome unknown). */
   acksAllTimeoutMs: number;
+  /** Kafka's producer.id.expiration.ms: a producer id silent this long is forgotten by each partition. */
+  producerIdExpirationMs: number;
+  /** Kafka's producer.id.expiration.check.interval.ms. */
+  producerIdExpirationCheckIntervalMs: number;
+  /** How long an Idempotency-Key's outcome is kept (BROOK_IDEMPOTENCY_RETENTION_MS). */
+  idempotencyRetentionMs: number;
+  /** The bound on producer ids one partition remembers; beyond it the one silent longest is forgotten. */
+  producerIdsPerPartitionMax: number;
   /** Kafka's controlled.shutdown.enable: on SIGTERM, move leadership away before stopping (cluster mode). */
   controlledShutdownEnable: boolean;
   /** Kafka's controlled.shutdown.max.retries and controlled.shutdown.retry.backoff.ms. */
@@ -186,6 +194,10 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     replicaFetchMaxBytes: integer(env, 'BROOK_REPLICA_FETCH_MAX_BYTES', 1_048_576, 1024, 64 * 1024 * 1024),
     replicaFetchBackoffMs: integer(env, 'BROOK_REPLICA_FETCH_BACKOFF_MS', 1_000, 1, 60_000),
     acksAllTimeoutMs: integer(env, 'BROOK_ACKS_ALL_TIMEOUT_MS', 15_000, 1, 600_000),
+    producerIdExpirationMs: integer(env, 'BROOK_PRODUCER_ID_EXPIRATION_MS', 86_400_000, 1_000),
+    producerIdExpirationCheckIntervalMs: integer(env, 'BROOK_PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS', 600_000, 1),
+    idempotencyRetentionMs: integer(env, 'BROOK_IDEMPOTENCY_RETENTION_MS', 86_400_000, 1_000),
+    producerIdsPerPartitionMax: integer(env, 'BROOK_PRODUCER_IDS_PER_PARTITION_MAX', 10_000, 1, 1_000_000),
     autoLeaderRebalanceEnable: boolean(env, 'BROOK_AUTO_LEADER_REBALANCE_ENABLE', true),
     leaderImbalanceCheckIntervalMs:
       integer(env, 'BROOK_LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS', 300, 1, 86_400) * 1_000,

@@ -19,6 +19,8 @@ import { QuotaController } from './v3/quota.controller.js';
 import { V3AdminController } from './v3/v3-admin.controller.js';
 import { V3ConsumerGroupsController } from './v3/v3-consumer-groups.controller.js';
 import { V3ProduceController } from './v3/v3-produce.controller.js';
+import { V3ProducersController } from './v3/v3-producers.controller.js';
+import { IdempotenceModule } from '../application/idempotence/idempotence.module.js';
 import { V3ReadController } from './v3/v3-read.controller.js';
 import { V3ReplicaAdminController } from './v3/v3-replica-admin.controller.js';
 
@@ -30,6 +32,7 @@ import { V3ReplicaAdminController } from './v3/v3-replica-admin.controller.js';
     AdminModule,
     ProduceModule,
     SchemasModule,
+    IdempotenceModule,
     ConsumerGroupsModule,
     ConsumerInstancesModule,
   ],
@@ -39,6 +42,7 @@ import { V3ReplicaAdminController } from './v3/v3-replica-admin.controller.js';
     V3AdminController,
     V3ReplicaAdminController,
     V3ProduceController,
+    V3ProducersController,
     V3ReadController,
     V3ConsumerGroupsController,
     V2Controller,

@@ -82,14 +82,14 @@ export class InternalController {
     @Param('partition') partitionText: string,
     @Query('acks') acks: string | undefined,
     @Query('leader_epoch') leaderEpoch: string | undefined,
+    @Query('sequence_gaps') sequenceGaps: string | undefined,
     @Body() batch: unknown,
   ) {
     if (!Buffer.isBuffer(batch)) throw errors.badRequest(`Send the record batch as ${BATCHES_MEDIA_TYPE}.`);
     const partition = integerParam(partitionText, 'partition');
     const epoch = leaderEpoch === undefined ? undefined : integerParam(leaderEpoch, 'leader_epoch');
-    return {
-      append: await this.replicas.produce(topic, partition, batch, acksParam(acks), { expectedLeaderEpoch: epoch }),
-    };
+    const options = { expectedLeaderEpoch: epoch, sequenceGaps: sequenceGaps === 'true' };
+    return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks), options) };
   }
 
   /** This broker's replica of a partition whatever its role: offsets, HW, epochs (operators and fault tests). */

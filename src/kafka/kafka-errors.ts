@@ -1,7 +1,14 @@
 // Brook's errors as Kafka error codes: what the application layer throws (BrookError, with Confluent's five-digit
 // codes and, where one code covers several Kafka errors, a condition) becomes the code and message of a Kafka
 // answer. Anything else is a bug below the edge: UNKNOWN_SERVER_ERROR, with the error's message.
-import { BrookError, FENCED_LEADER_EPOCH_CODE, type ErrorCondition } from '../common/brook-error.js';
+import {
+  BrookError,
+  FENCED_LEADER_EPOCH_CODE,
+  INVALID_PRODUCER_EPOCH_CODE,
+  OUT_OF_ORDER_SEQUENCE_CODE,
+  UNKNOWN_PRODUCER_ID_CODE,
+  type ErrorCondition,
+} from '../common/brook-error.js';
 import { KafkaErrorCode } from './protocol/error-codes.js';
 
 export interface KafkaFailure {
@@ -31,6 +38,10 @@ const BY_ERROR_CODE: ReadonlyMap<number, KafkaErrorCode> = new Map<number, Kafka
   [42206, KafkaErrorCode.CORRUPT_MESSAGE],
   [FENCED_LEADER_EPOCH_CODE, KafkaErrorCode.FENCED_LEADER_EPOCH],
   [40901, KafkaErrorCode.REASSIGNMENT_IN_PROGRESS],
+  // an idempotent client batch the partition's producer state refuses (nothing appended)
+  [OUT_OF_ORDER_SEQUENCE_CODE, KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER],
+  [INVALID_PRODUCER_EPOCH_CODE, KafkaErrorCode.INVALID_PRODUCER_EPOCH],
+  [UNKNOWN_PRODUCER_ID_CODE, KafkaErrorCode.UNKNOWN_PRODUCER_ID],
   // an acks=all wait that timed out or lost its leadership: appended, outcome unknown, retriable
   [50003, KafkaErrorCode.REQUEST_TIMED_OUT],
   // no controller right now, or the coordination store is unreachable: admin requests are retried

@@ -33,6 +33,7 @@ function queued(specs: AppendSpec[], base: number, epochs: LeaderEpochCache): Pe
       newEpoch,
       crcUnchecked: true,
       fromLeader,
+      producer: null,
       resolve: () => undefined,
       reject: () => undefined,
     };

@@ -5,10 +5,12 @@
 // be other appends' predecessor. `dropCorrupt` closes the gap it leaves: a leader's append queued after it moves
 // down to the next free offset (offsets stay dense), an append copied from the leader keeps the leader's offsets
 // and so cannot move and is refused; leader-epoch entries from the first corrupt offset on are assigned again
-// from the appends that remain. Pure: no I/O, the appender (log-appender.ts) writes and answers.
+// from the appends that remain; a leader's idempotent batch that moves takes its new offsets into the producer
+// state (the appender requeues it). Pure: no I/O, the appender (log-appender.ts) writes and answers.
 import type { LeaderEpochCache } from './leader-epoch-cache.js';
 import { UnexpectedOffsetError } from './log-errors.js';
 import type { BatchToWrite } from './log-segment.js';
+import type { ProducerBatch } from './producer-state.js';
 import { assignOffsetAndEpoch, CorruptBatchError, lastOffsetOf } from './record-batch-layout.js';
 
 export interface AppendInfo {
@@ -18,6 +20,13 @@ export interface AppendInfo {
   logAppendTimeMs: number;
   maxTimestampMs: number;
   recordCount: number;
+  /**
+   * True when the batch repeated one the producer state remembers (producer-state.ts): nothing was appended, and
+   * the offsets and timestamps are the original batch's.
+   */
+  duplicate?: boolean;
+  /** The original batch's base timestamp (duplicates only). */
+  baseTimestampMs?: number;
 }
 
 export interface PendingAppend {
@@ -29,6 +38,8 @@ export interface PendingAppend {
   crcUnchecked: boolean;
   /** Copied from the leader with its offsets (never renumbered). */
   fromLeader: boolean;
+  /** The batch as the producer state sees it, for an idempotent batch (null otherwise); its offsets move with it. */
+  producer: ProducerBatch | null;
   resolve: (info: AppendInfo) => void;
   reject: (error: Error) => void;
 }
@@ -113,4 +124,8 @@ function moveTo(item: PendingAppend, baseOffset: number): void {
   header.baseOffset = baseOffset;
   item.info.firstOffset = baseOffset;
   item.info.lastOffset = lastOffsetOf(header);
+  if (item.producer !== null) {
+    item.producer.firstOffset = item.info.firstOffset;
+    item.producer.lastOffset = item.info.lastOffset;
+  }
 }

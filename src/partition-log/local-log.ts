@@ -1,6 +1,6 @@
 // One partition log's local state (Kafka's LocalLog): its folder and settings, its segments (log-segments.ts), the
 // offsets that describe them (log start, log end, recovery point, cleaner checkpoint), the leader-epoch cache, the
-// serial queue its mutations run on, and reading batches from it. The loader (log-loader.ts) builds it from the
+// producer state (producer-state-manager.ts), the serial queue its mutations run on, and reading batches from it. The loader (log-loader.ts) builds it from the
 // folder; the appender (log-appender.ts), truncation (log-truncation.ts) and maintenance (log-maintenance.ts)
 // change it, each on the serial queue.
 //
@@ -15,6 +15,8 @@ import { LogClosedError, OffsetOutOfRangeError } from './log-errors.js';
 import { LogSegment, SegmentRetiredError, type SegmentOptions } from './log-segment.js';
 import { floorSegmentIndex, type LogSegments } from './log-segments.js';
 import { writeCleanShutdownMarker, writeLeaderEpochs, writeLogState, type LogState } from './log-state-files.js';
+import type { ProducerStateManager, ProducerStateSettings } from './producer-state-manager.js';
+import { writeProducerSnapshot } from './producer-state-files.js';
 import { lastOffsetOf } from './record-batch-layout.js';
 import { batchesIn, decodeRecords } from './record-batch-reader.js';
 import { SerialQueue } from './serial-queue.js';
@@ -29,7 +31,16 @@ const TIMESTAMP_SEARCH_READ_BYTES = 1024 * 1024;
 export interface PartitionLogDeps {
   clock: Clock;
   pool: FileHandlePool;
+  /** The broker's producer-state bounds; DEFAULT_PRODUCER_STATE_SETTINGS when absent. */
+  producerState?: ProducerStateSettings;
 }
+
+/** Kafka's producer.id.expiration.ms default, Brook's idempotency retention default, and Brook's bound. */
+export const DEFAULT_PRODUCER_STATE_SETTINGS: Readonly<ProducerStateSettings> = Object.freeze({
+  producerIdExpirationMs: 86_400_000,
+  idempotencyRetentionMs: 86_400_000,
+  producerIdsMax: 10_000,
+});
 
 export interface ReadOptions {
   maxBytes: number;
@@ -70,6 +81,7 @@ export class LocalLog {
     readonly deps: PartitionLogDeps,
     readonly epochs: LeaderEpochCache,
     readonly segments: LogSegments,
+    readonly producers: ProducerStateManager,
     offsets: LogOffsets,
     /** The latest epoch of the epoch checkpoint as read at open, before recovery truncated it (log-loader.ts). */
     readonly latestEpochAtOpen: number,
@@ -183,6 +195,8 @@ export class LocalLog {
   /** Closes the active segment (fsynced, indexes written) and starts a new one at `newBaseOffset`. */
   async roll(newBaseOffset: number): Promise<void> {
     await this.segments.active.flush();
+    // every batch below newBaseOffset is written and in the table (the appender applies each group it wrote)
+    await writeProducerSnapshot(this.dir, newBaseOffset, this.producers.written);
     this.segments.add(await this.createSegment(newBaseOffset));
     this.recoveryPointOffset = newBaseOffset;
     await this.saveState();
@@ -267,6 +281,7 @@ export class LocalLog {
       await this.segments.active.flush();
       this.recoveryPointOffset = this.endOffset;
       await this.saveState();
+      await writeProducerSnapshot(this.dir, this.endOffset, this.producers.written);
       await writeCleanShutdownMarker(this.dir);
       for (const segment of this.segments.all) this.deps.pool.forget(segment.logPath);
     });

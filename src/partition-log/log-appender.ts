@@ -13,19 +13,32 @@
 // written (or cut off the file again) before anything else is written; the batch is refused, and the appends
 // queued after it are renumbered (AppendQueue.dropCorrupt). A crash before such a cut leaves bytes past the log
 // end that recovery truncates (their CRC fails there too).
+//
+// Idempotent batches (a producer id in the header) are checked against the producer state (producer-state.ts)
+// when they are queued, in the same synchronous step that gives them their offsets, so no other append comes
+// between the check and the offsets: a duplicate gets the original batch's offsets and is not queued (when the
+// original is itself still queued, its answer waits for the original's write), a refused batch throws
+// ProducerStateError. Their CRC is checked before they are queued rather than while they are written, so an
+// accepted idempotent batch is never dropped afterwards. Each group written goes into the producer state, in
+// offset order, before the next roll writes a snapshot of it.
 import { AppendQueue, type AppendInfo, type PendingAppend } from './append-queue.js';
 import { FlushPolicy } from './flush-policy.js';
 import type { LocalLog } from './local-log.js';
-import { LogOfflineError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
+import { LogOfflineError, ProducerStateError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
 import type { BatchToWrite, LogSegment } from './log-segment.js';
+import { isKeyProducer, producerKeyOf, type ProducerBatch } from './producer-state.js';
+import { isIdempotent, producerBatchOf } from './producer-state-manager.js';
 import {
   assignOffsetAndEpoch,
   BATCH_BYTES_MAX,
+  CorruptBatchError,
+  hasValidCrc,
+  isControlBatch,
   lastOffsetOf,
+  NO_PRODUCER_ID,
   readBatchHeader,
   stampLogAppendTime,
   TimestampType,
-  validateBatch,
   validateBatchStructure,
   type BatchHeader,
 } from './record-batch-layout.js';
@@ -41,12 +54,18 @@ export interface AppendAsLeaderOptions {
   verifyCrc?: boolean;
   /** A client's batch: check its records too (record-batch-validation.ts; default false). */
   validateRecords?: boolean;
+  /** The batch may carry an idempotency key's producer id (Brook's own batches); a client's may not. */
+  keyProducers?: boolean;
+  /** Forward gaps in the producer's sequence are accepted (producer-state.ts; default false). */
+  sequenceGaps?: boolean;
 }
 
 export class LogAppender {
   private readonly queue: AppendQueue;
   private readonly flushPolicy: FlushPolicy;
   private drainQueued = false;
+  /** The answers of idempotent batches queued and not yet answered, by producer and sequences: their duplicates wait. */
+  private readonly unanswered = new Map<string, Promise<AppendInfo>>();
 
   constructor(private readonly local: LocalLog) {
     this.queue = new AppendQueue(local.logEndOffset);
@@ -54,22 +73,21 @@ export class LogAppender {
   }
 
   /**
-   * Appends one batch as the partition leader: validates it, assigns its offsets and stamps `leaderEpoch` (and
-   * the append time under LogAppendTime). Resolves once the bytes were handed to the OS with `write`.
+   * Appends one batch as the partition leader: validates it, checks an idempotent batch against the producer
+   * state, assigns its offsets and stamps `leaderEpoch` (and the append time under LogAppendTime). Resolves once the
+   * bytes were handed to the OS with `write`, or at once (after the original's write) for a duplicate.
    */
   appendAsLeader(batch: Buffer, leaderEpoch: number, options: AppendAsLeaderOptions = {}): Promise<AppendInfo> {
     this.local.assertWritable();
     const config = this.local.config;
     // A batch Brook's own encoder just built (verifyCrc: false) skips re-checking the CRC it computed. Any other
     // batch has its CRC checked as part of its write (see LogSegment.append), except under LogAppendTime, whose
-    // stamp recomputes the CRC and so must come after the check.
+    // stamp recomputes the CRC and so must come after the check, and an idempotent batch (see the header).
     const verify = options.verifyCrc !== false;
-    const checkWhileWriting = verify && config.messageTimestampType !== TimestampType.LogAppendTime;
-    const header = !verify
-      ? readBatchHeader(batch)
-      : checkWhileWriting
-        ? validateBatchStructure(batch)
-        : validateBatch(batch);
+    const header = verify ? validateBatchStructure(batch) : readBatchHeader(batch);
+    const idempotent = header.producerId !== NO_PRODUCER_ID;
+    const checkWhileWriting = verify && config.messageTimestampType !== TimestampType.LogAppendTime && !idempotent;
+    if (verify && !checkWhileWriting && !hasValidCrc(batch)) throw new CorruptBatchError('batch CRC mismatch');
     if (header.sizeBytes > config.maxMessageBytes) {
       throw new RecordTooLargeError(
         `the record batch is ${header.sizeBytes} bytes, larger than max.message.bytes (${config.maxMessageBytes})`,
@@ -82,6 +100,12 @@ export class LogAppender {
       });
     }
     const firstOffset = this.queue.nextOffset;
+    let producer: ProducerBatch | null = null;
+    if (idempotent) {
+      const checked = this.checkProducer(header, firstOffset, options);
+      if ('duplicateOf' in checked) return this.duplicateAnswer(checked.duplicateOf);
+      producer = checked.append;
+    }
     assignOffsetAndEpoch(batch, firstOffset, leaderEpoch);
     let logAppendTimeMs = -1;
     if (config.messageTimestampType === TimestampType.LogAppendTime) {
@@ -94,7 +118,65 @@ export class LogAppender {
     const newEpoch = leaderEpoch > epochs.latestEpoch() ? leaderEpoch : null;
     if (newEpoch !== null) epochs.assign(newEpoch, firstOffset);
     this.queue.nextOffset = lastOffsetOf(stamped) + 1;
-    return this.enqueue({ buffer: batch, header: stamped }, logAppendTimeMs, newEpoch, checkWhileWriting, false);
+    if (producer !== null) {
+      producer.maxTimestampMs = stamped.maxTimestamp;
+      this.local.producers.queue(producer, this.local.deps.clock.nowMs());
+    }
+    const appended = this.enqueue({ buffer: batch, header: stamped }, logAppendTimeMs, newEpoch, checkWhileWriting, {
+      fromLeader: false,
+      producer,
+    });
+    if (producer !== null) this.rememberUnanswered(producer, appended);
+    return appended;
+  }
+
+  /**
+   * The producer-state check of an idempotent leader batch that would start at `firstOffset`: the batch to queue,
+   * or the original it duplicates; throws when refused.
+   */
+  private checkProducer(
+    header: BatchHeader,
+    firstOffset: number,
+    options: AppendAsLeaderOptions,
+  ): { append: ProducerBatch } | { duplicateOf: ProducerBatch } {
+    if (!isIdempotent(header) || (isKeyProducer(header.producerId) && options.keyProducers !== true)) {
+      throw new ProducerStateError('UNKNOWN_PRODUCER_ID', `producer id ${header.producerId} was never handed out`);
+    }
+    if (header.producerEpoch < 0 || header.baseSequence < 0 || isControlBatch(header)) {
+      throw new CorruptBatchError('a batch with a producer id needs a producer epoch and a base sequence');
+    }
+    const batch = producerBatchOf(header, firstOffset);
+    const check = this.local.producers.check(batch, { sequenceGaps: options.sequenceGaps === true });
+    if (check.outcome === 'refused') throw new ProducerStateError(check.error, check.message);
+    if (check.outcome === 'duplicate') return { duplicateOf: { ...batch, ...check.batch } };
+    return { append: batch };
+  }
+
+  /** A duplicate's answer: the original's offsets, once the original (if still queued) has been written. */
+  private duplicateAnswer(original: ProducerBatch): Promise<AppendInfo> {
+    const pending = this.unanswered.get(unansweredKey(original));
+    const info: AppendInfo = {
+      firstOffset: original.firstOffset,
+      lastOffset: original.lastOffset,
+      logAppendTimeMs:
+        this.local.config.messageTimestampType === TimestampType.LogAppendTime ? original.maxTimestampMs : -1,
+      maxTimestampMs: original.maxTimestampMs,
+      recordCount: original.lastOffset - original.firstOffset + 1,
+      duplicate: true,
+      baseTimestampMs: original.baseTimestampMs,
+    };
+    if (pending === undefined) return Promise.resolve(info);
+    // renumbering (AppendQueue.dropCorrupt) may have moved the original: its own answer has the final offsets
+    return pending.then((answer) => ({ ...info, ...answer, duplicate: true, baseTimestampMs: info.baseTimestampMs }));
+  }
+
+  private rememberUnanswered(producer: ProducerBatch, appended: Promise<AppendInfo>): void {
+    const key = unansweredKey(producer);
+    this.unanswered.set(key, appended);
+    const forget = () => {
+      if (this.unanswered.get(key) === appended) this.unanswered.delete(key);
+    };
+    appended.then(forget, forget);
   }
 
   /**
@@ -128,7 +210,9 @@ export class LogAppender {
       const newEpoch = epoch > epochs.latestEpoch() ? epoch : null;
       if (newEpoch !== null) epochs.assign(newEpoch, batch.header.baseOffset);
       this.queue.nextOffset = lastOffsetOf(batch.header) + 1;
-      appends.push(this.enqueue(batch, -1, newEpoch, true, true));
+      const producer =
+        isIdempotent(batch.header) && !isControlBatch(batch.header) ? producerBatchOf(batch.header) : null;
+      appends.push(this.enqueue(batch, -1, newEpoch, true, { fromLeader: true, producer }));
     }
     if (appends.length === 0) return null;
     // Every append is awaited (one that fails must not go unhandled); a batch refused makes the call fail, and the
@@ -174,7 +258,7 @@ export class LogAppender {
     logAppendTimeMs: number,
     newEpoch: number | null,
     crcUnchecked: boolean,
-    fromLeader: boolean,
+    { fromLeader, producer }: { fromLeader: boolean; producer: ProducerBatch | null },
   ): Promise<AppendInfo> {
     const info: AppendInfo = {
       firstOffset: batch.header.baseOffset,
@@ -184,7 +268,7 @@ export class LogAppender {
       recordCount: batch.header.recordCount,
     };
     return new Promise<AppendInfo>((resolve, reject) => {
-      this.queue.pending.push({ batch, info, newEpoch, crcUnchecked, fromLeader, resolve, reject });
+      this.queue.pending.push({ batch, info, newEpoch, crcUnchecked, fromLeader, producer, resolve, reject });
       if (!this.drainQueued) {
         this.drainQueued = true;
         void this.local.serial(() => this.drain());
@@ -216,6 +300,7 @@ export class LogAppender {
       const cause = this.local.takeOffline(
         new LogOfflineError(`log ${this.local.dir} is offline after an I/O error: ${(error as Error).message}`),
       );
+      this.local.producers.clearQueued();
       for (const item of items) item.reject(cause);
       return;
     }
@@ -251,11 +336,20 @@ export class LogAppender {
       for (const i of unchecked) group[i].crcUnchecked = false;
       if (corruptIndexes.length === 0) {
         this.local.updateLogEndOffset(group[group.length - 1].info.lastOffset + 1);
+        const nowMs = this.local.deps.clock.nowMs();
+        for (const item of group) {
+          if (item.producer !== null) this.local.producers.onWritten(item.producer, !item.fromLeader, nowMs);
+        }
         groupStart = groupEnd;
         continue;
       }
       const corrupt = new Set(corruptIndexes.map((i) => group[i]));
       const refused = this.queue.dropCorrupt(items, groupStart, corrupt, this.local.epochs);
+      const stillQueued = [...items.slice(groupStart), ...this.queue.pending];
+      this.local.producers.requeue(
+        stillQueued.flatMap((item) => (item.producer !== null && !item.fromLeader ? [item.producer] : [])),
+        this.local.deps.clock.nowMs(),
+      );
       try {
         await this.local.saveEpochs();
       } finally {
@@ -298,4 +392,8 @@ export class LogAppender {
     this.flushPolicy.flushed(this.local.deps.clock.monotonicMs());
     this.local.updateRecoveryPoint(this.local.logEndOffset);
   }
+}
+
+function unansweredKey(batch: ProducerBatch): string {
+  return `${producerKeyOf(batch.producerId, batch.epoch)}|${batch.firstSequence}|${batch.lastSequence}`;
 }

@@ -8,7 +8,7 @@ import { FileHandlePool } from './file-handle-pool.js';
 import { logConfig, type LogConfig } from './log-config.js';
 import { cleanLog, type CleanResult } from './log-cleaner.js';
 import { SegmentRetiredError } from './log-segment.js';
-import { PartitionLog } from './partition-log.js';
+import { DEFAULT_PRODUCER_STATE_SETTINGS, PartitionLog } from './partition-log.js';
 import {
   batchesIn,
   compressionOf,
@@ -137,7 +137,7 @@ describe('cleanLog', () => {
     const log = await openLog();
     const producer = { producerId: 42, producerEpoch: 3, baseSequence: 100, compression: CompressionType.Gzip };
     await append(log, ['a=1', 'b=1', 'c=1', 'd=1'], producer, 5);
-    await append(log, ['a=2', 'd=2']);
+    await append(log, ['a=2', 'd=2'], { producerId: 42, producerEpoch: 3, baseSequence: 104 });
     await append(log, ['z=1']);
     await clean(log);
     const [first] = await readBatches(log);
@@ -152,6 +152,23 @@ describe('cleanLog', () => {
       baseSequence: 100,
     });
     expect(compressionOf(first.header)).toBe(CompressionType.Gzip);
+  });
+
+  it('keeps the last batch of every producer the producer state remembers whole, so a replica can rebuild it', async () => {
+    const log = await openLog();
+    await append(log, ['a=1', 'b=1'], { producerId: 7, producerEpoch: 0, baseSequence: 0 });
+    await append(log, ['a=2', 'b=2', 'c=1']);
+    await append(log, ['c=2']);
+    await clean(log);
+    expect((await readRecords(log)).slice(0, 2)).toEqual(['0:a=1', '1:b=1']);
+    expect(log.producerState.get(7, 0)?.batches).toMatchObject([{ firstOffset: 0, lastOffset: 1 }]);
+
+    clock.advance(DEFAULT_PRODUCER_STATE_SETTINGS.producerIdExpirationMs);
+    expect(await log.expireProducers()).toBe(1);
+    await append(log, ['a=3', 'b=3']);
+    await append(log, ['z=1']);
+    await clean(log);
+    expect(await readRecords(log)).toEqual(['5:c=2', '6:a=3', '7:b=3', '8:z=1']);
   });
 
   it('keeps LogAppendTime timestamps of re-encoded batches', async () => {

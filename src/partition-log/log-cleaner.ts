@@ -87,6 +87,8 @@ interface Snapshot {
   summaries: SegmentSummary[];
   logStartOffset: number;
   cleanerCheckpoint: number;
+  /** The last offsets of the remembered producers' last batches: kept whole. */
+  producerLastBatches: ReadonlySet<number>;
 }
 
 class RoundAborted extends Error {}
@@ -113,6 +115,7 @@ async function cleanRound(log: PartitionLog, params: CleanParams): Promise<Clean
     summaries: log.segmentSummaries(),
     logStartOffset: log.logStartOffset,
     cleanerCheckpoint: log.cleanerCheckpoint,
+    producerLastBatches: log.producerLastBatchOffsets(),
   }));
   const config = log.logConfig;
   const range = cleanableRange({
@@ -181,7 +184,7 @@ async function cleanSegment(
 ): Promise<void> {
   const cleanedPath = segment.logPath + CLEANED_SUFFIX;
   try {
-    const written = await writeCleanedCopy(segment, cleanedPath, map, retainTombstones);
+    const written = await writeCleanedCopy(segment, cleanedPath, map, retainTombstones, snapshot.producerLastBatches);
     result.sizeBeforeBytes += segment.sizeBytes;
     result.recordsRead += written.recordsRead;
     result.recordsRemoved += written.recordsRemoved;
@@ -208,13 +211,16 @@ async function writeCleanedCopy(
   cleanedPath: string,
   map: OffsetMap,
   retainTombstones: boolean,
+  producerLastBatches: ReadonlySet<number>,
 ): Promise<CleanedCopy> {
   const copy: CleanedCopy = { sizeBytes: 0, recordsRead: 0, recordsRemoved: 0 };
   const file = await open(cleanedPath, 'w', DATA_FILE_MODE);
   try {
     const writer = new ChunkWriter(file);
     for await (const { header, buffer } of batchesOf(segment)) {
-      const filtered = filterBatch(buffer, header, map, retainTombstones);
+      const filtered = producerLastBatches.has(lastOffsetOf(header))
+        ? { kept: buffer, recordsRemoved: 0 }
+        : filterBatch(buffer, header, map, retainTombstones);
       copy.recordsRead += header.recordCount;
       copy.recordsRemoved += filtered.recordsRemoved;
       if (filtered.kept !== null) await writer.write(filtered.kept);

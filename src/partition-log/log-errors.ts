@@ -1,4 +1,5 @@
 // The errors a partition log reports to its callers. Each maps to one Kafka error code at the API edge.
+import type { ProducerErrorKind } from './producer-state.js';
 
 export class RecordTooLargeError extends Error {}
 export class OffsetOutOfRangeError extends Error {
@@ -15,3 +16,15 @@ export class UnexpectedOffsetError extends Error {}
 /** The log hit an I/O error and accepts no more writes until the broker restarts it (Kafka's offline log dir). */
 export class LogOfflineError extends Error {}
 export class LogClosedError extends Error {}
+/**
+ * An idempotent batch the producer state refuses (producer-state.ts has the rules); nothing was appended. `kind` is
+ * Kafka's error name (IDEMPOTENCY_KEY_REUSED is Brook's), for the edges to map.
+ */
+export class ProducerStateError extends Error {
+  constructor(
+    readonly kind: ProducerErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -11,11 +11,15 @@
 //    cleaner checkpoint are kept within the log, the leader-epoch cache loses entries beyond either end (its latest
 //    epoch as read is kept as latestEpochAtOpen: no epoch this replica led before is above it). After a
 //    recovery every segment is fsynced and the recovery point moves to the log end.
-// 4. The state is saved and the clean-shutdown marker removed: from here on a crash is an unclean shutdown.
+// 4. The producer state is the latest snapshot at or below the log end plus the batch headers after it
+//    (producer-state-files.ts): after a clean shutdown nothing is read, after a crash the batches since the last
+//    roll. Snapshots beyond the log end or below its start are deleted; when batches were replayed, a snapshot at
+//    the log end is written so that the next crash replays less.
+// 5. The state is saved and the clean-shutdown marker removed: from here on a crash is an unclean shutdown.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
-import { LocalLog, segmentOptionsOf, type PartitionLogDeps } from './local-log.js';
+import { DEFAULT_PRODUCER_STATE_SETTINGS, LocalLog, segmentOptionsOf, type PartitionLogDeps } from './local-log.js';
 import type { LogConfig } from './log-config.js';
 import { LogSegment } from './log-segment.js';
 import { LogSegments } from './log-segments.js';
@@ -26,6 +30,13 @@ import {
   removeCleanShutdownMarker,
   type LogState,
 } from './log-state-files.js';
+import { ProducerStateManager } from './producer-state-manager.js';
+import {
+  deleteProducerSnapshots,
+  forgetInSnapshots,
+  reloadProducerState,
+  writeProducerSnapshot,
+} from './producer-state-files.js';
 import { CLEANED_SUFFIX, parseLogFileName } from './segment-files.js';
 
 /** The suffix of a temporary file an atomic replace had not renamed yet (see common/atomic-file.ts). */
@@ -49,12 +60,20 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   epochs.truncateFromEnd(logEndOffset);
   epochs.truncateFromStart(logStartOffset);
   if (recovered) for (const segment of segments) await segment.flush();
+  const producers = new ProducerStateManager(deps.producerState ?? DEFAULT_PRODUCER_STATE_SETTINGS);
+  const nowMs = deps.clock.nowMs();
+  const reloaded = await reloadProducerState(dir, segments, logStartOffset, logEndOffset, producers, nowMs);
+  producers.replaceWritten(reloaded.table);
+  await forgetInSnapshots(dir, producers.removeExpired(nowMs));
+  await deleteProducerSnapshots(dir, (offset) => offset < logStartOffset);
+  if (reloaded.batchesReplayed > 0) await writeProducerSnapshot(dir, logEndOffset, producers.written);
   const local = new LocalLog(
     dir,
     config,
     deps,
     epochs,
     new LogSegments(segments),
+    producers,
     {
       logEndOffset,
       logStartOffset,

@@ -1,8 +1,13 @@
 // What the broker's periodic maintenance calls on one partition log: retention (the decision is retention-policy.ts,
 // Kafka's UnifiedLog.deleteOldSegments) and the hooks of the log cleaner (log-cleaner.ts): a consistent view of the
-// segments on the serial queue, swapping in a compacted segment, moving the cleaner checkpoint.
+// segments on the serial queue, swapping in a compacted segment, moving the cleaner checkpoint. Retention also
+// forgets the producers whose last batch it deleted (Kafka's truncateHead) and the snapshots below the log start;
+// expiring producers runs on its own timer (expireProducers). Producers forgotten either way are also removed from
+// the snapshot files (forgetInSnapshots): a reload that started from an older snapshot and replayed a later batch
+// of the same id, which started afresh, would bring their old batches back.
 import type { LocalLog } from './local-log.js';
 import type { LogSegment } from './log-segment.js';
+import { deleteProducerSnapshots, forgetInSnapshots } from './producer-state-files.js';
 import { segmentsToDelete, type RetentionDecision, type SegmentSummary } from './retention-policy.js';
 
 export class LogMaintenance {
@@ -35,8 +40,25 @@ export class LogMaintenance {
       await local.saveState();
       if (local.epochs.truncateFromStart(local.logStartOffset)) await local.saveEpochs();
       for (const segment of deleted) await segment.deleteFiles();
+      await deleteProducerSnapshots(local.dir, (offset) => offset < local.logStartOffset);
+      await forgetInSnapshots(local.dir, local.producers.removeBelow(local.logStartOffset));
       return decision;
     });
+  }
+
+  /** Forgets the producers whose producer.id.expiration.ms (or idempotency retention) ran out; returns how many. */
+  expireProducers(): Promise<number> {
+    return this.local.serial(async () => {
+      if (this.local.isClosed) return 0;
+      const removed = this.local.producers.removeExpired(this.local.deps.clock.nowMs());
+      await forgetInSnapshots(this.local.dir, removed);
+      return removed.length;
+    });
+  }
+
+  /** The last offset of each remembered producer's last batch: the cleaner keeps these batches whole. */
+  producerLastBatchOffsets(): Set<number> {
+    return this.local.producers.lastBatchOffsets();
   }
 
   /** The segments compaction may rewrite: every one but the active segment. */

@@ -58,6 +58,7 @@ export class LogManager {
     };
     every(this.config.logRetentionCheckIntervalMs, () => this.applyRetention());
     every(this.config.logCleanerBackoffMs, () => this.cleanCompactedLogs());
+    every(this.config.producerIdExpirationCheckIntervalMs, () => this.expireProducers());
     every(this.config.logFlushSchedulerIntervalMs, async () => {
       for (const log of this.logs.values()) await log.flushIfTimeElapsed();
     });
@@ -121,7 +122,15 @@ export class LogManager {
     const opening = (async () => {
       const dir = join(this.logsDir, name);
       await this.checkTopicId(dir, topicId);
-      const log = await PartitionLog.open(dir, logConfig, { clock: this.clock, pool: this.pool });
+      const log = await PartitionLog.open(dir, logConfig, {
+        clock: this.clock,
+        pool: this.pool,
+        producerState: {
+          producerIdExpirationMs: this.config.producerIdExpirationMs,
+          idempotencyRetentionMs: this.config.idempotencyRetentionMs,
+          producerIdsMax: this.config.producerIdsPerPartitionMax,
+        },
+      });
       this.logs.set(name, log);
       return log;
     })().finally(() => this.opening.delete(name));
@@ -159,6 +168,11 @@ export class LogManager {
         );
       }
     }
+  }
+
+  /** Forgets, in every log, the producer ids whose producer.id.expiration.ms (or idempotency retention) ran out. */
+  async expireProducers(): Promise<void> {
+    for (const log of this.logs.values()) await log.expireProducers();
   }
 
   /** One cleaner round on each compacted log whose dirty ratio calls for it. */

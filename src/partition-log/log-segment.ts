@@ -244,6 +244,13 @@ export class LogSegment {
     return this.withReadHandle((handle) => locateBatch(handle, position, this.sizeBytes, offset, this.logPath));
   }
 
+  /** Passes the header of every batch whose last offset is >= `offset`, in order (producer-state replay). */
+  async forEachHeaderFrom(offset: number, onHeader: (header: BatchHeader) => void): Promise<void> {
+    const found = offset <= this.baseOffset ? { position: 0 } : await this.locate(offset);
+    if (found === null) return;
+    await this.withReadHandle((handle) => scanHeaders(handle, found.position, this.sizeBytes, onHeader));
+  }
+
   /**
    * Reads whole batches starting at the first batch whose last offset is >= `offset`: at most `maxBytes`, at least
    * that batch when `minOneBatch`, none whose last offset is >= `maxOffsetExclusive`. null when the segment holds no

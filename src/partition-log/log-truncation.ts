@@ -1,9 +1,11 @@
 // Truncation for replication (Kafka's UnifiedLog.truncateTo and truncateFullyAndStartAt): a follower removes what
 // a new leader does not have before it fetches from it, or drops its whole log when it is behind the leader's log
 // start. Runs on the log's serial queue with no append queued, moves the log's generation on (work that read the
-// log outside the queue, the cleaner, checks it), and keeps the leader-epoch cache to what remains.
+// log outside the queue, the cleaner, checks it), and keeps the leader-epoch cache and the producer state to what
+// remains: the state is reloaded from the latest snapshot at or below the new end plus the batches after it.
 import type { LocalLog } from './local-log.js';
 import type { LogAppender } from './log-appender.js';
+import { deleteProducerSnapshots, reloadProducerState } from './producer-state-files.js';
 
 export class LogTruncation {
   constructor(
@@ -38,6 +40,15 @@ export class LogTruncation {
       local.updateCleanerCheckpoint(Math.min(local.cleanerCheckpoint, end));
       if (local.epochs.truncateFromEnd(end)) await local.saveEpochs();
       await local.saveState();
+      const reloaded = await reloadProducerState(
+        local.dir,
+        local.segments.all,
+        local.logStartOffset,
+        end,
+        local.producers,
+        local.deps.clock.nowMs(),
+      );
+      local.producers.replaceWritten(reloaded.table);
     });
   }
 
@@ -62,5 +73,7 @@ export class LogTruncation {
     local.epochs.clear();
     await local.saveEpochs();
     await local.saveState();
+    await deleteProducerSnapshots(local.dir, () => true);
+    local.producers.replaceWritten(local.producers.newTable());
   }
 }

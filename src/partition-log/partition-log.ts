@@ -19,12 +19,14 @@ import type { LogConfig } from './log-config.js';
 import { loadLog } from './log-loader.js';
 import { LogMaintenance } from './log-maintenance.js';
 import type { LogSegment } from './log-segment.js';
+import type { ProducerStateTable } from './producer-state.js';
 import { LogTruncation } from './log-truncation.js';
 import type { RetentionDecision, SegmentSummary } from './retention-policy.js';
 
 export type { AppendInfo } from './append-queue.js';
-export { APPENDS_PER_DRAIN_MAX } from './log-appender.js';
+export { APPENDS_PER_DRAIN_MAX, type AppendAsLeaderOptions } from './log-appender.js';
 export {
+  DEFAULT_PRODUCER_STATE_SETTINGS,
   READ_BYTES_MAX,
   READ_SEGMENT_SWAPS_MAX,
   type PartitionLogDeps,
@@ -103,9 +105,10 @@ export class PartitionLog {
   // ---- appends (log-appender.ts) ----
 
   /**
-   * Appends one batch as the partition leader: validates it (its records too with `validateRecords`), assigns its
-   * offsets and stamps `leaderEpoch` (and the append time under LogAppendTime). Resolves once the bytes were handed
-   * to the OS with `write`.
+   * Appends one batch as the partition leader: validates it (its records too with `validateRecords`), checks an
+   * idempotent batch against the producer state (a duplicate resolves with the original's offsets and
+   * `duplicate: true`, a refused one throws ProducerStateError), assigns its offsets and stamps `leaderEpoch` (and
+   * the append time under LogAppendTime). Resolves once the bytes were handed to the OS with `write`.
    */
   appendAsLeader(batch: Buffer, leaderEpoch: number, options?: AppendAsLeaderOptions): Promise<AppendInfo> {
     return this.appender.appendAsLeader(batch, leaderEpoch, options);
@@ -164,7 +167,22 @@ export class PartitionLog {
     return this.truncation.truncateFullyAndStartAt(offset);
   }
 
-  // ---- retention and the cleaner's hooks (log-maintenance.ts) ----
+  // ---- retention, producer expiration and the cleaner's hooks (log-maintenance.ts) ----
+
+  /** Forgets producers whose producer.id.expiration.ms (or idempotency retention) ran out; returns how many. */
+  expireProducers(): Promise<number> {
+    return this.maintenance.expireProducers();
+  }
+
+  /** The last offset of each remembered producer's last batch: the cleaner keeps these batches whole. */
+  producerLastBatchOffsets(): Set<number> {
+    return this.maintenance.producerLastBatchOffsets();
+  }
+
+  /** The producer state (tests and operators). */
+  get producerState(): ProducerStateTable {
+    return this.local.producers.written;
+  }
 
   segmentSummaries(): SegmentSummary[] {
     return this.maintenance.segmentSummaries();

@@ -17,6 +17,7 @@ export {
   NO_SEQUENCE,
   readBatchHeader,
   stampLogAppendTime,
+  stampProducer,
   timestampTypeOf,
   TimestampType,
   validateBatch,

@@ -2,7 +2,12 @@
 // its leader epoch, the partition-state version it knows and the ISR/HW state machine (leader-replica-state.ts);
 // plus the key partitions are tracked by, and the errors the leader answers with.
 import { BrookError, errors } from '../common/brook-error.js';
-import { LogOfflineError, OffsetOutOfRangeError, RecordTooLargeError } from '../partition-log/log-errors.js';
+import {
+  LogOfflineError,
+  OffsetOutOfRangeError,
+  ProducerStateError,
+  RecordTooLargeError,
+} from '../partition-log/log-errors.js';
 import type { PartitionLog } from '../partition-log/partition-log.js';
 import { CorruptBatchError } from '../partition-log/record-batch.js';
 import type { LeaderReplicaState } from './leader-replica-state.js';
@@ -55,5 +60,19 @@ export function translate(error: unknown): Error {
   if (error instanceof OffsetOutOfRangeError) return errors.invalidRequest(error.message);
   if (error instanceof CorruptBatchError) return errors.invalidPayload(error.message);
   if (error instanceof LogOfflineError) return errors.kafkaError(error.message);
+  if (error instanceof ProducerStateError) return producerStateError(error);
   return error as Error;
+}
+
+function producerStateError(error: ProducerStateError): BrookError {
+  switch (error.kind) {
+    case 'OUT_OF_ORDER_SEQUENCE_NUMBER':
+      return errors.outOfOrderSequence(error.message);
+    case 'INVALID_PRODUCER_EPOCH':
+      return errors.invalidProducerEpoch(error.message);
+    case 'UNKNOWN_PRODUCER_ID':
+      return errors.unknownProducerId(error.message);
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return errors.idempotencyKeyReused(error.message);
+  }
 }

@@ -17,7 +17,7 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import type { AppendInfo } from '../partition-log/partition-log.js';
 import { NO_LEADER } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
-import { type Acks, type PartitionRead, ReplicaManager } from './replica-manager.service.js';
+import { type Acks, type PartitionRead, type ProduceOptions, ReplicaManager } from './replica-manager.service.js';
 import { HIGH_WATERMARK_HEADER, LOG_START_OFFSET_HEADER, NEXT_OFFSET_HEADER } from './replica-fetch-protocol.js';
 
 export { HIGH_WATERMARK_HEADER, LOG_START_OFFSET_HEADER, NEXT_OFFSET_HEADER };
@@ -31,6 +31,9 @@ export const PRODUCE_ROUTING_BACKOFF_MS = 100;
  * 503 of a broker that is closing (Brook's own 503s carry five-digit codes).
  */
 const STALE_ROUTE_CODES = new Set([FENCED_LEADER_EPOCH_CODE, 40404, 503]);
+
+/** What a routed produce passes on to the leader (the leader epoch the router stamps itself). */
+export type RoutedProduceOptions = Pick<ProduceOptions, 'sequenceGaps'>;
 
 export interface ReadOptions {
   maxBytes: number;
@@ -54,9 +57,15 @@ export class PartitionRouter {
    * PRODUCE_ROUTING_ATTEMPTS_MAX times. A leader that could not be reached is not retried: when no connection was
    * made the answer is 40404 (nothing was appended), otherwise the request may have arrived (outcome unknown).
    */
-  async produce(topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> {
+  async produce(
+    topic: string,
+    partition: number,
+    batch: Buffer,
+    acks: Acks,
+    options: RoutedProduceOptions = {},
+  ): Promise<AppendInfo | null> {
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.produceOnce(topic, partition, batch, acks);
+      const outcome = await this.produceOnce(topic, partition, batch, acks, options);
       if (!(outcome instanceof StaleRouteError)) return outcome;
       if (attempt >= PRODUCE_ROUTING_ATTEMPTS_MAX) throw outcome.answer;
       await new Promise((resolve) => setTimeout(resolve, PRODUCE_ROUTING_BACKOFF_MS));
@@ -69,11 +78,12 @@ export class PartitionRouter {
     partition: number,
     batch: Buffer,
     acks: Acks,
+    options: RoutedProduceOptions,
   ): Promise<AppendInfo | null | StaleRouteError> {
     const leader = await this.leaderUrl(topic, partition);
     if (leader === null) {
       try {
-        return await this.replicas.produce(topic, partition, batch, acks);
+        return await this.replicas.produce(topic, partition, batch, acks, options);
       } catch (error) {
         // 40404 from the local replica manager is raised before appending (not the leader yet, or any more)
         if (error instanceof BrookError && error.errorCode === 40404) return new StaleRouteError(error);
@@ -86,7 +96,7 @@ export class PartitionRouter {
       response = await this.peers.call(leader, {
         method: 'POST',
         path: partitionPath(topic, partition, 'records'),
-        query: { acks, leader_epoch: leaderEpoch },
+        query: { acks, leader_epoch: leaderEpoch, ...(options.sequenceGaps === true ? { sequence_gaps: 'true' } : {}) },
         body: batch,
         timeoutMs: PEER_REQUEST_TIMEOUT_MS + this.config.acksAllTimeoutMs,
       });

@@ -71,6 +71,15 @@ export interface PartitionRead extends ReadResult {
   logStartOffset: number;
 }
 
+export interface ProduceOptions {
+  /** A forwarded request's leader epoch: a partition led in another epoch refuses it before appending. */
+  expectedLeaderEpoch?: number;
+  /** A client's own batch (the Kafka listener's): its CRC and records are checked by the log. */
+  clientBatch?: boolean;
+  /** An idempotent batch may skip sequences forward (records spread over partitions by key). */
+  sequenceGaps?: boolean;
+}
+
 /** Bound on acks=all produce requests parked until the ISR has the records; beyond it produce answers 429. */
 export const ACKS_WAITING_MAX = 10_000;
 
@@ -425,7 +434,9 @@ export class ReplicaManager implements OnModuleDestroy {
   /**
    * Appends one encoded batch and answers per `acks`: a batch Brook built is not re-checked; a client's
    * (`clientBatch`, the Kafka listener's) has its CRC and records checked by the log. With `expectedLeaderEpoch`
-   * (a forwarded request) a different leader epoch is refused before appending. Synchronous until the append is
+   * (a forwarded request) a different leader epoch is refused before appending. A batch with a producer id, Brook's
+   * or a client's, is checked against the partition's producer state (a duplicate answers the original's offsets
+   * with `duplicate: true`; `sequenceGaps` as in partition-log/producer-state.ts). Synchronous until the append is
    * queued: appends called in some order get their offsets in that order.
    */
   async produce(
@@ -433,7 +444,7 @@ export class ReplicaManager implements OnModuleDestroy {
     partition: number,
     batch: Buffer,
     acks: Acks,
-    options: { expectedLeaderEpoch?: number; clientBatch?: boolean } = {},
+    options: ProduceOptions = {},
   ): Promise<AppendInfo | null> {
     const leader = this.leaderOf(topic, partition);
     checkEpoch(leader, options.expectedLeaderEpoch);
@@ -452,11 +463,10 @@ export class ReplicaManager implements OnModuleDestroy {
     }
     let appended: Promise<AppendInfo>;
     try {
-      appended = leader.log.appendAsLeader(
-        batch,
-        leader.epoch,
-        options.clientBatch === true ? { validateRecords: true } : { verifyCrc: false },
-      );
+      appended = leader.log.appendAsLeader(batch, leader.epoch, {
+        ...(options.clientBatch === true ? { validateRecords: true } : { verifyCrc: false }),
+        sequenceGaps: options.sequenceGaps === true,
+      });
     } catch (error) {
       throw translate(error);
     }

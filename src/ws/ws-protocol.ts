@@ -7,7 +7,8 @@
 //
 // Client -> server:
 //   produce     {id, topic, records: [{key?, value?, headers?: [{name, value(base64)|null}], partition?}],
-//                acks?: 0|1|"all", format?: "string"|"json"|"binary"}          -> ack | error
+//                acks?: 0|1|"all", format?: "string"|"json"|"binary",
+//                producer_id?, producer_epoch?, sequence? (all three or none: idempotent)}  -> ack | error
 //   subscribe   {id, assign: [{topic, partition, offset?}] | topics: [..] + group, group_instance_id?,
 //                from?: "earliest"|"latest"|"timestamp", timestamp?, format?, credits?}  -> subscribed, records...
 //   credit      {id, n}                 grants n more records to subscription id
@@ -19,7 +20,8 @@
 import { BrookError, errors, outcomeField } from '../common/brook-error.js';
 import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
-import type { ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
+import { producerFields } from '../application/idempotence/producer-headers.js';
+import type { IdempotentProducer, ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
 import { decodeBase64, type ReadFormat } from '../application/record-format.js';
 import { PRODUCE_FORMATS, shown, wording, type ProduceFormat } from './frame-wording.js';
 
@@ -64,6 +66,7 @@ export type FrameId = string | number;
 export type StartFrom = 'earliest' | 'latest' | 'timestamp';
 
 const ID_LENGTH_MAX = 80;
+const PRODUCER_FIELDS = ['producer_id', 'producer_epoch', 'sequence'] as const;
 
 export interface ProduceFrame {
   op: 'produce';
@@ -71,6 +74,8 @@ export interface ProduceFrame {
   topic: string;
   records: ProduceInput[];
   acks: Acks;
+  /** Record i has sequence producer.sequence + i; null: not idempotent. */
+  producer: IdempotentProducer | null;
 }
 
 export interface PartitionStart {
@@ -288,7 +293,8 @@ function parseProduce(object: JsonObject, id: FrameId, limits: RouterLimits, now
         partition === undefined || partition === null ? null : integer(partition, `records[${i}].partition`, 0),
     };
   });
-  return { op: 'produce', id, topic, records, acks: acks(object.acks) };
+  const producer = producerFields(object.producer_id, object.producer_epoch, object.sequence, PRODUCER_FIELDS);
+  return { op: 'produce', id, topic, records, acks: acks(object.acks), producer };
 }
 
 /** The five-digit code an error frame carries: Brook's own codes as they are, generic HTTP statuses mapped. */

@@ -113,7 +113,7 @@ export class WsSession {
     this.produceInFlight++;
     this.updateReading();
     try {
-      const outcomes = await this.deps.producer.produce(frame.topic, frame.records, frame.acks);
+      const outcomes = await this.deps.producer.produce(frame.topic, frame.records, frame.acks, frame.producer);
       const failed = outcomes.filter((outcome) => !outcome.ok);
       if (failed.length === outcomes.length && !failed[0].ok) throw failed[0].error;
       this.send(ackFrame(frame.id, outcomes));

@@ -155,7 +155,7 @@ describe('client quotas', () => {
       request.end();
     });
     const elapsedMs = Date.now() - started;
-    const reports = answer.split('}{').length;
+    const reports = answer.split('\r\n').filter((line) => line.length > 0).length;
     expect(reports).toBe(count);
     expect(answer).not.toContain('error_code":4');
     // everything past the one-second burst is paced at the quota

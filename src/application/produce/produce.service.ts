@@ -1,16 +1,26 @@
 // The produce path shared by v3 single, v3 batch, v2 and WebSocket: choose each record's partition as Kafka's Java
 // client does, group the request's records into one batch per partition, append each batch once, and report per
 // record in request order. No per-record class instances; bytes are prepared by the caller. The Kafka listener's
-// produce takes the client's batches as they are (appendClientBatch), on the partition's leader only.
+// produce takes the client's batches as they are (appendClientBatch), on the partition's leader only; an
+// idempotent client batch (a producer id in its header) goes through the same producer-state check in the log.
+//
+// An idempotent producer (Brook-Producer-* headers, WebSocket producer fields) stamps its id, epoch and sequences on
+// each batch, and the leader's producer state dedupes retries (partition-log/producer-state.ts). Record i of the
+// request has sequence `sequence + i`, so a partition's batch starts at the sequence of its first record. Every
+// record must name its partition or have a key: a retry then puts the same records in the same batches. Records that
+// all go to one named partition keep Kafka's strict rule (the next request starts at the next sequence); records
+// spread by key leave gaps in each partition's sequence (`sequenceGaps`), which only ever moves forward.
 import { Inject, Injectable } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { ControllerService } from '../../controller-election/controller.service.js';
+import { incrementSequence } from '../../partition-log/producer-state.js';
 import {
   encodeBatch,
   encodeSpansBatch,
   frameSpansBatch,
+  stampProducer,
   type RecordInput,
   type RecordSpans,
 } from '../../partition-log/record-batch.js';
@@ -27,6 +37,13 @@ import { Metrics } from '../../metrics/metrics.service.js';
 
 /** The most records whose indexes produceFrom lays out in one array made at its full size. */
 const PREALLOCATED_INDEXES_MAX = 10_000;
+
+/** An idempotent producer's fields for one request: record i has sequence `sequence + i`. */
+export interface IdempotentProducer {
+  producerId: number;
+  producerEpoch: number;
+  sequence: number;
+}
 
 export interface ProduceInput extends RecordInput {
   partition?: number | null;
@@ -171,7 +188,12 @@ export class ProduceService {
   }
 
   /** Produces records of one request; outcomes in input order. Throws only for request-level errors. */
-  async produce(topic: string, records: ProduceInput[], acks: Acks): Promise<ProduceOutcome[]> {
+  async produce(
+    topic: string,
+    records: ProduceInput[],
+    acks: Acks,
+    producer: IdempotentProducer | null = null,
+  ): Promise<ProduceOutcome[]> {
     const result = await this.produceFrom(
       topic,
       {
@@ -181,6 +203,7 @@ export class ProduceService {
         encode: (indexes) => encodeBatch(indexes.map((i) => records[i])),
       },
       acks,
+      producer,
     );
     const outcomes = new Array<ProduceOutcome>(records.length);
     for (const [i, refusal] of result.refused) outcomes[i] = { ok: false, ...refusal };
@@ -212,6 +235,7 @@ export class ProduceService {
     partition: number | undefined,
     timestamp: number,
     acks: Acks,
+    producer: IdempotentProducer | null = null,
   ): Promise<ProduceResult> {
     const partitions = records.partitions;
     return this.produceFrom(
@@ -229,6 +253,7 @@ export class ProduceService {
             : encodeSpansBatch(records, records.count, indexes, timestamp),
       },
       acks,
+      producer,
     );
   }
 
@@ -237,15 +262,21 @@ export class ProduceService {
    * topic and no key, an unknown partition) in `refused` by index, the others by partition in `appended`, each
    * with the indexes of its records in request order and its append (null for acks=0) or the error that failed it.
    */
-  private async produceFrom(topic: string, source: ProduceSource, acks: Acks): Promise<ProduceResult> {
+  private async produceFrom(
+    topic: string,
+    source: ProduceSource,
+    acks: Acks,
+    producer: IdempotentProducer | null,
+  ): Promise<ProduceResult> {
     const { partitions, compacted } = await this.topicShape(topic);
+    const named = producer === null ? false : idempotentRouting(source);
     const refused = new Map<number, { partition: number | null; error: BrookError }>();
     const byPartition = new Map<number, readonly number[]>();
     const same = source.keylessPartition;
     if (same !== undefined && source.count > 0 && !compacted && (same === null || isPartitionOf(same, partitions))) {
       // Every record goes where the loop below would put each one: the given partition, else the sticky one.
       byPartition.set(same ?? this.partitioner(topic).next(partitions), identityIndexes(source.count));
-      return { refused, appended: await this.appendEach(topic, byPartition, source, acks) };
+      return { refused, appended: await this.appendEach(topic, byPartition, source, acks, producer, !named) };
     }
     let sticky: number | null = null;
     // The partition the first placed record goes to, usually every record's (a partition route, the sticky
@@ -295,7 +326,8 @@ export class ProduceService {
       else indexes.push(i);
     }
     firstIndexes.length = firstFilled;
-    return { refused, appended: await this.appendEach(topic, byPartition, source, acks) };
+    const sequenceGaps = !named || byPartition.size > 1;
+    return { refused, appended: await this.appendEach(topic, byPartition, source, acks, producer, sequenceGaps) };
   }
 
   /** One batch and one append per partition, all at once. */
@@ -304,12 +336,21 @@ export class ProduceService {
     byPartition: Map<number, readonly number[]>,
     source: ProduceSource,
     acks: Acks,
+    producer: IdempotentProducer | null,
+    sequenceGaps: boolean,
   ): Promise<AppendedGroup[]> {
     return Promise.all(
       [...byPartition].map(async ([partition, indexes]): Promise<AppendedGroup> => {
         try {
           const batch = source.encode(indexes);
-          const info = await this.replicas.produce(topic, partition, batch, acks);
+          if (producer !== null) {
+            stampProducer(batch, {
+              producerId: producer.producerId,
+              producerEpoch: producer.producerEpoch,
+              baseSequence: incrementSequence(producer.sequence, indexes[0]),
+            });
+          }
+          const info = await this.replicas.produce(topic, partition, batch, acks, { sequenceGaps });
           this.metrics.produced(topic, indexes.length, batch.length);
           return { partition, indexes, info, error: null };
         } catch (error) {
@@ -328,4 +369,25 @@ export class ProduceService {
     }
     return partitioner;
   }
+}
+
+/**
+ * For an idempotent request: true when every record names its partition, false when every record has a key; a
+ * request with a record that has neither is refused (its partition would not be the same on a retry).
+ */
+function idempotentRouting(source: ProduceSource): boolean {
+  let named = 0;
+  let keyed = 0;
+  for (let i = 0; i < source.count; i++) {
+    const partition = source.partition(i);
+    if (partition !== undefined && partition !== null) named++;
+    else if (source.key(i) !== null) keyed++;
+    else {
+      throw errors.invalidPayload(
+        'A request with Brook-Producer-Sequence needs a named partition or a key on every record; ' +
+          `record ${i} has neither.`,
+      );
+    }
+  }
+  return named === source.count && keyed === 0;
 }

@@ -1505,6 +1505,33 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/producers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get an idempotent producer id
+     * @description Hands out a new producer id with epoch 0 (Kafka's InitProducerId without a transactional id) for the
+     *     `Brook-Producer-Id`, `Brook-Producer-Epoch` and `Brook-Producer-Sequence` headers of produce requests. Ids
+     *     are unique in the cluster: each broker takes blocks of 1000 from a counter in the coordination store, which
+     *     only moves up. Needs an authenticated principal only; each produce still needs WRITE on its topic. The body
+     *     is an empty JSON object, `{}` (a v3 write without a body is 42206, as everywhere under /v3/).
+     */
+    post: operations['initProducerId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/topics': {
     parameters: {
       query?: never;
@@ -2615,6 +2642,14 @@ export interface components {
       subject?: string;
       /** @enum {string} */
       type: 'BINARY' | 'JSON' | 'STRING' | 'AVRO' | 'JSONSCHEMA' | 'PROTOBUF';
+    };
+    ProducerIdResponse: {
+      cluster_id: string;
+      /** @constant */
+      kind: 'KafkaProducer';
+      producer_epoch: number;
+      /** Format: int64 */
+      producer_id: number;
     };
     ReadinessStatus: {
       checks: {
@@ -4386,6 +4421,12 @@ export interface components {
     AclResourceType: 'TOPIC' | 'GROUP' | 'CLUSTER' | 'SUBJECT' | 'ANY';
     /** @description The broker id. */
     BrokerId: number;
+    /** @description The producer epoch that came with `Brook-Producer-Id`. */
+    BrookProducerEpoch: number;
+    /** @description An idempotent producer's id, from `POST /v3/clusters/{cluster_id}/producers`. With `Brook-Producer-Epoch` and `Brook-Producer-Sequence` (all three or none), the partition leader dedupes retries: a request whose records it already appended (one of the producer's last five batches in that partition) is answered with the original offsets and appends nothing, through restarts and leader changes. Record *i* of the request (in streaming mode, record *i* of the stream, from 0) has sequence `Brook-Producer-Sequence + i`. Every record must name its partition (the route's, or `partition_id`/`partition`) or have a key, else 42206. When all records go to one named partition, Kafka's rule holds: the next request to that partition starts at the next sequence, any other is 40908. Records spread over partitions by key may leave gaps in each partition's sequence, which must still only move forward. An older epoch than the partition's is 40909 (fenced); a new epoch starts at sequence 0. A producer silent for `BROOK_PRODUCER_ID_EXPIRATION_MS` (default 24 h), or whose last batch retention deleted, is forgotten and may start again at any sequence. */
+    BrookProducerId: number;
+    /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
+    BrookProducerSequence: number;
     /** @description The cluster id. */
     ClusterId: string;
     /**
@@ -6328,7 +6369,14 @@ export interface operations {
         /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
         acks?: components['parameters']['Acks'];
       };
-      header?: never;
+      header?: {
+        /** @description The producer epoch that came with `Brook-Producer-Id`. */
+        'Brook-Producer-Epoch'?: components['parameters']['BrookProducerEpoch'];
+        /** @description An idempotent producer's id, from `POST /v3/clusters/{cluster_id}/producers`. With `Brook-Producer-Epoch` and `Brook-Producer-Sequence` (all three or none), the partition leader dedupes retries: a request whose records it already appended (one of the producer's last five batches in that partition) is answered with the original offsets and appends nothing, through restarts and leader changes. Record *i* of the request (in streaming mode, record *i* of the stream, from 0) has sequence `Brook-Producer-Sequence + i`. Every record must name its partition (the route's, or `partition_id`/`partition`) or have a key, else 42206. When all records go to one named partition, Kafka's rule holds: the next request to that partition starts at the next sequence, any other is 40908. Records spread over partitions by key may leave gaps in each partition's sequence, which must still only move forward. An older epoch than the partition's is 40909 (fenced); a new epoch starts at sequence 0. A producer silent for `BROOK_PRODUCER_ID_EXPIRATION_MS` (default 24 h), or whose last batch retention deleted, is forgotten and may start again at any sequence. */
+        'Brook-Producer-Id'?: components['parameters']['BrookProducerId'];
+        /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
+        'Brook-Producer-Sequence'?: components['parameters']['BrookProducerSequence'];
+      };
       path: {
         /** @description The topic name. */
         topic_name: components['parameters']['TopicName'];
@@ -6347,7 +6395,7 @@ export interface operations {
       406: components['responses']['V2NotAcceptable'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
-      /** @description `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206). */
+      /** @description `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206); a `Brook-Producer-Sequence` request with a record that has neither a partition nor a key (42206). Records the producer state refuses are reported in `offsets[]` with 40908 or 40909. */
       422: components['responses']['V2UnprocessableEntity'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
@@ -6408,7 +6456,14 @@ export interface operations {
         /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
         acks?: components['parameters']['Acks'];
       };
-      header?: never;
+      header?: {
+        /** @description The producer epoch that came with `Brook-Producer-Id`. */
+        'Brook-Producer-Epoch'?: components['parameters']['BrookProducerEpoch'];
+        /** @description An idempotent producer's id, from `POST /v3/clusters/{cluster_id}/producers`. With `Brook-Producer-Epoch` and `Brook-Producer-Sequence` (all three or none), the partition leader dedupes retries: a request whose records it already appended (one of the producer's last five batches in that partition) is answered with the original offsets and appends nothing, through restarts and leader changes. Record *i* of the request (in streaming mode, record *i* of the stream, from 0) has sequence `Brook-Producer-Sequence + i`. Every record must name its partition (the route's, or `partition_id`/`partition`) or have a key, else 42206. When all records go to one named partition, Kafka's rule holds: the next request to that partition starts at the next sequence, any other is 40908. Records spread over partitions by key may leave gaps in each partition's sequence, which must still only move forward. An older epoch than the partition's is 40909 (fenced); a new epoch starts at sequence 0. A producer silent for `BROOK_PRODUCER_ID_EXPIRATION_MS` (default 24 h), or whose last batch retention deleted, is forgotten and may start again at any sequence. */
+        'Brook-Producer-Id'?: components['parameters']['BrookProducerId'];
+        /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
+        'Brook-Producer-Sequence'?: components['parameters']['BrookProducerSequence'];
+      };
       path: {
         /** @description The partition id. */
         partition_id: components['parameters']['PartitionId'];
@@ -6429,7 +6484,7 @@ export interface operations {
       406: components['responses']['V2NotAcceptable'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
-      /** @description `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206). */
+      /** @description `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206); a `Brook-Producer-Sequence` request with a record that has neither a partition nor a key (42206). Records the producer state refuses are reported in `offsets[]` with 40908 or 40909. */
       422: components['responses']['V2UnprocessableEntity'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
@@ -7239,6 +7294,53 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  initProducerId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /** @example {} */
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The producer id and epoch. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "kind": "KafkaProducer",
+           *       "cluster_id": "brook-1",
+           *       "producer_id": 1000,
+           *       "producer_epoch": 0
+           *     }
+           */
+          'application/json': components['schemas']['ProducerIdResponse'];
+        };
+      };
+      /** @description 40002 the body is not an empty JSON object. */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (404). */
+      404: components['responses']['NotFound'];
+      /** @description 42206 no body ("Payload error. Request body is empty. Data is required."). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listTopics: {
     parameters: {
       query?: {
@@ -7886,7 +7988,14 @@ export interface operations {
         /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
         acks?: components['parameters']['Acks'];
       };
-      header?: never;
+      header?: {
+        /** @description The producer epoch that came with `Brook-Producer-Id`. */
+        'Brook-Producer-Epoch'?: components['parameters']['BrookProducerEpoch'];
+        /** @description An idempotent producer's id, from `POST /v3/clusters/{cluster_id}/producers`. With `Brook-Producer-Epoch` and `Brook-Producer-Sequence` (all three or none), the partition leader dedupes retries: a request whose records it already appended (one of the producer's last five batches in that partition) is answered with the original offsets and appends nothing, through restarts and leader changes. Record *i* of the request (in streaming mode, record *i* of the stream, from 0) has sequence `Brook-Producer-Sequence + i`. Every record must name its partition (the route's, or `partition_id`/`partition`) or have a key, else 42206. When all records go to one named partition, Kafka's rule holds: the next request to that partition starts at the next sequence, any other is 40908. Records spread over partitions by key may leave gaps in each partition's sequence, which must still only move forward. An older epoch than the partition's is 40909 (fenced); a new epoch starts at sequence 0. A producer silent for `BROOK_PRODUCER_ID_EXPIRATION_MS` (default 24 h), or whose last batch retention deleted, is forgotten and may start again at any sequence. */
+        'Brook-Producer-Id'?: components['parameters']['BrookProducerId'];
+        /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
+        'Brook-Producer-Sequence'?: components['parameters']['BrookProducerSequence'];
+      };
       path: {
         /** @description The cluster id. */
         cluster_id: components['parameters']['ClusterId'];
@@ -7905,9 +8014,11 @@ export interface operations {
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found; 40403 unknown topic or partition; 40404 leader not available. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
+      /** @description With `Brook-Producer-*` headers: 40908 the sequence does not follow the producer's last in the partition (OUT_OF_ORDER_SEQUENCE_NUMBER); 40909 the producer epoch is older than the partition's (fenced). Nothing was appended. */
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description 42206 invalid payload: an empty body ("Payload error. Request body is empty. Data is required.", also for a streamed body without a record), a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`. */
+      /** @description 42206 invalid payload: an empty body ("Payload error. Request body is empty. Data is required.", also for a streamed body without a record), a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`, a `Brook-Producer-Sequence` request whose record has neither `partition_id` nor a key. */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       /** @description 50002 Kafka error; 50003 retriable error (including not enough in-sync replicas for `acks=all`). */
@@ -7921,7 +8032,14 @@ export interface operations {
         /** @description When to acknowledge: `0` without waiting for the write (the reported offset is then -1, as Kafka's producer reports it), `1` once the leader has written the records, `all` once every in-sync replica has them. */
         acks?: components['parameters']['Acks'];
       };
-      header?: never;
+      header?: {
+        /** @description The producer epoch that came with `Brook-Producer-Id`. */
+        'Brook-Producer-Epoch'?: components['parameters']['BrookProducerEpoch'];
+        /** @description An idempotent producer's id, from `POST /v3/clusters/{cluster_id}/producers`. With `Brook-Producer-Epoch` and `Brook-Producer-Sequence` (all three or none), the partition leader dedupes retries: a request whose records it already appended (one of the producer's last five batches in that partition) is answered with the original offsets and appends nothing, through restarts and leader changes. Record *i* of the request (in streaming mode, record *i* of the stream, from 0) has sequence `Brook-Producer-Sequence + i`. Every record must name its partition (the route's, or `partition_id`/`partition`) or have a key, else 42206. When all records go to one named partition, Kafka's rule holds: the next request to that partition starts at the next sequence, any other is 40908. Records spread over partitions by key may leave gaps in each partition's sequence, which must still only move forward. An older epoch than the partition's is 40909 (fenced); a new epoch starts at sequence 0. A producer silent for `BROOK_PRODUCER_ID_EXPIRATION_MS` (default 24 h), or whose last batch retention deleted, is forgotten and may start again at any sequence. */
+        'Brook-Producer-Id'?: components['parameters']['BrookProducerId'];
+        /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
+        'Brook-Producer-Sequence'?: components['parameters']['BrookProducerSequence'];
+      };
       path: {
         /** @description The cluster id. */
         cluster_id: components['parameters']['ClusterId'];
@@ -7942,7 +8060,7 @@ export interface operations {
       406: components['responses']['NotAcceptable'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description 42206 invalid payload (empty body); 42208 invalid batch (empty batch, too many entries, entry ids not distinct or not valid strings). */
+      /** @description 42206 invalid payload (empty body, or a `Brook-Producer-Sequence` request with a record that has neither `partition_id` nor a key); 42208 invalid batch (empty batch, too many entries, entry ids not distinct or not valid strings). A record the producer state refuses is in `failures` with 40908 or 40909 (see `Brook-Producer-Id`). */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];

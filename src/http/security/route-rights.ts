@@ -118,6 +118,8 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   [`GET ${T}/partitions/-/reassignment`]: () => [on('DESCRIBE', CLUSTER)],
   [`GET ${T}/partitions/{partition_id}/reassignment`]: () => [on('DESCRIBE', CLUSTER)],
   'POST /v3/clusters/{cluster_id}/topics/-/partitions/-/leader-election': () => [on('ALTER', CLUSTER)],
+  // a producer id writes nothing by itself (each produce still needs WRITE on its topic), as Kafka's KIP-679
+  'POST /v3/clusters/{cluster_id}/producers': none,
   [`POST ${T}/records`]: topicParam('WRITE'),
   [`POST ${T}/records:batch`]: topicParam('WRITE'),
   [`GET ${T}/partitions/{partition_id}/records`]: topicParam('READ'),

@@ -12,10 +12,16 @@ import { Authorizer } from '../../security/authorizer.service.js';
 import { describable } from '../security/security-hooks.js';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { acksParam } from '../../application/params.js';
+import { producerFromHeaders } from '../../application/idempotence/producer-headers.js';
 import { isInternalTopic } from '../../topic/topic-name.js';
 import { PARTITION_ID } from '../validation/path-params.js';
 import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
-import { ProduceService, type ProduceOutcome, type ProduceResult } from '../../application/produce/produce.service.js';
+import {
+  ProduceService,
+  type IdempotentProducer,
+  type ProduceOutcome,
+  type ProduceResult,
+} from '../../application/produce/produce.service.js';
 import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { SchemaType } from '../../application/schemas/schema-types.js';
@@ -27,6 +33,8 @@ import { V2_JSON_FORMAT } from '../body/json-body-parser.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 
 export const V2_JSON = 'application/vnd.kafka.v2+json';
+
+type RequestHeaders = Record<string, string | string[] | undefined>;
 
 @Controller()
 export class V2Controller {
@@ -85,11 +93,11 @@ export class V2Controller {
   produceToTopic(
     @Param('topic_name') topic: string,
     @Query('acks') acks: string | undefined,
-    @Headers('content-type') contentType: string | undefined,
+    @Headers() headers: RequestHeaders,
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.produce(topic, undefined, acks, contentType, body, reply);
+    return this.produce(topic, undefined, acks, headers, body, reply);
   }
 
   @Post('topics/:topic_name/partitions/:partition_id')
@@ -98,29 +106,31 @@ export class V2Controller {
     @Param('topic_name') topic: string,
     @Param('partition_id', PARTITION_ID) partition: number,
     @Query('acks') acks: string | undefined,
-    @Headers('content-type') contentType: string | undefined,
+    @Headers() headers: RequestHeaders,
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.produce(topic, partition, acks, contentType, body, reply);
+    return this.produce(topic, partition, acks, headers, body, reply);
   }
 
   private async produce(
     topic: string,
     partition: number | undefined,
     acksText: string | undefined,
-    contentType: string | undefined,
+    headers: RequestHeaders,
     body: unknown,
     reply: FastifyReply,
   ) {
     const acks = acksParam(acksText);
-    if (body instanceof ScannedV2Records) return this.produceScanned(topic, partition, acks, body, reply);
-    const schemaType = v2SchemaType(contentType);
-    if (schemaType !== undefined) return this.produceWithSchemas(topic, partition, acks, schemaType, body);
-    const json = (contentType ?? '').startsWith(V2_JSON_FORMAT);
+    const producer = producerFromHeaders(headers);
+    if (body instanceof ScannedV2Records) return this.produceScanned(topic, partition, acks, body, reply, producer);
+    const contentType = headers['content-type'];
+    const schemaType = v2SchemaType(typeof contentType === 'string' ? contentType : undefined);
+    if (schemaType !== undefined) return this.produceWithSchemas(topic, partition, acks, schemaType, body, producer);
+    const json = (typeof contentType === 'string' ? contentType : '').startsWith(V2_JSON_FORMAT);
     const inputs = v2ProduceInputs(body, json, partition, Date.now());
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
-    return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks));
+    return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks, producer));
   }
 
   /** Records in a schema format: their schemas found (or registered) first, their data in the wire format. */
@@ -130,6 +140,7 @@ export class V2Controller {
     acks: Acks,
     schemaType: SchemaType,
     body: unknown,
+    producer: IdempotentProducer | null,
   ) {
     await this.producer.partitionCount(topic);
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
@@ -141,7 +152,7 @@ export class V2Controller {
       partition,
       Date.now(),
     );
-    return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks), keySchemaId, valueSchemaId);
+    return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks, producer), keySchemaId, valueSchemaId);
   }
 
   /**
@@ -155,10 +166,11 @@ export class V2Controller {
     acks: Acks,
     records: ScannedV2Records,
     reply: FastifyReply,
+    producer: IdempotentProducer | null,
   ): Promise<Buffer | string> {
     const timestamp = Date.now();
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
-    const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks);
+    const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks, producer);
     void reply.header('content-type', 'application/json; charset=utf-8');
     const answer = v2ScannedAnswer(result, records.count, this.answerBuffers);
     // its memory goes to another answer once this one is written

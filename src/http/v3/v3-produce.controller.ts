@@ -1,17 +1,25 @@
 // v3 produce: one record per request (or, sent chunked, a stream of concatenated records answered by a stream of
 // delivery reports in order), and `records:batch` (207 with successes and failures). Record fields follow
 // Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data} (or with a
-// schema: application/schemas/produce-fields.ts), timestamp, checked by produce-records.schema.ts.
+// schema: application/schemas/produce-fields.ts), timestamp, checked by produce-records.schema.ts. The
+// Brook-Producer-* headers make a request idempotent (application/produce/produce.service.ts); in streaming mode the
+// n-th record of the stream (from 0) has sequence Brook-Producer-Sequence + n.
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { Body, Controller, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BrookError, errors, outcomeField, type OutcomeMarker } from '../../common/brook-error.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 import { StreamingBody } from '../body/json-body-parser.js';
 import { JsonObjectSplitter } from '../body/json-object-splitter.js';
 import { acksParam } from '../../application/params.js';
-import { ProduceService, type ProduceOutcome } from '../../application/produce/produce.service.js';
+import {
+  ProduceService,
+  type IdempotentProducer,
+  type ProduceOutcome,
+} from '../../application/produce/produce.service.js';
+import { producerFromHeaders } from '../../application/idempotence/producer-headers.js';
+import { incrementSequence } from '../../partition-log/producer-state.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
@@ -37,14 +45,16 @@ export class V3ProduceController {
     @Param('cluster_id') clusterId: string,
     @Param('topic_name') topic: string,
     @Query('acks') acksText: string | undefined,
+    @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const acks = acksParam(acksText);
-    if (body instanceof StreamingBody) return this.produceStream(clusterId, topic, acks, body, reply);
+    const producer = producerFromHeaders(headers);
+    if (body instanceof StreamingBody) return this.produceStream(clusterId, topic, acks, body, reply, producer);
     await this.producer.partitionCount(topic);
     const record = await parseRecord(this.serde, topic, body, 'record', Date.now());
-    const [outcome] = await this.producer.produce(topic, [record.input], acks);
+    const [outcome] = await this.producer.produce(topic, [record.input], acks, producer);
     if (!outcome.ok) throw outcome.error;
     return this.report(clusterId, topic, record, outcome);
   }
@@ -55,9 +65,11 @@ export class V3ProduceController {
     @Param('cluster_id') clusterId: string,
     @Param('topic_name') topic: string,
     @Query('acks') acksText: string | undefined,
+    @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
   ) {
     const acks = acksParam(acksText);
+    const producer = producerFromHeaders(headers);
     const entries = batchEntries(body, this.config.produceBatchEntriesMax);
     await this.producer.partitionCount(topic);
     const failures: Array<{ id: string; error_code: number; message: string; outcome?: OutcomeMarker }> = [];
@@ -78,6 +90,7 @@ export class V3ProduceController {
             topic,
             parsed.map((entry) => entry.record.input),
             acks,
+            producer,
           )
         : [];
     const successes: object[] = [];
@@ -103,6 +116,7 @@ export class V3ProduceController {
     acks: Acks,
     body: StreamingBody,
     reply: FastifyReply,
+    producer: IdempotentProducer | null,
   ): Promise<void> {
     await this.producer.partitionCount(topic);
     const response = reply.raw;
@@ -116,10 +130,15 @@ export class V3ProduceController {
       // A client that sends records but does not read its reports is not read from either: memory stays bounded.
       if (!response.write(`${JSON.stringify(report)}${REPORT_SEPARATOR}`)) await once(response, 'drain');
     };
+    let position = 0;
     try {
       for await (const chunk of body.stream) {
-        for (const text of splitter.push(chunk as Buffer))
-          await write(await this.streamedReport(clusterId, topic, acks, text));
+        for (const text of splitter.push(chunk as Buffer)) {
+          const sequenced =
+            producer === null ? null : { ...producer, sequence: incrementSequence(producer.sequence, position) };
+          position++;
+          await write(await this.streamedReport(clusterId, topic, acks, text, sequenced));
+        }
       }
       splitter.end();
     } catch (error) {
@@ -130,10 +149,16 @@ export class V3ProduceController {
     response.end();
   }
 
-  private async streamedReport(clusterId: string, topic: string, acks: Acks, text: string): Promise<object> {
+  private async streamedReport(
+    clusterId: string,
+    topic: string,
+    acks: Acks,
+    text: string,
+    producer: IdempotentProducer | null,
+  ): Promise<object> {
     try {
       const record = await parseRecord(this.serde, topic, JSON.parse(text) as unknown, 'record', Date.now());
-      const [outcome] = await this.producer.produce(topic, [record.input], acks);
+      const [outcome] = await this.producer.produce(topic, [record.input], acks, producer);
       if (!outcome.ok) throw outcome.error;
       return this.report(clusterId, topic, record, outcome);
     } catch (error) {

@@ -1,0 +1,50 @@
+// Producer ids handed out cluster-wide without collisions (Kafka's ProducerIdManager): each broker takes a block
+// of PRODUCER_ID_BLOCK_SIZE ids at a time from the counter `brook/producer-id-block` of the coordination store and
+// hands them out one by one; block n holds ids [(n - 1) * size, n * size). The counter only moves up
+// (raiseCounterAbove with the highest block this broker ever took, kept in its data dir), so after a Redis restart
+// that lost the counter this broker never takes a block it took before. The ids stay below KEY_PRODUCER_ID_BASE,
+// where the idempotency keys' ids start (partition-log/producer-state.ts). Pure apart from the two injected ports.
+import { KEY_PRODUCER_ID_BASE } from '../../partition-log/producer-state.js';
+
+export const PRODUCER_ID_BLOCK_SIZE = 1000;
+export const PRODUCER_ID_BLOCK_KEY = 'brook/producer-id-block';
+/** The last block whose ids all lie below KEY_PRODUCER_ID_BASE. */
+export const PRODUCER_ID_BLOCKS_MAX = Math.floor(KEY_PRODUCER_ID_BASE / PRODUCER_ID_BLOCK_SIZE);
+
+export interface ProducerIdBlockPorts {
+  /** Atomically sets the counter to max(current, floor) + 1 and returns it. */
+  raiseCounterAbove(floor: number): Promise<number>;
+  /** The highest block this broker took (0: none), and saving a new one durably before its ids are used. */
+  loadHighestBlock(): Promise<number>;
+  saveHighestBlock(block: number): Promise<void>;
+}
+
+export class ProducerIdsExhaustedError extends Error {}
+
+export class ProducerIdBlocks {
+  private next = 0;
+  private end = 0;
+  private highestBlock: number | null = null;
+  /** One block request at a time: concurrent callers share it. */
+  private taking: Promise<void> | null = null;
+
+  constructor(private readonly ports: ProducerIdBlockPorts) {}
+
+  async allocate(): Promise<number> {
+    while (this.next >= this.end) {
+      this.taking ??= this.takeBlock().finally(() => (this.taking = null));
+      await this.taking;
+    }
+    return this.next++;
+  }
+
+  private async takeBlock(): Promise<void> {
+    this.highestBlock ??= await this.ports.loadHighestBlock();
+    const block = await this.ports.raiseCounterAbove(this.highestBlock);
+    if (block > PRODUCER_ID_BLOCKS_MAX) throw new ProducerIdsExhaustedError('every producer id block was taken');
+    await this.ports.saveHighestBlock(block);
+    this.highestBlock = block;
+    this.next = (block - 1) * PRODUCER_ID_BLOCK_SIZE;
+    this.end = block * PRODUCER_ID_BLOCK_SIZE;
+  }
+}

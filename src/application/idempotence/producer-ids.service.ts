@@ -1,0 +1,55 @@
+// Hands out producer ids and epochs (POST /v3/clusters/{c}/producers, and later the Kafka listener's
+// InitProducerId): a new id with epoch 0 each time, from this broker's block (producer-id-blocks.ts). The highest
+// block taken is kept in `<data dir>/producer-id-block` as a decimal number.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import { writeFileAtomic } from '../../common/atomic-file.js';
+import { errors } from '../../common/brook-error.js';
+import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
+import type { BrokerConfig } from '../../config/broker-config.js';
+import { CoordinationStore } from '../../coordination/coordination-store.js';
+import { PRODUCER_ID_BLOCK_KEY, ProducerIdBlocks, ProducerIdsExhaustedError } from './producer-id-blocks.js';
+
+export const PRODUCER_ID_BLOCK_FILE = 'producer-id-block';
+
+export interface ProducerIdentity {
+  producerId: number;
+  producerEpoch: number;
+}
+
+@Injectable()
+export class ProducerIdService {
+  private readonly blocks: ProducerIdBlocks;
+
+  constructor(@Inject(BROKER_CONFIG) config: BrokerConfig, store: CoordinationStore) {
+    const path = join(config.dataDir, PRODUCER_ID_BLOCK_FILE);
+    this.blocks = new ProducerIdBlocks({
+      raiseCounterAbove: (floor) => store.raiseCounterAbove(PRODUCER_ID_BLOCK_KEY, floor),
+      loadHighestBlock: () => readHighestBlock(path),
+      saveHighestBlock: (block) => writeFileAtomic(path, `${block}\n`),
+    });
+  }
+
+  async initProducerId(): Promise<ProducerIdentity> {
+    try {
+      return { producerId: await this.blocks.allocate(), producerEpoch: 0 };
+    } catch (error) {
+      if (error instanceof ProducerIdsExhaustedError) throw errors.kafkaError(error.message);
+      throw error;
+    }
+  }
+}
+
+async function readHighestBlock(path: string): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  const block = Number(text.trim());
+  if (!Number.isSafeInteger(block) || block < 0) throw new Error(`${path} does not hold a producer id block`);
+  return block;
+}

@@ -1,0 +1,166 @@
+import { open as openFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { dir, open, opened, useLogDir } from '../../test/support/partition-log-spec.js';
+import { harness, T0 } from '../../test/support/log-fixtures.js';
+import { FileHandlePool } from './file-handle-pool.js';
+import { PartitionLog } from './partition-log.js';
+import { CorruptProducerSnapshotError, decodeProducerSnapshot, encodeProducerSnapshot } from './producer-snapshot.js';
+import { KEY_PRODUCER_ID_BASE, type ProducerEntry } from './producer-state.js';
+import { encodeBatch } from './record-batch-builder.js';
+import { PRODUCER_ID_AT } from './record-batch-layout.js';
+import { logFilePath, snapshotFilePath } from './segment-files.js';
+
+useLogDir();
+
+function idempotentBatch(producerId: number, sequence: number): Buffer {
+  return encodeBatch([{ key: null, value: Buffer.from(`s${sequence}`), timestamp: T0 }], {
+    producerId,
+    producerEpoch: 0,
+    baseSequence: sequence,
+  });
+}
+
+/** Every batch its own segment (segment.bytes = 1): producer 7 writes sequences 0..count-1. */
+async function logOfSegments(count: number) {
+  const h = harness(dir, { segmentBytes: 1 });
+  const log = await open(h);
+  for (let sequence = 0; sequence < count; sequence++) await log.appendAsLeader(idempotentBatch(7, sequence), 0);
+  return { h, log };
+}
+
+async function snapshotFiles(): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.endsWith('.snapshot')).sort();
+}
+
+describe('producer-state snapshots', () => {
+  it('round-trip through the file format; a flipped byte or a cut file is refused', () => {
+    const entries: ProducerEntry[] = [
+      {
+        producerId: 3,
+        epoch: 2,
+        lastUpdateMs: T0,
+        batches: [
+          {
+            firstSequence: 5,
+            lastSequence: 9,
+            firstOffset: 40,
+            lastOffset: 44,
+            maxTimestampMs: T0,
+            baseTimestampMs: 1,
+          },
+          {
+            firstSequence: 10,
+            lastSequence: 10,
+            firstOffset: 50,
+            lastOffset: 50,
+            maxTimestampMs: 7,
+            baseTimestampMs: 7,
+          },
+        ],
+      },
+      {
+        producerId: KEY_PRODUCER_ID_BASE + 1,
+        epoch: 32_767,
+        lastUpdateMs: T0 + 1,
+        batches: [
+          {
+            firstSequence: 2 ** 31 - 1,
+            lastSequence: 1,
+            firstOffset: 60,
+            lastOffset: 62,
+            maxTimestampMs: 0,
+            baseTimestampMs: 0,
+          },
+        ],
+      },
+    ];
+    const bytes = encodeProducerSnapshot(entries);
+    expect(decodeProducerSnapshot(bytes)).toEqual(entries);
+    for (let i = 0; i < bytes.length; i++) {
+      const damaged = Buffer.from(bytes);
+      damaged[i] ^= 0x10;
+      expect(() => decodeProducerSnapshot(damaged)).toThrow(CorruptProducerSnapshotError);
+    }
+    expect(() => decodeProducerSnapshot(bytes.subarray(0, bytes.length - 1))).toThrow(CorruptProducerSnapshotError);
+  });
+
+  it('are written at each roll and at a clean close; a clean reopen reads no batch to rebuild the state', async () => {
+    const { h, log } = await logOfSegments(4);
+    expect(await snapshotFiles()).toEqual([
+      '00000000000000000001.snapshot',
+      '00000000000000000002.snapshot',
+      '00000000000000000003.snapshot',
+    ]);
+    await log.close();
+    expect(await snapshotFiles()).toContain('00000000000000000004.snapshot');
+    // A header rewritten on disk would show in the state if the reopen read the log: it does not.
+    await overwriteProducerId(0, 999);
+    const reopened = await open(h);
+    expect([...reopened.producerState.all()].map((entry) => entry.producerId)).toEqual([7]);
+    expect(reopened.producerState.get(7, 0)?.batches.map((batch) => batch.firstSequence)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('after a crash, start from the snapshot of the last roll and replay only the batches after it', async () => {
+    const { h, log } = await logOfSegments(4);
+    await log.appendAsLeader(idempotentBatch(8, 0), 0); // offset 4, after the snapshot at 4
+    // the older segments' producer ids rewritten on disk: a reload that read them would see producer 999
+    for (const offset of [0, 1, 2]) await overwriteProducerId(offset, 999);
+    const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
+    opened.push(crashed);
+    const ids = [...crashed.producerState.all()].map((entry) => entry.producerId).sort();
+    expect(ids).toEqual([7, 8]);
+    expect((await crashed.appendAsLeader(idempotentBatch(7, 4), 0)).duplicate).toBeUndefined();
+    expect((await crashed.appendAsLeader(idempotentBatch(7, 3), 0)).duplicate).toBe(true);
+  });
+
+  it('a snapshot that fails its checks is replaced: the next older one and the batches after it rebuild it', async () => {
+    const { h, log } = await logOfSegments(4);
+    await log.close();
+    await writeFile(snapshotFilePath(dir, 4), Buffer.from('not a snapshot'));
+    const reopened = await open(h);
+    // rebuilt from the snapshot at 3 plus the batch at 3, and written again at the log end
+    expect(decodeProducerSnapshot(await readFile(snapshotFilePath(dir, 4)))).toHaveLength(1);
+    expect(reopened.producerState.get(7, 0)?.batches.map((batch) => batch.firstSequence)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('truncation reloads the state as of the new end and deletes the snapshots past it', async () => {
+    const { log } = await logOfSegments(5);
+    await log.truncateTo(2);
+    expect(await snapshotFiles()).toEqual(['00000000000000000001.snapshot', '00000000000000000002.snapshot']);
+    expect(log.producerState.get(7, 0)?.batches.map((batch) => batch.firstSequence)).toEqual([0, 1]);
+    expect((await log.appendAsLeader(idempotentBatch(7, 2), 0)).firstOffset).toBe(2);
+  });
+
+  it('retention forgets producers whose last batch it deleted, and the snapshots below the log start', async () => {
+    const h = harness(dir, { segmentBytes: 1 });
+    const log = await open(h);
+    await log.appendAsLeader(idempotentBatch(5, 0), 0);
+    await log.appendAsLeader(idempotentBatch(6, 0), 0);
+    await log.appendAsLeader(idempotentBatch(6, 1), 0);
+    log.updateConfig({ ...h.config, retentionBytes: 0 });
+    await log.applyRetention(3);
+    expect(log.logStartOffset).toBe(2);
+    expect(log.producerState.get(5, 0)).toBeUndefined();
+    expect(log.producerState.get(6, 0)).toBeDefined();
+    expect(await snapshotFiles()).toEqual(['00000000000000000002.snapshot']);
+    // a producer retention forgot may start again at any sequence
+    expect((await log.appendAsLeader(idempotentBatch(5, 17), 0)).firstOffset).toBe(3);
+    // after a crash, the snapshot at 2 (which still holds producer 5's deleted batch) does not bring it back
+    const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
+    opened.push(crashed);
+    expect(crashed.producerState.get(5, 0)?.batches.map((batch) => batch.firstOffset)).toEqual([3]);
+  });
+});
+
+/** Rewrites the producer id of the batch at the start of the segment at `baseOffset`, on disk only. */
+async function overwriteProducerId(baseOffset: number, producerId: number): Promise<void> {
+  const file = await openFile(logFilePath(dir, baseOffset), 'r+');
+  try {
+    const field = Buffer.alloc(8);
+    field.writeBigInt64BE(BigInt(producerId));
+    await file.write(field, 0, 8, PRODUCER_ID_AT);
+  } finally {
+    await file.close();
+  }
+  expect((await readFile(logFilePath(dir, baseOffset))).readBigInt64BE(PRODUCER_ID_AT)).toBe(BigInt(producerId));
+}
