@@ -1,25 +1,32 @@
 // Parsing path and query parameters into numbers with Confluent-style errors: a partition id or offset that is
-// not a non-negative integer is a 400 naming the parameter, never a crash or a silent default.
+// not a non-negative integer is a 400 naming the parameter, never a crash or a silent default. The problems are
+// also given as predicates ("must be an integer, got 'abc'."), for the REST edge's query DTOs to word the same.
 import { errors } from '../common/brook-error.js';
 import type { Acks } from '../replication/replica-manager.service.js';
+
+const INTEGER_TEXT = /^-?\d+$/;
+
+/** What is wrong with `raw` as an integer from `min` to `max`, as a predicate; null when nothing is. */
+export function integerProblem(raw: unknown, min = 0, max = Number.MAX_SAFE_INTEGER): string | null {
+  if (raw === undefined || raw === '') return 'is required.';
+  const text = String(raw);
+  if (!INTEGER_TEXT.test(text)) return `must be an integer, got '${text}'.`;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    return `must be an integer from ${min} to ${max}, got ${text}.`;
+  }
+  return null;
+}
 
 export function integerParam(
   raw: string | undefined,
   name: string,
   options: { min?: number; max?: number; fallback?: number } = {},
 ): number {
-  if (raw === undefined || raw === '') {
-    if (options.fallback !== undefined) return options.fallback;
-    throw errors.badRequest(`${name} is required.`);
-  }
-  const min = options.min ?? 0;
-  const max = options.max ?? Number.MAX_SAFE_INTEGER;
-  if (!/^-?\d+$/.test(raw)) throw errors.badRequest(`${name} must be an integer, got '${raw}'.`);
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw errors.badRequest(`${name} must be an integer from ${min} to ${max}, got ${raw}.`);
-  }
-  return value;
+  if ((raw === undefined || raw === '') && options.fallback !== undefined) return options.fallback;
+  const problem = integerProblem(raw, options.min, options.max);
+  if (problem !== null) throw errors.badRequest(`${name} ${problem}`);
+  return Number(raw);
 }
 
 export function acksParam(raw: string | undefined): Acks {
@@ -28,20 +35,24 @@ export function acksParam(raw: string | undefined): Acks {
   throw errors.badRequest(`acks must be 0, 1 or all, got '${raw}'.`);
 }
 
-/** A timestamp given as epoch milliseconds or an RFC 3339 date-time. */
-export function timestampParam(raw: string, name: string): number {
-  if (/^\d+$/.test(raw)) return integerParam(raw, name);
-  const parsed = Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(parsed)) {
-    throw errors.badRequest(`${name} must be epoch milliseconds or an RFC 3339 date-time, got '${raw}'.`);
+/** What is wrong with `raw` as epoch milliseconds or an RFC 3339 date-time, as a predicate; null when nothing is. */
+export function timestampProblem(raw: unknown): string | null {
+  const text = String(raw);
+  if (/^\d+$/.test(text)) return integerProblem(text);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(Date.parse(text))) {
+    return `must be epoch milliseconds or an RFC 3339 date-time, got '${text}'.`;
   }
-  return parsed;
+  return null;
 }
 
-/** A boolean query parameter: `true` or `false` (absent or empty: `fallback`). */
-export function booleanParam(raw: string | undefined, name: string, fallback = false): boolean {
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw errors.badRequest(`${name} must be true or false, got '${raw}'.`);
+/** A timestamp given as epoch milliseconds or an RFC 3339 date-time. */
+export function timestampParam(raw: string, name: string): number {
+  const problem = timestampProblem(raw);
+  if (problem !== null) throw errors.badRequest(`${name} ${problem}`);
+  return /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+}
+
+/** What is wrong with `raw` as `true` or `false`, as a predicate; null when nothing is. */
+export function booleanProblem(raw: unknown): string | null {
+  return raw === 'true' || raw === 'false' ? null : `must be true or false, got '${String(raw)}'.`;
 }

@@ -6,7 +6,10 @@ export function isDotSegment(id: string): boolean {
   return id === '.' || id === '..';
 }
 
+/** The refusal as a predicate, for a message that names the field before it. */
+export const DOT_SEGMENT_RULE = "must not be '.' or '..': it becomes a segment of URL paths.";
+
 /** The message of the refusal, naming the field. */
 export function dotSegmentMessage(field: string): string {
-  return `${field} must not be '.' or '..': it becomes a segment of URL paths.`;
+  return `${field} ${DOT_SEGMENT_RULE}`;
 }

@@ -124,65 +124,6 @@ export function filterMatches(filter: AclFilter, acl: AclBinding): boolean {
   return filter.resource_name === undefined || filter.resource_name === acl.resource_name;
 }
 
-export class AclError extends Error {}
-
-const PRINCIPAL = /^User:[^\s;]{1,255}$/;
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], field: string): T {
-  const upper = typeof value === 'string' ? value.toUpperCase() : value;
-  if (!allowed.includes(upper as T)) throw new AclError(`${field} must be one of ${allowed.join(', ')}.`);
-  return upper as T;
-}
-
-/** Validates a create request (Confluent's CreateAclRequest). */
-export function parseBinding(body: Record<string, unknown>): AclBinding {
-  const resourceType = oneOf(body.resource_type, RESOURCE_TYPES, 'resource_type');
-  const name = body.resource_name;
-  if (typeof name !== 'string' || name.length === 0 || name.length > 255)
-    throw new AclError('resource_name must be a string of 1 to 255 characters.');
-  if (resourceType === 'CLUSTER' && name !== CLUSTER_RESOURCE_NAME)
-    throw new AclError(`resource_name of a CLUSTER resource must be ${CLUSTER_RESOURCE_NAME}.`);
-  const operation = oneOf(body.operation, OPERATIONS, 'operation');
-  if (resourceType === 'SUBJECT' && !SUBJECT_OPERATIONS.includes(operation))
-    throw new AclError(`operation of a SUBJECT resource must be one of ${SUBJECT_OPERATIONS.join(', ')}.`);
-  const principal = body.principal;
-  if (typeof principal !== 'string' || !PRINCIPAL.test(principal))
-    throw new AclError('principal must look like User:<name> (User:* for everyone).');
-  const host = body.host ?? WILDCARD;
-  if (typeof host !== 'string' || host.length === 0 || host.length > 255)
-    throw new AclError('host must be * or an IP address.');
-  return {
-    resource_type: resourceType,
-    resource_name: name,
-    pattern_type: oneOf(body.pattern_type ?? 'LITERAL', PATTERN_TYPES, 'pattern_type'),
-    principal,
-    host,
-    operation,
-    permission: oneOf(body.permission, PERMISSIONS, 'permission'),
-  };
-}
-
-/** Validates a search or delete filter from query parameters. */
-export function parseFilter(query: Record<string, unknown>): AclFilter {
-  const optional = <T extends string>(field: string, allowed: readonly T[]): T | undefined =>
-    query[field] === undefined ? undefined : oneOf(query[field], allowed, field);
-  const text = (field: string): string | undefined => {
-    const value = query[field];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string' || value.length > 255) throw new AclError(`${field} must be one string.`);
-    return value;
-  };
-  return {
-    resource_type: optional('resource_type', [...RESOURCE_TYPES, 'ANY'] as const),
-    resource_name: text('resource_name'),
-    pattern_type: optional('pattern_type', [...PATTERN_TYPES, 'ANY', 'MATCH'] as const),
-    principal: text('principal'),
-    host: text('host'),
-    operation: optional('operation', [...OPERATIONS, 'ANY'] as const),
-    permission: optional('permission', [...PERMISSIONS, 'ANY'] as const),
-  };
-}
-
 export function bindingKey(acl: AclBinding): string {
   return JSON.stringify([
     acl.resource_type,

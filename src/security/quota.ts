@@ -68,24 +68,3 @@ export class RateBucket {
 export function quotaFor(quotas: ReadonlyMap<string, QuotaValues>, principal: string, kind: QuotaKind): number | null {
   return quotas.get(principal)?.[kind] ?? quotas.get(DEFAULT_ENTITY)?.[kind] ?? null;
 }
-
-export class QuotaError extends Error {}
-
-/** Validates a quota entity (User:<name> or <default>) and the body of a PUT. */
-export function parseQuota(entity: string, body: unknown): QuotaValues {
-  if (entity !== DEFAULT_ENTITY && !/^User:[^\s;]{1,255}$/.test(entity))
-    throw new QuotaError(`The entity must be User:<name> or ${DEFAULT_ENTITY}.`);
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new QuotaError('The request body must be a JSON object.');
-  const values: QuotaValues = {};
-  for (const [name, value] of Object.entries(body)) {
-    if (!(QUOTA_KINDS as readonly string[]).includes(name))
-      throw new QuotaError(`Unknown quota '${name}'; expected ${QUOTA_KINDS.join(', ')}.`);
-    if (value === null) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > QUOTA_VALUE_MAX)
-      throw new QuotaError(`${name} must be a positive number up to ${QUOTA_VALUE_MAX}.`);
-    values[name as QuotaKind] = value;
-  }
-  if (Object.keys(values).length === 0) throw new QuotaError(`Give at least one of ${QUOTA_KINDS.join(', ')}.`);
-  return values;
-}

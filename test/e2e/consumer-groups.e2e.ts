@@ -327,6 +327,7 @@ describe('consumer groups', () => {
       }),
       422,
       42204,
+      'format must be one of binary, json, avro, jsonschema, protobuf.',
     );
     expectError(
       await call(suite.url, 'POST', '/consumers/errors-group', {

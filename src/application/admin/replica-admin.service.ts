@@ -14,6 +14,17 @@ import { MetadataCache } from '../../topic/metadata-cache.service.js';
 import { AdminService } from './admin.service.js';
 import { listEnvelope, Urls } from '../urls.js';
 
+/** Brook's body of POST .../partitions/-/reassignment: target replicas per partition, null to cancel. */
+export interface AlterReassignmentsBody {
+  partitions: Array<{ topic_name: string; partition_id: number; replicas: number[] | null }>;
+}
+
+/** Brook's body of POST .../partitions/-/leader-election: no partitions (or null) means every partition. */
+export interface ElectLeadersBody {
+  election_type: ElectionType;
+  partitions?: Array<{ topic_name: string; partition_id: number }> | null;
+}
+
 @Injectable()
 export class ReplicaAdminService {
   constructor(
@@ -47,13 +58,21 @@ export class ReplicaAdminService {
     return this.reassignment(command);
   }
 
-  async alter(partitions: ReassignmentRequest[]) {
-    const commands = await this.controller.alterReassignments(partitions);
+  async alter(body: AlterReassignmentsBody) {
+    const requests: ReassignmentRequest[] = body.partitions.map((entry) => ({
+      topic: entry.topic_name,
+      partition: entry.partition_id,
+      replicas: entry.replicas,
+    }));
+    const commands = await this.controller.alterReassignments(requests);
     const self = this.urls.cluster(this.election.clusterId, 'topics', '-', 'partitions', '-', 'reassignment');
     return this.envelope(self, commands);
   }
 
-  async elect(electionType: ElectionType, partitions: Array<{ topic: string; partition: number }> | null) {
+  async elect(body: ElectLeadersBody) {
+    const electionType = body.election_type;
+    const partitions =
+      body.partitions?.map((entry) => ({ topic: entry.topic_name, partition: entry.partition_id })) ?? null;
     const results = await this.controller.electLeaders({ electionType, partitions });
     const c = this.election.clusterId;
     return listEnvelope(

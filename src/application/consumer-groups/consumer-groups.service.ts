@@ -14,6 +14,7 @@ import { apiGroupState } from '../../group-coordinator/group-state.js';
 import { topicPartitionKey } from '../../group-coordinator/group-records.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { listEnvelope, Urls } from '../urls.js';
+import { resetTarget, resetTopics, type ResetOffsetsBody } from './reset-offsets-body.js';
 
 /** May the caller describe this topic? Answers about a group leave out the topics it may not. */
 export type TopicFilter = (topic: string) => boolean;
@@ -29,9 +30,6 @@ export interface PartitionLag extends TopicPartition {
   instanceId: string | null;
   clientId: string;
 }
-
-export type ResetTarget =
-  { to: 'earliest' } | { to: 'latest' } | { to: 'offset'; offset: number } | { to: 'timestamp'; timestampMs: number };
 
 @Injectable()
 export class ConsumerGroupsService {
@@ -312,13 +310,10 @@ export class ConsumerGroupsService {
    * The new committed offset of each chosen partition (all partitions of the named topics, or every partition the
    * group has committed), clamped to the log as kafka-consumer-groups does; written unless `dryRun`.
    */
-  async resetOffsets(
-    clusterId: string,
-    groupId: string,
-    target: ResetTarget,
-    topics: Array<{ topic: string; partitions: number[] | null }> | null,
-    dryRun: boolean,
-  ) {
+  async resetOffsets(clusterId: string, groupId: string, body: ResetOffsetsBody) {
+    const target = resetTarget(body);
+    const topics = resetTopics(body);
+    const dryRun = body.dry_run ?? true;
     const group = this.coordinator.group(groupId);
     if (group !== undefined && group.members.size > 0) throw errors.groupNotEmpty(groupId);
     const chosen: TopicPartition[] = [];

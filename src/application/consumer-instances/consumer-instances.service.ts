@@ -20,8 +20,8 @@ import { GroupCoordinator, type OffsetToCommit } from '../../group-coordinator/g
 import { topicPartitionKey, type InstanceFormat, type InstanceValue } from '../../group-coordinator/group-records.js';
 import { SchemaSerde } from '../schemas/schema-serde.service.js';
 import { InstanceFetcher } from './instance-fetcher.js';
-import { parseCreateInstance } from './instance-config.js';
-import { parseSubscription, validateGroupId, type Subscriber } from './instance-requests.js';
+import { newInstance, type CreateInstanceBody } from './instance-config.js';
+import { parseSubscription, validateGroupId, type Subscriber, type SubscriptionBody } from './instance-requests.js';
 
 /** Kafka's auto.commit.interval.ms default. */
 export const AUTO_COMMIT_INTERVAL_MS = 5_000;
@@ -87,11 +87,11 @@ export class ConsumerInstances implements OnApplicationShutdown {
     return `${this.config.advertisedUrl}/consumers/${encodeURIComponent(groupId)}/instances/${encodeURIComponent(name)}`;
   }
 
-  async create(groupId: string, body: unknown): Promise<{ instance_id: string; base_uri: string }> {
+  async create(groupId: string, body: CreateInstanceBody): Promise<{ instance_id: string; base_uri: string }> {
     validateGroupId(groupId);
     await this.coordinator.ensureOffsetsTopic();
     this.coordinator.assertCoordinator(groupId);
-    const { name, value } = parseCreateInstance(
+    const { name, value } = newInstance(
       body,
       { requestTimeoutMs: this.config.groups.consumerRequestTimeoutMs },
       this.clock.nowMs(),
@@ -120,7 +120,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
 
   // ---- subscription and assignment ----
 
-  async subscribe(groupId: string, name: string, body: Record<string, unknown>, subscriber: Subscriber): Promise<void> {
+  async subscribe(groupId: string, name: string, body: SubscriptionBody, subscriber: Subscriber): Promise<void> {
     const { runtime, value } = this.use(groupId, name);
     const subscription = parseSubscription(body, subscriber);
     if (value.assignment !== null) {

@@ -1,86 +1,76 @@
-// Parsing the body of REST Proxy v2's "create consumer instance" (POST /consumers/{group}): Confluent's field
-// names, string or native values as its clients send them, and 42204 for anything it would reject.
+// The body of REST Proxy v2's "create consumer instance" (POST /consumers/{group}), validated by the REST edge
+// (42204 for anything Confluent would reject), turned into the instance's configuration: Confluent's field names,
+// string or native values as its clients send them, and Confluent's defaults.
 import { randomUUID } from 'node:crypto';
-import { dotSegmentMessage, isDotSegment } from '../../common/url-ids.js';
-import { errors } from '../../common/brook-error.js';
 import type { InstanceFormat, InstanceValue } from '../../group-coordinator/group-records.js';
 
 /** Consumer instance names end up in URLs and in __consumer_offsets keys: keep them short and path-safe. */
 export const INSTANCE_NAME_MAX_LENGTH = 200;
-const INSTANCE_NAME = /^[A-Za-z0-9._~-]+$/;
+export const INSTANCE_NAME = /^[A-Za-z0-9._~-]+$/;
+
+/** The formats of an instance's records: Confluent's binary and json, and the schema formats. */
+export const INSTANCE_FORMATS: readonly InstanceFormat[] = ['binary', 'json', 'avro', 'jsonschema', 'protobuf'];
+
+/** Confluent's CreateConsumerRequest, as its clients send it (booleans and numbers also as strings). */
+export interface CreateInstanceBody {
+  name?: string | null;
+  /** The old name of `name`. */
+  id?: string | null;
+  format?: InstanceFormat | null;
+  'auto.offset.reset'?: string | null;
+  'auto.commit.enable'?: boolean | string | null;
+  'fetch.min.bytes'?: number | string | null;
+  'consumer.request.timeout.ms'?: number | string | null;
+}
 
 export interface InstanceDefaults {
   requestTimeoutMs: number;
 }
 
-export function parseCreateInstance(
-  body: unknown,
+export function isInstanceName(name: unknown): boolean {
+  return (
+    typeof name === 'string' && name.length > 0 && name.length <= INSTANCE_NAME_MAX_LENGTH && INSTANCE_NAME.test(name)
+  );
+}
+
+/** auto.offset.reset, with the old consumer's names (smallest, largest) that some clients still send; null if none. */
+export function offsetResetOf(raw: unknown): 'earliest' | 'latest' | 'none' | null {
+  if (raw === 'earliest' || raw === 'latest' || raw === 'none') return raw;
+  if (raw === 'smallest') return 'earliest';
+  if (raw === 'largest') return 'latest';
+  return null;
+}
+
+/** A boolean, or its name as a string; null for anything else. */
+export function flagOf(raw: unknown): boolean | null {
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  return null;
+}
+
+/** A non-negative integer, or its digits as a string; null for anything else. */
+export function countOf(raw: unknown): number | null {
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+}
+
+/** The instance a valid body asks for: its name (given, or a new random one) and its configuration. */
+export function newInstance(
+  body: CreateInstanceBody,
   defaults: InstanceDefaults,
   nowMs: number,
 ): { name: string; value: InstanceValue } {
-  if (body === undefined || body === null) body = {};
-  if (typeof body !== 'object' || Array.isArray(body))
-    throw errors.invalidConsumerConfig('The body must be a JSON object.');
-  const fields = body as Record<string, unknown>;
-  const name = fields.name ?? fields.id ?? `rest-consumer-${randomUUID()}`;
-  if (
-    typeof name !== 'string' ||
-    name.length === 0 ||
-    name.length > INSTANCE_NAME_MAX_LENGTH ||
-    !INSTANCE_NAME.test(name)
-  ) {
-    throw errors.invalidConsumerConfig(
-      `name must be 1 to ${INSTANCE_NAME_MAX_LENGTH} characters of letters, digits, '.', '_', '~' and '-'.`,
-    );
-  }
-  if (isDotSegment(name)) throw errors.invalidConsumerConfig(dotSegmentMessage('name'));
   return {
-    name,
+    name: body.name ?? body.id ?? `rest-consumer-${randomUUID()}`,
     value: {
-      format: format(fields.format),
-      autoOffsetReset: offsetReset(fields['auto.offset.reset']),
-      autoCommitEnable: flag(fields['auto.commit.enable'], 'auto.commit.enable', true),
-      fetchMinBytes: nonNegative(fields['fetch.min.bytes'], 'fetch.min.bytes', 1),
-      requestTimeoutMs: nonNegative(
-        fields['consumer.request.timeout.ms'],
-        'consumer.request.timeout.ms',
-        defaults.requestTimeoutMs,
-      ),
+      format: body.format ?? 'binary',
+      autoOffsetReset: offsetResetOf(body['auto.offset.reset']) ?? 'latest',
+      autoCommitEnable: flagOf(body['auto.commit.enable']) ?? true,
+      fetchMinBytes: countOf(body['fetch.min.bytes']) ?? 1,
+      requestTimeoutMs: countOf(body['consumer.request.timeout.ms']) ?? defaults.requestTimeoutMs,
       subscription: null,
       assignment: null,
       createdAtMs: nowMs,
     },
   };
-}
-
-const FORMATS: readonly InstanceFormat[] = ['binary', 'json', 'avro', 'jsonschema', 'protobuf'];
-
-function format(raw: unknown): InstanceFormat {
-  if (raw === undefined || raw === null) return 'binary';
-  if (FORMATS.includes(raw as InstanceFormat)) return raw as InstanceFormat;
-  throw errors.invalidConsumerConfig(`format must be one of ${FORMATS.join(', ')}.`);
-}
-
-function offsetReset(raw: unknown): 'earliest' | 'latest' | 'none' {
-  if (raw === undefined || raw === null) return 'latest';
-  if (raw === 'earliest' || raw === 'latest' || raw === 'none') return raw;
-  if (raw === 'smallest') return 'earliest'; // the old consumer's names, still sent by some clients
-  if (raw === 'largest') return 'latest';
-  throw errors.invalidConsumerConfig('auto.offset.reset must be earliest, latest or none.');
-}
-
-function flag(raw: unknown, name: string, fallback: boolean): boolean {
-  if (raw === undefined || raw === null) return fallback;
-  if (raw === true || raw === 'true') return true;
-  if (raw === false || raw === 'false') return false;
-  throw errors.invalidConsumerConfig(`${name} must be true or false.`);
-}
-
-function nonNegative(raw: unknown, name: string, fallback: number): number {
-  if (raw === undefined || raw === null) return fallback;
-  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw errors.invalidConsumerConfig(`${name} must be a non-negative integer.`);
-  }
-  return value;
 }

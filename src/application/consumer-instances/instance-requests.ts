@@ -1,5 +1,5 @@
-// The bodies of REST Proxy v2 consumer-instance requests that the service checks itself: the group id of the route
-// and a subscription (topics or a pattern). Each failure is Confluent's error for it.
+// The v2 consumer-instance requests that the service checks itself: the group id of the route, and what a
+// subscription's pattern means (the REST edge has validated the body's shape). Each failure is Confluent's error.
 import { errors } from '../../common/brook-error.js';
 import { dotSegmentMessage, isDotSegment } from '../../common/url-ids.js';
 import type { Subscription } from '../../group-coordinator/group-records.js';
@@ -13,6 +13,14 @@ export interface Subscriber {
 
 /** Group ids end up in URLs and keys; Kafka allows any string, Brook bounds the length. */
 export const GROUP_ID_MAX_LENGTH = 255;
+/** The most topics a subscription names. */
+export const SUBSCRIPTION_TOPICS_MAX = 10_000;
+
+/** Confluent's ConsumerSubscriptionRecord: topics, or a topic_pattern (a regular expression), never both. */
+export interface SubscriptionBody {
+  topics?: string[] | null;
+  topic_pattern?: string | null;
+}
 
 export function validateGroupId(groupId: string): void {
   if (groupId.length === 0 || groupId.length > GROUP_ID_MAX_LENGTH) {
@@ -21,13 +29,9 @@ export function validateGroupId(groupId: string): void {
   if (isDotSegment(groupId)) throw errors.invalidConsumerConfig(dotSegmentMessage('The group name'));
 }
 
-export function parseSubscription(body: Record<string, unknown>, subscriber: Subscriber): Subscription {
-  const { topics, topic_pattern: pattern } = body;
-  if (topics !== undefined && pattern !== undefined) {
-    throw errors.subscriptionConflict('Subscription to topics, partitions and pattern are mutually exclusive.');
-  }
-  if (pattern !== undefined) {
-    if (typeof pattern !== 'string') throw errors.invalidPayload('topic_pattern must be a string.');
+export function parseSubscription(body: SubscriptionBody, subscriber: Subscriber): Subscription {
+  const pattern = body.topic_pattern;
+  if (typeof pattern === 'string') {
     try {
       topicPatterns.validate(pattern);
     } catch (error) {
@@ -36,9 +40,5 @@ export function parseSubscription(body: Record<string, unknown>, subscriber: Sub
     }
     return { pattern, principal: subscriber.principal, host: subscriber.host };
   }
-  if (!Array.isArray(topics) || topics.length === 0 || topics.some((t) => typeof t !== 'string' || t.length === 0)) {
-    throw errors.invalidPayload('The subscription needs topics (a non-empty array of topic names) or topic_pattern.');
-  }
-  if (topics.length > 10_000) throw errors.invalidPayload('A subscription names at most 10000 topics.');
-  return { topics: [...new Set(topics as string[])] };
+  return { topics: [...new Set(body.topics ?? [])] };
 }

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../body/json-body-parser.js';
 import { consecutiveOffsetsAnswer } from '../v2/v2-answer.js';
-import { v2ProduceAnswer, v2ProduceInputs } from '../v2/v2.controller.js';
+import { v2ProduceInputs } from '../v2/produce-records.schema.js';
+import { v2ProduceAnswer } from '../v2/v2.controller.js';
 import { scanV2BinaryBody as scanBody } from './v2-binary-body.js';
 import { type FramePlainRecords, nativeFramePlainRecords } from './v2-plain-records.js';
 

@@ -2,30 +2,30 @@
 // ConsumerInstances service. Confluent's statuses: 200 with {instance_id, base_uri} on create, 204 for
 // subscription, assignment and position changes and for delete, 200 with [{topic, partition, consumed, committed}]
 // for commits; 40403 unknown instance, 40902 instance exists, 40601 wrong embedded format in Accept, 42204 bad
-// config, 40901 subscription conflict, 40903 a seek on a partition the instance is not assigned.
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+// config, 40901 subscription conflict, 40903 a seek on a partition the instance is not assigned. The bodies and
+// queries are checked by the DTOs beside this file.
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { UseGuards, UsePipes } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '../../common/brook-error.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
-import type { InstanceFormat } from '../../group-coordinator/group-records.js';
 import { ConsumerInstances } from '../../application/consumer-instances/consumer-instances.service.js';
 import { ReadAccess } from '../../security/read-access.js';
 import { hostOf, principalOf } from '../../security/request-identity.js';
 import { parseJson } from '../body/json-body-parser.js';
-import { asArray, asObject, type JsonObject } from '../body/json-shape.js';
-import { integerParam } from '../../application/params.js';
 import { readUnparsedBody } from '../body/unparsed-body.js';
+import { RestValidationPipe, validateBody } from '../validation/rest-validation.pipe.js';
+import { PartitionsDto } from './assignments.dto.js';
+import { CONSUMER_MEDIA_TYPES, ConsumerFormatGuard } from './consumer-format.guard.js';
+import { ConsumerRecordsQuery } from './consumer-records.dto.js';
+import { CreateInstanceDto } from './consumer-instances.dto.js';
+import { CommitOffsetsDto, CommittedOffsetsQuery } from './offsets.dto.js';
+import { SeekDto } from './positions.dto.js';
+import { SubscriptionDto } from './subscriptions.dto.js';
 
 const INSTANCE = 'consumers/:group_name/instances/:instance';
-const MEDIA_TYPES: Readonly<Record<InstanceFormat, string>> = {
-  binary: 'application/vnd.kafka.binary.v2+json',
-  json: 'application/vnd.kafka.json.v2+json',
-  avro: 'application/vnd.kafka.avro.v2+json',
-  jsonschema: 'application/vnd.kafka.jsonschema.v2+json',
-  protobuf: 'application/vnd.kafka.protobuf.v2+json',
-};
 
 @Controller()
+@UsePipes(RestValidationPipe)
 export class V2ConsumerController {
   constructor(
     private readonly instances: ConsumerInstances,
@@ -34,7 +34,7 @@ export class V2ConsumerController {
 
   @Post('consumers/:group_name')
   @HttpCode(200)
-  create(@Param('group_name') group: string, @Body() body: unknown) {
+  create(@Param('group_name') group: string, @Body() body: CreateInstanceDto) {
     return this.instances.create(group, body);
   }
 
@@ -49,11 +49,11 @@ export class V2ConsumerController {
   async subscribe(
     @Param('group_name') group: string,
     @Param('instance') instance: string,
-    @Body() body: unknown,
+    @Body() body: SubscriptionDto,
     @Req() request: FastifyRequest,
   ) {
     const subscriber = { principal: principalOf(request), host: hostOf(request) };
-    await this.instances.subscribe(group, instance, asObject(body ?? {}, 'request body'), subscriber);
+    await this.instances.subscribe(group, instance, body, subscriber);
   }
 
   @Get(`${INSTANCE}/subscription`)
@@ -73,8 +73,8 @@ export class V2ConsumerController {
 
   @Post(`${INSTANCE}/assignments`)
   @HttpCode(204)
-  async assign(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: unknown) {
-    await this.instances.assign(group, instance, partitionsOf(body));
+  async assign(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: PartitionsDto) {
+    await this.instances.assign(group, instance, body.topicPartitions());
   }
 
   @Get(`${INSTANCE}/assignments`)
@@ -84,8 +84,8 @@ export class V2ConsumerController {
 
   @Post(`${INSTANCE}/positions`)
   @HttpCode(204)
-  async seek(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: unknown) {
-    await this.instances.seek(group, instance, offsetsOf(body));
+  async seek(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: SeekDto) {
+    await this.instances.seek(group, instance, body.positions());
   }
 
   @Post(`${INSTANCE}/positions/beginning`)
@@ -93,61 +93,52 @@ export class V2ConsumerController {
   async seekToBeginning(
     @Param('group_name') group: string,
     @Param('instance') instance: string,
-    @Body() body: unknown,
+    @Body() body: PartitionsDto,
   ) {
-    await this.instances.seekToEdge(group, instance, partitionsOf(body), 'beginning');
+    await this.instances.seekToEdge(group, instance, body.topicPartitions(), 'beginning');
   }
 
   @Post(`${INSTANCE}/positions/end`)
   @HttpCode(204)
-  async seekToEnd(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: unknown) {
-    await this.instances.seekToEdge(group, instance, partitionsOf(body), 'end');
+  async seekToEnd(
+    @Param('group_name') group: string,
+    @Param('instance') instance: string,
+    @Body() body: PartitionsDto,
+  ) {
+    await this.instances.seekToEdge(group, instance, body.topicPartitions(), 'end');
   }
 
   @Get(`${INSTANCE}/records`)
+  @UseGuards(ConsumerFormatGuard)
   async records(
     @Param('group_name') group: string,
     @Param('instance') instance: string,
-    @Query() query: Record<string, string | undefined>,
-    @Headers('accept') accept: string | undefined,
+    @Query() query: ConsumerRecordsQuery,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const format = this.instances.format(group, instance);
-    const other = (Object.keys(MEDIA_TYPES) as InstanceFormat[]).find(
-      (name) => name !== format && accept?.includes(MEDIA_TYPES[name]),
-    );
-    if (other !== undefined && !accept?.includes(MEDIA_TYPES[format])) {
-      throw errors.consumerFormatMismatch(
-        `The requested embedded data format (${other}) does not match the deserializer for this consumer instance (${format}).`,
-      );
-    }
-    const timeoutMs = query.timeout === undefined ? null : integerParam(query.timeout, 'timeout');
-    const maxBytes = query.max_bytes === undefined ? null : integerParam(query.max_bytes, 'max_bytes', { min: 1 });
     const reader = { principal: principalOf(request), host: hostOf(request), path: 'rest.poll', requestId: request.id };
     const mayRead = this.access.forReader(reader);
-    const records = await this.instances.poll(group, instance, { timeoutMs, maxBytes, mayRead });
-    void reply.header('content-type', MEDIA_TYPES[format]);
+    const options = { timeoutMs: query.timeout ?? null, maxBytes: query.max_bytes ?? null, mayRead };
+    const records = await this.instances.poll(group, instance, options);
+    void reply.header('content-type', CONSUMER_MEDIA_TYPES[this.instances.format(group, instance)]);
     return records;
   }
 
   @Post(`${INSTANCE}/offsets`)
   @HttpCode(200)
-  commit(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: unknown) {
-    const offsets = isEmptyBody(body) ? null : offsetsOf(body);
-    return this.instances.commit(group, instance, offsets);
+  commit(@Param('group_name') group: string, @Param('instance') instance: string, @Body() body: CommitOffsetsDto) {
+    return this.instances.commit(group, instance, body.explicit());
   }
 
   @Get(`${INSTANCE}/offsets`)
   async committed(
     @Param('group_name') group: string,
     @Param('instance') instance: string,
-    @Query('partition') partitionQuery: string | string[] | undefined,
+    @Query() query: CommittedOffsetsQuery,
     @Req() request: FastifyRequest,
   ) {
-    const fromQuery = [partitionQuery ?? []].flat().map(parsePartitionQuery);
-    const body = fromQuery.length > 0 ? undefined : await readGetBody(request);
-    const partitions = fromQuery.length > 0 ? fromQuery : body === undefined ? [] : partitionsOf(body);
+    const partitions = query.partition === undefined ? await partitionsOfGetBody(request) : query.partitions();
     const visible = this.describable(request);
     return { offsets: this.instances.committed(group, instance, partitions).filter(({ topic }) => visible(topic)) };
   }
@@ -159,54 +150,13 @@ export class V2ConsumerController {
   }
 }
 
-function isEmptyBody(body: unknown): boolean {
-  if (body === undefined || body === null || body === '') return true;
-  if (typeof body !== 'object' || Array.isArray(body)) return false;
-  const offsets = (body as JsonObject).offsets;
-  return Object.keys(body).length === 0 || (Array.isArray(offsets) && offsets.length === 0);
-}
-
-function topicPartitionOf(entry: unknown, what: string): TopicPartition {
-  const object = asObject(entry, what);
-  const { topic, partition } = object;
-  if (typeof topic !== 'string' || topic.length === 0)
-    throw errors.invalidPayload(`${what}.topic must be a topic name.`);
-  if (typeof partition !== 'number' || !Number.isSafeInteger(partition) || partition < 0) {
-    throw errors.invalidPayload(`${what}.partition must be a non-negative integer.`);
-  }
-  return { topic, partition };
-}
-
-function partitionsOf(body: unknown): TopicPartition[] {
-  const partitions = asArray(asObject(body ?? {}, 'request body').partitions, 'partitions');
-  return partitions.map((entry, i) => topicPartitionOf(entry, `partitions[${i}]`));
-}
-
-function offsetsOf(body: unknown): Array<TopicPartition & { offset: number; metadata?: string }> {
-  const offsets = asArray(asObject(body ?? {}, 'request body').offsets, 'offsets');
-  return offsets.map((entry, i) => {
-    const tp = topicPartitionOf(entry, `offsets[${i}]`);
-    const { offset, metadata } = entry as JsonObject;
-    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
-      throw errors.invalidPayload(`offsets[${i}].offset must be a non-negative integer.`);
-    }
-    if (metadata !== undefined && metadata !== null && typeof metadata !== 'string') {
-      throw errors.invalidPayload(`offsets[${i}].metadata must be a string.`);
-    }
-    return { ...tp, offset, ...(typeof metadata === 'string' ? { metadata } : {}) };
-  });
-}
-
-/** `?partition=topic:p`, Brook's alternative to a GET body (topic names cannot contain ':'). */
-function parsePartitionQuery(raw: string): TopicPartition {
-  const colon = raw.lastIndexOf(':');
-  if (colon <= 0) throw errors.badRequest(`partition must look like topic:partition, got '${raw}'.`);
-  return { topic: raw.slice(0, colon), partition: integerParam(raw.slice(colon + 1), 'partition') };
-}
-
-/** The committed-offsets query's body: Confluent sends it with GET, which Fastify leaves unparsed. */
-async function readGetBody(request: FastifyRequest): Promise<unknown> {
-  if (request.body !== undefined && request.body !== null) return request.body;
-  const raw = await readUnparsedBody(request);
-  return raw === null ? undefined : parseJson(raw);
+/**
+ * The partitions of the committed-offsets query sent as Confluent does, in a GET body (which Fastify leaves
+ * unparsed), validated as PartitionsDto; none without a body.
+ */
+async function partitionsOfGetBody(request: FastifyRequest): Promise<TopicPartition[]> {
+  const raw =
+    request.body ?? (await readUnparsedBody(request).then((bytes) => (bytes === null ? undefined : parseJson(bytes))));
+  if (raw === undefined) return [];
+  return (await validateBody(PartitionsDto, raw)).topicPartitions();
 }

@@ -3,13 +3,13 @@
 // An inline schema is looked up, or registered, under <topic>-key / <topic>-value (Confluent's TopicNameStrategy);
 // an id names a registered schema (of the format's type). Keys and values are the format's JSON (Avro's JSON
 // encoding, the JSON document, proto3 JSON), stored in Confluent's wire format. Confluent's refusals, for the whole
-// request: 42201 keys without a key schema, 42202 values without a value schema, 42203 data that does not match
+// request: the records' shape as in the json format (produce-records.schema.ts), 42201 keys without a key schema, 42202 values without a value schema, 42203 data that does not match
 // its schema, 42205 an inline schema that does not parse, 42207 a schema id that names no schema of that type.
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { ProduceInput } from '../../application/produce/produce.service.js';
 import type { ResolvedSchema, SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { SchemaType } from '../../application/schemas/schema-types.js';
-import { asArray, asObject } from '../body/json-shape.js';
+import { v2SchemaRecords } from './produce-records.schema.js';
 
 const SCHEMA_MEDIA_TYPES: ReadonlyArray<[string, SchemaType]> = [
   ['application/vnd.kafka.avro.v2+json', 'AVRO'],
@@ -37,15 +37,8 @@ export async function v2SchemaInputs(
   partition: number | undefined,
   now: number,
 ): Promise<V2SchemaProduce> {
-  const object = asObject(body, 'request body');
-  const records = asArray(object.records, 'records').map((entry, i) => asObject(entry, `records[${i}]`));
-  if (records.length === 0) throw errors.unprocessable('records must not be empty.');
-  records.forEach((record, i) => {
-    const given = record.partition;
-    if (given !== undefined && given !== null && (typeof given !== 'number' || !Number.isSafeInteger(given))) {
-      throw errors.unprocessable(`records[${i}].partition must be an integer.`);
-    }
-  });
+  const records = v2SchemaRecords(body);
+  const object = body as Record<string, unknown>;
   const present = (field: 'key' | 'value') =>
     records.some((record) => record[field] !== undefined && record[field] !== null);
   const keySchema = await schemaOf(serde, topic, schemaType, true, object.key_schema, object.key_schema_id);
@@ -64,7 +57,7 @@ export async function v2SchemaInputs(
       value: encode(valueSchema, record.value),
       headers: [],
       timestamp: now,
-      partition: partition ?? (record.partition as number | null | undefined),
+      partition: partition ?? record.partition,
     })),
     keySchemaId: keySchema?.id ?? null,
     valueSchemaId: valueSchema?.id ?? null,

@@ -4,30 +4,31 @@
 // inside offsets[] with status 200, as Confluent does.
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errors, outcomeField, type BrookError } from '../../common/brook-error.js';
+import { outcomeField, type BrookError } from '../../common/brook-error.js';
 import { ControllerElection } from '../../controller-election/controller-election.service.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
 import { Authorizer } from '../../security/authorizer.service.js';
 import { describable } from '../security/security-hooks.js';
 import { AdminService } from '../../application/admin/admin.service.js';
-import { asArray, asObject } from '../body/json-shape.js';
-import { acksParam, booleanParam, integerParam } from '../../application/params.js';
+import { acksParam } from '../../application/params.js';
 import { producerFromHeaders } from '../../application/idempotence/producer-headers.js';
 import { isInternalTopic } from '../../topic/topic-name.js';
+import { PARTITION_ID } from '../validation/path-params.js';
+import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
 import {
   ProduceService,
   type IdempotentProducer,
-  type ProduceInput,
   type ProduceOutcome,
   type ProduceResult,
 } from '../../application/produce/produce.service.js';
-import { decodeBase64 } from '../../application/record-format.js';
 import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { SchemaType } from '../../application/schemas/schema-types.js';
 import { v2SchemaInputs, v2SchemaType } from './v2-schema-produce.js';
 import { AnswerBuffers, consecutiveOffsetsAnswer } from './v2-answer.js';
+import { v2ProduceInputs } from './produce-records.schema.js';
+import { ListTopicsQuery } from './topics.dto.js';
 import { V2_JSON_FORMAT } from '../body/json-body-parser.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 
@@ -51,8 +52,8 @@ export class V2Controller {
 
   /** Topic names; internal topics (`__consumer_offsets`) only with `include_internal=true`, as Confluent lists. */
   @Get('topics')
-  topics(@Query('include_internal') includeInternal: string | undefined, @Req() request: FastifyRequest) {
-    const internal = booleanParam(includeInternal, 'include_internal');
+  topics(@Query(RestValidationPipe) query: ListTopicsQuery, @Req() request: FastifyRequest) {
+    const internal = query.include_internal;
     const visible = describable(this.authorizer, request);
     return [...this.metadata.allTopics().keys()]
       .filter((topic) => (internal || !isInternalTopic(topic)) && visible('TOPIC', topic))
@@ -71,14 +72,12 @@ export class V2Controller {
   }
 
   @Get('topics/:topic_name/partitions/:partition_id')
-  partition(@Param('topic_name') topic: string, @Param('partition_id') partitionText: string) {
-    const partition = integerParam(partitionText, 'partition_id');
+  partition(@Param('topic_name') topic: string, @Param('partition_id', PARTITION_ID) partition: number) {
     return this.admin.v2Partition(this.admin.partitionOrThrow(topic, partition), partition);
   }
 
   @Get('topics/:topic_name/partitions/:partition_id/offsets')
-  async offsets(@Param('topic_name') topic: string, @Param('partition_id') partitionText: string) {
-    const partition = integerParam(partitionText, 'partition_id');
+  async offsets(@Param('topic_name') topic: string, @Param('partition_id', PARTITION_ID) partition: number) {
     this.admin.partitionOrThrow(topic, partition);
     const offsets = await this.replicas.offsets(topic, partition);
     return { beginning_offset: offsets.earliest, end_offset: offsets.latest };
@@ -105,13 +104,13 @@ export class V2Controller {
   @HttpCode(200)
   produceToPartition(
     @Param('topic_name') topic: string,
-    @Param('partition_id') partitionText: string,
+    @Param('partition_id', PARTITION_ID) partition: number,
     @Query('acks') acks: string | undefined,
     @Headers() headers: RequestHeaders,
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.produce(topic, integerParam(partitionText, 'partition_id'), acks, headers, body, reply);
+    return this.produce(topic, partition, acks, headers, body, reply);
   }
 
   private async produce(
@@ -180,39 +179,6 @@ export class V2Controller {
   }
 }
 
-/**
- * The records of a v2 produce body parsed the full way (any shape JSON allows), checked as Confluent does: a 400
- * for a body or record that is not an object or records that is not an array, a 422 for an empty records array, a
- * partition that is not an integer, a key or value that is not base64 (binary format).
- * `partition` is the route's partition, when it names one.
- */
-export function v2ProduceInputs(
-  body: unknown,
-  json: boolean,
-  partition: number | undefined,
-  now: number,
-): ProduceInput[] {
-  const records = asArray(asObject(body, 'request body').records, 'records');
-  if (records.length === 0) throw errors.unprocessable('records must not be empty.');
-  return records.map((entry, i) => {
-    const record = asObject(entry, `records[${i}]`);
-    if (
-      record.partition !== undefined &&
-      record.partition !== null &&
-      (typeof record.partition !== 'number' || !Number.isSafeInteger(record.partition))
-    ) {
-      throw errors.unprocessable(`records[${i}].partition must be an integer.`);
-    }
-    return {
-      key: embedded(record.key, json, `records[${i}].key`),
-      value: embedded(record.value, json, `records[${i}].value`),
-      headers: [],
-      timestamp: now,
-      partition: partition ?? (record.partition as number | null | undefined),
-    };
-  });
-}
-
 /** The v2 produce answer: one offsets[] entry per record, in request order, and the schema ids used. */
 export function v2ProduceAnswer(
   outcomes: ProduceOutcome[],
@@ -270,15 +236,4 @@ export function v2ScannedAnswer(
 function failedEntry(partition: number | null, error: BrookError): string {
   const outcome = error.outcome === undefined ? '' : `,"outcome":${JSON.stringify(error.outcome)}`;
   return `{"partition":${partition},"offset":null,"error_code":${error.errorCode},"error":${JSON.stringify(error.message)}${outcome}}`;
-}
-
-function embedded(value: unknown, json: boolean, field: string): Buffer | null {
-  if (value === undefined || value === null) return null;
-  if (json) return Buffer.from(JSON.stringify(value), 'utf8');
-  if (typeof value !== 'string') throw errors.unprocessable(`${field} must be a base64 string in the binary format.`);
-  try {
-    return decodeBase64(value, field);
-  } catch {
-    throw errors.unprocessable(`${field} is not valid base64.`);
-  }
 }

@@ -1,88 +1,60 @@
 // Confluent's v3 ACL routes: GET /v3/clusters/{c}/acls (search by query parameters), POST (create one binding,
-// 201), POST .../acls:batch (create every binding of `data`, 201; one bad entry refuses the whole batch), DELETE (delete every binding matching the query parameters; answers them). Field names and values are
-// Confluent's (resource_type, resource_name, pattern_type, principal, host, operation, permission).
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { BrookError, errors } from '../../common/brook-error.js';
+// 201), POST .../acls:batch (create every binding of `data`, 201; one bad entry refuses the whole batch), DELETE
+// (delete every binding matching the query parameters; answers them). Field names and values are Confluent's
+// (resource_type, resource_name, pattern_type, principal, host, operation, permission); the inputs are checked by
+// the DTOs of acls.dto.ts.
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
-import { ControllerElection } from '../../controller-election/controller-election.service.js';
 import { Inject } from '@nestjs/common';
-import { AclError, parseBinding, parseFilter, type AclBinding, type AclFilter } from '../../security/acl.js';
+import type { AclBinding } from '../../security/acl.js';
 import { ACL_COUNT_MAX, AclStore } from '../../security/acl-store.service.js';
-
-/** Bound on the bindings of one acls:batch request. */
-export const ACL_BATCH_MAX = 1_000;
+import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
+import { AclBatchDto, AclDeleteQuery, AclFilterQuery, CreateAclDto } from './acls.dto.js';
+import { KnownClusterGuard } from './known-cluster.guard.js';
 
 @Controller('v3/clusters/:cluster_id')
+@UseGuards(KnownClusterGuard)
+@UsePipes(RestValidationPipe)
 export class AclController {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
-    private readonly election: ControllerElection,
     private readonly acls: AclStore,
   ) {}
 
   @Get('acls')
-  search(@Param('cluster_id') clusterId: string, @Query() query: Record<string, unknown>) {
-    this.checkCluster(clusterId);
-    const self = `${this.base(clusterId)}${queryString(query)}`;
+  search(@Param('cluster_id') clusterId: string, @Query() query: AclFilterQuery, @Req() request: FastifyRequest) {
+    const self = `${this.base(clusterId)}${queryString(request.query as Record<string, unknown>)}`;
     return {
       kind: 'KafkaAclList',
       metadata: { self, next: null },
-      data: this.acls.search(filterOf(query)).map((acl) => this.aclData(clusterId, acl)),
+      data: this.acls.search(query.filter()).map((acl) => this.aclData(clusterId, acl)),
     };
   }
 
   @Post('acls')
   @HttpCode(201)
-  async create(@Param('cluster_id') clusterId: string, @Body() body: unknown) {
-    this.checkCluster(clusterId);
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw errors.invalidRequest('The request body must be a JSON object.');
-    let binding: AclBinding;
-    try {
-      binding = parseBinding(body as Record<string, unknown>);
-    } catch (error) {
-      throw asBadRequest(error);
-    }
+  async create(@Body() body: CreateAclDto) {
     if (this.acls.all().length >= ACL_COUNT_MAX)
       throw errors.invalidRequest(`At most ${ACL_COUNT_MAX} ACLs can be stored.`);
-    await this.acls.create(binding);
+    await this.acls.create(body.binding());
   }
 
   @Post('acls::batch')
   @HttpCode(201)
-  async createBatch(@Param('cluster_id') clusterId: string, @Body() body: unknown) {
-    this.checkCluster(clusterId);
-    const data = (body as Record<string, unknown> | null)?.data;
-    if (typeof body !== 'object' || body === null || !Array.isArray(data))
-      throw errors.invalidRequest('The request body must be a JSON object with a data array.');
-    if (data.length > ACL_BATCH_MAX) throw errors.invalidRequest(`At most ${ACL_BATCH_MAX} ACLs in one batch.`);
-    const bindings = data.map((entry: unknown, i) => {
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
-        throw errors.invalidRequest(`data[${i}] must be a JSON object.`);
-      try {
-        return parseBinding(entry as Record<string, unknown>);
-      } catch (error) {
-        const refused = asBadRequest(error);
-        throw errors.invalidRequest(`data[${i}]: ${refused.message}`);
-      }
-    });
+  async createBatch(@Body() body: AclBatchDto) {
+    const bindings = body.bindings();
     if (this.acls.all().length + bindings.length > ACL_COUNT_MAX)
       throw errors.invalidRequest(`At most ${ACL_COUNT_MAX} ACLs can be stored.`);
     await this.acls.createAll(bindings);
   }
 
   @Delete('acls')
-  async delete(@Param('cluster_id') clusterId: string, @Query() query: Record<string, unknown>) {
-    this.checkCluster(clusterId);
-    if (query.resource_type === undefined)
-      throw errors.invalidRequest('resource_type is required (ANY deletes across types).');
-    const deleted = await this.acls.delete(filterOf(query));
+  async delete(@Param('cluster_id') clusterId: string, @Query() query: AclDeleteQuery) {
+    const deleted = await this.acls.delete(query.filter());
     return { data: deleted.map((acl) => this.aclData(clusterId, acl)) };
-  }
-
-  private checkCluster(clusterId: string): void {
-    if (clusterId !== this.election.clusterId) throw errors.clusterNotFound(clusterId);
   }
 
   private base(clusterId: string): string {
@@ -99,19 +71,6 @@ export class AclController {
       ...fields,
     };
   }
-}
-
-function filterOf(query: Record<string, unknown>): AclFilter {
-  try {
-    return parseFilter(query);
-  } catch (error) {
-    throw asBadRequest(error);
-  }
-}
-
-function asBadRequest(error: unknown): BrookError {
-  if (error instanceof AclError) return errors.invalidRequest(error.message);
-  throw error;
 }
 
 function queryString(fields: Record<string, unknown>): string {

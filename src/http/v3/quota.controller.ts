@@ -3,25 +3,27 @@
 //   GET    /v3/clusters/{c}/client-quotas/{entity}   one entity (User:alice or <default>)
 //   PUT    /v3/clusters/{c}/client-quotas/{entity}   set producer_byte_rate, consumer_byte_rate, request_rate
 //   DELETE /v3/clusters/{c}/client-quotas/{entity}   remove the entity's quotas
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, UseGuards, UsePipes } from '@nestjs/common';
 import { errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
-import { ControllerElection } from '../../controller-election/controller-election.service.js';
-import { parseQuota, QuotaError, type QuotaValues } from '../../security/quota.js';
+import type { QuotaValues } from '../../security/quota.js';
 import { QuotaManager } from '../../security/quota-manager.service.js';
+import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
+import { PutQuotaDto, QUOTA_ENTITY } from './client-quotas.dto.js';
+import { KnownClusterGuard } from './known-cluster.guard.js';
 
 @Controller('v3/clusters/:cluster_id/client-quotas')
+@UseGuards(KnownClusterGuard)
+@UsePipes(RestValidationPipe)
 export class QuotaController {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
-    private readonly election: ControllerElection,
     private readonly quotas: QuotaManager,
   ) {}
 
   @Get()
   list(@Param('cluster_id') clusterId: string) {
-    this.checkCluster(clusterId);
     const data = [...this.quotas.all()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([entity, values]) => this.quotaData(clusterId, entity, values));
@@ -30,22 +32,18 @@ export class QuotaController {
 
   @Get(':entity')
   get(@Param('cluster_id') clusterId: string, @Param('entity') entity: string) {
-    this.checkCluster(clusterId);
     const values = this.quotas.all().get(entity);
     if (values === undefined) throw errors.notFound(`No quotas are set for ${entity}.`);
     return this.quotaData(clusterId, entity, values);
   }
 
   @Put(':entity')
-  async put(@Param('cluster_id') clusterId: string, @Param('entity') entity: string, @Body() body: unknown) {
-    this.checkCluster(clusterId);
-    let values: QuotaValues;
-    try {
-      values = parseQuota(entity, body);
-    } catch (error) {
-      if (error instanceof QuotaError) throw errors.invalidRequest(error.message);
-      throw error;
-    }
+  async put(
+    @Param('cluster_id') clusterId: string,
+    @Param('entity', QUOTA_ENTITY) entity: string,
+    @Body() body: PutQuotaDto,
+  ) {
+    const values = body.values();
     await this.quotas.put(entity, values);
     return this.quotaData(clusterId, entity, values);
   }
@@ -53,12 +51,7 @@ export class QuotaController {
   @Delete(':entity')
   @HttpCode(204)
   async delete(@Param('cluster_id') clusterId: string, @Param('entity') entity: string) {
-    this.checkCluster(clusterId);
     if (!(await this.quotas.delete(entity))) throw errors.notFound(`No quotas are set for ${entity}.`);
-  }
-
-  private checkCluster(clusterId: string): void {
-    if (clusterId !== this.election.clusterId) throw errors.clusterNotFound(clusterId);
   }
 
   private url(clusterId: string, entity?: string): string {

@@ -4,7 +4,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { errors } from '../../common/brook-error.js';
-import { asObject } from '../body/json-shape.js';
 import { ProducerIdService } from '../../application/idempotence/producer-ids.service.js';
 
 @Controller('v3/clusters/:cluster_id/producers')
@@ -18,7 +17,9 @@ export class V3ProducersController {
   @HttpCode(200)
   async initProducerId(@Param('cluster_id') clusterId: string, @Body() body: unknown) {
     this.admin.checkCluster(clusterId);
-    const fields = Object.keys(asObject(body, 'request body'));
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw errors.invalidRequest('The request body must be a JSON object.');
+    const fields = Object.keys(body);
     if (fields.length > 0) throw errors.invalidRequest(`The request body takes no field; ${fields[0]} is unknown.`);
     const { producerId, producerEpoch } = await this.producerIds.initProducerId();
     return { kind: 'KafkaProducer', cluster_id: clusterId, producer_id: producerId, producer_epoch: producerEpoch };

@@ -2,34 +2,33 @@
 // &max_records=&wait_ms=&format= (binary, json, string, or avro, jsonschema, protobuf: decoded with the registry's
 // schemas). JSON answers {records, next_offset, high_watermark}; with
 // `Accept: application/vnd.brook.batches` the stored batches are sent as they are (Kafka v2 layout), with
-// X-Brook-Next-Offset and X-Brook-High-Watermark headers. The route's rights are checked before the handler; since
-// a read may wait up to wait_ms, security's one read check is asked again once there is something to answer.
-import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+// X-Brook-Next-Offset and X-Brook-High-Watermark headers. The query is checked by records.dto.ts. The route's rights
+// are checked before the handler; since a read may wait up to wait_ms, security's one read check is asked again once
+// there is something to answer.
+import { Controller, Get, Headers, Param, Query, Res, UseGuards, UsePipes } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { BrookError } from '../../common/brook-error.js';
 import { ReadAccess } from '../../security/read-access.js';
 import { hostOf, principalOf } from '../../security/request-identity.js';
-import type { FastifyReply } from 'fastify';
-import { BrookError, errors } from '../../common/brook-error.js';
-import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
-import type { BrokerConfig } from '../../config/broker-config.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
-import { AdminService } from '../../application/admin/admin.service.js';
-import { integerParam, timestampParam } from '../../application/params.js';
-import { READ_FORMATS, recordsFromBatches, type ReadFormat } from '../../application/record-format.js';
+import { recordsFromBatches } from '../../application/record-format.js';
 import { isSchemaReadFormat } from '../../application/schemas/schema-fields.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { Metrics } from '../../metrics/metrics.service.js';
 import { batchesIn } from '../../partition-log/record-batch.js';
+import { PARTITION_ID } from '../validation/path-params.js';
+import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
+import { KnownClusterGuard } from './known-cluster.guard.js';
+import { KnownPartitionGuard } from './known-partition.guard.js';
+import { ReadLimitsPipe, ReadRecordsQuery } from './records.dto.js';
 
 export const BATCHES_MEDIA_TYPE = 'application/vnd.brook.batches';
-const DEFAULT_MAX_BYTES = 1024 * 1024;
-const DEFAULT_MAX_RECORDS = 500;
-const MAX_RECORDS_LIMIT = 10_000;
 
 @Controller('v3/clusters/:cluster_id/topics/:topic_name/partitions/:partition_id')
+@UseGuards(KnownClusterGuard)
+@UsePipes(RestValidationPipe)
 export class V3ReadController {
   constructor(
-    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
-    private readonly admin: AdminService,
     private readonly replicas: PartitionRouter,
     private readonly metrics: Metrics,
     private readonly access: ReadAccess,
@@ -37,31 +36,15 @@ export class V3ReadController {
   ) {}
 
   @Get('records')
+  @UseGuards(KnownPartitionGuard)
   async read(
-    @Param('cluster_id') clusterId: string,
     @Param('topic_name') topic: string,
-    @Param('partition_id') partitionText: string,
-    @Query() query: Record<string, string | undefined>,
+    @Param('partition_id', PARTITION_ID) partition: number,
+    @Query(ReadLimitsPipe) query: ReadRecordsQuery,
     @Headers('accept') accept: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    this.admin.checkCluster(clusterId);
-    const partition = integerParam(partitionText, 'partition_id');
-    this.admin.partitionOrThrow(topic, partition);
-    const format = (query.format ?? 'binary') as ReadFormat;
-    if (!READ_FORMATS.includes(format))
-      throw errors.badRequest(`format must be one of ${READ_FORMATS.join(', ')}, got '${query.format}'.`);
-    const maxBytes = integerParam(query.max_bytes, 'max_bytes', {
-      min: 1,
-      max: this.config.readBytesMax,
-      fallback: DEFAULT_MAX_BYTES,
-    });
-    const maxRecords = integerParam(query.max_records, 'max_records', {
-      min: 1,
-      max: MAX_RECORDS_LIMIT,
-      fallback: DEFAULT_MAX_RECORDS,
-    });
-    const waitMs = integerParam(query.wait_ms, 'wait_ms', { min: 0, max: this.config.readWaitMsMax, fallback: 0 });
+    const { format, max_bytes: maxBytes, max_records: maxRecords, wait_ms: waitMs } = query;
     const offset = await this.startOffset(topic, partition, query);
     const abort = new AbortController();
     reply.raw.once('close', () => abort.abort());
@@ -92,21 +75,10 @@ export class V3ReadController {
     return { records, next_offset: nextOffset ?? result.nextOffset, high_watermark: result.highWatermark };
   }
 
-  private async startOffset(
-    topic: string,
-    partition: number,
-    query: Record<string, string | undefined>,
-  ): Promise<number> {
-    const given = ['offset', 'timestamp', 'from'].filter((name) => query[name] !== undefined);
-    if (given.length > 1)
-      throw errors.badRequest(`Give only one of offset, timestamp and from (got ${given.join(', ')}).`);
-    if (query.offset !== undefined) return integerParam(query.offset, 'offset');
-    if (query.timestamp !== undefined)
-      return this.replicas.offsetForTimestamp(topic, partition, timestampParam(query.timestamp, 'timestamp'));
+  private async startOffset(topic: string, partition: number, query: ReadRecordsQuery): Promise<number> {
+    if (query.offset !== undefined) return query.offset;
+    if (query.timestamp !== undefined) return this.replicas.offsetForTimestamp(topic, partition, query.timestamp);
     const offsets = await this.replicas.offsets(topic, partition);
-    const from = query.from ?? 'earliest';
-    if (from === 'earliest') return offsets.earliest;
-    if (from === 'latest') return offsets.latest;
-    throw errors.badRequest(`from must be earliest or latest, got '${from}'.`);
+    return query.from === 'latest' ? offsets.latest : offsets.earliest;
   }
 }

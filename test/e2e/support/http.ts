@@ -1,4 +1,7 @@
-// Small fetch helpers for the e2e tests: JSON requests whose answers are validated against openapi.yaml.
+// The e2e tests' JSON requests, sent with supertest (`request(brokerUrl)`) and validated against openapi.yaml.
+// Answers are read as raw bytes and parsed here, so that what a test sees is what the broker sent; tests that must
+// stream (a chunked produce, SSE) use node:http themselves.
+import request from 'supertest';
 import { expect } from 'vitest';
 import { validateResponse } from './openapi-validator.js';
 
@@ -22,6 +25,25 @@ export interface CallOptions {
   spec?: string;
 }
 
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
+
+/** Collects the answer's bytes whatever its content type (supertest would parse JSON and drop unknown types). */
+function rawBytes(answer: unknown, done: (error: Error | null, body: Buffer) => void): void {
+  const response = answer as NodeJS.ReadableStream;
+  const chunks: Buffer[] = [];
+  response.on('data', (chunk: Buffer) => chunks.push(chunk));
+  response.on('error', (error: Error) => done(error, Buffer.alloc(0)));
+  response.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    for (const one of [value ?? []].flat()) headers.append(name, one);
+  }
+  return headers;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function call<T = any>(
   baseUrl: string,
@@ -29,14 +51,22 @@ export async function call<T = any>(
   path: string,
   options: CallOptions = {},
 ): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...options.headers };
+  let test = request(baseUrl)[method.toLowerCase() as Method](path).buffer(true).parse(rawBytes);
+  for (const [name, value] of Object.entries(options.headers ?? {})) test = test.set(name, value);
+  if (options.accept !== undefined) test = test.set('accept', options.accept);
   let body: string | Buffer | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
-  if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-  if (options.accept !== undefined) headers.accept = options.accept;
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
-  const text = await response.text();
+  if (body !== undefined) {
+    // The bytes go as they are: superagent would serialize a Buffer as JSON ({"type":"Buffer",...}).
+    const asPrepared = (prepared: unknown): string => prepared as string;
+    test = test
+      .set('content-type', options.contentType ?? 'application/json')
+      .serialize(asPrepared)
+      .send(body);
+  }
+  const response = await test;
+  const text = (response.body as Buffer).toString('utf8');
   let parsed: unknown = undefined;
   if (text.length > 0) {
     try {
@@ -45,16 +75,11 @@ export async function call<T = any>(
       parsed = text;
     }
   }
+  const headers = headersOf(response.headers as Record<string, string | string[] | undefined>);
   if (options.spec !== undefined) {
-    validateResponse(
-      method,
-      options.spec,
-      response.status,
-      parsed,
-      response.headers.get('content-type') ?? 'application/json',
-    );
+    validateResponse(method, options.spec, response.status, parsed, headers.get('content-type') ?? 'application/json');
   }
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
+  return { status: response.status, headers, body: parsed as T, text };
 }
 
 export function expectError(
