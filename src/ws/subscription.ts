@@ -55,9 +55,11 @@ export class Subscription implements StreamSink {
   }
 
   waitForRoom(signal: AbortSignal): Promise<void> {
+    // The quota's wait is read before the room: read after it, a debt paid in between left no timer, and a
+    // subscription with credits and a flowing socket waited for a wake-up nothing sent (a stall seen in CI).
+    const throttleMs = this.checks.throttle.waitMs();
     if (this.room() > 0 || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
-      const throttleMs = this.checks.throttle.waitMs();
       const timer = throttleMs > 0 ? setTimeout(() => wake(), throttleMs) : null;
       const wake = () => {
         if (timer !== null) clearTimeout(timer);
