@@ -65,8 +65,10 @@ class ResponseSink implements StreamSink {
   }
 
   async waitForRoom(signal: AbortSignal): Promise<void> {
-    if (this.room() > 0 || signal.aborted) return;
+    // The quota's wait is read before the room (as the WebSocket's subscription does): read after it, a debt paid
+    // in between sent the stream to wait for a 'drain' that no pending write would ever emit.
     const throttleMs = this.security.throttle.waitMs();
+    if (this.room() > 0 || signal.aborted) return;
     if (throttleMs > 0) await sleep(throttleMs, undefined, { signal }).catch(() => undefined);
     else await once(this.response, 'drain', { signal }).catch(() => undefined);
   }
