@@ -35,7 +35,7 @@ import { SeededRandom } from './support/seeded-random.js';
 const SOAK = process.env.BROOK_SOAK === '1';
 const SEED = Number(process.env.BROOK_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Inputs per hostile kind (the well-formed burst sends every base frame once, `PASSES` times). */
-const CASES = Number(process.env.BROOK_KAFKA_FUZZ_CASES ?? (SOAK ? 6_000 : 500));
+const CASES = Number(process.env.BROOK_KAFKA_FUZZ_CASES ?? (SOAK ? 6_000 : 800));
 const PASSES = SOAK ? 5 : 1;
 const SLOW_CASES = SOAK ? 300 : 24;
 /** Generated bodies per advertised API version (beside the realistic ones). */
