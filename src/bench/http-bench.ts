@@ -115,14 +115,18 @@ export function cpuMs(pid: number | undefined): number | undefined {
 
 export async function startBroker(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
+  // Every listener on a free port of its own: a default port (9092, 8081) may be taken by another process here.
   let kafkaPort = await freePort();
   while (kafkaPort === port) kafkaPort = await freePort();
+  let registryPort = await freePort();
+  while (registryPort === port || registryPort === kafkaPort) registryPort = await freePort();
   const server = await startChild(
     'broker',
     [MAIN_JS],
     {
       BROOK_PORT: String(port),
       BROOK_KAFKA_PORT: String(kafkaPort),
+      BROOK_SCHEMA_REGISTRY_PORT: String(registryPort),
       BROOK_DATA_DIR: dataDir,
       BROOK_LOG_LEVEL: 'warn',
       ...env,

@@ -37,8 +37,6 @@ const WARMUP_SECONDS = 1;
 const K1_ROUNDS = 4;
 const K6_ROUNDS = 3;
 const FETCH_BYTES = 1024 * 1024;
-/** The schema registry's port is not chosen by startBroker; these runs do not need it (8081 may be taken). */
-const NO_REGISTRY = { BROOK_SCHEMA_REGISTRY_ENABLED: 'false' };
 const TOPIC = 'kbench';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -214,7 +212,7 @@ export async function runK1(seconds: number): Promise<Measurement[]> {
       BENCH_FILE: join(dir, 'baseline.log'),
       BENCH_ANSWER: produceAnswerFrame(TOPIC, 0).toString('hex'),
     });
-    broker = await startBroker(join(dir, 'broker'), NO_REGISTRY);
+    broker = await startBroker(join(dir, 'broker'));
     await createKafkaTopic(broker);
     const sides = [
       { port: baseline.port, pid: baseline.child.pid },
@@ -318,7 +316,7 @@ export async function runK6(megabytes: number): Promise<Measurement[]> {
   let broker: Server | undefined;
   let baseline: TcpServer | undefined;
   try {
-    broker = await startBroker(join(dir, 'broker'), NO_REGISTRY);
+    broker = await startBroker(join(dir, 'broker'));
     await createKafkaTopic(broker);
     const frame = batchFrame();
     const batches = Math.ceil((megabytes * 1e6) / (frame.length - 70));

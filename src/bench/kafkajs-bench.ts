@@ -14,14 +14,13 @@ const RECORD_BYTES = 100;
 const RECORDS_PER_SEND = 1000;
 const KJS_IN_FLIGHT = 4;
 /** The schema registry's port is not chosen by startBroker; these runs do not need it (8081 may be taken). */
-const NO_REGISTRY = { BROOK_SCHEMA_REGISTRY_ENABLED: 'false' };
 const TOPIC = 'kafkajs-bench';
 
 export async function runKafkajs(records: number): Promise<Measurement[]> {
   const dir = await mkdtemp(join(tmpdir(), 'brook-bench-kjs-'));
   let broker: Server | undefined;
   try {
-    broker = await startBroker(join(dir, 'broker'), NO_REGISTRY);
+    broker = await startBroker(join(dir, 'broker'));
     const clusters = (await callJson(broker, 'GET', '/v3/clusters')).data as Array<{ cluster_id: string }>;
     await callJson(broker, 'POST', `/v3/clusters/${clusters[0].cluster_id}/topics`, {
       topic_name: TOPIC,
