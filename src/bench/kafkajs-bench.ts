@@ -13,7 +13,6 @@ import { formatMeasurement, type Measurement } from './measure.js';
 const RECORD_BYTES = 100;
 const RECORDS_PER_SEND = 1000;
 const KJS_IN_FLIGHT = 4;
-/** The schema registry's port is not chosen by startBroker; these runs do not need it (8081 may be taken). */
 const TOPIC = 'kafkajs-bench';
 
 export async function runKafkajs(records: number): Promise<Measurement[]> {
