@@ -4,16 +4,19 @@
 // three-broker cluster with acks=all and acks=1 beside one broker), BROOK_BENCH_W5_SECONDS and
 // BROOK_BENCH_W5_RATE the W5 WebSocket fan-out (default 5 s per run, 10,000 records/s; BROOK_BENCH_W5_SUBSCRIBERS
 // a comma list of subscriber counts, default 1,10,100), BROOK_BENCH_READ_MB the W6 read (default 200),
-// BROOK_BENCH_GROUP_RECORDS the G1 consumer-group run (default 300,000).
+// BROOK_BENCH_GROUP_RECORDS the G1 consumer-group run (default 300,000); `w1a` W1 with Avro records by schema id
+// beside binary ones on one broker (BROOK_BENCH_SECONDS).
 import { runW1Cluster } from './cluster-bench.js';
 import { runGroupBench } from './group-bench.js';
 import { runW1, runW6 } from './http-bench.js';
 import { runLogBench } from './log-bench.js';
+import { runW1Avro } from './schema-bench.js';
 import { runW5 } from './ws-bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   log: () => runLogBench(Number(process.env.BROOK_BENCH_RECORDS ?? 500_000)),
   w1: () => runW1(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
+  w1a: () => runW1Avro(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
   w1c: () => runW1Cluster(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
   w5: () =>
     runW5(
