@@ -255,6 +255,7 @@ export async function produceFor(
   body: Buffer,
   seconds: number,
   path = PRODUCE_PATH,
+  headers: Record<string, string> = PRODUCE_HEADERS,
 ): Promise<{ requests: number; seconds: number; latenciesMs: number[]; cpuMs: number }> {
   const cpuBefore = cpuMs(server.child.pid);
   const latenciesMs: number[] = [];
@@ -263,7 +264,7 @@ export async function produceFor(
   const loop = async () => {
     while (process.hrtime.bigint() < deadline) {
       const sent = process.hrtime.bigint();
-      const res = await call(server, 'POST', path, body, PRODUCE_HEADERS);
+      const res = await call(server, 'POST', path, body, headers);
       latenciesMs.push(Number(process.hrtime.bigint() - sent) / 1e6);
       checkProduced(server, res);
     }
