@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 async function status() {
-  return (await call(cluster.brokers[0].url, 'GET', `/v3/clusters/${topic.clusterId}/status`)).body;
+  return (
+    await call(cluster.brokers[0].url, 'GET', `/v3/clusters/${topic.clusterId}/status`, {
+      spec: '/v3/clusters/{cluster_id}/status',
+    })
+  ).body;
 }
 
 /** The ISR the page shows for partition 0, sorted, and whether it marks the partition under-replicated. */

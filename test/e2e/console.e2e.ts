@@ -166,7 +166,9 @@ describe('the pages', () => {
     await expect
       .poll(async () => Number(await row.getByTestId('topic-produce-rate').textContent()), { timeout: 10_000 })
       .toBeGreaterThan(0);
-    const stats = await call(broker.url, 'GET', `/v3/clusters/${cid}/topic-stats`);
+    const stats = await call(broker.url, 'GET', `/v3/clusters/${cid}/topic-stats`, {
+      spec: '/v3/clusters/{cluster_id}/topic-stats',
+    });
     const browse = stats.body.data.find((entry: { topic_name: string }) => entry.topic_name === 'browse');
     const hw = async (partition: number) =>
       (await call(broker.url, 'GET', `/v3/clusters/${cid}/topics/browse/partitions/${partition}/offset`)).body;
