@@ -7517,6 +7517,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       /** @description Unknown cluster (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
