@@ -257,5 +257,11 @@ describe('the pages', () => {
     await expect.poll(() => page.getByTestId('cluster-id').textContent()).toBe(cid);
     await expectAccessible(page, 'overview, dark');
     await screenshot(page, 'overview-dark');
+    await open('/topics');
+    await page.getByTestId('topic-row-browse').getByTestId('topic-size').filter({ hasText: /B$/ }).waitFor();
+    await expectAccessible(page, 'topics, dark');
+    await open('/topics/browse');
+    await page.getByTestId('size-0').filter({ hasText: /B$/ }).waitFor();
+    await expectAccessible(page, 'topic partitions, dark');
   });
 });
