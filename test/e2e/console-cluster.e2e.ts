@@ -83,6 +83,10 @@ describe('the console on a 3-broker cluster', () => {
     await screenshot(page, 'isr-shrunk');
 
     await expect.poll(() => overview.getByTestId('under-replicated').textContent(), { timeout: 10_000 }).toBe('1');
+    const topics = await openPage('/topics');
+    const row = topics.getByTestId('topic-row-replicated');
+    await expect.poll(() => row.getByTestId('topic-under-replicated').textContent(), { timeout: 10_000 }).toBe('1');
+    await topics.close();
     await waitUntil(
       'the killed broker reported down',
       async () => {

@@ -86,6 +86,15 @@ describe('topicStatsView', () => {
     expect(orders.partitions.map((partition) => partition.leader_id)).toEqual([3, null]);
     expect(orders.compacted).toBe(true);
   });
+
+  it('counts the partitions whose ISR is smaller than their replica list', () => {
+    const stats: ClusterStats = { brokers: [], controller: null, reports: new Map() };
+    const shrunk = topic('orders', [1, 2, 3]);
+    shrunk.states[1] = { ...shrunk.states[1], isr: [2, 3] };
+    shrunk.states[2] = { ...shrunk.states[2], isr: [3] };
+    expect(topicStatsView(stats, [shrunk], () => false)[0].under_replicated_partitions).toBe(2);
+    expect(topicStatsView(stats, [topic('orders', [1])], () => false)[0].under_replicated_partitions).toBe(0);
+  });
 });
 
 describe('clusterStatusView', () => {

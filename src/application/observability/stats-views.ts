@@ -75,6 +75,9 @@ export function topicStatsView(
       compacted: compacted(metadata),
       size_bytes: known ? partitions.reduce((sum, partition) => sum + partition.size_bytes!, 0) : null,
       record_count: known ? partitions.reduce((sum, partition) => sum + partition.record_count!, 0) : null,
+      under_replicated_partitions: metadata.assignment.replicas.filter(
+        (replicas, partition) => (metadata.states[partition]?.isr.length ?? 0) < replicas.length,
+      ).length,
       ...rates,
       rates_from_brokers: reporting.map((report) => report.broker_id).sort((a, b) => a - b),
       partitions,

@@ -2279,6 +2279,8 @@ export interface components {
       /** @description Sum of the partitions' sizes on disk (their leaders' logs); null when one is unknown. */
       size_bytes: number | null;
       topic_name: string;
+      /** @description The topic's partitions whose ISR is smaller than their replica list (from the metadata). */
+      under_replicated_partitions: number;
     };
     /** @description Brook addition (GET /v3/clusters/{cluster_id}/topic-stats). */
     BrookTopicStatsList: components['schemas']['ResourceCollection'] & {

@@ -25,7 +25,13 @@ import { ErrorAlert } from '../../components/error-alert';
 import { CreateTopicModal } from './create-topic-modal';
 
 type SortKey =
-  'topic_name' | 'partitions_count' | 'replication_factor' | 'size_bytes' | 'record_count' | 'produce_rate';
+  | 'topic_name'
+  | 'partitions_count'
+  | 'replication_factor'
+  | 'size_bytes'
+  | 'record_count'
+  | 'under_replicated'
+  | 'produce_rate';
 
 export function TopicsPage() {
   const c = useClusterId();
@@ -62,6 +68,7 @@ export function TopicsPage() {
           ...topic,
           size_bytes: entry?.size_bytes ?? -1,
           record_count: entry?.record_count ?? -1,
+          under_replicated: entry?.under_replicated_partitions ?? -1,
           produce_rate: entry?.produce_records_per_second ?? -1,
         };
       });
@@ -101,6 +108,7 @@ export function TopicsPage() {
               {header('replication_factor', 'Replication factor')}
               {header('size_bytes', 'Size')}
               {header('record_count', 'Records')}
+              {header('under_replicated', 'Under-replicated')}
               {header('produce_rate', 'Produced/s')}
               <Table.Th>Actions</Table.Th>
             </Table.Tr>
@@ -120,6 +128,9 @@ export function TopicsPage() {
                   {topic.size_bytes < 0 ? '—' : formatBytes(topic.size_bytes)}
                 </Table.Td>
                 <Table.Td data-testid="topic-records">{topic.record_count < 0 ? '—' : topic.record_count}</Table.Td>
+                <Table.Td data-testid="topic-under-replicated">
+                  {topic.under_replicated < 0 ? '—' : topic.under_replicated}
+                </Table.Td>
                 <Table.Td data-testid="topic-produce-rate">
                   {topic.produce_rate < 0 ? '—' : formatRate(topic.produce_rate)}
                 </Table.Td>
