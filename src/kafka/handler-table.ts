@@ -17,6 +17,7 @@ import { fetchHandler } from './handlers/fetch.js';
 import { findCoordinatorHandler } from './handlers/find-coordinator.js';
 import { heartbeatHandler } from './handlers/heartbeat.js';
 import { incrementalAlterConfigsHandler } from './handlers/incremental-alter-configs.js';
+import { initProducerIdHandler } from './handlers/init-producer-id.js';
 import { joinGroupHandler } from './handlers/join-group.js';
 import { leaveGroupHandler } from './handlers/leave-group.js';
 import { listGroupsHandler } from './handlers/list-groups.js';
@@ -44,6 +45,7 @@ export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   alterConfigsHandler,
   incrementalAlterConfigsHandler,
   describeClusterHandler,
+  initProducerIdHandler,
   saslHandshakeHandler,
   saslAuthenticateHandler,
   findCoordinatorHandler,
