@@ -6,10 +6,13 @@ import { advertisedVersions } from './advertised-versions.js';
 import type { AnyKafkaHandler } from './kafka-handler.js';
 import { alterConfigsHandler } from './handlers/alter-configs.js';
 import { apiVersionsHandler } from './handlers/api-versions.js';
+import { createAclsHandler } from './handlers/create-acls.js';
 import { createPartitionsHandler } from './handlers/create-partitions.js';
 import { createTopicsHandler } from './handlers/create-topics.js';
+import { deleteAclsHandler } from './handlers/delete-acls.js';
 import { deleteGroupsHandler } from './handlers/delete-groups.js';
 import { deleteTopicsHandler } from './handlers/delete-topics.js';
+import { describeAclsHandler } from './handlers/describe-acls.js';
 import { describeClusterHandler } from './handlers/describe-cluster.js';
 import { describeConfigsHandler } from './handlers/describe-configs.js';
 import { describeGroupsHandler } from './handlers/describe-groups.js';
@@ -46,6 +49,9 @@ export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   incrementalAlterConfigsHandler,
   describeClusterHandler,
   initProducerIdHandler,
+  describeAclsHandler,
+  createAclsHandler,
+  deleteAclsHandler,
   saslHandshakeHandler,
   saslAuthenticateHandler,
   findCoordinatorHandler,
