@@ -99,11 +99,7 @@ describe("Kafka's ACL codes", () => {
 
   it('splits an ANY type into the types Kafka can name, never SUBJECT', () => {
     const filter = (filterFromWire(anyFilter) as { value: AclFilter }).value;
-    expect(kafkaTypedFilters(filter).map((typed) => typed.resource_type)).toEqual([
-      'TOPIC',
-      'GROUP',
-      'CLUSTER',
-    ]);
+    expect(kafkaTypedFilters(filter).map((typed) => typed.resource_type)).toEqual(['TOPIC', 'GROUP', 'CLUSTER']);
     expect(kafkaTypedFilters({ resource_type: 'GROUP' })).toEqual([{ resource_type: 'GROUP' }]);
   });
 
