@@ -3,12 +3,14 @@
 // `brook users add` set (which writes SCRAM credentials beside the scrypt hash) authenticate under the same
 // passwords as on REST and are the same principals under the same ACLs; a wrong password is refused with an audit
 // line; a user whose line predates SCRAM credentials (an old users file) can use PLAIN only.
+import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatEntry, hashPassword } from '../../src/config/users-file.js';
 import { kcat, kcatAvailable } from '../support/kafka/kcat.js';
 import { BrokerProcess } from './support/broker-process.js';
+import { KafkaWire } from './support/kafka-wire.js';
 import { SecuredBroker } from './support/secured-broker.js';
 
 let secured: SecuredBroker;
@@ -102,5 +104,60 @@ describe.each(MECHANISMS)('SASL/%s on the Kafka listener', (mechanism) => {
     expect(lines.filter((line) => line.principal === 'User:dave' && !String(line.reason).includes('SCRAM'))).toEqual(
       [],
     );
+  });
+});
+
+describe('SCRAM after a v0 handshake (KIP-43 bare frames)', () => {
+  const bare = (token: string) => {
+    const size = Buffer.alloc(4);
+    size.writeInt32BE(Buffer.byteLength(token), 0);
+    return Buffer.concat([size, Buffer.from(token)]);
+  };
+  /** The client's side of RFC 5802 for SCRAM-SHA-512, written here from the RFC. */
+  const clientFinal = (password: string, clientFirstBare: string, serverFirst: string) => {
+    const fields = Object.fromEntries(serverFirst.split(',').map((part) => [part[0], part.slice(2)]));
+    const salted = pbkdf2Sync(password, Buffer.from(fields.s, 'base64'), Number(fields.i), 64, 'sha512');
+    const clientKey = createHmac('sha512', salted).update('Client Key').digest();
+    const storedKey = createHash('sha512').update(clientKey).digest();
+    const withoutProof = `c=biws,r=${fields.r}`;
+    const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
+    const signature = createHmac('sha512', storedKey).update(authMessage).digest();
+    const proof = Buffer.from(clientKey.map((byte, i) => byte ^ signature[i])).toString('base64');
+    const serverKey = createHmac('sha512', salted).update('Server Key').digest();
+    const verifier = `v=${createHmac('sha512', serverKey).update(authMessage).digest('base64')}`;
+    return { message: `${withoutProof},p=${proof}`, verifier };
+  };
+  const metadata = {
+    topics: [{ topicId: '00000000-0000-0000-0000-000000000000', name: 'a' }],
+    allowAutoTopicCreation: false,
+    includeClusterAuthorizedOperations: false,
+    includeTopicAuthorizedOperations: false,
+  };
+
+  it('answers each SCRAM message as a bare frame, and closes on a wrong proof', async () => {
+    for (const [password, accepted] of [
+      ['alice-secret', true],
+      ['wrong', false],
+    ] as const) {
+      const wire = await KafkaWire.open(secured.broker!.kafkaPort);
+      try {
+        expect((await wire.call('SaslHandshake', 0, { mechanism: 'SCRAM-SHA-512' })).errorCode).toBe(0);
+        const firstBare = 'n=alice,r=e2e-client-nonce';
+        wire.writeRaw(bare(`n,,${firstBare}`));
+        const serverFirst = (await wire.nextFrame())!.subarray(4).toString('utf8');
+        expect(serverFirst).toMatch(/^r=e2e-client-nonce[^,]+,s=[^,]+,i=8192$/);
+        const final = clientFinal(password, firstBare, serverFirst);
+        wire.writeRaw(bare(final.message));
+        if (!accepted) {
+          expect(await wire.closedByBroker()).toBe(true);
+          continue;
+        }
+        expect((await wire.nextFrame())!.subarray(4).toString('utf8')).toBe(final.verifier);
+        const answer = await wire.call('Metadata', 12, metadata);
+        expect(answer.topics.map((topic) => [topic.name, topic.errorCode])).toEqual([['a', 0]]);
+      } finally {
+        wire.close();
+      }
+    }
   });
 });
