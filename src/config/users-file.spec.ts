@@ -13,6 +13,7 @@ import {
   verifyPassword,
   type PasswordEntry,
 } from './users-file.js';
+import { scramCredential } from './scram-credentials.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'brook-users-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,6 +34,34 @@ describe('users file', () => {
     const entries = parseUsersFile(readFileSync(path, 'utf8')) as PasswordEntry[];
     expect(entries).toHaveLength(1);
     expect(await verifyPassword(entries[0], 'second')).toBe(true);
+  });
+
+  it('writes SCRAM-SHA-256 and -512 credentials with the password, and reads lines without them', async () => {
+    const path = join(dir, 'scram');
+    await addUser(path, 'carol', 'carol-secret');
+    const line = readFileSync(path, 'utf8').split('\n')[1];
+    expect(line).toMatch(/^user carol scrypt:\S+ scram-sha-256:8192:\S+ scram-sha-512:8192:\S+$/);
+    const [entry] = parseUsersFile(line) as PasswordEntry[];
+    for (const mechanism of ['SCRAM-SHA-256', 'SCRAM-SHA-512'] as const) {
+      const stored = entry.scram![mechanism]!;
+      expect(stored.iterations).toBeGreaterThanOrEqual(4096);
+      const again = await scramCredential(mechanism, 'carol-secret', stored.salt, stored.iterations);
+      expect(again).toEqual(stored);
+      expect((await scramCredential(mechanism, 'wrong', stored.salt, stored.iterations)).storedKey).not.toEqual(
+        stored.storedKey,
+      );
+    }
+    expect(parseUsersFile(formatEntry(entry))).toEqual([entry]);
+    const old = line.split(' ').slice(0, 3).join(' ');
+    const [plainOnly] = parseUsersFile(old) as PasswordEntry[];
+    expect(plainOnly.scram).toBeUndefined();
+    expect(await verifyPassword(plainOnly, 'carol-secret')).toBe(true);
+    expect(formatEntry(plainOnly)).toBe(old);
+    const scram256 = line.split(' ')[3];
+    expect(() => parseUsersFile(`${old} ${scram256} ${scram256}`)).toThrow(/twice/);
+    expect(() => parseUsersFile(`${old} ${scram256.replace(':8192:', ':1000:')}`)).toThrow(/iterations/);
+    expect(() => parseUsersFile(`${old} scram-sha-1:4096:a:b:c`)).toThrow(/scram-sha-256/);
+    expect(() => parseUsersFile(`${old} ${scram256.split(':').slice(0, 4).join(':')}:AAAA`)).toThrow(/32 bytes/);
   });
 
   it('creates API keys stored as SHA-256, found by id, removable', () => {

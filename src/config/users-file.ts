@@ -1,16 +1,29 @@
 // The users file (BROOK_AUTH_USERS_FILE): who may authenticate, with secrets stored only as hashes. Text, one entry
 // a line, fields separated by single spaces; blank lines and lines starting with # are ignored:
 //
-//   user <name> scrypt:<N>:<r>:<p>:<salt base64>:<hash base64>     HTTP Basic: password hashed with scrypt
+//   user <name> scrypt:<N>:<r>:<p>:<salt base64>:<hash base64> [scram-sha-256:...] [scram-sha-512:...]
+//                                                                  HTTP Basic and SASL/PLAIN: password hashed with
+//                                                                  scrypt; SASL/SCRAM: the optional salted SCRAM
+//                                                                  credentials (scram-credentials.ts)
 //   apikey <key id> <name> sha256:<hash hex>                       Bearer: an API key, hashed with SHA-256
 //
-// Both authenticate as the principal User:<name>. An API key is `brook_<key id>_<secret>`: the id finds the line,
+// Both authenticate as the principal User:<name>. scrypt hashes cannot give SCRAM credentials, so `brook users
+// add` writes both from the password; a line without SCRAM fields (a file from before they existed) stays valid,
+// and its user can authenticate with PLAIN only. An API key is `brook_<key id>_<secret>`: the id finds the line,
 // the SHA-256 of the whole key is compared in constant time (the secret is 32 random bytes, so a fast hash is
 // enough; passwords are chosen by people, so they get scrypt). Names and key ids are [A-Za-z0-9._@-]{1,128}.
 // `brook users add` (the CLI) calls addUser/addApiKey/removeEntry below; the broker re-reads the file when it
 // changes, so users can be added without a restart.
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  formatScramField,
+  parseScramField,
+  SCRAM_MECHANISMS,
+  scramCredential,
+  type ScramCredential,
+  type ScramMechanism,
+} from './scram-credentials.js';
 
 export const USER_NAME = /^[A-Za-z0-9._@-]{1,128}$/;
 export const SCRYPT_DEFAULTS = { N: 16_384, r: 8, p: 1 } as const;
@@ -28,6 +41,8 @@ export interface PasswordEntry {
   p: number;
   salt: Buffer;
   hash: Buffer;
+  /** The salted SCRAM credentials written with the password (absent from older lines: PLAIN only). */
+  scram?: Partial<Record<ScramMechanism, ScramCredential>>;
 }
 
 export interface ApiKeyEntry {
@@ -48,8 +63,8 @@ export function parseUsersFile(text: string, source = 'users file'): UsersFileEn
     if (line === '' || line.startsWith('#')) return;
     const fail = (why: string) => new UsersFileError(`${source} line ${index + 1}: ${why}`);
     const fields = line.split(' ');
-    if (fields[0] === 'user' && fields.length === 3) {
-      const [, name, hashText] = fields;
+    if (fields[0] === 'user' && fields.length >= 3 && fields.length <= 3 + SCRAM_MECHANISMS.length) {
+      const [, name, hashText, ...scramFields] = fields;
       if (!USER_NAME.test(name)) throw fail(`invalid user name '${name}'`);
       const parts = hashText.split(':');
       if (parts.length !== 6 || parts[0] !== 'scrypt') throw fail('expected scrypt:N:r:p:salt:hash');
@@ -60,7 +75,14 @@ export function parseUsersFile(text: string, source = 'users file'): UsersFileEn
       const salt = Buffer.from(parts[4], 'base64');
       const hash = Buffer.from(parts[5], 'base64');
       if (salt.length === 0 || hash.length === 0) throw fail('empty salt or hash');
-      entries.push({ kind: 'user', name, N, r, p, salt, hash });
+      const scram: Partial<Record<ScramMechanism, ScramCredential>> = {};
+      for (const field of scramFields) {
+        const parsed = parseScramField(field);
+        if ('problem' in parsed) throw fail(parsed.problem);
+        if (scram[parsed.mechanism] !== undefined) throw fail(`${parsed.mechanism} given twice`);
+        scram[parsed.mechanism] = parsed.credential;
+      }
+      entries.push({ kind: 'user', name, N, r, p, salt, hash, ...(scramFields.length > 0 ? { scram } : {}) });
       return;
     }
     if (fields[0] === 'apikey' && fields.length === 4) {
@@ -71,7 +93,9 @@ export function parseUsersFile(text: string, source = 'users file'): UsersFileEn
       entries.push({ kind: 'apikey', keyId, name, hash: Buffer.from(hashText.slice(7), 'hex') });
       return;
     }
-    throw fail(`expected 'user <name> scrypt:...' or 'apikey <id> <name> sha256:...'`);
+    throw fail(
+      `expected 'user <name> scrypt:... [scram-sha-256:...] [scram-sha-512:...]' or 'apikey <id> <name> sha256:...'`,
+    );
   });
   return entries;
 }
@@ -79,7 +103,11 @@ export function parseUsersFile(text: string, source = 'users file'): UsersFileEn
 export function formatEntry(entry: UsersFileEntry): string {
   if (entry.kind === 'user') {
     const { N, r, p } = entry;
-    return `user ${entry.name} scrypt:${N}:${r}:${p}:${entry.salt.toString('base64')}:${entry.hash.toString('base64')}`;
+    const scram = SCRAM_MECHANISMS.flatMap((mechanism) => {
+      const credential = entry.scram?.[mechanism];
+      return credential === undefined ? [] : [` ${formatScramField(mechanism, credential)}`];
+    });
+    return `user ${entry.name} scrypt:${N}:${r}:${p}:${entry.salt.toString('base64')}:${entry.hash.toString('base64')}${scram.join('')}`;
   }
   return `apikey ${entry.keyId} ${entry.name} sha256:${entry.hash.toString('hex')}`;
 }
@@ -96,10 +124,14 @@ function scryptAsync(password: string, salt: Buffer, options: ScryptOptions & { 
   );
 }
 
-export async function hashPassword(name: string, password: string): Promise<PasswordEntry> {
+/** The scrypt hash of a password, and (unless `scram` is false) its SCRAM-SHA-256 and -512 credentials. */
+export async function hashPassword(name: string, password: string, scram = true): Promise<PasswordEntry> {
   const salt = randomBytes(SCRYPT_SALT_BYTES);
   const hash = await scryptAsync(password, salt, SCRYPT_DEFAULTS);
-  return { kind: 'user', name, ...SCRYPT_DEFAULTS, salt, hash };
+  const entry: PasswordEntry = { kind: 'user', name, ...SCRYPT_DEFAULTS, salt, hash };
+  if (!scram) return entry;
+  const credentials = await Promise.all(SCRAM_MECHANISMS.map((mechanism) => scramCredential(mechanism, password)));
+  return { ...entry, scram: Object.fromEntries(SCRAM_MECHANISMS.map((mechanism, i) => [mechanism, credentials[i]])) };
 }
 
 export async function verifyPassword(entry: PasswordEntry, password: string): Promise<boolean> {

@@ -6,10 +6,13 @@ import { advertisedVersions } from './advertised-versions.js';
 import type { AnyKafkaHandler } from './kafka-handler.js';
 import { alterConfigsHandler } from './handlers/alter-configs.js';
 import { apiVersionsHandler } from './handlers/api-versions.js';
+import { createAclsHandler } from './handlers/create-acls.js';
 import { createPartitionsHandler } from './handlers/create-partitions.js';
 import { createTopicsHandler } from './handlers/create-topics.js';
+import { deleteAclsHandler } from './handlers/delete-acls.js';
 import { deleteGroupsHandler } from './handlers/delete-groups.js';
 import { deleteTopicsHandler } from './handlers/delete-topics.js';
+import { describeAclsHandler } from './handlers/describe-acls.js';
 import { describeClusterHandler } from './handlers/describe-cluster.js';
 import { describeConfigsHandler } from './handlers/describe-configs.js';
 import { describeGroupsHandler } from './handlers/describe-groups.js';
@@ -17,6 +20,7 @@ import { fetchHandler } from './handlers/fetch.js';
 import { findCoordinatorHandler } from './handlers/find-coordinator.js';
 import { heartbeatHandler } from './handlers/heartbeat.js';
 import { incrementalAlterConfigsHandler } from './handlers/incremental-alter-configs.js';
+import { initProducerIdHandler } from './handlers/init-producer-id.js';
 import { joinGroupHandler } from './handlers/join-group.js';
 import { leaveGroupHandler } from './handlers/leave-group.js';
 import { listGroupsHandler } from './handlers/list-groups.js';
@@ -44,6 +48,10 @@ export const KAFKA_HANDLERS: readonly AnyKafkaHandler[] = [
   alterConfigsHandler,
   incrementalAlterConfigsHandler,
   describeClusterHandler,
+  initProducerIdHandler,
+  describeAclsHandler,
+  createAclsHandler,
+  deleteAclsHandler,
   saslHandshakeHandler,
   saslAuthenticateHandler,
   findCoordinatorHandler,

@@ -27,7 +27,7 @@ import type { KafkaServices } from './kafka-services.js';
 import type { KafkaSession } from './kafka-session.js';
 import { RequestContext } from './request-context.js';
 import { RequestSchedule, type ScheduledRequest } from './request-schedule.js';
-import { plainExchange } from './sasl-exchange.js';
+import { saslExchange } from './sasl-exchange.js';
 
 const API_VERSIONS_KEY = 18;
 
@@ -50,7 +50,13 @@ type Job =
   | { readonly saslToken: Buffer };
 
 /** The bare frame that answers a successful v0 SASL exchange: an empty token. */
-const EMPTY_SASL_TOKEN_FRAME = Buffer.alloc(4);
+/** A SASL token as a bare frame of the v0 exchange: its size, then its bytes. */
+function bareTokenFrame(token: Buffer): Buffer {
+  const frame = Buffer.alloc(4 + token.length);
+  frame.writeInt32BE(token.length, 0);
+  token.copy(frame, 4);
+  return frame;
+}
 
 /** What goes out in a request's turn: its answer frame (none for acks=0), and whether the connection ends then. */
 interface Outcome {
@@ -232,15 +238,20 @@ export class KafkaConnection {
     }
   }
 
-  /** The v0 form of a SASL exchange: an empty bare frame on success, the connection closed on a failure. */
+  /** The v0 form of a SASL exchange: each answer a bare size-prefixed token, the connection closed on a failure. */
   private exchangeBareToken(entry: ScheduledRequest<Job, Outcome>, token: Buffer): void {
-    plainExchange({ session: this.session, services: this.services }, 'SaslHandshake v0', token).then(
+    const { sasl } = this.session;
+    if (sasl.kind !== 'raw-tokens') {
+      this.close('a bare SASL token outside a v0 handshake');
+      return;
+    }
+    saslExchange({ session: this.session, services: this.services }, 'SaslHandshake v0', sasl.mechanism, token).then(
       (result) => {
         if (this.closed) return;
         this.finish(
           entry,
           result.ok
-            ? { frame: [EMPTY_SASL_TOKEN_FRAME], closeReason: null }
+            ? { frame: [bareTokenFrame(result.token)], closeReason: null }
             : { frame: null, closeReason: `SASL authentication failed: ${result.reason}` },
         );
       },

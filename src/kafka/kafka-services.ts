@@ -3,6 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AdminService } from '../application/admin/admin.service.js';
 import { ProduceService } from '../application/produce/produce.service.js';
+import { ProducerIdService } from '../application/idempotence/producer-ids.service.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerElection } from '../controller-election/controller-election.service.js';
@@ -33,6 +34,8 @@ export class KafkaServices {
     readonly admin: AdminService,
     readonly replicas: ReplicaManager,
     readonly produce: ProduceService,
+    /** Idempotent producers' ids (InitProducerId), from the allocator REST's POST .../producers uses. */
+    readonly producerIds: ProducerIdService,
     readonly authenticator: Authenticator,
     readonly authorizer: Authorizer,
     readonly readAccess: ReadAccess,

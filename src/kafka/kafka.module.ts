@@ -2,6 +2,7 @@
 // handler per API (handler-table.ts) over the same application and core services as the REST routes.
 import { Module } from '@nestjs/common';
 import { AdminModule } from '../application/admin/admin.module.js';
+import { IdempotenceModule } from '../application/idempotence/idempotence.module.js';
 import { ProduceModule } from '../application/produce/produce.module.js';
 import { ControllerElectionModule } from '../controller-election/controller-election.module.js';
 import { GroupCoordinatorModule } from '../group-coordinator/group-coordinator.module.js';
@@ -17,6 +18,7 @@ import { KafkaServices } from './kafka-services.js';
     ReplicationModule,
     AdminModule,
     ProduceModule,
+    IdempotenceModule,
     GroupCoordinatorModule,
   ],
   providers: [KafkaServices, KafkaListener],

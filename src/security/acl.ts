@@ -42,6 +42,11 @@ export function isKafkaResourceType(type: ResourceType): boolean {
   return (KAFKA_RESOURCE_TYPES as readonly string[]).includes(type);
 }
 
+/** What a binding's principal looks like (User:* for everyone), on every edge that stores ACLs. */
+export const ACL_PRINCIPAL = /^User:[^\s;]{1,255}$/;
+/** Bound on a binding's resource name and host. */
+export const ACL_NAME_CHARS_MAX = 255;
+
 /** Kafka's name for the one cluster resource. */
 export const CLUSTER_RESOURCE_NAME = 'kafka-cluster';
 export const WILDCARD = '*';

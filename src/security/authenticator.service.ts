@@ -10,6 +10,8 @@
 //   whether that credential still holds (the user or key is still in the users file with the same secret, the
 //   client certificate has not expired), so open streams are ended when it does not (stream-reauthorizer.ts)
 // (`token` is the WebSocket's ?token= query parameter for browsers, taken as a Bearer credential).
+// The Kafka listener's SASL/SCRAM asks scramCredentialOf(name, mechanism) for the salted credential the users file
+// keeps beside the scrypt hash (it checks the client's proof itself, kafka/sasl-scram.ts).
 //
 // Checks take the same time whether the user exists or not: an unknown user's password is checked against a
 // dummy scrypt hash with the default parameters, an unknown key id's key against a dummy SHA-256, so that user
@@ -41,6 +43,12 @@ import {
   type ApiKeyEntry,
   type PasswordEntry,
 } from '../config/users-file.js';
+import {
+  SCRAM_ITERATIONS_DEFAULT,
+  scramHash,
+  type ScramCredential,
+  type ScramMechanism,
+} from '../config/scram-credentials.js';
 
 export const ANONYMOUS = 'User:ANONYMOUS';
 export const USERS_FILE_POLL_MS = 2_000;
@@ -263,6 +271,35 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
       if (next !== undefined) next();
       else this.passwordChecksInFlight--;
     }
+  }
+
+  /**
+   * User `name`'s SCRAM credential for `mechanism`, with problem null when SCRAM can authenticate the user. An
+   * unknown user, or one whose line has no SCRAM credentials (written before they existed: PLAIN only), gets a
+   * stand-in of the same shape (a salt that stays the same for the name, keys no proof matches) and the reason,
+   * so that the exchange runs to its end either way and user names cannot be found by asking.
+   */
+  scramCredentialOf(name: string, mechanism: ScramMechanism): { credential: ScramCredential; problem: string | null } {
+    const entry = this.passwords.get(name);
+    const credential = entry?.scram?.[mechanism];
+    if (credential !== undefined) return { credential, problem: null };
+    const bytes = scramHash(mechanism).bytes;
+    const salt = createHmac('sha256', this.cacheKey)
+      .update(`scram-salt\0${mechanism}\0${name}`)
+      .digest()
+      .subarray(0, 24);
+    const standIn = {
+      iterations: SCRAM_ITERATIONS_DEFAULT,
+      salt,
+      storedKey: randomBytes(bytes),
+      serverKey: randomBytes(bytes),
+    };
+    const problem =
+      entry === undefined
+        ? 'Invalid user name or password.'
+        : `User ${name} has no ${mechanism} credentials (a password set before Brook wrote them): ` +
+          'authenticate with PLAIN, or set the password again with brook users add.';
+    return { credential: standIn, problem };
   }
 
   private bearer(apiKey: string): Identified {

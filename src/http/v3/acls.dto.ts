@@ -3,6 +3,8 @@
 // Enum values are case-insensitive, as Confluent's are. Every failure is 400 with error_code 40002.
 import { IsOptional } from 'class-validator';
 import {
+  ACL_NAME_CHARS_MAX as NAME_CHARS_MAX,
+  ACL_PRINCIPAL as PRINCIPAL,
   CLUSTER_RESOURCE_NAME,
   OPERATIONS,
   PATTERN_TYPES,
@@ -23,8 +25,6 @@ import { INVALID_REQUEST, RejectsWith } from '../validation/rest-validation.pipe
 /** Bound on the bindings of one acls:batch request. */
 export const ACL_BATCH_MAX = 1_000;
 
-const PRINCIPAL = /^User:[^\s;]{1,255}$/;
-const NAME_CHARS_MAX = 255;
 
 /** One of `allowed`, in any case. */
 function AclEnum(allowed: readonly string[]): PropertyDecorator {

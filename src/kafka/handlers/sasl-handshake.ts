@@ -1,17 +1,13 @@
 // SaslHandshake (17), v0-1 (KIP-43, KIP-152): the client names a mechanism; the broker answers the ones it serves
-// and, when it serves that one, expects the client's token: after v1 in a SaslAuthenticate request, after v0 as
-// one bare size-prefixed frame without a Kafka header (the connection reads it, kafka-connection.ts). Brook serves
-// PLAIN against the users file REST's Basic authentication reads (sasl-plain.ts), when that authentication is
-// enabled (BROOK_AUTH has basic); SCRAM is not served. UNSUPPORTED_SASL_MECHANISM for another mechanism and ILLEGAL_SASL_STATE for a second handshake close the
-// connection after their answer, as Kafka does.
+// and, when it serves that one, expects the client's tokens: after v1 in SaslAuthenticate requests, after v0 as
+// bare size-prefixed frames without a Kafka header (the connection reads them, kafka-connection.ts). Brook serves
+// PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 against the users file REST's Basic authentication reads
+// (sasl-exchange.ts), when that authentication is enabled (BROOK_AUTH has basic). UNSUPPORTED_SASL_MECHANISM for
+// another mechanism and ILLEGAL_SASL_STATE for a second handshake close the connection after their answer, as
+// Kafka does.
 import { KafkaErrorCode } from '../protocol/error-codes.js';
-import { CloseConnection, defineHandler, type KafkaRequestContext } from '../kafka-handler.js';
-import { PLAIN } from '../sasl-plain.js';
-
-/** The mechanisms this broker serves. */
-export function saslMechanisms(context: KafkaRequestContext): string[] {
-  return context.services.config.security.authModes.includes('basic') ? [PLAIN] : [];
-}
+import { CloseConnection, defineHandler } from '../kafka-handler.js';
+import { saslMechanisms } from '../sasl-exchange.js';
 
 export const saslHandshakeHandler = defineHandler({
   api: 'SaslHandshake',
