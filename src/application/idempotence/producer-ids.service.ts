@@ -28,11 +28,7 @@ export interface ProducerIdentity {
 export class ProducerIdService {
   private readonly blocks: ProducerIdBlocks;
 
-  constructor(
-    @Inject(BROKER_CONFIG) config: BrokerConfig,
-    store: CoordinationStore,
-    election: ControllerElection,
-  ) {
+  constructor(@Inject(BROKER_CONFIG) config: BrokerConfig, store: CoordinationStore, election: ControllerElection) {
     const path = join(config.dataDir, PRODUCER_ID_BLOCK_FILE);
     this.blocks = new ProducerIdBlocks({
       raiseCounterAbove: (floor) => store.raiseCounterAbove(PRODUCER_ID_BLOCK_KEY, floor),
