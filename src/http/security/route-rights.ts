@@ -85,6 +85,8 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'GET /v3/clusters/{cluster_id}/brokers': none,
   'GET /v3/clusters/{cluster_id}/brokers/{broker_id}': none,
   'GET /v3/clusters/{cluster_id}/brokers/{broker_id}/partition-replicas': none,
+  'GET /v3/clusters/{cluster_id}/status': none,
+  'GET /v3/clusters/{cluster_id}/topic-stats': none,
   'GET /v3/clusters/{cluster_id}/acls': () => [on('DESCRIBE', CLUSTER)],
   'POST /v3/clusters/{cluster_id}/acls': () => [on('ALTER', CLUSTER)],
   'POST /v3/clusters/{cluster_id}/acls:batch': () => [on('ALTER', CLUSTER)],
