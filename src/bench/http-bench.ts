@@ -4,6 +4,8 @@
 //
 // W1 (BROOK_BENCH_SECONDS, default 10): produce 100-byte records, 1,000 per request in the v2 binary format, from
 //   8 keep-alive connections for a fixed time, the two sides alternating in rounds. Baseline: a server that fs.writes each request body to a file.
+//   A third side, in the same rounds on the same broker: the same requests each with a new Idempotency-Key
+//   (target: at least 0.9 of the broker without it).
 // W6 (BROOK_BENCH_READ_MB, default 200): catch-up read of a prefilled partition (prefill not timed), 1 MiB per
 //   request, one request at a time, raw batches (Accept: application/vnd.brook.batches) and JSON (format=binary).
 //   Baseline and raw read alternate in rounds. Baseline: a server answering 1 MiB Range requests from a file of the same size with fs.createReadStream.
@@ -255,7 +257,8 @@ export async function produceFor(
   body: Buffer,
   seconds: number,
   path = PRODUCE_PATH,
-  headers: Record<string, string> = PRODUCE_HEADERS,
+  /** The request headers, or a function giving each request's (a new Idempotency-Key each). */
+  headers: Record<string, string> | (() => Record<string, string>) = PRODUCE_HEADERS,
 ): Promise<{ requests: number; seconds: number; latenciesMs: number[]; cpuMs: number }> {
   const cpuBefore = cpuMs(server.child.pid);
   const latenciesMs: number[] = [];
@@ -264,7 +267,7 @@ export async function produceFor(
   const loop = async () => {
     while (process.hrtime.bigint() < deadline) {
       const sent = process.hrtime.bigint();
-      const res = await call(server, 'POST', path, body, headers);
+      const res = await call(server, 'POST', path, body, typeof headers === 'function' ? headers() : headers);
       latenciesMs.push(Number(process.hrtime.bigint() - sent) / 1e6);
       checkProduced(server, res);
     }
@@ -296,22 +299,32 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
     await produceFor(broker, body, WARMUP_SECONDS);
     // Load from other processes on this machine drifts, so the two sides alternate in W1_ROUNDS rounds of
     // seconds / W1_ROUNDS each (both servers stay up; the idle one costs nothing) and the rounds are summed.
-    const totals = new Map<Server, { requests: number; seconds: number; latenciesMs: number[]; cpuMs: number }>([
-      [baselineServer, { requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 }],
-      [broker, { requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 }],
+    let keys = 0;
+    const keyed = () => ({ ...PRODUCE_HEADERS, 'idempotency-key': `bench-${process.pid}-${keys++}` });
+    await produceFor(broker, body, WARMUP_SECONDS, PRODUCE_PATH, keyed);
+    type Total = { requests: number; seconds: number; latenciesMs: number[]; cpuMs: number };
+    const fresh = (): Total => ({ requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 });
+    const sides: Array<{ server: Server; headers?: () => Record<string, string>; total: Total }> = [
+      { server: baselineServer, total: fresh() },
+      { server: broker, total: fresh() },
+      { server: broker, headers: keyed, total: fresh() },
+    ];
+    const totals = new Map<Server, Total>([
+      [baselineServer, sides[0].total],
+      [broker, sides[1].total],
     ]);
     for (let round = 0; round < W1_ROUNDS; round++) {
-      for (const server of [baselineServer, broker]) {
-        const run = await produceFor(server, body, seconds / W1_ROUNDS);
-        const total = totals.get(server)!;
+      for (const side of sides) {
+        const server = side.server;
+        const run = await produceFor(server, body, seconds / W1_ROUNDS, PRODUCE_PATH, side.headers);
+        const total = side.total;
         total.requests += run.requests;
         total.seconds += run.seconds;
         total.cpuMs += run.cpuMs;
         for (const latency of run.latenciesMs) total.latenciesMs.push(latency);
       }
     }
-    const row = (server: Server, name: string): Measurement => {
-      const total = totals.get(server)!;
+    const row = (server: Server, name: string, total = totals.get(server)!): Measurement => {
       const records = total.requests * RECORDS_PER_REQUEST;
       return {
         name,
@@ -325,6 +338,7 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
     };
     const baseline = row(baselineServer, 'baseline: http + fs.write of the body');
     const brook = row(broker, 'brook: v2 binary produce, 1000 rec/request');
+    const withKeys = row(broker, 'brook: the same with an Idempotency-Key per request', sides[2].total);
     await stop(broker);
     await stop(baselineServer);
 
@@ -335,7 +349,10 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
     );
     console.log(formatMeasurement(baseline));
     console.log(formatMeasurement(brook, baseline));
-    return [baseline, brook];
+    console.log(formatMeasurement(withKeys, baseline));
+    const keyedRatio = withKeys.records / withKeys.seconds / (brook.records / brook.seconds);
+    console.log(`Idempotency-Key / without: ${keyedRatio.toFixed(2)} of the records/s (target >= 0.9)`);
+    return [baseline, brook, withKeys];
   } finally {
     for (const server of servers) await stop(server);
     await rm(dir, { recursive: true, force: true });

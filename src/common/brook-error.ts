@@ -134,6 +134,8 @@ export const errors = {
   unknownProducerId: (message: string) => new BrookError(422, UNKNOWN_PRODUCER_ID_CODE, message),
   /** An Idempotency-Key used again with another request body. */
   idempotencyKeyReused: (message: string) => new BrookError(422, 42291, message),
+  /** An Idempotency-Key whose first request is still in flight (not yet answered, or not yet committed). */
+  idempotencyKeyInFlight: (message: string) => new BrookError(409, 40906, message),
   /** Internal routes only: a request stamped with an older leader epoch than the partition's (FENCED_LEADER_EPOCH). */
   fencedLeaderEpoch: (message: string) => new BrookError(409, FENCED_LEADER_EPOCH_CODE, message),
   /** Internal routes only: a request stamped with a newer leader epoch than this broker knows (UNKNOWN_LEADER_EPOCH). */

@@ -6,6 +6,9 @@
 //   highestControllerEpochSeen   the highest controller epoch seen anywhere (the fencing rule's H)
 //   lastBrokerEpoch              the broker epoch of the latest incarnation: the next one is above it
 //   directoryId                  random, made at the first start: a registration carrying it is this broker's own
+//   highestProducerIdBlockSeen   the highest producer-id block this broker took or saw in a registration: the
+//                                block counter is raised above it, and above every registration's, when the store
+//                                lost it (application/idempotence/producer-id-blocks.ts)
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file.js';
@@ -18,6 +21,7 @@ export interface BrokerMeta {
   highestControllerEpochSeen: number;
   lastBrokerEpoch?: number;
   directoryId?: string;
+  highestProducerIdBlockSeen?: number;
 }
 
 export class BrokerMetaFile {

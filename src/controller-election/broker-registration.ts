@@ -97,6 +97,7 @@ export class RegistrationKeeper {
       brokerEpoch: this.brokerEpoch,
       highestControllerEpochSeen: meta.highestControllerEpochSeen,
       directoryId: meta.directoryId,
+      highestProducerIdBlockSeen: meta.highestProducerIdBlockSeen ?? 0,
     };
     return JSON.stringify(registration);
   }

@@ -24,6 +24,7 @@ import { CoordinationStore } from '../coordination/coordination-store.js';
 import {
   BROKERS_PREFIX,
   METADATA_INCARNATION_KEY,
+  PRODUCER_ID_BLOCK_KEY,
   PARTITION_STATE_PREFIX,
   REASSIGNMENTS_PREFIX,
   partitionStateKey,
@@ -218,8 +219,19 @@ export class ClusterController implements OnModuleDestroy {
       await this.store.put(topicKey(name), JSON.stringify(topic.assignment), { fence, expectedVersion: 0 });
       restored++;
     }
+    await this.restoreProducerIdBlocks();
     await this.store.put(METADATA_INCARNATION_KEY, randomUUID(), { fence, expectedVersion: 0 });
     if (restored > 0) this.logger.warn(`restored ${restored} topic(s) from the brokers' metadata snapshots`);
+  }
+
+  /**
+   * The producer-id block counter after the store lost its data: raised above every block a live broker took or saw
+   * (their registrations, this broker's data dir) before the metadata is marked complete, since brokers take blocks
+   * only once it is (application/idempotence/producer-ids.service.ts).
+   */
+  private async restoreProducerIdBlocks(): Promise<void> {
+    const floor = await this.election.producerIdBlockFloor();
+    if (floor > 0) await this.store.raiseCounterAbove(PRODUCER_ID_BLOCK_KEY, floor);
   }
 
   /**

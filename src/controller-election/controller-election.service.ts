@@ -167,6 +167,23 @@ export class ControllerElection implements OnModuleDestroy {
     return (await this.liveBrokers()).map((broker) => broker.brokerId);
   }
 
+  /**
+   * The floor of the next producer-id block: the highest block this broker took or saw, and the highest any live
+   * broker publishes in its registration, so that a counter the store lost never hands out a block again.
+   */
+  async producerIdBlockFloor(): Promise<number> {
+    let highest = this.meta.highestProducerIdBlockSeen ?? 0;
+    for (const broker of await this.liveBrokers()) highest = Math.max(highest, broker.highestProducerIdBlockSeen ?? 0);
+    return highest;
+  }
+
+  /** Remembers a producer-id block taken or seen, in the data dir at once (before its ids are handed out). */
+  async observeProducerIdBlock(block: number): Promise<void> {
+    if (block <= (this.meta.highestProducerIdBlockSeen ?? 0)) return;
+    this.meta.highestProducerIdBlockSeen = block;
+    await this.metaFile.save(this.meta);
+  }
+
   /** Remembers an epoch seen elsewhere (a partition state, a peer's answer); persisted at the next heartbeat. */
   observeControllerEpoch(epoch: number): void {
     if (epoch > this.meta.highestControllerEpochSeen) this.meta.highestControllerEpochSeen = epoch;

@@ -26,6 +26,8 @@ export const CONTROLLER_EPOCH_KEY = 'brook/controller-epoch';
 export const BROKER_EPOCH_KEY = 'brook/broker-epoch';
 export const METADATA_INCARNATION_KEY = 'brook/metadata-incarnation';
 export const SCHEMA_ID_COUNTER_KEY = 'brook/schema-registry/schema-id';
+/** The producer-id block counter (application/idempotence/producer-id-blocks.ts); only ever raised. */
+export const PRODUCER_ID_BLOCK_KEY = 'brook/producer-id-block';
 export const ADMIN_PLANS_PREFIX = 'brook/admin/plans/';
 export const REASSIGNMENTS_PREFIX = 'brook/admin/reassign-partitions/';
 export const BROKERS_PREFIX = 'brook/brokers/';

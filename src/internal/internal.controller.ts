@@ -91,12 +91,17 @@ export class InternalController {
     @Query('acks') acks: string | undefined,
     @Query('leader_epoch') leaderEpoch: string | undefined,
     @Query('sequence_gaps') sequenceGaps: string | undefined,
+    @Query('key_producers') keyProducers: string | undefined,
     @Body() batch: unknown,
   ) {
     if (!Buffer.isBuffer(batch)) throw errors.badRequest(`Send the record batch as ${BATCHES_MEDIA_TYPE}.`);
     const partition = integerParam(partitionText, 'partition');
     const epoch = leaderEpoch === undefined ? undefined : integerParam(leaderEpoch, 'leader_epoch');
-    const options = { expectedLeaderEpoch: epoch, sequenceGaps: sequenceGaps === 'true' };
+    const options = {
+      expectedLeaderEpoch: epoch,
+      sequenceGaps: sequenceGaps === 'true',
+      keyProducers: keyProducers === 'true',
+    };
     return { append: await this.replicas.produce(topic, partition, batch, acksParam(acks), options) };
   }
 

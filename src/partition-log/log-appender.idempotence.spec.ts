@@ -60,6 +60,23 @@ describe('appendAsLeader with producer ids', () => {
     });
   });
 
+  it("an idempotency key's retry while its original is queued is IDEMPOTENCY_KEY_IN_FLIGHT, once written a duplicate", async () => {
+    const log = await open(harness(dir));
+    const key = batch(KEY_PRODUCER_ID_BASE + 9, 1, 500, ['a', 'b']);
+    const first = log.appendAsLeader(key, 0, { keyProducers: true });
+    expect(() =>
+      log.appendAsLeader(batch(KEY_PRODUCER_ID_BASE + 9, 1, 500, ['a', 'b']), 0, { keyProducers: true }),
+    ).toThrow(expect.objectContaining({ kind: 'IDEMPOTENCY_KEY_IN_FLIGHT' }) as Error);
+    await expect(first).resolves.toMatchObject({ firstOffset: 0, lastOffset: 1 });
+    const again = batch(KEY_PRODUCER_ID_BASE + 9, 1, 500, ['a', 'b']);
+    await expect(log.appendAsLeader(again, 0, { keyProducers: true })).resolves.toMatchObject({
+      firstOffset: 0,
+      lastOffset: 1,
+      duplicate: true,
+    });
+    expect(log.logEndOffset).toBe(2);
+  });
+
   it("checks an idempotent client batch's CRC before it is queued", async () => {
     const log = await open(harness(dir));
     const corrupt = batch(3, 0, 0);

@@ -152,9 +152,19 @@ export class LogAppender {
     return { append: batch };
   }
 
-  /** A duplicate's answer: the original's offsets, once the original (if still queued) has been written. */
+  /**
+   * A duplicate's answer: the original's offsets, once the original (if still queued) has been written. An
+   * idempotency key's original still queued is its first request in flight: the retry is refused rather than kept
+   * waiting (IDEMPOTENCY_KEY_IN_FLIGHT, 409 40906).
+   */
   private duplicateAnswer(original: ProducerBatch): Promise<AppendInfo> {
     const pending = this.unanswered.get(unansweredKey(original));
+    if (pending !== undefined && isKeyProducer(original.producerId)) {
+      throw new ProducerStateError(
+        'IDEMPOTENCY_KEY_IN_FLIGHT',
+        'the first request with this idempotency key is still being appended; retry once it has been answered',
+      );
+    }
     const info: AppendInfo = {
       firstOffset: original.firstOffset,
       lastOffset: original.lastOffset,

@@ -28,7 +28,9 @@
 //   partitions): epoch E and first > last(B) appends (no wrap), epoch > E appends with any first.
 //   idempotency keys
 //   absent                     any                                    append; entry = {[batch]}
-//   present with batch b       b's sequences                          duplicate: b's offsets
+//   present with batch b       b's sequences                          duplicate: b's offsets (the leader refuses it
+//                                                                     IDEMPOTENCY_KEY_IN_FLIGHT while b is queued,
+//                                                                     log-appender.ts, or above the HW, replication)
 //                              other sequences                        IDEMPOTENCY_KEY_REUSED (the body differs)
 //
 // apply never refuses: followers and recovery replay what a leader accepted. Entries leave the table when their
@@ -47,7 +49,11 @@ export const SEQUENCE_MAX = 2 ** 31 - 1;
 export const PRODUCER_EPOCH_MAX = 2 ** 15 - 1;
 
 export type ProducerErrorKind =
-  'OUT_OF_ORDER_SEQUENCE_NUMBER' | 'INVALID_PRODUCER_EPOCH' | 'UNKNOWN_PRODUCER_ID' | 'IDEMPOTENCY_KEY_REUSED';
+  | 'OUT_OF_ORDER_SEQUENCE_NUMBER'
+  | 'INVALID_PRODUCER_EPOCH'
+  | 'UNKNOWN_PRODUCER_ID'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'IDEMPOTENCY_KEY_IN_FLIGHT';
 
 /** What the state keeps of one batch. */
 export interface BatchMetadata {

@@ -74,5 +74,7 @@ function producerStateError(error: ProducerStateError): BrookError {
       return errors.unknownProducerId(error.message);
     case 'IDEMPOTENCY_KEY_REUSED':
       return errors.idempotencyKeyReused(error.message);
+    case 'IDEMPOTENCY_KEY_IN_FLIGHT':
+      return errors.idempotencyKeyInFlight(error.message);
   }
 }

@@ -33,7 +33,7 @@ export const PRODUCE_ROUTING_BACKOFF_MS = 100;
 const STALE_ROUTE_CODES = new Set([FENCED_LEADER_EPOCH_CODE, 40404, 503]);
 
 /** What a routed produce passes on to the leader (the leader epoch the router stamps itself). */
-export type RoutedProduceOptions = Pick<ProduceOptions, 'sequenceGaps'>;
+export type RoutedProduceOptions = Pick<ProduceOptions, 'sequenceGaps' | 'keyProducers'>;
 
 export interface ReadOptions {
   maxBytes: number;
@@ -96,7 +96,7 @@ export class PartitionRouter {
       response = await this.peers.call(leader, {
         method: 'POST',
         path: partitionPath(topic, partition, 'records'),
-        query: { acks, leader_epoch: leaderEpoch, ...(options.sequenceGaps === true ? { sequence_gaps: 'true' } : {}) },
+        query: { acks, leader_epoch: leaderEpoch, ...routedProduceQuery(options) },
         body: batch,
         timeoutMs: PEER_REQUEST_TIMEOUT_MS + this.config.acksAllTimeoutMs,
       });
@@ -222,4 +222,12 @@ class StaleRouteError {
 
 function partitionPath(topic: string, partition: number, what: string): string {
   return `/partitions/${encodeURIComponent(topic)}/${partition}/${what}`;
+}
+
+/** The routed produce options as the internal produce route's query parameters (internal.controller.ts). */
+function routedProduceQuery(options: RoutedProduceOptions): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (options.sequenceGaps === true) query.sequence_gaps = 'true';
+  if (options.keyProducers === true) query.key_producers = 'true';
+  return query;
 }

@@ -54,6 +54,7 @@ import {
   splitKey,
   translate,
 } from './leader-partition.js';
+import { refuseKeyInFlight } from './key-in-flight.js';
 import { type IsrChange, LeaderReplicaState } from './leader-replica-state.js';
 import { PartitionWaiters } from './partition-waiters.js';
 import {
@@ -78,6 +79,8 @@ export interface ProduceOptions {
   clientBatch?: boolean;
   /** An idempotent batch may skip sequences forward (records spread over partitions by key). */
   sequenceGaps?: boolean;
+  /** Brook's own batch may carry an idempotency key's producer id (application/idempotence/idempotency-key.ts). */
+  keyProducers?: boolean;
 }
 
 /** Bound on acks=all produce requests parked until the ISR has the records; beyond it produce answers 429. */
@@ -466,6 +469,7 @@ export class ReplicaManager implements OnModuleDestroy {
       appended = leader.log.appendAsLeader(batch, leader.epoch, {
         ...(options.clientBatch === true ? { validateRecords: true } : { verifyCrc: false }),
         sequenceGaps: options.sequenceGaps === true,
+        keyProducers: options.keyProducers === true && options.clientBatch !== true,
       });
     } catch (error) {
       throw translate(error);
@@ -484,6 +488,7 @@ export class ReplicaManager implements OnModuleDestroy {
       return null;
     }
     const info = await done;
+    refuseKeyInFlight(leader, batch, info);
     if (acks === 'all') await this.acksAll.untilCommitted(leader, info.lastOffset + 1, minInsync);
     return info;
   }

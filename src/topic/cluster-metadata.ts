@@ -34,6 +34,8 @@ export interface BrokerRegistration {
   highestControllerEpochSeen: number;
   /** The random id kept in the broker's data dir: a registration with the same id is this broker's own, earlier. */
   directoryId?: string;
+  /** The highest producer-id block the broker took or saw (its data dir's broker-meta.json). */
+  highestProducerIdBlockSeen?: number;
 }
 
 export const NO_LEADER = -1;

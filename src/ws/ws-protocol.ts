@@ -8,19 +8,22 @@
 // Client -> server:
 //   produce     {id, topic, records: [{key?, value?, headers?: [{name, value(base64)|null}], partition?}],
 //                acks?: 0|1|"all", format?: "string"|"json"|"binary",
-//                producer_id?, producer_epoch?, sequence? (all three or none: idempotent)}  -> ack | error
+//                producer_id?, producer_epoch?, sequence? (all three or none: idempotent),
+//                idempotency_key? (not with the producer fields)}  -> ack (replayed: true for a retry) | error
 //   subscribe   {id, assign: [{topic, partition, offset?}] | topics: [..] + group, group_instance_id?,
 //                from?: "earliest"|"latest"|"timestamp", timestamp?, format?, credits?}  -> subscribed, records...
 //   credit      {id, n}                 grants n more records to subscription id
 //   commit      {id, offsets: [{topic, partition, offset}]}                      -> committed | error
 //   unsubscribe {id}
-// Server -> client: ack {id, offsets: [{partition, offset}]}, subscribed {id, partitions: [{topic, partition,
+// Server -> client: ack {id, offsets: [{partition, offset}], replayed?}, subscribed {id, partitions: [{topic, partition,
 //   offset}]}, records {id, records: [...]}, assigned {id, partitions, generation}, revoked {id, partitions},
 //   committed {id}, error {id?, error_code, message}.
 import { BrookError, errors, outcomeField } from '../common/brook-error.js';
 import type { RecordHeader } from '../partition-log/record-batch.js';
 import type { Acks } from '../replication/replica-manager.service.js';
 import { producerFields } from '../application/idempotence/producer-headers.js';
+import { bodyDigest, idempotencyKeyField } from '../application/idempotence/idempotency-key.js';
+import { outcomesReplayed } from '../application/idempotence/request-producer.js';
 import type { IdempotentProducer, ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
 import { decodeBase64, type ReadFormat } from '../application/record-format.js';
 import { PRODUCE_FORMATS, shown, wording, type ProduceFormat } from './frame-wording.js';
@@ -53,7 +56,7 @@ export function ackFrame(id: FrameId, outcomes: readonly ProduceOutcome[]): stri
           ...outcomeField(outcome.error),
         },
   );
-  return JSON.stringify({ op: 'ack', id, offsets });
+  return JSON.stringify({ op: 'ack', id, offsets, ...(outcomesReplayed(outcomes) ? { replayed: true } : {}) });
 }
 
 /** The notice of a throttle (security/stream-quota.ts): the quota, and how long the broker holds back. */
@@ -76,6 +79,8 @@ export interface ProduceFrame {
   acks: Acks;
   /** Record i has sequence producer.sequence + i; null: not idempotent. */
   producer: IdempotentProducer | null;
+  /** The frame's idempotency_key and the digest of its records (application/idempotence/); null: none. */
+  idempotency: { key: string; digest: number } | null;
 }
 
 export interface PartitionStart {
@@ -294,7 +299,13 @@ function parseProduce(object: JsonObject, id: FrameId, limits: RouterLimits, now
     };
   });
   const producer = producerFields(object.producer_id, object.producer_epoch, object.sequence, PRODUCER_FIELDS);
-  return { op: 'produce', id, topic, records, acks: acks(object.acks), producer };
+  const key = idempotencyKeyField(object.idempotency_key, 'idempotency_key');
+  if (key !== null && producer !== null) {
+    throw errors.badRequest('A produce frame carries either idempotency_key or the producer fields, not both.');
+  }
+  const idempotency =
+    key === null ? null : { key, digest: bodyDigest('ws', recordFormat, JSON.stringify(object.records)) };
+  return { op: 'produce', id, topic, records, acks: acks(object.acks), producer, idempotency };
 }
 
 /** The five-digit code an error frame carries: Brook's own codes as they are, generic HTTP statuses mapped. */

@@ -10,6 +10,7 @@ import type { WebSocket } from 'ws';
 import type { BrookError } from '../common/brook-error.js';
 import type { Clock } from '../common/clock.js';
 import type { ProduceService } from '../application/produce/produce.service.js';
+import { keyProducer } from '../application/idempotence/idempotency-key.js';
 import type { WsLimits } from '../config/stream-limits.js';
 import { SendPressure } from './flow-control.js';
 import { SocketSecurity, type SocketSecurityDeps } from './socket-security.js';
@@ -113,7 +114,15 @@ export class WsSession {
     this.produceInFlight++;
     this.updateReading();
     try {
-      const outcomes = await this.deps.producer.produce(frame.topic, frame.records, frame.acks, frame.producer);
+      const key = frame.idempotency;
+      const producer =
+        key === null
+          ? frame.producer
+          : keyProducer(
+              { principal: this.deps.identity.principal, topic: frame.topic, key: key.key, position: null },
+              key.digest,
+            );
+      const outcomes = await this.deps.producer.produce(frame.topic, frame.records, frame.acks, producer);
       const failed = outcomes.filter((outcome) => !outcome.ok);
       if (failed.length === outcomes.length && !failed[0].ok) throw failed[0].error;
       this.send(ackFrame(frame.id, outcomes));

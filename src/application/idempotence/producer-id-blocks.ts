@@ -1,20 +1,25 @@
 // Producer ids handed out cluster-wide without collisions (Kafka's ProducerIdManager): each broker takes a block
 // of PRODUCER_ID_BLOCK_SIZE ids at a time from the counter `brook/producer-id-block` of the coordination store and
 // hands them out one by one; block n holds ids [(n - 1) * size, n * size). The counter only moves up
-// (raiseCounterAbove with the highest block this broker ever took, kept in its data dir), so after a Redis restart
-// that lost the counter this broker never takes a block it took before. The ids stay below KEY_PRODUCER_ID_BASE,
+// (raiseCounterAbove with the highest block this broker knows of: the ones it took, kept in its data dir, and the
+// ones other brokers publish, read by loadHighestBlock before every block), so after a Redis restart that lost the
+// counter no block is taken again (the controller also raises it when it restores the store). The ids stay below KEY_PRODUCER_ID_BASE,
 // where the idempotency keys' ids start (partition-log/producer-state.ts). Pure apart from the two injected ports.
 import { KEY_PRODUCER_ID_BASE } from '../../partition-log/producer-state.js';
 
+export { PRODUCER_ID_BLOCK_KEY } from '../../coordination/cluster-keys.js';
+
 export const PRODUCER_ID_BLOCK_SIZE = 1000;
-export const PRODUCER_ID_BLOCK_KEY = 'brook/producer-id-block';
 /** The last block whose ids all lie below KEY_PRODUCER_ID_BASE. */
 export const PRODUCER_ID_BLOCKS_MAX = Math.floor(KEY_PRODUCER_ID_BASE / PRODUCER_ID_BLOCK_SIZE);
 
 export interface ProducerIdBlockPorts {
   /** Atomically sets the counter to max(current, floor) + 1 and returns it. */
   raiseCounterAbove(floor: number): Promise<number>;
-  /** The highest block this broker took (0: none), and saving a new one durably before its ids are used. */
+  /**
+   * The highest block this broker knows was taken (0: none), asked before every block; and saving a new one durably
+   * before its ids are used.
+   */
   loadHighestBlock(): Promise<number>;
   saveHighestBlock(block: number): Promise<void>;
 }
@@ -39,8 +44,8 @@ export class ProducerIdBlocks {
   }
 
   private async takeBlock(): Promise<void> {
-    this.highestBlock ??= await this.ports.loadHighestBlock();
-    const block = await this.ports.raiseCounterAbove(this.highestBlock);
+    const known = Math.max(this.highestBlock ?? 0, await this.ports.loadHighestBlock());
+    const block = await this.ports.raiseCounterAbove(known);
     if (block > PRODUCER_ID_BLOCKS_MAX) throw new ProducerIdsExhaustedError('every producer id block was taken');
     await this.ports.saveHighestBlock(block);
     this.highestBlock = block;

@@ -1,6 +1,10 @@
 // Hands out producer ids and epochs (POST /v3/clusters/{c}/producers, and later the Kafka listener's
 // InitProducerId): a new id with epoch 0 each time, from this broker's block (producer-id-blocks.ts). The highest
-// block taken is kept in `<data dir>/producer-id-block` as a decimal number.
+// block taken is kept in `<data dir>/producer-id-block` as a decimal number, and in broker-meta.json, which the
+// broker's registration publishes (controller-election/): the next block is raised above the highest of them and of
+// every live broker's. After the coordination store lost its data, no block is taken until a controller has restored
+// it (the metadata incarnation key is back, and the counter was raised above every live broker's block first):
+// meanwhile the route answers 503 50003 and the client retries.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
@@ -9,6 +13,8 @@ import { errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { CoordinationStore } from '../../coordination/coordination-store.js';
+import { METADATA_INCARNATION_KEY } from '../../coordination/cluster-keys.js';
+import { ControllerElection } from '../../controller-election/controller-election.service.js';
 import { PRODUCER_ID_BLOCK_KEY, ProducerIdBlocks, ProducerIdsExhaustedError } from './producer-id-blocks.js';
 
 export const PRODUCER_ID_BLOCK_FILE = 'producer-id-block';
@@ -22,12 +28,20 @@ export interface ProducerIdentity {
 export class ProducerIdService {
   private readonly blocks: ProducerIdBlocks;
 
-  constructor(@Inject(BROKER_CONFIG) config: BrokerConfig, store: CoordinationStore) {
+  constructor(@Inject(BROKER_CONFIG) config: BrokerConfig, store: CoordinationStore, election: ControllerElection) {
     const path = join(config.dataDir, PRODUCER_ID_BLOCK_FILE);
     this.blocks = new ProducerIdBlocks({
       raiseCounterAbove: (floor) => store.raiseCounterAbove(PRODUCER_ID_BLOCK_KEY, floor),
-      loadHighestBlock: () => readHighestBlock(path),
-      saveHighestBlock: (block) => writeFileAtomic(path, `${block}\n`),
+      loadHighestBlock: async () => {
+        if ((await store.get(METADATA_INCARNATION_KEY)) === null) {
+          throw errors.retriable('The coordination store is being restored; no producer id can be handed out yet.');
+        }
+        return Math.max(await readHighestBlock(path), await election.producerIdBlockFloor());
+      },
+      saveHighestBlock: async (block) => {
+        await writeFileAtomic(path, `${block}\n`);
+        await election.observeProducerIdBlock(block);
+      },
     });
   }
 

@@ -31,6 +31,7 @@ import type { AppendInfo } from '../../partition-log/partition-log.js';
 import type { TopicMetadata } from '../../topic/cluster-metadata.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
 import { partitionForKey, StickyPartitioner } from '../../topic/partitioner.js';
+import { keyRequestError, replayedTimestampMs } from './replay.js';
 import { resolveTopicConfig } from '../../config/topic-config.js';
 import { isInternalTopic } from '../../topic/topic-name.js';
 import { Metrics } from '../../metrics/metrics.service.js';
@@ -43,6 +44,12 @@ export interface IdempotentProducer {
   producerId: number;
   producerEpoch: number;
   sequence: number;
+  /**
+   * An Idempotency-Key's producer (application/idempotence/idempotency-key.ts): records without a key or a partition
+   * go to the partition the id names (a retry puts them in the same batch), the whole request answers 42291 or
+   * 40906 when a batch did, and replayed batches are answered from what the leader kept.
+   */
+  idempotencyKey?: boolean;
 }
 
 export interface ProduceInput extends RecordInput {
@@ -92,8 +99,19 @@ export interface ProduceResult {
   appended: AppendedGroup[];
 }
 
+/** Whether an answer is a replay: some record was appended before and none by this request (Idempotent-Replayed). */
+export function isReplay(result: ProduceResult): boolean {
+  let replayed = false;
+  for (const group of result.appended) {
+    if (group.error !== null) continue;
+    if (group.info?.duplicate !== true) return false;
+    replayed = true;
+  }
+  return replayed;
+}
+
 export type ProduceOutcome =
-  | { ok: true; partition: number; offset: number; timestampMs: number }
+  | { ok: true; partition: number; offset: number; timestampMs: number; replayed?: boolean }
   | { ok: false; partition: number | null; error: BrookError };
 
 /** The last identityIndexes array, frozen: shared by the requests of that many records until another count comes. */
@@ -208,6 +226,7 @@ export class ProduceService {
     const outcomes = new Array<ProduceOutcome>(records.length);
     for (const [i, refusal] of result.refused) outcomes[i] = { ok: false, ...refusal };
     for (const { partition, indexes, info, error } of result.appended) {
+      const retried = info?.duplicate === true ? indexes.map((i) => records[i].timestamp) : null;
       indexes.forEach((recordIndex, position) => {
         outcomes[recordIndex] =
           error !== null
@@ -217,7 +236,12 @@ export class ProduceService {
                 partition,
                 offset: info === null ? -1 : info.firstOffset + position,
                 timestampMs:
-                  info !== null && info.logAppendTimeMs >= 0 ? info.logAppendTimeMs : records[recordIndex].timestamp,
+                  info !== null && retried !== null
+                    ? replayedTimestampMs(info, retried, position)
+                    : info !== null && info.logAppendTimeMs >= 0
+                      ? info.logAppendTimeMs
+                      : records[recordIndex].timestamp,
+                ...(retried !== null ? { replayed: true } : {}),
               };
       });
     }
@@ -269,13 +293,13 @@ export class ProduceService {
     producer: IdempotentProducer | null,
   ): Promise<ProduceResult> {
     const { partitions, compacted } = await this.topicShape(topic);
-    const named = producer === null ? false : idempotentRouting(source);
+    const named = producer === null || producer.idempotencyKey === true ? false : idempotentRouting(source);
     const refused = new Map<number, { partition: number | null; error: BrookError }>();
     const byPartition = new Map<number, readonly number[]>();
     const same = source.keylessPartition;
     if (same !== undefined && source.count > 0 && !compacted && (same === null || isPartitionOf(same, partitions))) {
       // Every record goes where the loop below would put each one: the given partition, else the sticky one.
-      byPartition.set(same ?? this.partitioner(topic).next(partitions), identityIndexes(source.count));
+      byPartition.set(same ?? this.keylessPartition(topic, partitions, producer), identityIndexes(source.count));
       return { refused, appended: await this.appendEach(topic, byPartition, source, acks, producer, !named) };
     }
     let sticky: number | null = null;
@@ -306,7 +330,7 @@ export class ProduceService {
       } else if (key !== null) {
         partition = partitionForKey(key, partitions);
       } else {
-        sticky ??= this.partitioner(topic).next(partitions);
+        sticky ??= this.keylessPartition(topic, partitions, producer);
         partition = sticky;
       }
       if (partition === firstPartition) {
@@ -331,7 +355,7 @@ export class ProduceService {
   }
 
   /** One batch and one append per partition, all at once. */
-  private appendEach(
+  private async appendEach(
     topic: string,
     byPartition: Map<number, readonly number[]>,
     source: ProduceSource,
@@ -339,7 +363,8 @@ export class ProduceService {
     producer: IdempotentProducer | null,
     sequenceGaps: boolean,
   ): Promise<AppendedGroup[]> {
-    return Promise.all(
+    const keyProducers = producer?.idempotencyKey === true;
+    const appended = await Promise.all(
       [...byPartition].map(async ([partition, indexes]): Promise<AppendedGroup> => {
         try {
           const batch = source.encode(indexes);
@@ -350,8 +375,8 @@ export class ProduceService {
               baseSequence: incrementSequence(producer.sequence, indexes[0]),
             });
           }
-          const info = await this.replicas.produce(topic, partition, batch, acks, { sequenceGaps });
-          this.metrics.produced(topic, indexes.length, batch.length);
+          const info = await this.replicas.produce(topic, partition, batch, acks, { sequenceGaps, keyProducers });
+          if (info?.duplicate !== true) this.metrics.produced(topic, indexes.length, batch.length);
           return { partition, indexes, info, error: null };
         } catch (error) {
           const failure = error instanceof BrookError ? error : errors.kafkaError((error as Error).message);
@@ -359,6 +384,18 @@ export class ProduceService {
         }
       }),
     );
+    const keyError = keyProducers ? keyRequestError(appended) : null;
+    if (keyError !== null) throw keyError;
+    return appended;
+  }
+
+  /**
+   * The partition of records with neither a key nor a partition: the sticky one, or for an Idempotency-Key's
+   * request the one its producer id names, so that a retry puts them in the same batch again.
+   */
+  private keylessPartition(topic: string, partitions: number, producer: IdempotentProducer | null): number {
+    if (producer?.idempotencyKey === true) return producer.producerId % partitions;
+    return this.partitioner(topic).next(partitions);
   }
 
   private partitioner(topic: string): StickyPartitioner {

@@ -3708,6 +3708,7 @@ export interface components {
     /** @description A delivery report for each produced record and an error for each record that was not produced. */
     ProduceBatchResponse: {
       headers: {
+        'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
         [name: string]: unknown;
       };
       content: {
@@ -3742,6 +3743,7 @@ export interface components {
     /** @description The delivery report of the record; in streaming mode, a stream of delivery reports, one per record, in order, each followed by CRLF. */
     ProduceResponse: {
       headers: {
+        'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
         [name: string]: unknown;
       };
       content: {
@@ -4179,7 +4181,7 @@ export interface components {
         'application/vnd.kafka.v2+json': components['schemas']['V2CommittedOffsets'];
       };
     };
-    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists), 40903 (commit fenced, or a seek on a partition the instance is not assigned) or 40907 (the group is in use by Kafka clients). */
+    /** @description Conflict; `error_code` is 40901 (subscription conflict), 40902 (consumer instance exists), 40903 (commit fenced, or a seek on a partition the instance is not assigned), 40906 (an `Idempotency-Key` whose first request is still in flight) or 40907 (the group is in use by Kafka clients). */
     V2Conflict: {
       headers: {
         [name: string]: unknown;
@@ -4415,6 +4417,7 @@ export interface components {
     /** @description One entry per record, in request order; failed records carry `error_code` and `error`. */
     V2ProduceResponse: {
       headers: {
+        'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
         [name: string]: unknown;
       };
       content: {
@@ -4578,6 +4581,8 @@ export interface components {
      * @example orders-processor
      */
     GroupName: string;
+    /** @description Makes a produce request safe to retry: a retry with the same key, by the same principal, to the same topic, within `BROOK_IDEMPOTENCY_RETENTION_MS` (default 24 h) is answered with the original status and body, rebuilt from the outcome the partition leaders kept (offsets, timestamps), with `Idempotent-Replayed: true`, and appends nothing, through whichever broker of the cluster it comes, after restarts and leader failover. The same key with another body is 422 (42291); a key whose first request is not answered yet, or whose records the in-sync replicas do not all hold yet, is 409 (40906): retry later. Only final outcomes are kept: records of a partition that failed (40404, 50003, an unknown outcome) are appended by the retry, and the partitions that did append answer their original offsets (no `Idempotent-Replayed` then, since the retry appended something). Records without a key or partition go to the partition the key names. In streaming mode each record of the stream is keyed by its position (from 0), and the head carries no `Idempotent-Replayed`. Not with the `Brook-Producer-*` headers (400). Each partition remembers at most `BROOK_PRODUCER_IDS_PER_PARTITION_MAX` keys and producer ids; beyond that the least recently used is forgotten. A body that differs but sends its records only to partitions the first request did not write is not recognised as another body. */
+    IdempotencyKey: string;
     /** @description Brook's addition: `true` also lists internal topics (`__consumer_offsets`), which are hidden by default; `brook topics --list` asks for them, as `kafka-topics.sh --list` shows them. */
     IncludeInternal: 'true' | 'false';
     /**
@@ -4966,6 +4971,8 @@ export interface components {
   headers: {
     /** @description `unknown` on a produce failure whose records may or may not have been appended and committed (see "Unknown outcomes" above); absent on a failure that appended nothing. */
     BrookOutcome: 'unknown';
+    /** @description `true` when the answer was rebuilt from the kept outcome of an earlier request with the same `Idempotency-Key` and this request appended nothing; absent otherwise. */
+    IdempotentReplayed: 'true';
     /** @description Seconds to wait before retrying. */
     RetryAfter: number;
   };
@@ -6501,6 +6508,8 @@ export interface operations {
         'Brook-Producer-Id'?: components['parameters']['BrookProducerId'];
         /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
         'Brook-Producer-Sequence'?: components['parameters']['BrookProducerSequence'];
+        /** @description Makes a produce request safe to retry: a retry with the same key, by the same principal, to the same topic, within `BROOK_IDEMPOTENCY_RETENTION_MS` (default 24 h) is answered with the original status and body, rebuilt from the outcome the partition leaders kept (offsets, timestamps), with `Idempotent-Replayed: true`, and appends nothing, through whichever broker of the cluster it comes, after restarts and leader failover. The same key with another body is 422 (42291); a key whose first request is not answered yet, or whose records the in-sync replicas do not all hold yet, is 409 (40906): retry later. Only final outcomes are kept: records of a partition that failed (40404, 50003, an unknown outcome) are appended by the retry, and the partitions that did append answer their original offsets (no `Idempotent-Replayed` then, since the retry appended something). Records without a key or partition go to the partition the key names. In streaming mode each record of the stream is keyed by its position (from 0), and the head carries no `Idempotent-Replayed`. Not with the `Brook-Producer-*` headers (400). Each partition remembers at most `BROOK_PRODUCER_IDS_PER_PARTITION_MAX` keys and producer ids; beyond that the least recently used is forgotten. A body that differs but sends its records only to partitions the first request did not write is not recognised as another body. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         /** @description The topic name. */
@@ -6518,9 +6527,11 @@ export interface operations {
       /** @description 40401 topic not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
+      /** @description With `Idempotency-Key`: 40906 the first request with this key is still in flight (retry later); nothing was appended. */
+      409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
-      /** @description `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206); a `Brook-Producer-Sequence` request with a record that has neither a partition nor a key (42206). Records the producer state refuses are reported in `offsets[]` with 40908 or 40909. */
+      /** @description 42291 the `Idempotency-Key` was used with another request body (nothing appended). `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206); a `Brook-Producer-Sequence` request with a record that has neither a partition nor a key (42206). Records the producer state refuses are reported in `offsets[]` with 40908 or 40909. */
       422: components['responses']['V2UnprocessableEntity'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
@@ -6588,6 +6599,8 @@ export interface operations {
         'Brook-Producer-Id'?: components['parameters']['BrookProducerId'];
         /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
         'Brook-Producer-Sequence'?: components['parameters']['BrookProducerSequence'];
+        /** @description Makes a produce request safe to retry: a retry with the same key, by the same principal, to the same topic, within `BROOK_IDEMPOTENCY_RETENTION_MS` (default 24 h) is answered with the original status and body, rebuilt from the outcome the partition leaders kept (offsets, timestamps), with `Idempotent-Replayed: true`, and appends nothing, through whichever broker of the cluster it comes, after restarts and leader failover. The same key with another body is 422 (42291); a key whose first request is not answered yet, or whose records the in-sync replicas do not all hold yet, is 409 (40906): retry later. Only final outcomes are kept: records of a partition that failed (40404, 50003, an unknown outcome) are appended by the retry, and the partitions that did append answer their original offsets (no `Idempotent-Replayed` then, since the retry appended something). Records without a key or partition go to the partition the key names. In streaming mode each record of the stream is keyed by its position (from 0), and the head carries no `Idempotent-Replayed`. Not with the `Brook-Producer-*` headers (400). Each partition remembers at most `BROOK_PRODUCER_IDS_PER_PARTITION_MAX` keys and producer ids; beyond that the least recently used is forgotten. A body that differs but sends its records only to partitions the first request did not write is not recognised as another body. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         /** @description The partition id. */
@@ -6607,9 +6620,11 @@ export interface operations {
       /** @description 40401 topic not found; 40402 partition not found. */
       404: components['responses']['V2NotFound'];
       406: components['responses']['V2NotAcceptable'];
+      /** @description With `Idempotency-Key`: 40906 the first request with this key is still in flight (retry later); nothing was appended. */
+      409: components['responses']['V2Conflict'];
       413: components['responses']['V2PayloadTooLarge'];
       415: components['responses']['V2UnsupportedMediaType'];
-      /** @description `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206); a `Brook-Producer-Sequence` request with a record that has neither a partition nor a key (42206). Records the producer state refuses are reported in `offsets[]` with 40908 or 40909. */
+      /** @description 42291 the `Idempotency-Key` was used with another request body (nothing appended). `records` missing or empty, or a key/value that does not match the embedded format (422 or 42206); a `Brook-Producer-Sequence` request with a record that has neither a partition nor a key (42206). Records the producer state refuses are reported in `offsets[]` with 40908 or 40909. */
       422: components['responses']['V2UnprocessableEntity'];
       429: components['responses']['V2TooManyRequests'];
       500: components['responses']['V2ServerError'];
@@ -8182,6 +8197,8 @@ export interface operations {
         'Brook-Producer-Id'?: components['parameters']['BrookProducerId'];
         /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
         'Brook-Producer-Sequence'?: components['parameters']['BrookProducerSequence'];
+        /** @description Makes a produce request safe to retry: a retry with the same key, by the same principal, to the same topic, within `BROOK_IDEMPOTENCY_RETENTION_MS` (default 24 h) is answered with the original status and body, rebuilt from the outcome the partition leaders kept (offsets, timestamps), with `Idempotent-Replayed: true`, and appends nothing, through whichever broker of the cluster it comes, after restarts and leader failover. The same key with another body is 422 (42291); a key whose first request is not answered yet, or whose records the in-sync replicas do not all hold yet, is 409 (40906): retry later. Only final outcomes are kept: records of a partition that failed (40404, 50003, an unknown outcome) are appended by the retry, and the partitions that did append answer their original offsets (no `Idempotent-Replayed` then, since the retry appended something). Records without a key or partition go to the partition the key names. In streaming mode each record of the stream is keyed by its position (from 0), and the head carries no `Idempotent-Replayed`. Not with the `Brook-Producer-*` headers (400). Each partition remembers at most `BROOK_PRODUCER_IDS_PER_PARTITION_MAX` keys and producer ids; beyond that the least recently used is forgotten. A body that differs but sends its records only to partitions the first request did not write is not recognised as another body. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         /** @description The cluster id. */
@@ -8201,11 +8218,11 @@ export interface operations {
       /** @description Unknown cluster (404); 40401 topic not found; 40402 partition not found; 40403 unknown topic or partition; 40404 leader not available. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
-      /** @description With `Brook-Producer-*` headers: 40908 the sequence does not follow the producer's last in the partition (OUT_OF_ORDER_SEQUENCE_NUMBER); 40909 the producer epoch is older than the partition's (fenced). Nothing was appended. */
+      /** @description With `Idempotency-Key`: 40906 the first request with this key is still in flight (retry later). With `Brook-Producer-*` headers: 40908 the sequence does not follow the producer's last in the partition (OUT_OF_ORDER_SEQUENCE_NUMBER); 40909 the producer epoch is older than the partition's (fenced). Nothing was appended. */
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description 42206 invalid payload: an empty body ("Payload error. Request body is empty. Data is required.", also for a streamed body without a record), a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`, a `Brook-Producer-Sequence` request whose record has neither `partition_id` nor a key. */
+      /** @description 42291 the `Idempotency-Key` was used with another request body (nothing appended). 42206 invalid payload: an empty body ("Payload error. Request body is empty. Data is required.", also for a streamed body without a record), a BINARY `data` or header value that is not base64, an unknown `type`, a field of the wrong type, a negative `partition_id`, a `Brook-Producer-Sequence` request whose record has neither `partition_id` nor a key. */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       /** @description 50002 Kafka error; 50003 retriable error (including not enough in-sync replicas for `acks=all`). */
@@ -8226,6 +8243,8 @@ export interface operations {
         'Brook-Producer-Id'?: components['parameters']['BrookProducerId'];
         /** @description The sequence of the request's first record (see `Brook-Producer-Id`). */
         'Brook-Producer-Sequence'?: components['parameters']['BrookProducerSequence'];
+        /** @description Makes a produce request safe to retry: a retry with the same key, by the same principal, to the same topic, within `BROOK_IDEMPOTENCY_RETENTION_MS` (default 24 h) is answered with the original status and body, rebuilt from the outcome the partition leaders kept (offsets, timestamps), with `Idempotent-Replayed: true`, and appends nothing, through whichever broker of the cluster it comes, after restarts and leader failover. The same key with another body is 422 (42291); a key whose first request is not answered yet, or whose records the in-sync replicas do not all hold yet, is 409 (40906): retry later. Only final outcomes are kept: records of a partition that failed (40404, 50003, an unknown outcome) are appended by the retry, and the partitions that did append answer their original offsets (no `Idempotent-Replayed` then, since the retry appended something). Records without a key or partition go to the partition the key names. In streaming mode each record of the stream is keyed by its position (from 0), and the head carries no `Idempotent-Replayed`. Not with the `Brook-Producer-*` headers (400). Each partition remembers at most `BROOK_PRODUCER_IDS_PER_PARTITION_MAX` keys and producer ids; beyond that the least recently used is forgotten. A body that differs but sends its records only to partitions the first request did not write is not recognised as another body. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
         /** @description The cluster id. */
@@ -8245,9 +8264,11 @@ export interface operations {
       /** @description Unknown cluster (404); 40401 topic not found. */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
+      /** @description With `Idempotency-Key`: 40906 the first request with this key is still in flight (retry later); nothing was appended. */
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
-      /** @description 42206 invalid payload (empty body, or a `Brook-Producer-Sequence` request with a record that has neither `partition_id` nor a key); 42208 invalid batch (empty batch, too many entries, entry ids not distinct or not valid strings). A record the producer state refuses is in `failures` with 40908 or 40909 (see `Brook-Producer-Id`). */
+      /** @description 42291 the `Idempotency-Key` was used with another request body (nothing appended). 42206 invalid payload (empty body, or a `Brook-Producer-Sequence` request with a record that has neither `partition_id` nor a key); 42208 invalid batch (empty batch, too many entries, entry ids not distinct or not valid strings). A record the producer state refuses is in `failures` with 40908 or 40909 (see `Brook-Producer-Id`). */
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];

@@ -9,10 +9,12 @@ import { ControllerElection } from '../../controller-election/controller-electio
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
 import { Authorizer } from '../../security/authorizer.service.js';
-import { describable } from '../security/security-hooks.js';
+import { describable, principalOf } from '../security/security-hooks.js';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { acksParam } from '../../application/params.js';
-import { producerFromHeaders } from '../../application/idempotence/producer-headers.js';
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../application/idempotence/idempotency-key.js';
+import { outcomesReplayed, requestProducer } from '../../application/idempotence/request-producer.js';
+import { BATCH_HEADER_BYTES } from '../../partition-log/record-batch.js';
 import { isInternalTopic } from '../../topic/topic-name.js';
 import { PARTITION_ID } from '../validation/path-params.js';
 import { RestValidationPipe } from '../validation/rest-validation.pipe.js';
@@ -21,6 +23,7 @@ import {
   type IdempotentProducer,
   type ProduceOutcome,
   type ProduceResult,
+  isReplay,
 } from '../../application/produce/produce.service.js';
 import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
@@ -95,9 +98,10 @@ export class V2Controller {
     @Query('acks') acks: string | undefined,
     @Headers() headers: RequestHeaders,
     @Body() body: unknown,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.produce(topic, undefined, acks, headers, body, reply);
+    return this.produce(topic, undefined, acks, headers, body, request, reply);
   }
 
   @Post('topics/:topic_name/partitions/:partition_id')
@@ -108,9 +112,10 @@ export class V2Controller {
     @Query('acks') acks: string | undefined,
     @Headers() headers: RequestHeaders,
     @Body() body: unknown,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.produce(topic, partition, acks, headers, body, reply);
+    return this.produce(topic, partition, acks, headers, body, request, reply);
   }
 
   private async produce(
@@ -119,18 +124,26 @@ export class V2Controller {
     acksText: string | undefined,
     headers: RequestHeaders,
     body: unknown,
+    request: FastifyRequest,
     reply: FastifyReply,
   ) {
     const acks = acksParam(acksText);
-    const producer = producerFromHeaders(headers);
-    if (body instanceof ScannedV2Records) return this.produceScanned(topic, partition, acks, body, reply, producer);
     const contentType = headers['content-type'];
+    const route = `v2 ${partition ?? ''} ${typeof contentType === 'string' ? contentType : ''}`;
+    const producer = requestProducer(headers, { principal: principalOf(request), topic }, () =>
+      body instanceof ScannedV2Records
+        ? [route, body.data.subarray(BATCH_HEADER_BYTES, body.end), JSON.stringify(body.partitions)]
+        : [route, JSON.stringify(body)],
+    );
+    if (body instanceof ScannedV2Records) return this.produceScanned(topic, partition, acks, body, reply, producer);
     const schemaType = v2SchemaType(typeof contentType === 'string' ? contentType : undefined);
-    if (schemaType !== undefined) return this.produceWithSchemas(topic, partition, acks, schemaType, body, producer);
+    if (schemaType !== undefined) {
+      return this.produceWithSchemas(topic, partition, acks, schemaType, body, producer, reply);
+    }
     const json = (typeof contentType === 'string' ? contentType : '').startsWith(V2_JSON_FORMAT);
     const inputs = v2ProduceInputs(body, json, partition, Date.now());
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
-    return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks, producer));
+    return v2ProduceAnswer(replayAnswered(reply, await this.producer.produce(topic, inputs, acks, producer)));
   }
 
   /** Records in a schema format: their schemas found (or registered) first, their data in the wire format. */
@@ -141,6 +154,7 @@ export class V2Controller {
     schemaType: SchemaType,
     body: unknown,
     producer: IdempotentProducer | null,
+    reply: FastifyReply,
   ) {
     await this.producer.partitionCount(topic);
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
@@ -152,7 +166,8 @@ export class V2Controller {
       partition,
       Date.now(),
     );
-    return v2ProduceAnswer(await this.producer.produce(topic, inputs, acks, producer), keySchemaId, valueSchemaId);
+    const outcomes = replayAnswered(reply, await this.producer.produce(topic, inputs, acks, producer));
+    return v2ProduceAnswer(outcomes, keySchemaId, valueSchemaId);
   }
 
   /**
@@ -172,11 +187,18 @@ export class V2Controller {
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
     const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks, producer);
     void reply.header('content-type', 'application/json; charset=utf-8');
+    if (producer?.idempotencyKey === true && isReplay(result)) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     const answer = v2ScannedAnswer(result, records.count, this.answerBuffers);
     // its memory goes to another answer once this one is written
     if (typeof answer !== 'string') reply.raw.once('finish', () => this.answerBuffers.release(answer));
     return answer;
   }
+}
+
+/** The outcomes, the Idempotent-Replayed header set on `reply` when they are all replays. */
+function replayAnswered(reply: FastifyReply, outcomes: ProduceOutcome[]): ProduceOutcome[] {
+  if (outcomesReplayed(outcomes)) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  return outcomes;
 }
 
 /** The v2 produce answer: one offsets[] entry per record, in request order, and the schema ids used. */

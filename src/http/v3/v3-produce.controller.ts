@@ -3,11 +3,14 @@
 // Confluent's ProduceRequest: partition_id, headers [{name, value(base64)}], key/value {type, data} (or with a
 // schema: application/schemas/produce-fields.ts), timestamp, checked by produce-records.schema.ts. The
 // Brook-Producer-* headers make a request idempotent (application/produce/produce.service.ts); in streaming mode the
-// n-th record of the stream (from 0) has sequence Brook-Producer-Sequence + n.
+// n-th record of the stream (from 0) has sequence Brook-Producer-Sequence + n. So does an Idempotency-Key
+// (application/idempotence/idempotency-key.ts): a retry is answered from the kept outcome with Idempotent-Replayed;
+// in streaming mode each record is keyed by its position in the stream, and its report rebuilt alike (the head is
+// written before the records are read, so it carries no Idempotent-Replayed).
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { Body, Controller, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrookError, errors, outcomeField, type OutcomeMarker } from '../../common/brook-error.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 import { StreamingBody } from '../body/json-body-parser.js';
@@ -19,6 +22,14 @@ import {
   type ProduceOutcome,
 } from '../../application/produce/produce.service.js';
 import { producerFromHeaders } from '../../application/idempotence/producer-headers.js';
+import {
+  bodyDigest,
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyFromHeaders,
+  keyProducer,
+} from '../../application/idempotence/idempotency-key.js';
+import { outcomesReplayed, requestProducer } from '../../application/idempotence/request-producer.js';
+import { principalOf } from '../security/security-hooks.js';
 import { incrementSequence } from '../../partition-log/producer-state.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
@@ -47,15 +58,23 @@ export class V3ProduceController {
     @Query('acks') acksText: string | undefined,
     @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
+    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const acks = acksParam(acksText);
-    const producer = producerFromHeaders(headers);
-    if (body instanceof StreamingBody) return this.produceStream(clusterId, topic, acks, body, reply, producer);
+    const scope = { principal: principalOf(request), topic };
+    if (body instanceof StreamingBody) {
+      const key = idempotencyKeyFromHeaders(headers);
+      const producer = key === null ? producerFromHeaders(headers) : requestProducer(headers, scope, () => []);
+      const keyed = key === null ? null : { ...scope, key };
+      return this.produceStream(clusterId, topic, acks, body, reply, key === null ? producer : null, keyed);
+    }
+    const producer = requestProducer(headers, scope, () => ['v3 record', JSON.stringify(body)]);
     await this.producer.partitionCount(topic);
     const record = await parseRecord(this.serde, topic, body, 'record', Date.now());
     const [outcome] = await this.producer.produce(topic, [record.input], acks, producer);
     if (!outcome.ok) throw outcome.error;
+    if (outcome.replayed === true) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return this.report(clusterId, topic, record, outcome);
   }
 
@@ -67,9 +86,12 @@ export class V3ProduceController {
     @Query('acks') acksText: string | undefined,
     @Headers() headers: Record<string, string | string[] | undefined>,
     @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const acks = acksParam(acksText);
-    const producer = producerFromHeaders(headers);
+    const scope = { principal: principalOf(request), topic };
+    const producer = requestProducer(headers, scope, () => ['v3 batch', JSON.stringify(body)]);
     const entries = batchEntries(body, this.config.produceBatchEntriesMax);
     await this.producer.partitionCount(topic);
     const failures: Array<{ id: string; error_code: number; message: string; outcome?: OutcomeMarker }> = [];
@@ -93,6 +115,7 @@ export class V3ProduceController {
             producer,
           )
         : [];
+    if (outcomesReplayed(outcomes)) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
     const successes: object[] = [];
     outcomes.forEach((outcome, i) => {
       const { id, record } = parsed[i];
@@ -117,6 +140,7 @@ export class V3ProduceController {
     body: StreamingBody,
     reply: FastifyReply,
     producer: IdempotentProducer | null,
+    keyed: { principal: string; topic: string; key: string } | null,
   ): Promise<void> {
     await this.producer.partitionCount(topic);
     const response = reply.raw;
@@ -135,7 +159,11 @@ export class V3ProduceController {
       for await (const chunk of body.stream) {
         for (const text of splitter.push(chunk as Buffer)) {
           const sequenced =
-            producer === null ? null : { ...producer, sequence: incrementSequence(producer.sequence, position) };
+            keyed !== null
+              ? keyProducer({ ...keyed, position }, bodyDigest('v3 stream record', text))
+              : producer === null
+                ? null
+                : { ...producer, sequence: incrementSequence(producer.sequence, position) };
           position++;
           await write(await this.streamedReport(clusterId, topic, acks, text, sequenced));
         }

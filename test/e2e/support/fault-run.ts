@@ -11,6 +11,8 @@ import { FaultWorkload } from './fault-workload.js';
 
 export const FAULT_RUN_PARTITIONS = 3;
 export const FAULT_RUN_PRODUCERS = 6;
+/** Producers that retry every failed request (fault-workload.ts): one with Idempotency-Key, one with a producer id. */
+export const FAULT_RUN_IDEMPOTENT_PRODUCERS = 2;
 /** Long enough for a Redis that came back empty: one session for the brokers to re-register, then the restore. */
 export const FAULT_HEAL_TIMEOUT_MS = 60_000;
 
@@ -54,7 +56,14 @@ export async function runFaults(
   faults: ReadonlyArray<{ label: string; inject: () => Promise<string> }>,
   produceBetweenMs: number,
 ): Promise<FaultRunResult> {
-  const workload = new FaultWorkload(cluster, clusterId, topic, FAULT_RUN_PARTITIONS, FAULT_RUN_PRODUCERS);
+  const workload = new FaultWorkload(
+    cluster,
+    clusterId,
+    topic,
+    FAULT_RUN_PARTITIONS,
+    FAULT_RUN_PRODUCERS,
+    FAULT_RUN_IDEMPOTENT_PRODUCERS,
+  );
   const injected: Array<{ what: string; label: string; at: number }> = [];
   const startedAt = performance.now();
   workload.start();
@@ -85,7 +94,9 @@ export function formatRun(name: string, seed: number, run: FaultRunResult): stri
     `[faults] ${name} x${run.faults.length} (seed ${seed}, ${run.seconds} s): ` +
     `${formatVerdict(run.verdict)} reads=${workload.reads} ` +
     `failed: not-appended=${workload.failures('not-appended')} outcome-unknown=${workload.failures('outcome-unknown')} ` +
-    `no-answer=${workload.failures('no-answer')} other=${workload.failures('other')}\n` +
+    `no-answer=${workload.failures('no-answer')} other=${workload.failures('other')} ` +
+    `idempotent: retried=${workload.idempotentRetried} replays=${workload.idempotentReplays} ` +
+    `offset-changes=${workload.idempotentOffsetChanges}\n` +
     run.faults
       .map((f, i) => `  #${i + 1} ${f.what}; every partition writable after ${f.availabilityMs ?? '?'} ms`)
       .join('\n') +
@@ -109,6 +120,9 @@ export function expectSafe(run: FaultRunResult): void {
     highWatermarkDecreases: 0,
     replicasIdentical: true,
   });
+  // the retrying idempotent producers: no duplicate (counted in `duplicated` above), and every replay at its offset
+  expect(run.workload.idempotentReplays).toBeGreaterThan(0);
+  expect(run.workload.idempotentOffsetChanges).toBe(0);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -8,6 +8,10 @@
 //     recorded with where it happened;
 //   - when each request was sent and acknowledged, for the availability after a fault: how long until every
 //     partition acknowledged a request sent after it.
+// Idempotent producers run beside them (Kafka's system tests with idempotence on): each request carries an
+// Idempotency-Key (or, for the others, a producer id and sequence from POST /producers) and is retried with the
+// same key and body after every failure, including unknown outcomes and 40906, until it is acknowledged: any value
+// stored twice is a duplicate the checks count. A retried answer must carry the offset of the first success.
 import type { BrokerProcess } from './broker-process.js';
 import type { TestCluster } from './cluster.js';
 
@@ -18,6 +22,8 @@ const READ_WAIT_MS = 200;
 /** Pause between two requests of one producer, and after a failed one. */
 const PRODUCE_PAUSE_MS = 10;
 const FAILED_PAUSE_MS = 50;
+/** How often an idempotent producer sends one request before it gives up on it (the run is ending, or it is stuck). */
+const IDEMPOTENT_ATTEMPTS_MAX = 200;
 /** High-watermark decreases recorded in detail (all are counted). */
 const DETAILS_MAX = 10;
 
@@ -45,6 +51,11 @@ export class FaultWorkload {
   highWatermarkDecreaseCount = 0;
   offsetsAckedTwice = 0;
   reads = 0;
+  /** Requests of the idempotent producers that needed more than one attempt, and replays among their answers. */
+  idempotentRetried = 0;
+  idempotentReplays = 0;
+  /** Answers of one idempotent request with different offsets (must stay 0). */
+  idempotentOffsetChanges = 0;
   private readonly ackedOffsets: Array<Map<number, string>>;
   private stopping = false;
   private running: Array<Promise<void>> = [];
@@ -55,6 +66,8 @@ export class FaultWorkload {
     readonly topic: string,
     readonly partitions: number,
     private readonly producers: number,
+    /** Idempotent producers: half with Idempotency-Key, half with a producer id and sequence. */
+    private readonly idempotentProducers = 0,
   ) {
     this.seen = Array.from({ length: partitions }, () => new Map());
     this.ackTimes = Array.from({ length: partitions }, () => []);
@@ -64,6 +77,7 @@ export class FaultWorkload {
   start(): void {
     this.running = [
       ...Array.from({ length: this.producers }, (_, producer) => this.produceLoop(producer)),
+      ...Array.from({ length: this.idempotentProducers }, (_, producer) => this.idempotentLoop(producer)),
       ...Array.from({ length: this.partitions }, (_, partition) => this.readLoop(partition)),
     ];
   }
@@ -121,12 +135,125 @@ export class FaultWorkload {
     }
   }
 
-  private async produceOnce(through: BrokerProcess, partition: number, value: string): Promise<number | Failure> {
+  /**
+   * An idempotent producer: request i goes to partition i mod partitions, and is sent again after any failure
+   * until it is acknowledged (or IDEMPOTENT_ATTEMPTS_MAX, or the run stops); its failure is the worst it saw.
+   */
+  private async idempotentLoop(producer: number): Promise<void> {
+    const withKey = producer % 2 === 0;
+    let producerId: { id: number; epoch: number } | null = null;
+    for (let sequence = 0; !this.stopping; sequence++) {
+      const partition = (producer + sequence) % this.partitions;
+      const value = `i${producer}-${sequence}`;
+      let worst: Failure | null = null;
+      let offset: number | null = null;
+      let attempts = 0;
+      const sentAt = performance.now();
+      while (offset === null && attempts < IDEMPOTENT_ATTEMPTS_MAX && !(this.stopping && attempts > 0)) {
+        const brokers = this.running_brokers();
+        if (brokers.length === 0) {
+          await sleep(FAILED_PAUSE_MS);
+          continue;
+        }
+        const through = brokers[Math.floor(Math.random() * brokers.length)];
+        producerId ??= withKey ? null : await this.newProducerId(through);
+        if (!withKey && producerId === null) {
+          await sleep(FAILED_PAUSE_MS);
+          continue;
+        }
+        attempts++;
+        const headers: Record<string, string> =
+          producerId === null
+            ? { 'idempotency-key': `${this.topic}-${value}` }
+            : {
+                'brook-producer-id': String(producerId.id),
+                'brook-producer-epoch': String(producerId.epoch),
+                // one request per partition in turn: each partition's requests are this producer's every
+                // partitions-th sequence, which the per-partition state sees as gaps only with keys; here each
+                // request names its partition, so the sequence counts per partition
+                'brook-producer-sequence': String(Math.floor(sequence / this.partitions)),
+              };
+        const result = await this.produceOnce(through, partition, value, headers);
+        if (typeof result === 'number') {
+          offset = result;
+          break;
+        }
+        if (worst === null || worst.kind === 'not-appended' || worst.kind === 'other') worst = result;
+        await sleep(FAILED_PAUSE_MS);
+      }
+      if (attempts > 1) this.idempotentRetried++;
+      if (offset !== null) {
+        const earlier = this.ackedOffsets[partition].get(offset);
+        if (earlier !== undefined && earlier !== value) this.offsetsAckedTwice++;
+        this.ackedOffsets[partition].set(offset, value);
+        this.acknowledged.set(value, { partition, offset });
+        this.ackTimes[partition].push([sentAt, performance.now()]);
+        // a retry of an acknowledged request is answered with its offset again, and appends nothing
+        const again = await this.produceAgain(partition, value, producerId, sequence);
+        if (again !== null) {
+          this.idempotentReplays++;
+          if (again !== offset) this.idempotentOffsetChanges++;
+        }
+        await sleep(PRODUCE_PAUSE_MS);
+      } else if (worst !== null) {
+        this.failed.set(value, worst);
+      }
+    }
+  }
+
+  /** Sends an acknowledged idempotent request once more: its offset, or null when this attempt failed. */
+  private async produceAgain(
+    partition: number,
+    value: string,
+    producerId: { id: number; epoch: number } | null,
+    sequence: number,
+  ): Promise<number | null> {
+    const brokers = this.running_brokers();
+    if (brokers.length === 0 || sequence % 4 !== 0) return null;
+    const headers: Record<string, string> =
+      producerId === null
+        ? { 'idempotency-key': `${this.topic}-${value}` }
+        : {
+            'brook-producer-id': String(producerId.id),
+            'brook-producer-epoch': String(producerId.epoch),
+            'brook-producer-sequence': String(Math.floor(sequence / this.partitions)),
+          };
+    const result = await this.produceOnce(
+      brokers[Math.floor(Math.random() * brokers.length)],
+      partition,
+      value,
+      headers,
+    );
+    return typeof result === 'number' ? result : null;
+  }
+
+  private async newProducerId(through: BrokerProcess): Promise<{ id: number; epoch: number } | null> {
+    try {
+      const response = await fetch(`${through.url}/v3/clusters/${this.clusterId}/producers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: AbortSignal.timeout(READ_TIMEOUT_MS),
+      });
+      if (response.status !== 200) return null;
+      const body = (await response.json()) as { producer_id: number; producer_epoch: number };
+      return { id: body.producer_id, epoch: body.producer_epoch };
+    } catch {
+      return null;
+    }
+  }
+
+  private async produceOnce(
+    through: BrokerProcess,
+    partition: number,
+    value: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<number | Failure> {
     let response: Response;
     try {
       response = await fetch(`${through.url}/v3/clusters/${this.clusterId}/topics/${this.topic}/records?acks=all`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...extraHeaders },
         body: JSON.stringify({ partition_id: partition, value: { type: 'STRING', data: value } }),
         signal: AbortSignal.timeout(PRODUCE_TIMEOUT_MS),
       });
