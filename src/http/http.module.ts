@@ -17,6 +17,7 @@ import { V2Controller } from './v2/v2.controller.js';
 import { AclController } from './v3/acl.controller.js';
 import { QuotaController } from './v3/quota.controller.js';
 import { V3AdminController } from './v3/v3-admin.controller.js';
+import { V3BrokerConfigsController } from './v3/v3-broker-configs.controller.js';
 import { V3ConsumerGroupsController } from './v3/v3-consumer-groups.controller.js';
 import { V3ProduceController } from './v3/v3-produce.controller.js';
 import { V3ProducersController } from './v3/v3-producers.controller.js';
@@ -40,6 +41,7 @@ import { V3ReplicaAdminController } from './v3/v3-replica-admin.controller.js';
     HealthController,
     MetricsController,
     V3AdminController,
+    V3BrokerConfigsController,
     V3ReplicaAdminController,
     V3ProduceController,
     V3ProducersController,
