@@ -7,6 +7,7 @@
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokerForSuite } from './support/broker-process.js';
+import { brook } from './support/brook-cli.js';
 import { postRetrying503, TestCluster, waitUntil } from './support/cluster.js';
 import { call, expectError } from './support/http.js';
 import { KafkaWire } from './support/kafka-wire.js';
@@ -231,6 +232,84 @@ describe('broker configs on one broker', () => {
     } finally {
       await admin.disconnect();
     }
+  });
+  it('alters and describes them with brook configs --entity-type brokers, as kafka-configs prints them', async () => {
+    const run = (args: string[]) => brook([...args, '--bootstrap-server', `127.0.0.1:${suite.broker.port}`]);
+    const cluster = await run([
+      'configs',
+      '--entity-type',
+      'brokers',
+      '--entity-default',
+      '--alter',
+      '--add-config',
+      'log.retention.ms=60000',
+    ]);
+    expect(cluster.stdout, cluster.stderr).toBe('Completed updating config for default broker.\n');
+    const own = await run([
+      'configs',
+      '--entity-type',
+      'brokers',
+      '--entity-name',
+      '0',
+      '--alter',
+      '--add-config',
+      'message.max.bytes=2000000',
+    ]);
+    expect(own.stdout, own.stderr).toBe('Completed updating config for broker 0.\n');
+    const defaults = await run(['configs', '--entity-type', 'brokers', '--entity-default', '--describe']);
+    expect(defaults.stdout).toMatch(/^Default configs for brokers in the cluster are:\n/);
+    expect(defaults.stdout).toContain(
+      '  log.retention.ms=60000 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=60000}\n',
+    );
+    const broker = await run(['configs', '--entity-type', 'brokers', '--entity-name', '0', '--describe']);
+    expect(broker.stdout).toMatch(/^Dynamic configs for broker 0 are:\n/);
+    expect(broker.stdout).toContain(
+      '  message.max.bytes=2000000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:message.max.bytes=2000000, DEFAULT_CONFIG:message.max.bytes=1048588}\n',
+    );
+    expect(broker.stdout).toContain(
+      '  log.retention.ms=60000 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:',
+    );
+    const reset = await run([
+      'configs',
+      '--entity-type',
+      'brokers',
+      '--entity-name',
+      '0',
+      '--alter',
+      '--delete-config',
+      'message.max.bytes',
+    ]);
+    expect(reset.code, reset.stderr).toBe(0);
+    const json = JSON.parse(
+      (
+        await run([
+          'configs',
+          '--entity-type',
+          'brokers',
+          '--entity-name',
+          '0',
+          '--describe',
+          '--all',
+          '--output',
+          'json',
+        ])
+      ).stdout,
+    );
+    expect(json).toContainEqual(
+      expect.objectContaining({ broker: '0', name: 'message.max.bytes', value: '1048588', source: 'DEFAULT_CONFIG' }),
+    );
+    const refused = await run([
+      'configs',
+      '--entity-type',
+      'brokers',
+      '--entity-name',
+      '0',
+      '--alter',
+      '--add-config',
+      'broker.id=4',
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/Cannot update these configs dynamically: broker.id/);
   });
 });
 
