@@ -11,6 +11,7 @@ import { GroupPage } from './pages/group/group-page';
 import { GroupsPage } from './pages/groups/groups-page';
 import { LoginPage } from './pages/login/login-page';
 import { OverviewPage } from './pages/overview/overview-page';
+import { SchemasPage } from './pages/schemas/schemas-page';
 import { TopicPage } from './pages/topic/topic-page';
 import { TopicsPage } from './pages/topics/topics-page';
 import { useSession } from './session';
@@ -38,6 +39,7 @@ export function App() {
             <Route path="/groups" component={GroupsPage} />
             <Route path="/groups/:group" component={GroupPage} />
             <Route path="/acls" component={AclsPage} />
+            <Route path="/schemas/:subject?/:version?" component={SchemasPage} />
             <Route>
               <ErrorAlert error={new Error('No such page')} title="Not found" />
             </Route>

@@ -115,14 +115,18 @@ export function cpuMs(pid: number | undefined): number | undefined {
 
 export async function startBroker(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
+  // Every listener on a free port of its own: a default port (9092, 8081) may be taken by another process here.
   let kafkaPort = await freePort();
   while (kafkaPort === port) kafkaPort = await freePort();
+  let registryPort = await freePort();
+  while (registryPort === port || registryPort === kafkaPort) registryPort = await freePort();
   const server = await startChild(
     'broker',
     [MAIN_JS],
     {
       BROOK_PORT: String(port),
       BROOK_KAFKA_PORT: String(kafkaPort),
+      BROOK_SCHEMA_REGISTRY_PORT: String(registryPort),
       BROOK_DATA_DIR: dataDir,
       BROOK_LOG_LEVEL: 'warn',
       ...env,
@@ -251,6 +255,7 @@ export async function produceFor(
   body: Buffer,
   seconds: number,
   path = PRODUCE_PATH,
+  headers: Record<string, string> = PRODUCE_HEADERS,
 ): Promise<{ requests: number; seconds: number; latenciesMs: number[]; cpuMs: number }> {
   const cpuBefore = cpuMs(server.child.pid);
   const latenciesMs: number[] = [];
@@ -259,7 +264,7 @@ export async function produceFor(
   const loop = async () => {
     while (process.hrtime.bigint() < deadline) {
       const sent = process.hrtime.bigint();
-      const res = await call(server, 'POST', path, body, PRODUCE_HEADERS);
+      const res = await call(server, 'POST', path, body, headers);
       latenciesMs.push(Number(process.hrtime.bigint() - sent) / 1e6);
       checkProduced(server, res);
     }

@@ -4,16 +4,23 @@
 // three-broker cluster with acks=all and acks=1 beside one broker), BROOK_BENCH_W5_SECONDS and
 // BROOK_BENCH_W5_RATE the W5 WebSocket fan-out (default 5 s per run, 10,000 records/s; BROOK_BENCH_W5_SUBSCRIBERS
 // a comma list of subscriber counts, default 1,10,100), BROOK_BENCH_READ_MB the W6 read (default 200),
-// BROOK_BENCH_GROUP_RECORDS the G1 consumer-group run (default 300,000).
+// BROOK_BENCH_GROUP_RECORDS the G1 consumer-group run (default 300,000); `w1a` W1 with Avro records by schema id
+// beside binary ones on one broker (BROOK_BENCH_SECONDS). The Kafka listener: `k1` (pipelined Produce frames,
+// BROOK_BENCH_SECONDS), `k6` (catch-up Fetch, BROOK_BENCH_K6_MB, default 1000) and `kjs` (kafkajs end to end,
+// BROOK_BENCH_KAFKAJS_RECORDS, default 300,000).
 import { runW1Cluster } from './cluster-bench.js';
 import { runGroupBench } from './group-bench.js';
 import { runW1, runW6 } from './http-bench.js';
+import { runK1, runK6 } from './kafka-bench.js';
+import { runKafkajs } from './kafkajs-bench.js';
 import { runLogBench } from './log-bench.js';
+import { runW1Avro } from './schema-bench.js';
 import { runW5 } from './ws-bench.js';
 
 const suites: Record<string, () => Promise<unknown>> = {
   log: () => runLogBench(Number(process.env.BROOK_BENCH_RECORDS ?? 500_000)),
   w1: () => runW1(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
+  w1a: () => runW1Avro(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
   w1c: () => runW1Cluster(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
   w5: () =>
     runW5(
@@ -23,6 +30,9 @@ const suites: Record<string, () => Promise<unknown>> = {
     ),
   w6: () => runW6(Number(process.env.BROOK_BENCH_READ_MB ?? 200)),
   g1: () => runGroupBench(Number(process.env.BROOK_BENCH_GROUP_RECORDS ?? 300_000)),
+  k1: () => runK1(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
+  k6: () => runK6(Number(process.env.BROOK_BENCH_K6_MB ?? 1000)),
+  kjs: () => runKafkajs(Number(process.env.BROOK_BENCH_KAFKAJS_RECORDS ?? 300_000)),
 };
 
 const requested = process.argv.slice(2);

@@ -10,6 +10,7 @@ import { registerConsoleProducerCommand } from './commands/console-producer.js';
 import { registerConsumerGroupsCommand } from './commands/consumer-groups.js';
 import { registerLeaderElectionCommand } from './commands/leader-election.js';
 import { registerReassignPartitionsCommand } from './commands/reassign-partitions.js';
+import { registerSchemasCommand } from './commands/schemas.js';
 import { registerStartCommand } from './commands/start.js';
 import { registerTopicsCommand } from './commands/topics.js';
 import { registerUsersCommand } from './commands/users.js';
@@ -20,7 +21,7 @@ export function buildProgram(io: CliIo): Command {
   const program = new Command('brook')
     .description(
       "Brook's command-line tools: Kafka's topics, configs, console producer and consumer, consumer groups, " +
-        'partition reassignment and leader election, ACLs, users and quotas',
+        'partition reassignment and leader election, ACLs, users and quotas, and the schema registry',
     )
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
@@ -42,6 +43,7 @@ Examples:
   echo "$PASSWORD" | brook users add --users-file users --user alice --password-stdin
   brook acls --add --allow-principal User:alice --operation Read --topic test
   brook configs --entity-type users --entity-name alice --alter --add-config producer_byte_rate=1048576
+  brook schemas --register --subject test-value --schema-file test.avsc
 
 ${EXIT_CODES_HELP}
 `,
@@ -57,6 +59,7 @@ ${EXIT_CODES_HELP}
   registerClusterCommand(program, io);
   registerUsersCommand(program, io);
   registerAclsCommand(program, io);
+  registerSchemasCommand(program, io);
   return program;
 }
 

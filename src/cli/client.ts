@@ -6,8 +6,12 @@ import createClient, { type Client } from 'openapi-fetch';
 import { BrokerError, CliError, InterruptedError, UnreachableError, UsageError } from './errors.js';
 import type { paths } from './generated/brook-api.js';
 
-/** JSON answers only: v3 and v2 JSON content types (the read route's raw-batches alternative is not used). */
-export type ApiMediaType = 'application/json' | `application/vnd.kafka.${string}`;
+/**
+ * JSON answers only: v3 and v2 JSON content types and the schema registry's (the read route's raw-batches
+ * alternative is not used).
+ */
+export type ApiMediaType =
+  'application/json' | `application/vnd.kafka.${string}` | 'application/vnd.schemaregistry.v1+json';
 export type BrookApi = Client<paths, ApiMediaType>;
 
 /** How long one request may take before the broker counts as unreachable (long-poll waits are added to it). */

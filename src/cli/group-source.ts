@@ -1,11 +1,12 @@
-// The console consumer's --group source: a REST Proxy v2 consumer instance (binary format, no auto-commit)
+// The console consumer's --group source: a REST Proxy v2 consumer instance (binary format, or the schema format
+// of --format; no auto-commit)
 // subscribed to the topic. The CLI commits explicitly what it printed (Confluent's semantics: the offset of the
 // last processed record, stored as that + 1): every AUTO_COMMIT_INTERVAL_MS while polling, and on close, before
 // the instance is deleted so the group rebalances at once. Records fetched but not printed (--max-messages
 // reached, Ctrl-C) are not committed, so the group's next member reads them.
 import { unwrap, type Connection } from './client.js';
 import type { ConsumedRecord } from './record-printer.js';
-import { decodeRecord, POLL_WAIT_MS, READ_BYTES_MAX, type RecordSource } from './record-source.js';
+import { decodeRecord, POLL_WAIT_MS, READ_BYTES_MAX, type ConsumeFormat, type RecordSource } from './record-source.js';
 
 /** Kafka's auto.commit.interval.ms default. */
 export const AUTO_COMMIT_INTERVAL_MS = 5_000;
@@ -15,18 +16,19 @@ export async function openGroupSource(
   group: string,
   topic: string,
   fromBeginning: boolean,
+  format: ConsumeFormat = 'binary',
 ): Promise<RecordSource> {
   const created = unwrap(
     await connection.api.POST('/consumers/{group_name}', {
       params: { path: { group_name: group } },
       body: {
-        format: 'binary',
+        format,
         'auto.offset.reset': fromBeginning ? 'earliest' : 'latest',
         'auto.commit.enable': 'false',
       },
     }),
   );
-  const source = new GroupSource(connection, group, created.instance_id);
+  const source = new GroupSource(connection, group, created.instance_id, format);
   try {
     unwrap(
       await connection.api.POST('/consumers/{group_name}/instances/{instance}/subscription', {
@@ -51,6 +53,7 @@ class GroupSource implements RecordSource {
     private readonly connection: Connection,
     group: string,
     instance: string,
+    private readonly format: ConsumeFormat,
   ) {
     this.path = { group_name: group, instance };
   }
@@ -65,7 +68,7 @@ class GroupSource implements RecordSource {
           signal,
         }),
       );
-      return records.map((record) => decodeRecord(record.topic, record));
+      return records.map((record) => decodeRecord(record.topic, record, this.format));
     } catch (error) {
       if (signal.aborted) return [];
       throw error;

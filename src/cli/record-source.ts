@@ -2,7 +2,9 @@
 // partition (or one) read concurrently with long polls; the first answer with records ends the round and the
 // other polls are aborted (a read has no side effect, and a position only advances on an answer that is used).
 // Partitions added to the topic meanwhile are found every PARTITION_REFRESH_MS and read from their start.
-// With a group: a v2 consumer instance (group-source.ts).
+// With a group: a v2 consumer instance (group-source.ts). In a schema format (`--format avro|jsonschema|protobuf`)
+// the broker decodes keys and values with the registry's schemas; they are printed as compact JSON text, and a key
+// or value the broker could not decode carries its error (the record is then reported, not printed).
 import { unwrap, type Connection } from './client.js';
 import { InterruptedError } from './errors.js';
 import type { components } from './generated/brook-api.js';
@@ -26,18 +28,37 @@ export interface RecordSource {
 
 export type StartPosition = { from: 'earliest' | 'latest' } | { offset: number };
 
+/** How the console consumer reads: raw bytes, or decoded with the registry's schemas. */
+export type ConsumeFormat = 'binary' | 'avro' | 'jsonschema' | 'protobuf';
+
 type WireRecord = components['schemas']['ConsumedRecord'];
 
-export function decodeRecord(topic: string, record: WireRecord): ConsumedRecord {
+export function decodeRecord(topic: string, record: WireRecord, format: ConsumeFormat = 'binary'): ConsumedRecord {
+  const headers = record.headers.map((header) => ({ name: header.name, value: base64OrNull(header.value) }));
+  const base = { topic, partition: record.partition, offset: record.offset, timestamp: record.timestamp, headers };
+  if (format === 'binary') return { ...base, key: base64OrNull(record.key), value: base64OrNull(record.value) };
+  const errors = [
+    ...(record.key_error === undefined
+      ? []
+      : [`key: ${record.key_error.message} (error ${record.key_error.error_code})`]),
+    ...(record.value_error === undefined
+      ? []
+      : [`value: ${record.value_error.message} (error ${record.value_error.error_code})`]),
+  ];
   return {
-    topic,
-    partition: record.partition,
-    offset: record.offset,
-    timestamp: record.timestamp,
-    key: base64OrNull(record.key),
-    value: base64OrNull(record.value),
-    headers: record.headers.map((header) => ({ name: header.name, value: base64OrNull(header.value) })),
+    ...base,
+    key: jsonOrNull(record.key, record.key_error !== undefined),
+    value: jsonOrNull(record.value, record.value_error !== undefined),
+    keySchemaId: record.key_schema_id ?? null,
+    valueSchemaId: record.value_schema_id ?? null,
+    ...(errors.length === 0 ? {} : { errors }),
   };
+}
+
+/** A decoded key or value as compact JSON text (null stays null, as does one that failed to decode). */
+function jsonOrNull(value: unknown, failed: boolean): Buffer | null {
+  if (failed || value === null || value === undefined) return null;
+  return Buffer.from(JSON.stringify(value), 'utf8');
 }
 
 function base64OrNull(value: unknown): Buffer | null {
@@ -57,6 +78,7 @@ export class PartitionReader implements RecordSource {
     partitions: readonly number[],
     start: StartPosition,
     private readonly listPartitions: (() => Promise<number[]>) | null,
+    private readonly format: ConsumeFormat = 'binary',
   ) {
     this.positions = new Map(partitions.map((partition) => [partition, start]));
   }
@@ -100,12 +122,12 @@ export class PartitionReader implements RecordSource {
       await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}/records', {
         params: {
           path: { cluster_id: clusterId, topic_name: this.topic, partition_id: partition },
-          query: { ...position, wait_ms: POLL_WAIT_MS, max_bytes: READ_BYTES_MAX, format: 'binary' },
+          query: { ...position, wait_ms: POLL_WAIT_MS, max_bytes: READ_BYTES_MAX, format: this.format },
         },
         signal,
       }),
     );
     this.positions.set(partition, { offset: answer.next_offset });
-    return answer.records.map((record) => decodeRecord(this.topic, record));
+    return answer.records.map((record) => decodeRecord(this.topic, record, this.format));
   }
 }

@@ -3,6 +3,7 @@
 // calls the application layer; the request pipeline around the routes is installed by request-pipeline.ts.
 import { Module } from '@nestjs/common';
 import { AdminModule } from '../application/admin/admin.module.js';
+import { ObservabilityModule } from '../application/observability/observability.module.js';
 import { ConsumerGroupsModule } from '../application/consumer-groups/consumer-groups.module.js';
 import { ConsumerInstancesModule } from '../application/consumer-instances/consumer-instances.module.js';
 import { ProduceModule } from '../application/produce/produce.module.js';
@@ -24,6 +25,7 @@ import { V3ProducersController } from './v3/v3-producers.controller.js';
 import { IdempotenceModule } from '../application/idempotence/idempotence.module.js';
 import { V3ReadController } from './v3/v3-read.controller.js';
 import { V3ReplicaAdminController } from './v3/v3-replica-admin.controller.js';
+import { V3StatsController } from './v3/v3-stats.controller.js';
 
 @Module({
   imports: [
@@ -31,6 +33,7 @@ import { V3ReplicaAdminController } from './v3/v3-replica-admin.controller.js';
     ControllerElectionModule,
     ReplicationModule,
     AdminModule,
+    ObservabilityModule,
     ProduceModule,
     SchemasModule,
     IdempotenceModule,
@@ -43,6 +46,7 @@ import { V3ReplicaAdminController } from './v3/v3-replica-admin.controller.js';
     V3AdminController,
     V3BrokerConfigsController,
     V3ReplicaAdminController,
+    V3StatsController,
     V3ProduceController,
     V3ProducersController,
     V3ReadController,

@@ -22,6 +22,7 @@ import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { serializeSnapshot } from '../topic/metadata-snapshot.js';
 import { ClusterSecretGuard } from './cluster-secret.guard.js';
 import { acksParam, integerParam } from '../application/params.js';
+import { ClusterStatsService } from '../application/observability/cluster-stats.service.js';
 
 @Controller('internal/v1')
 @UseGuards(ClusterSecretGuard)
@@ -32,6 +33,7 @@ export class InternalController {
     private readonly controller: ControllerService,
     private readonly metadata: MetadataCache,
     private readonly replicas: ReplicaManager,
+    private readonly stats: ClusterStatsService,
   ) {}
 
   @Get('status')
@@ -44,6 +46,12 @@ export class InternalController {
       highest_controller_epoch_seen: this.election.highestControllerEpochSeen,
       topics: this.metadata.allTopics().size,
     };
+  }
+
+  /** This broker's part of the cluster statistics (sizes of the partitions it leads, its topic rates, epochs). */
+  @Get('stats')
+  localStats() {
+    return this.stats.localStats();
   }
 
   @Get('metadata-snapshot')

@@ -6,6 +6,7 @@ import { ControllerElectionModule } from '../controller-election/controller-elec
 import { GroupCoordinatorModule } from '../group-coordinator/group-coordinator.module.js';
 import { ReplicationModule } from '../replication/replication.module.js';
 import { SchemasModule } from '../application/schemas/schemas.module.js';
+import { ObservabilityModule } from '../application/observability/observability.module.js';
 import { TopicModule } from '../topic/topic.module.js';
 import { ClusterSecretGuard } from './cluster-secret.guard.js';
 import { InternalController } from './internal.controller.js';
@@ -13,7 +14,14 @@ import { SchemaRegistryInternalController } from './schema-registry.internal.con
 import { WsGroupsInternalController } from './ws-groups.internal.controller.js';
 
 @Module({
-  imports: [TopicModule, ControllerElectionModule, ReplicationModule, GroupCoordinatorModule, SchemasModule],
+  imports: [
+    TopicModule,
+    ControllerElectionModule,
+    ReplicationModule,
+    GroupCoordinatorModule,
+    SchemasModule,
+    ObservabilityModule,
+  ],
   controllers: [InternalController, WsGroupsInternalController, SchemaRegistryInternalController],
   providers: [ClusterSecretGuard],
 })

@@ -66,7 +66,7 @@ beforeAll(async () => {
     },
   });
   // the probes stay open (load balancers, Kubernetes)
-  expect((await fetch(`${broker.url}/healthz`)).status).toBe(200);
+  expect((await call(broker.url, 'GET', '/healthz')).status).toBe(200);
   const clusters = await call(broker.url, 'GET', '/v3/clusters', { headers: ADMIN });
   cid = clusters.body.data[0].cluster_id;
   for (const topic of ['orders', 'secret']) {

@@ -4,6 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/cli.js';
 import { brokerForSuite } from './support/broker-process.js';
+import { call } from './support/http.js';
 
 const RECORDS = 20_000;
 
@@ -29,8 +30,12 @@ async function produce(url: string, topic: string, stderrIsTty: boolean): Promis
 }
 
 async function endOffset(url: string, clusterId: string, topic: string): Promise<number> {
-  const response = await fetch(`${url}/v3/clusters/${clusterId}/topics/${topic}/partitions/0/offset`);
-  return ((await response.json()) as { latest_offset: number }).latest_offset;
+  const response = await call<{ latest_offset: number }>(
+    url,
+    'GET',
+    `/v3/clusters/${clusterId}/topics/${topic}/partitions/0/offset`,
+  );
+  return response.body.latest_offset;
 }
 
 describe('console-producer progress', () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePorts } from './support/broker-process.js';
 import { BROOK_CLI, brook } from './support/brook-cli.js';
+import { call } from './support/http.js';
 
 describe('brook start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'brook-cli-start-'));
@@ -29,8 +30,8 @@ describe('brook start', () => {
     const deadline = Date.now() + 30_000;
     let healthy = false;
     while (!healthy && Date.now() < deadline && child.exitCode === null) {
-      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (response) => response.ok,
+      healthy = await call(`http://127.0.0.1:${port}`, 'GET', '/healthz').then(
+        (response) => response.status === 200,
         () => false,
       );
       if (!healthy) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
 import { brook } from './support/brook-cli.js';
 import { waitUntil } from './support/cluster.js';
+import { call } from './support/http.js';
 
 let dir: string;
 let usersFile: string;
@@ -23,7 +24,7 @@ afterAll(async () => {
 });
 
 const status = async (authorization: string) =>
-  (await fetch(`${broker!.url}/v3/clusters`, { headers: { authorization } })).status;
+  (await call(broker!.url, 'GET', '/v3/clusters', { headers: { authorization } })).status;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('brook users', () => {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { brokerForSuite, freePort } from './support/broker-process.js';
 import { BROOK_CLI, brook } from './support/brook-cli.js';
+import { call } from './support/http.js';
 
 /** New groups assign at once instead of waiting 3 s for more members (the tests' consumers are alone). */
 const FAST_GROUPS = { BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '0' };
@@ -368,10 +369,8 @@ describe('brook CLI: failures', () => {
       (await brook(['topics', '--alter', '--topic', 'growing', '--partitions', '2', '--bootstrap-server', url])).code,
     ).toBe(0);
     const cluster = suite.clusterId;
-    const produced = await fetch(`${url}/v3/clusters/${cluster}/topics/growing/records`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ partition_id: 1, value: { type: 'STRING', data: 'second' } }),
+    const produced = await call(url, 'POST', `/v3/clusters/${cluster}/topics/growing/records`, {
+      body: { partition_id: 1, value: { type: 'STRING', data: 'second' } },
     });
     expect(produced.status).toBe(200);
     expect(await exited).toBe(0);
@@ -467,8 +466,12 @@ describe('brook CLI: failures', () => {
     const deadline = Date.now() + 10_000;
     let latest = 0;
     while (latest === 0 && Date.now() < deadline) {
-      const response = await fetch(`${url}/v3/clusters/${cluster}/topics/typed/partitions/0/offset`);
-      latest = ((await response.json()) as { latest_offset: number }).latest_offset;
+      const response = await call<{ latest_offset: number }>(
+        url,
+        'GET',
+        `/v3/clusters/${cluster}/topics/typed/partitions/0/offset`,
+      );
+      latest = response.body.latest_offset;
       if (latest === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(latest).toBe(1);

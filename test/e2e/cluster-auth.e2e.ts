@@ -76,6 +76,6 @@ describe('a cluster with authentication on', () => {
     for (const broker of cluster.brokers) {
       expect((await call(broker.url, 'GET', `/v3/clusters/${clusterId}/topics`)).status).toBe(401);
     }
-    expect((await fetch(`${b1.url}/internal/v1/status`)).status).toBe(401);
+    expect((await call(b1.url, 'GET', '/internal/v1/status')).status).toBe(401);
   });
 });

@@ -88,14 +88,10 @@ describe('a cluster of three brokers on Redis', () => {
     };
     const attempts: Array<Record<string, string>> = [{}, { [SECRET_HEADER]: 'wrong-secret-wrong-secret' }];
     for (const headers of attempts) {
-      const forged = await fetch(`${target.url}/internal/v1/controller/commands`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(command),
-      });
+      const forged = await call(target.url, 'POST', '/internal/v1/controller/commands', { headers, body: command });
       expect(forged.status).toBe(401);
-      expect(((await forged.json()) as { error_code: number }).error_code).toBe(40101);
-      const status = await fetch(`${target.url}/internal/v1/status`, { headers });
+      expect(forged.body.error_code).toBe(40101);
+      const status = await call(target.url, 'GET', '/internal/v1/status', { headers });
       expect(status.status).toBe(401);
     }
     for (const broker of cluster.brokers) {
@@ -202,13 +198,12 @@ describe('a cluster of three brokers on Redis', () => {
         },
         HEARTBEAT_INTERVAL_MS * 2 + 2_000,
       );
-      const stale = await fetch(`${broker.url}/internal/v1/metadata/updates`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [SECRET_HEADER]: cluster.secret },
-        body: JSON.stringify({ controller_epoch: current.controller_epoch - 1 }),
+      const stale = await call(broker.url, 'POST', '/internal/v1/metadata/updates', {
+        headers: { [SECRET_HEADER]: cluster.secret },
+        body: { controller_epoch: current.controller_epoch - 1 },
       });
       expect(stale.status).toBe(409);
-      expect(((await stale.json()) as { message: string }).message).toContain(
+      expect((stale.body as { message: string }).message).toContain(
         `has seen epoch ${status.highest_controller_epoch_seen}`,
       );
     }
@@ -238,14 +233,10 @@ describe('a cluster of three brokers on Redis', () => {
       // Either refused by the woken broker itself, or forwarded to the successor once it knew it had lost the
       // lease; never written with the old epoch.
       if (answer.status === 201) {
-        const snapshot = await fetch(`${others[0].url}/internal/v1/metadata-snapshot`, {
-          headers: { [SECRET_HEADER]: cluster.secret },
-        });
-        const topics = (
-          (await snapshot.json()) as {
-            topics: Array<{ assignment: { name: string }; states: Array<{ controllerEpoch: number }> }>;
-          }
-        ).topics;
+        const snapshot = await call<{
+          topics: Array<{ assignment: { name: string }; states: Array<{ controllerEpoch: number }> }>;
+        }>(others[0].url, 'GET', '/internal/v1/metadata-snapshot', { headers: { [SECRET_HEADER]: cluster.secret } });
+        const topics = snapshot.body.topics;
         const written = topics.find((topic) => topic.assignment.name === 'from-the-paused-controller');
         expect(written?.states[0].controllerEpoch).toBe(successor.controller_epoch);
       } else {

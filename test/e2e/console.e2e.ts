@@ -159,6 +159,26 @@ describe('the pages', () => {
     await screenshot(page, 'produce');
   });
 
+  it("lists each topic's size, record count and produce rate as the topic-stats route reports them", async () => {
+    for (let i = 0; i < 20; i++) await produce('browse', i % 2, `rate-${i}`, { i });
+    await open('/topics');
+    const row = page.getByTestId('topic-row-browse');
+    await expect
+      .poll(async () => Number(await row.getByTestId('topic-produce-rate').textContent()), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    const stats = await call(broker.url, 'GET', `/v3/clusters/${cid}/topic-stats`, {
+      spec: '/v3/clusters/{cluster_id}/topic-stats',
+    });
+    const browse = stats.body.data.find((entry: { topic_name: string }) => entry.topic_name === 'browse');
+    const hw = async (partition: number) =>
+      (await call(broker.url, 'GET', `/v3/clusters/${cid}/topics/browse/partitions/${partition}/offset`)).body;
+    const [p0, p1] = [await hw(0), await hw(1)];
+    expect(browse.record_count).toBe(p0.latest_offset - p0.earliest_offset + (p1.latest_offset - p1.earliest_offset));
+    expect(browse.size_bytes).toBeGreaterThan(0);
+    await expect.poll(() => row.getByTestId('topic-records').textContent()).toBe(String(browse.record_count));
+    expect(await row.getByTestId('topic-size').textContent()).toMatch(/^\d+(\.\d)? (B|KiB)$/);
+  });
+
   it('shows a record produced through REST in the live tail while the tail runs', async () => {
     await open('/topics/browse/tail');
     await page.getByRole('button', { name: 'Start' }).click();
@@ -237,5 +257,11 @@ describe('the pages', () => {
     await expect.poll(() => page.getByTestId('cluster-id').textContent()).toBe(cid);
     await expectAccessible(page, 'overview, dark');
     await screenshot(page, 'overview-dark');
+    await open('/topics');
+    await page.getByTestId('topic-row-browse').getByTestId('topic-size').filter({ hasText: /B$/ }).waitFor();
+    await expectAccessible(page, 'topics, dark');
+    await open('/topics/browse');
+    await page.getByTestId('size-0').filter({ hasText: /B$/ }).waitFor();
+    await expectAccessible(page, 'topic partitions, dark');
   });
 });

@@ -127,6 +127,45 @@ describe('bad input on the Kafka listener', () => {
     ]);
   });
 
+  it('closes the connection on Metadata v11 naming a topic by id only (a null name, which needs v12)', async () => {
+    const wire = await open();
+    wire.send('Metadata', 11, { ...METADATA_BODY, topics: [{ topicId: METADATA_BODY.topics[0].topicId, name: null }] });
+    expect(await wire.closedByBroker()).toBe(true);
+    expect(suite.broker.stdout + suite.broker.stderr).not.toMatch(/Metadata v11 from \S+ failed/);
+  });
+
+  it.each([
+    ['no partition at all', []],
+    [
+      'partitions whose records it cannot take (partition_max_bytes 0)',
+      [{ topic: TOPIC, partitions: [{ partition: 0, fetchOffset: 0, logStartOffset: -1, partitionMaxBytes: 0 }] }],
+    ],
+  ])('waits out max_wait_ms on a Fetch of %s without stalling the broker', async (_, topics) => {
+    const WAIT_MS = 1_500;
+    const fetching = await open();
+    const started = performance.now();
+    fetching.send('Fetch', 11, {
+      replicaId: -1,
+      maxWaitMs: WAIT_MS,
+      minBytes: 1,
+      maxBytes: 1_048_576,
+      isolationLevel: 0,
+      sessionId: 0,
+      sessionEpoch: -1,
+      topics,
+      forgottenTopicsData: [],
+      rackId: '',
+    });
+    // meanwhile the broker answers others at once: the long poll waits, it does not spin
+    const other = await open();
+    const asked = performance.now();
+    expect((await other.call('Metadata', 12, METADATA_BODY)).topics).toHaveLength(1);
+    expect(performance.now() - asked).toBeLessThan(WAIT_MS / 2);
+    const { body } = await fetching.answer('Fetch', 11);
+    expect(body.errorCode).toBe(0);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(WAIT_MS - 50);
+  });
+
   it('goes on serving both protocols, with what it stored intact', async () => {
     const wire = await open();
     const metadata = await wire.call('Metadata', 12, METADATA_BODY);

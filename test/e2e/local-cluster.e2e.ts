@@ -124,7 +124,7 @@ describe('brook cluster', () => {
       expect((await call(`http://127.0.0.1:${port + 1}`, 'GET', '/brokers')).body.brokers).toEqual([1, 2]);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
-      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+      await expect(call(`http://127.0.0.1:${port}`, 'GET', '/healthz')).rejects.toThrow();
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(clusterDir, { recursive: true, force: true });

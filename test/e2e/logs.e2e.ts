@@ -2,6 +2,7 @@
 // start-up lines and warnings, the audit log), so log pipelines need no parsing rules; text stays the default.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
+import { call } from './support/http.js';
 
 let broker: BrokerProcess;
 
@@ -18,13 +19,10 @@ afterAll(async () => {
 
 describe('JSON logs', () => {
   it('writes one JSON object a line, start-up warnings and audit lines included', async () => {
-    const cluster = (await (await fetch(`${broker.url}/v3/clusters`)).json()) as {
-      data: Array<{ cluster_id: string }>;
-    };
-    const created = await fetch(`${broker.url}/v3/clusters/${cluster.data[0].cluster_id}/topics`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-request-id': 'log-test-1' },
-      body: JSON.stringify({ topic_name: 'logged', partitions_count: 1 }),
+    const cluster = (await call<{ data: Array<{ cluster_id: string }> }>(broker.url, 'GET', '/v3/clusters')).body;
+    const created = await call(broker.url, 'POST', `/v3/clusters/${cluster.data[0].cluster_id}/topics`, {
+      headers: { 'x-request-id': 'log-test-1' },
+      body: { topic_name: 'logged', partitions_count: 1 },
     });
     expect(created.status).toBe(201);
     await new Promise((resolve) => setTimeout(resolve, 200));

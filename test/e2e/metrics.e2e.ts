@@ -17,10 +17,10 @@ let broker: BrokerProcess;
 let cid: string;
 
 async function scrape(): Promise<Samples> {
-  const response = await fetch(`${broker.url}/metrics`);
+  const response = await call(broker.url, 'GET', '/metrics');
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
-  return parseMetrics(await response.text());
+  return parseMetrics(response.text);
 }
 
 const value = metricValue;

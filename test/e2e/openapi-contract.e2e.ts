@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
 import { specOperations } from './support/openapi-validator.js';
+import { call } from './support/http.js';
 
 let broker: BrokerProcess;
 
@@ -50,13 +51,13 @@ describe('openapi contract', () => {
 
   it('serves openapi.yaml and openapi.json', async () => {
     const file = readFileSync(fileURLToPath(new URL('../../openapi.yaml', import.meta.url)), 'utf8');
-    const yaml = await fetch(`${broker.url}/openapi.yaml`);
+    const yaml = await call(broker.url, 'GET', '/openapi.yaml');
     expect(yaml.status).toBe(200);
     expect(yaml.headers.get('content-type')).toContain('yaml');
-    expect(await yaml.text()).toBe(file);
-    const json = await fetch(`${broker.url}/openapi.json`);
+    expect(yaml.text).toBe(file);
+    const json = await call(broker.url, 'GET', '/openapi.json');
     expect(json.status).toBe(200);
     expect(json.headers.get('content-type')).toContain('application/json');
-    expect(await json.json()).toEqual(parse(file));
+    expect(json.body).toEqual(parse(file));
   });
 });

@@ -299,14 +299,14 @@ describe('read positions and limits', () => {
     const { batchesIn, decodeRecords } = (await import(
       '../../dist/partition-log/record-batch.js' as string
     )) as typeof RecordBatch;
-    const response = await fetch(`${url}/v3/clusters/${cid}/topics/pr-read/partitions/0/records?offset=0`, {
-      headers: { accept: 'application/vnd.brook.batches' },
+    const response = await call(url, 'GET', `/v3/clusters/${cid}/topics/pr-read/partitions/0/records?offset=0`, {
+      accept: 'application/vnd.brook.batches',
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/vnd.brook.batches');
     expect(response.headers.get('x-brook-high-watermark')).toBe('6');
     const next = Number(response.headers.get('x-brook-next-offset'));
-    const bytes = Buffer.from(await response.arrayBuffer());
+    const bytes = response.raw;
     const records = [...batchesIn(bytes)].flatMap(({ header, position }) =>
       decodeRecords(bytes.subarray(position, position + header.sizeBytes)),
     );

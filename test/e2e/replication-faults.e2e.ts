@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerProcess } from './support/broker-process.js';
 import { TestCluster } from './support/cluster.js';
 import { countFaults, REPLICATION_ENV, ReplicatedTopic } from './support/replication.js';
+import { call } from './support/http.js';
 
 const SOAK = process.env.BROOK_SOAK === '1';
 const LEADER_KILLS = SOAK ? 20 : 5;
@@ -66,16 +67,15 @@ describe('replication faults (RF=3, min.insync.replicas=2, acks=all)', () => {
       while (!stopping) {
         try {
           const through = pick(topic.running());
-          const response = await fetch(
-            `${through.url}/v3/clusters/${topic.clusterId}/topics/${topic.name}/partitions/0/records` +
+          const response = await call<{ records: Array<{ offset: number; value: string }>; next_offset: number }>(
+            through.url,
+            'GET',
+            `/v3/clusters/${topic.clusterId}/topics/${topic.name}/partitions/0/records` +
               `?offset=${offset}&format=string&wait_ms=200`,
-            { signal: AbortSignal.timeout(5_000) },
+            { timeoutMs: 5_000 },
           );
-          if (!response.ok) throw new Error(String(response.status));
-          const body = (await response.json()) as {
-            records: Array<{ offset: number; value: string }>;
-            next_offset: number;
-          };
+          if (response.status !== 200) throw new Error(String(response.status));
+          const body = response.body;
           for (const record of body.records) {
             let values = seen.get(record.offset);
             if (values === undefined) seen.set(record.offset, (values = new Set()));

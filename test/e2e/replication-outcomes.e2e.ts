@@ -13,6 +13,7 @@ import { TestCluster } from './support/cluster.js';
 import { waitForFullIsr } from './support/fault-checks.js';
 import { REPLICATION_ENV, ReplicatedTopic } from './support/replication.js';
 import { WsClient } from './support/ws-client.js';
+import { call } from './support/http.js';
 
 let cluster: TestCluster;
 
@@ -33,13 +34,13 @@ interface Answer {
 }
 
 async function produceV3(topic: ReplicatedTopic, through: BrokerProcess, value: string): Promise<Answer> {
-  const response = await fetch(`${through.url}/v3/clusters/${topic.clusterId}/topics/${topic.name}/records`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ partition_id: 0, value: { type: 'STRING', data: value } }),
-  });
-  const body = (await response.json()) as Answer['body'];
-  return { status: response.status, outcome: response.headers.get('brook-outcome'), body };
+  const response = await call<Answer['body']>(
+    through.url,
+    'POST',
+    `/v3/clusters/${topic.clusterId}/topics/${topic.name}/records`,
+    { body: { partition_id: 0, value: { type: 'STRING', data: value } } },
+  );
+  return { status: response.status, outcome: response.headers.get('brook-outcome'), body: response.body };
 }
 
 async function leaderAndOthers(topic: ReplicatedTopic) {
@@ -57,11 +58,10 @@ describe('produce outcomes (RF 3, min.insync.replicas=2)', () => {
     try {
       const [v3, v2, ws] = await Promise.all([
         produceV3(topic, leader, 'v3'),
-        fetch(`${leader.url}/topics/${topic.name}/partitions/0`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/vnd.kafka.json.v2+json' },
-          body: JSON.stringify({ records: [{ value: 'v2' }] }),
-        }).then((response) => response.json() as Promise<{ offsets: Array<Record<string, unknown>> }>),
+        call<{ offsets: Array<Record<string, unknown>> }>(leader.url, 'POST', `/topics/${topic.name}/partitions/0`, {
+          contentType: 'application/vnd.kafka.json.v2+json',
+          body: { records: [{ value: 'v2' }] },
+        }).then((response) => response.body),
         socket.request(
           { op: 'produce', id: 'ws', topic: topic.name, records: [{ value: 'ws', partition: 0 }] },
           30_000,

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './support/http.js';
+import { call, type CallOptions } from './support/http.js';
 import { SECRET_HEADER, TestCluster, waitUntil } from './support/cluster.js';
 import { REPLICATION_ENV, ReplicatedTopic } from './support/replication.js';
 
@@ -98,10 +98,10 @@ describe('replication with RF=3 and min.insync.replicas=2', () => {
     expect(epoch).toBe(1);
     expect((await topic.replica(oldLeader)).epochs).toEqual([{ epoch: 0, startOffset: 0 }]);
 
-    const internal = (broker: typeof oldLeader, path: string, init: RequestInit = {}) =>
-      fetch(`${broker.url}/internal/v1/partitions/fenced/0/${path}`, {
-        ...init,
-        headers: { [SECRET_HEADER]: cluster.secret, ...(init.headers ?? {}) },
+    const internal = (broker: typeof oldLeader, path: string, options: CallOptions = {}) =>
+      call(broker.url, options.rawBody === undefined ? 'GET' : 'POST', `/internal/v1/partitions/fenced/0/${path}`, {
+        ...options,
+        headers: { [SECRET_HEADER]: cluster.secret, ...(options.headers ?? {}) },
       });
     const brokerEpoch = (await cluster.status(oldLeader))!.broker_epoch;
     const fetchQuery = (leaderEpoch: number, asIncarnation = brokerEpoch) =>
@@ -110,21 +110,20 @@ describe('replication with RF=3 and min.insync.replicas=2', () => {
     // a fetch of the incarnation before the restart (KIP-903): refused, it counts for nothing
     const oldIncarnation = await internal(newLeader, fetchQuery(1, brokerEpoch - 1));
     expect(oldIncarnation.status).toBe(409);
-    expect(((await oldIncarnation.json()) as { error_code: number }).error_code).toBe(40910);
+    expect(oldIncarnation.body.error_code).toBe(40910);
     const stale = await internal(newLeader, fetchQuery(0));
     expect(stale.status).toBe(409);
-    expect(((await stale.json()) as { error_code: number }).error_code).toBe(40905);
+    expect(stale.body.error_code).toBe(40905);
     expect((await internal(newLeader, fetchQuery(2))).status).toBe(503);
     const current = await internal(newLeader, fetchQuery(1));
     expect(current.status).toBe(200);
     expect(current.headers.get('x-brook-leader-epoch')).toBe('1');
     const notLeader = await internal(oldLeader, fetchQuery(0));
     expect(notLeader.status).toBe(404);
-    expect(((await notLeader.json()) as { message: string }).message).toMatch(new RegExp(`broker ${newLeaderId} does`));
+    expect(notLeader.body.message).toMatch(new RegExp(`broker ${newLeaderId} does`));
     const staleProduce = await internal(newLeader, 'records?acks=all&leader_epoch=0', {
-      method: 'POST',
-      headers: { 'content-type': 'application/vnd.brook.batches' },
-      body: new Uint8Array(1),
+      contentType: 'application/vnd.brook.batches',
+      rawBody: Buffer.alloc(1),
     });
     expect(staleProduce.status).toBe(409);
     expect((await topic.replica(newLeader)).log_end_offset).toBe(1);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_PREFIX } from '../../src/cluster/peer-client.js';
 import { ADMIN, aliceAcl, ALICE, basic, C, SecuredBroker, V2, type Who } from './support/secured-broker.js';
 import { WsClient } from './support/ws-client.js';
+import { call } from './support/http.js';
 
 let s: SecuredBroker;
 
@@ -115,7 +116,7 @@ describe('patterns that cannot hurt', () => {
       const probes: number[] = [];
       while (probes.length < 30 || Date.now() - started < 2_000) {
         const sent = performance.now();
-        const health = await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+        const health = await call(s.url, 'GET', '/healthz', { timeoutMs: 5_000 });
         probes.push(performance.now() - sent);
         expect(health.status).toBe(200);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -206,7 +207,7 @@ describe('audit lines for every refusal, with the principal tried', () => {
     const refused = await ws.request({ op: 'produce', id: 'p', topic: 'a', records: [{ value: 'x' }] });
     expect(refused).toMatchObject({ op: 'error', error_code: 40301 });
     ws.close();
-    const internal = await fetch(`${s.url}${INTERNAL_PREFIX}/status`, {
+    const internal = await call(s.url, 'GET', `${INTERNAL_PREFIX}/status`, {
       headers: { 'x-brook-cluster-secret': 'not-the-secret' },
     });
     expect(internal.status).toBe(401);
@@ -241,9 +242,8 @@ describe('credential checks', () => {
   it('take as long for an unknown user as for a wrong password (under 2x apart)', async () => {
     const time = async (who: Who) => {
       const sent = performance.now();
-      const response = await fetch(`${s.url}/v3/clusters`, { headers: who });
+      const response = await call(s.url, 'GET', '/v3/clusters', { headers: who });
       expect(response.status).toBe(401);
-      await response.text();
       return performance.now() - sent;
     };
     const known: number[] = [];

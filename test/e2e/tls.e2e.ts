@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerProcess } from './support/broker-process.js';
 import { TestCertificates } from './support/certificates.js';
 import { validateResponse } from './support/openapi-validator.js';
+import { call } from './support/http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'brook-tls-'));
 const pem = (name: string) => readFileSync(join(dir, name));
@@ -88,7 +89,7 @@ describe('TLS', () => {
     const cluster = await request('GET', `/v3/clusters/${cid}`, { client: 'admin', spec: '/v3/clusters/{cluster_id}' });
     expect(cluster.status).toBe(200);
     expect(cluster.body.metadata.self).toBe(`https://127.0.0.1:${broker.port}/v3/clusters/${cid}`);
-    await expect(fetch(`http://127.0.0.1:${broker.port}/healthz`)).rejects.toThrow();
+    await expect(call(`http://127.0.0.1:${broker.port}`, 'GET', '/healthz')).rejects.toThrow();
     // a client that does not trust the test CA refuses the server
     await expect(
       new Promise((resolve, reject) => httpsRequest(`${broker.url}/healthz`, resolve).on('error', reject).end()),

@@ -233,13 +233,13 @@ describe('WebSocket produce and subscribe', () => {
     const big = await WsClient.connect(broker.url);
     big.send({ op: 'produce', id: 'big', topic: 'ws-bad', records: [{ value: 'x'.repeat(1_100_000) }] });
     expect(await big.waitClosed()).toBe(1009);
-    const health = await fetch(`${broker.url}/healthz`);
+    const health = await call(broker.url, 'GET', '/healthz');
     expect(health.status).toBe(200);
     client.close();
   });
 
   it('refuses a plain GET of /v3/ws and upgrades on other paths', async () => {
-    const response = await fetch(`${broker.url}/v3/ws`);
+    const response = await call(broker.url, 'GET', '/v3/ws');
     expect(response.status).toBe(404);
     await expect(
       new Promise((resolve, reject) => {
@@ -518,6 +518,6 @@ describe('WebSocket limits', () => {
     );
     expect(received).toBeLessThan(5_000);
     expect(rssMax - rssBefore).toBeLessThan(24 * 1024 * 1024);
-    expect((await fetch(`${limited.url}/healthz`)).status).toBe(200);
+    expect((await call(limited.url, 'GET', '/healthz')).status).toBe(200);
   });
 });

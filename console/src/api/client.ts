@@ -31,7 +31,7 @@ export function noteUnauthorized(response: Response, sentAuthorization: string |
   if (response.status === 401 && sentAuthorization === authorizationHeader(current)) onUnauthorized();
 }
 
-/** Headers every call carries (the SSE reader and /metrics use them too). */
+/** Headers every call carries (the SSE reader uses them too). */
 export function authHeaders(): Record<string, string> {
   const header = authorizationHeader(current);
   return header === null ? {} : { authorization: header };

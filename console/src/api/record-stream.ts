@@ -1,13 +1,15 @@
 // A topic's records as Server-Sent Events (GET .../records:stream), read with fetch streaming so that the
-// user's Authorization header is sent; each `data:` is one record (base64 keys and values, format=binary).
+// user's Authorization header is sent; each `data:` is one record (base64 keys and values with format=binary,
+// decoded JSON with a schema format).
 import { authHeaders, errorFrom, FETCH_CREDENTIALS, noteUnauthorized } from './client';
 import { SseParser } from './sse-parser';
-import type { ConsoleRecord } from '../lib/records';
+import { toConsoleRecord, type ConsoleRecord, type DecodeFormat } from '../lib/records';
 
 export interface RecordStreamOptions {
   clusterId: string;
   topic: string;
   from: 'earliest' | 'latest';
+  format: DecodeFormat;
   signal: AbortSignal;
   onRecords(records: ConsoleRecord[]): void;
 }
@@ -16,7 +18,7 @@ export interface RecordStreamOptions {
 export async function streamRecords(options: RecordStreamOptions): Promise<void> {
   const path = `/v3/clusters/${encodeURIComponent(options.clusterId)}/topics/${encodeURIComponent(options.topic)}/records:stream`;
   const auth = authHeaders();
-  const response = await fetch(`${path}?from=${options.from}&format=binary`, {
+  const response = await fetch(`${path}?from=${options.from}&format=${options.format}`, {
     headers: { accept: 'text/event-stream', ...auth },
     signal: options.signal,
     credentials: FETCH_CREDENTIALS,
@@ -34,7 +36,7 @@ export async function streamRecords(options: RecordStreamOptions): Promise<void>
     const records = parser
       .push(value)
       .filter((event) => event.event === 'message')
-      .map((event) => JSON.parse(event.data) as ConsoleRecord);
+      .map((event) => toConsoleRecord(JSON.parse(event.data), options.format));
     if (records.length > 0) options.onRecords(records);
   }
 }

@@ -21,6 +21,7 @@ const PAGES = [
   { href: '/', label: 'Overview' },
   { href: '/topics', label: 'Topics' },
   { href: '/groups', label: 'Consumer groups' },
+  { href: '/schemas', label: 'Schemas' },
   { href: '/acls', label: 'ACLs' },
 ];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordAsJson, recordMatches, renderBytes, textToBase64, type ConsoleRecord } from './records';
+import { fromDecoded, recordAsJson, recordMatches, renderBytes, textToBase64, type ConsoleRecord } from './records';
 
 const record: ConsoleRecord = {
   partition: 1,
@@ -36,5 +36,26 @@ describe('records', () => {
     expect(recordMatches(record, 'héllo', 'any')).toBe(true);
     expect(recordMatches(record, 'trace=t-1', 'any')).toBe(true);
     expect(recordMatches(record, 'bob', 'any')).toBe(false);
+  });
+});
+
+describe('fromDecoded', () => {
+  it('keeps decoded keys and values as the base64 of their JSON, with schema ids and decoding errors', () => {
+    const record = fromDecoded({
+      partition: 0,
+      offset: 4,
+      timestamp: 1,
+      key: 'k',
+      value: { name: 'ann', nick: null },
+      headers: [],
+      value_schema_id: 3,
+      key_error: 'not in the wire format',
+    });
+    expect(renderBytes(record.value, 'text')).toBe('{"name":"ann","nick":null}');
+    expect(renderBytes(record.key, 'text')).toBe('"k"');
+    expect(record).toMatchObject({ valueSchemaId: 3, keySchemaId: null, keyError: 'not in the wire format' });
+    expect(
+      fromDecoded({ partition: 0, offset: 0, timestamp: 0, key: null, value: null, headers: [] }).value,
+    ).toBeNull();
   });
 });

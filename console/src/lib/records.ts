@@ -1,5 +1,8 @@
 // Records as the console shows them: the API's record shape read with format=binary (key and value base64,
-// headers' values base64), rendered as JSON (pretty-printed), text or hex, and copied as JSON.
+// headers' values base64), rendered as JSON (pretty-printed), text or hex, and copied as JSON. Records read with a
+// schema format (avro, jsonschema, protobuf: the broker decodes Confluent's wire format with the registry's schemas)
+// carry JSON keys and values; fromDecoded keeps them as the base64 of their JSON text, with their schema ids and
+// the broker's decoding errors.
 export interface ConsoleRecord {
   partition: number;
   offset: number;
@@ -7,6 +10,56 @@ export interface ConsoleRecord {
   key: string | null;
   value: string | null;
   headers: { name: string; value: string | null }[];
+  keySchemaId?: number | null;
+  valueSchemaId?: number | null;
+  keyError?: string | null;
+  valueError?: string | null;
+}
+
+/** How the broker is asked to decode keys and values: binary (raw bytes) or a schema format. */
+export type DecodeFormat = 'binary' | 'avro' | 'jsonschema' | 'protobuf';
+
+export const DECODE_FORMATS: { value: DecodeFormat; label: string }[] = [
+  { value: 'binary', label: 'Raw bytes' },
+  { value: 'avro', label: 'Avro' },
+  { value: 'jsonschema', label: 'JSON Schema' },
+  { value: 'protobuf', label: 'Protobuf' },
+];
+
+/** A record as the API answers it with a schema format. */
+export interface DecodedApiRecord {
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: unknown;
+  value: unknown;
+  headers: { name: string; value: string | null }[];
+  key_schema_id?: number | null;
+  value_schema_id?: number | null;
+  key_error?: string | null;
+  value_error?: string | null;
+}
+
+export function fromDecoded(record: DecodedApiRecord): ConsoleRecord {
+  const encode = (decoded: unknown) =>
+    decoded === null || decoded === undefined ? null : textToBase64(JSON.stringify(decoded));
+  return {
+    partition: record.partition,
+    offset: record.offset,
+    timestamp: record.timestamp,
+    key: encode(record.key),
+    value: encode(record.value),
+    headers: record.headers,
+    keySchemaId: record.key_schema_id ?? null,
+    valueSchemaId: record.value_schema_id ?? null,
+    keyError: record.key_error ?? null,
+    valueError: record.value_error ?? null,
+  };
+}
+
+/** Reads an API record of `format` into the console's shape. */
+export function toConsoleRecord(record: unknown, format: DecodeFormat): ConsoleRecord {
+  return format === 'binary' ? (record as ConsoleRecord) : fromDecoded(record as DecodedApiRecord);
 }
 
 export type ValueView = 'json' | 'text' | 'hex';

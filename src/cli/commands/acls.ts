@@ -1,8 +1,8 @@
 // `brook acls`: kafka-acls.sh against Brook's v3 ACL routes. --add creates one binding per resource x principal x
 // host x operation (--allow-principal / --deny-principal, --allow-host / --deny-host, default `*`); --remove deletes
 // the bindings of each resource matching the principals and operations given (all of the resource's bindings when
-// none are); --list shows the bindings, of the resources given or all. Resources: --topic, --group (repeatable),
-// --cluster; --resource-pattern-type literal (default) or prefixed (any and match for --list and --remove).
+// none are); --list shows the bindings, of the resources given or all. Resources: --topic, --group, --subject (a
+// schema registry subject; repeatable), --cluster; --resource-pattern-type literal (default) or prefixed (any and match for --list and --remove).
 // Operations in Kafka's spelling (Read, DescribeConfigs) or the API's (READ, DESCRIBE_CONFIGS).
 import type { Command } from 'commander';
 import { unwrap, type Connection } from '../client.js';
@@ -24,7 +24,7 @@ const ACTIONS = ['add', 'remove', 'list'] as const;
 const PATTERN_TYPES = ['LITERAL', 'PREFIXED', 'ANY', 'MATCH'] as const;
 
 type PatternType = (typeof PATTERN_TYPES)[number];
-type ResourceType = 'TOPIC' | 'GROUP' | 'CLUSTER';
+type ResourceType = 'TOPIC' | 'GROUP' | 'CLUSTER' | 'SUBJECT';
 type Operation = components['schemas']['AclData']['operation'];
 
 /** Every operation of the API's AclData (a record of them all, so that the type check keeps the list complete). */
@@ -49,6 +49,7 @@ interface AclsOptions extends CommonOptions {
   list?: boolean;
   topic?: string[];
   group?: string[];
+  subject?: string[];
   cluster?: boolean;
   resourcePatternType?: string;
   allowPrincipal?: string[];
@@ -84,6 +85,7 @@ export function registerAclsCommand(program: Command, io: CliIo): void {
     .option('--list', 'list ACLs (of the resources given, or all)')
     .option('--topic <name>', 'a topic resource (repeatable)', collect)
     .option('--group <name>', 'a consumer group resource (repeatable)', collect)
+    .option('--subject <name>', 'a schema registry subject resource (repeatable)', collect)
     .option('--cluster', 'the cluster resource')
     .option('--resource-pattern-type <type>', 'literal (default) or prefixed; any or match for --list/--remove')
     .option('--allow-principal <principal>', 'User:name to allow (repeatable)', collect)
@@ -98,6 +100,7 @@ export function registerAclsCommand(program: Command, io: CliIo): void {
     'brook acls --add --allow-principal User:alice --operation Read --topic test',
     'brook acls --add --allow-principal User:alice --operation Read --group my-group',
     'brook acls --add --deny-principal User:bob --operation Write --topic orders- --resource-pattern-type prefixed',
+    'brook acls --add --allow-principal User:alice --operation Read --subject orders- --resource-pattern-type prefixed',
     'brook acls --list --topic test',
     'brook acls --remove --allow-principal User:alice --operation Read --topic test',
   ]);
@@ -124,7 +127,8 @@ export function registerAclsCommand(program: Command, io: CliIo): void {
       return report(io, options, `Adding ACLs:`, bindings);
     }
     if (action === 'remove') {
-      if (resources.length === 0) throw new UsageError('--remove needs a resource: --topic, --group or --cluster');
+      if (resources.length === 0)
+        throw new UsageError('--remove needs a resource: --topic, --group, --subject or --cluster');
       const connection = await connectFrom(options, io.signal);
       const removed: AclRow[] = [];
       for (const filter of removalFilters(resources, patternType, operations, options)) {
@@ -177,6 +181,7 @@ function resourcesOf(options: AclsOptions): Resource[] {
   const resources: Resource[] = [
     ...(options.topic ?? []).map((name): Resource => ({ type: 'TOPIC', name })),
     ...(options.group ?? []).map((name): Resource => ({ type: 'GROUP', name })),
+    ...(options.subject ?? []).map((name): Resource => ({ type: 'SUBJECT', name })),
   ];
   if (options.cluster === true) resources.push({ type: 'CLUSTER', name: CLUSTER_RESOURCE_NAME });
   for (const resource of resources) {
@@ -224,7 +229,7 @@ function bindingsToAdd(
   operations: readonly Operation[],
   options: AclsOptions,
 ) {
-  if (resources.length === 0) throw new UsageError('--add needs a resource: --topic, --group or --cluster');
+  if (resources.length === 0) throw new UsageError('--add needs a resource: --topic, --group, --subject or --cluster');
   if (operations.length === 0) throw new UsageError('--add needs --operation');
   const grants = [
     ...(options.allowPrincipal ?? []).map((principal) => ({ principal, permission: 'ALLOW' as const })),

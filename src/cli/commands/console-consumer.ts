@@ -2,16 +2,19 @@
 // as Kafka's DefaultMessageFormatter (record-printer.ts). Without --group it reads partitions directly through
 // Brook's stateless read route (from the end unless --from-beginning or --offset); with --group it joins the
 // group as a v2 consumer instance and commits what it printed on exit. Ctrl-C, --max-messages and --timeout-ms
-// are normal ends (exit 0): the group's offsets are committed first.
+// are normal ends (exit 0): the group's offsets are committed first. `--format avro|jsonschema|protobuf` reads
+// records in Confluent's wire format decoded by the broker with the registry's schemas and prints keys and values
+// as JSON (`print.schema.ids=true` adds their schema ids); a record that cannot be decoded is reported on stderr
+// with the broker's reason and skipped.
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { unwrap, type Connection } from '../client.js';
 import { addCommonOptions, connectFrom, withExamples, type CliIo, type CommonOptions } from '../command-context.js';
 import { UsageError } from '../errors.js';
 import { openGroupSource } from '../group-source.js';
 import { booleanProperty, collect, integerAtLeast, parseProperties } from '../options.js';
 import { DEFAULT_PRINT_OPTIONS, formatRecord, type PrintOptions } from '../record-printer.js';
-import { PartitionReader, type RecordSource, type StartPosition } from '../record-source.js';
+import { PartitionReader, type ConsumeFormat, type RecordSource, type StartPosition } from '../record-source.js';
 import { requireTopic } from '../topic-api.js';
 
 const PROPERTIES = [
@@ -21,6 +24,7 @@ const PROPERTIES = [
   'print.partition',
   'print.offset',
   'print.headers',
+  'print.schema.ids',
   'key.separator',
   'line.separator',
 ] as const;
@@ -34,6 +38,7 @@ interface ConsumerOptions extends CommonOptions {
   maxMessages?: number;
   timeoutMs?: number;
   property?: string[];
+  format: ConsumeFormat;
 }
 
 export function registerConsoleConsumerCommand(program: Command, io: CliIo): void {
@@ -47,13 +52,19 @@ export function registerConsoleConsumerCommand(program: Command, io: CliIo): voi
     .option('--offset <offset>', 'with --partition: a number, earliest or latest', parseOffset)
     .option('--max-messages <count>', 'exit after printing this many records', integerAtLeast(1))
     .option('--timeout-ms <ms>', 'exit when no record arrives for this long', integerAtLeast(1))
-    .option('--property <name=value>', `output format: ${PROPERTIES.join(', ')} (repeatable)`, collect);
+    .option('--property <name=value>', `output format: ${PROPERTIES.join(', ')} (repeatable)`, collect)
+    .addOption(
+      new Option('--format <format>', "binary (the bytes as stored), or decoded with the registry's schemas")
+        .choices(['binary', 'avro', 'jsonschema', 'protobuf'])
+        .default('binary'),
+    );
   addCommonOptions(command, { output: false });
   withExamples(command, [
     'brook console-consumer --topic test --from-beginning',
     'brook console-consumer --topic test --from-beginning --max-messages 2',
     'brook console-consumer --topic test --group my-group --property print.key=true --property print.timestamp=true',
     'brook console-consumer --topic test --partition 0 --offset 42 --timeout-ms 5000',
+    'brook console-consumer --topic orders --from-beginning --format avro --property print.schema.ids=true',
   ]);
   command.action(async (options: ConsumerOptions) => {
     const print = printOptions(options.property ?? []);
@@ -64,7 +75,13 @@ export function registerConsoleConsumerCommand(program: Command, io: CliIo): voi
     const source =
       options.group === undefined
         ? await partitionReader(connection, options)
-        : await openGroupSource(connection, options.group, options.topic, options.fromBeginning === true);
+        : await openGroupSource(
+            connection,
+            options.group,
+            options.topic,
+            options.fromBeginning === true,
+            options.format,
+          );
     const printed = await consume(source, print, options, io);
     io.stderr.write(`Processed a total of ${printed} messages\n`);
   });
@@ -101,6 +118,7 @@ export function printOptions(properties: readonly string[]): PrintOptions {
     printPartition: booleanProperty(parsed, 'print.partition', DEFAULT_PRINT_OPTIONS.printPartition),
     printOffset: booleanProperty(parsed, 'print.offset', DEFAULT_PRINT_OPTIONS.printOffset),
     printHeaders: booleanProperty(parsed, 'print.headers', DEFAULT_PRINT_OPTIONS.printHeaders),
+    printSchemaIds: booleanProperty(parsed, 'print.schema.ids', DEFAULT_PRINT_OPTIONS.printSchemaIds),
     keySeparator: parsed.get('key.separator') ?? DEFAULT_PRINT_OPTIONS.keySeparator,
     lineSeparator: parsed.get('line.separator') ?? DEFAULT_PRINT_OPTIONS.lineSeparator,
   };
@@ -129,14 +147,21 @@ async function partitionReader(connection: Connection, options: ConsumerOptions)
       ? { offset: options.offset }
       : { from: options.offset ?? (options.fromBeginning === true ? 'earliest' : 'latest') };
   if (options.partition === undefined) {
-    return new PartitionReader(connection, options.topic, await listPartitions(), start, listPartitions);
+    return new PartitionReader(
+      connection,
+      options.topic,
+      await listPartitions(),
+      start,
+      listPartitions,
+      options.format,
+    );
   }
   unwrap(
     await api.GET('/v3/clusters/{cluster_id}/topics/{topic_name}/partitions/{partition_id}', {
       params: { path: { ...path, partition_id: options.partition } },
     }),
   );
-  return new PartitionReader(connection, options.topic, [options.partition], start, null);
+  return new PartitionReader(connection, options.topic, [options.partition], start, null, options.format);
 }
 
 /** Prints records until --max-messages, --timeout-ms or Ctrl-C; closes the source in every case. */
@@ -158,9 +183,15 @@ async function consume(
       if (records.length > 0) lastRecordAt = Date.now();
       for (const record of records) {
         if (options.maxMessages !== undefined && printed >= options.maxMessages) break;
-        io.stdout.write(formatRecord(record, print));
+        if (record.errors === undefined) {
+          io.stdout.write(formatRecord(record, print));
+          printed++;
+        } else {
+          io.stderr.write(
+            `brook: skipped partition ${record.partition} offset ${record.offset}: ${record.errors.join('; ')}\n`,
+          );
+        }
         source.processed(record);
-        printed++;
       }
     }
   } finally {

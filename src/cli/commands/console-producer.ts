@@ -1,6 +1,9 @@
 // `brook console-producer`: kafka-console-producer.sh. Reads stdin a line per record and produces them in
 // batches through `records:batch` (v3). Failed records are reported on stderr by line number and make the exit
-// code 1; the rest are still produced. On a terminal stderr, shows how many records were sent so far.
+// code 1; the rest are still produced. On a terminal stderr, shows how many records were sent so far. With a
+// schema (`--value-schema-file`, `--key-schema-file`, `--format avro|jsonschema|protobuf`) each value (and key) is a
+// JSON document: the schema files are registered first under <topic>-value and <topic>-key and the records sent
+// with their ids, stored in Confluent's wire format; --format without a file uses the subject's latest schema.
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { unwrap, type Connection } from '../client.js';
@@ -9,6 +12,15 @@ import { BrokerError, CliError, EXIT, InterruptedError, UsageError } from '../er
 import { batchLines, type BatchLimits, type NumberedLine } from '../line-batcher.js';
 import { booleanProperty, collect, integerAtLeast, parseProperties } from '../options.js';
 import { parseLine, DEFAULT_LINE_FORMAT, type LineFormat } from '../producer-lines.js';
+import {
+  REGISTRY_SCHEMA_TYPE,
+  SCHEMA_FORMATS,
+  schemaField,
+  topicSubject,
+  type FieldSchema,
+  type SchemaFormat,
+} from '../schema-lines.js';
+import { readSchemaFile } from './schemas.js';
 
 /** The broker's default `BROOK_PRODUCE_BATCH_ENTRIES_MAX`; larger batches would be refused. */
 export const BATCH_ENTRIES_MAX = 10_000;
@@ -35,6 +47,15 @@ interface ProducerOptions extends CommonOptions {
   batchSize: number;
   lingerMs: number;
   requestRequiredAcks: string;
+  valueSchemaFile?: string;
+  keySchemaFile?: string;
+  format?: SchemaFormat;
+}
+
+/** The schemas lines are sent with: none (strings, as Kafka's console producer), or per key and value. */
+interface LineSchemas {
+  key: FieldSchema | null;
+  value: FieldSchema | null;
 }
 
 export function registerConsoleProducerCommand(program: Command, io: CliIo): void {
@@ -55,6 +76,13 @@ export function registerConsoleProducerCommand(program: Command, io: CliIo): voi
       new Option('--request-required-acks <acks>', 'acknowledgement: all (-1), 1 or 0')
         .choices(['all', '-1', '1', '0'])
         .default('all'),
+    )
+    .option('--value-schema-file <file>', 'register this schema under <topic>-value and send each value (JSON) with it')
+    .option('--key-schema-file <file>', 'with parse.key=true: register this schema under <topic>-key for the keys')
+    .addOption(
+      new Option('--format <format>', "the schema files' type; alone: the subject's latest schema").choices([
+        ...SCHEMA_FORMATS,
+      ]),
     );
   addCommonOptions(command, { output: false });
   withExamples(command, [
@@ -63,6 +91,7 @@ export function registerConsoleProducerCommand(program: Command, io: CliIo): voi
     "printf 'k1:v1\\n' | brook console-producer --topic test --property parse.key=true --property key.separator=:",
     "printf 'trace:abc\\tk1\\tv1\\n' | brook console-producer --topic test --property parse.headers=true --property parse.key=true",
     'brook console-producer --broker-list localhost:8082 --topic test < records.txt',
+    `echo '{"id": 1}' | brook console-producer --topic orders --value-schema-file order.avsc --format avro`,
   ]);
   command.action(async (options: ProducerOptions) => {
     if (options.batchSize > BATCH_ENTRIES_MAX) throw new UsageError(`--batch-size is at most ${BATCH_ENTRIES_MAX}`);
@@ -80,7 +109,15 @@ export function registerConsoleProducerCommand(program: Command, io: CliIo): voi
       bytes_max: BATCH_BYTES_MAX,
       linger_ms: options.lingerMs,
     };
-    const producer = new LineProducer(connection, options.topic, format, acks(options.requestRequiredAcks), io);
+    const schemas = await lineSchemas(connection, options, format);
+    const producer = new LineProducer(
+      connection,
+      options.topic,
+      format,
+      schemas,
+      acks(options.requestRequiredAcks),
+      io,
+    );
     try {
       await batchLines(io.stdin, limits, (batch) => producer.send(batch), io.signal);
     } finally {
@@ -109,6 +146,32 @@ export function lineFormat(properties: readonly string[]): LineFormat {
   };
 }
 
+/** Registers the schema files (the answer is the id of an identical schema already there) and names the schemas. */
+async function lineSchemas(connection: Connection, options: ProducerOptions, format: LineFormat): Promise<LineSchemas> {
+  if (options.keySchemaFile !== undefined && !format.parseKey) {
+    throw new UsageError('--key-schema-file needs --property parse.key=true');
+  }
+  const schemaFormat = options.format ?? ((options.valueSchemaFile ?? options.keySchemaFile) ? 'avro' : undefined);
+  if (schemaFormat === undefined) return { key: null, value: null };
+  const schemaFor = async (file: string | undefined, what: 'key' | 'value'): Promise<FieldSchema> => {
+    const subject = topicSubject(options.topic, what);
+    if (file === undefined) return { subject };
+    const schema = await readSchemaFile(file, `--${what}-schema-file`);
+    const schemaType = REGISTRY_SCHEMA_TYPE[schemaFormat];
+    const registered = unwrap(
+      await connection.api.POST('/subjects/{subject}/versions', {
+        params: { path: { subject } },
+        body: { schema, ...(schemaType === 'AVRO' ? {} : { schemaType }) },
+      }),
+    );
+    return { schemaId: registered.id };
+  };
+  return {
+    key: format.parseKey && options.keySchemaFile !== undefined ? await schemaFor(options.keySchemaFile, 'key') : null,
+    value: await schemaFor(options.valueSchemaFile, 'value'),
+  };
+}
+
 function base64Header(header: { name: string; value: string | null }): { name: string; value: string | null } {
   return { name: header.name, value: header.value === null ? null : Buffer.from(header.value).toString('base64') };
 }
@@ -127,6 +190,7 @@ class LineProducer {
     private readonly connection: Connection,
     private readonly topic: string,
     private readonly format: LineFormat,
+    private readonly schemas: LineSchemas,
     private readonly acks: '0' | '1' | 'all',
     private readonly io: CliIo,
   ) {
@@ -141,11 +205,21 @@ class LineProducer {
         this.fail(line.number, parsed.message);
         continue;
       }
+      const key = this.field(parsed.record.key, this.schemas.key, 'key');
+      const value = this.field(parsed.record.value, this.schemas.value, 'value');
+      if (!key.ok) {
+        this.fail(line.number, key.message);
+        continue;
+      }
+      if (!value.ok) {
+        this.fail(line.number, value.message);
+        continue;
+      }
       entries.push({
         id: String(line.number),
         ...(parsed.record.headers.length === 0 ? {} : { headers: parsed.record.headers.map(base64Header) }),
-        ...(parsed.record.key === null ? {} : { key: { type: 'STRING' as const, data: parsed.record.key } }),
-        ...(parsed.record.value === null ? {} : { value: { type: 'STRING' as const, data: parsed.record.value } }),
+        ...(key.field === null ? {} : { key: key.field }),
+        ...(value.field === null ? {} : { value: value.field }),
       });
     }
     if (entries.length === 0) return;
@@ -168,6 +242,17 @@ class LineProducer {
       );
     }
     this.progress();
+  }
+
+  /** A key or value: a string, or a JSON document sent with its schema; null (absent) stays absent. */
+  private field(
+    text: string | null,
+    schema: FieldSchema | null,
+    what: 'key' | 'value',
+  ): { ok: true; field: object | null } | { ok: false; message: string } {
+    if (text === null) return { ok: true, field: null };
+    if (schema === null) return { ok: true, field: { type: 'STRING' as const, data: text } };
+    return schemaField(text, schema, what);
   }
 
   finishProgress(): void {

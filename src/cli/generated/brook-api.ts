@@ -1710,6 +1710,64 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Cluster status (Brook addition)
+     * @description Brook addition, not in Confluent's REST Proxy. The brokers with their incarnation (`broker_epoch`, a new one
+     *     at every start) and liveness, the controller and its epoch, and the partitions' health, as the broker
+     *     answering sees them: the registrations and the controller lease from the coordination store, each live
+     *     broker asked for its part through the internal routes (at most 2 s each; gathered at most once a second).
+     *     A broker holding replicas but not registered is listed with `alive: false`. Needs an authenticated caller
+     *     only (like the broker list).
+     */
+    get: operations['getClusterStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/topic-stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Topic statistics (Brook addition)
+     * @description Brook addition, not in Confluent's REST Proxy. For every topic the caller may DESCRIBE (internal ones
+     *     included, marked): the size on disk and record count of each partition, as its leader reports them, and
+     *     their sums; and the records and bytes produced and fetched per second, summed over the brokers that serve
+     *     the topic's clients (each broker's rates over its last 10 s, `rates_from_brokers` lists the brokers whose
+     *     rates are included). A partition's `record_count` is `high_watermark - log_start_offset`: the records of a
+     *     topic that is not compacted; for a compacted topic (`compacted: true`) it counts offsets, some of whose
+     *     records compaction may have removed. Values of a partition whose leader did not answer are null, and so
+     *     are the topic's sums. Gathered as for the cluster status (at most once a second).
+     */
+    get: operations['listTopicStats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/topics': {
     parameters: {
       query?: never;
@@ -2350,6 +2408,71 @@ export interface components {
       data: components['schemas']['BrokerData'][];
       /** @constant */
       kind?: 'KafkaBrokerList';
+    };
+    /** @description Brook addition (GET /v3/clusters/{cluster_id}/status). */
+    BrookClusterStatus: {
+      brokers: {
+        /** @description Registered (heartbeating); false for a broker that holds replicas but is gone. */
+        alive: boolean;
+        /** @description The broker's incarnation, raised at every start; null when not registered. */
+        broker_epoch: number | null;
+        broker_id: number;
+        is_controller: boolean;
+        /** @description The advertised Kafka listener (host:port); null when off or not registered. */
+        kafka_listener: string | null;
+        /** @description Whether the broker answered for its part of the statistics. */
+        stats_reported: boolean;
+        /** @description The advertised HTTP URL; null for a broker that is not registered. */
+        url: string | null;
+      }[];
+      cluster_id: string;
+      /** @description The controller and its epoch (the fencing token of its writes); null while none is elected. */
+      controller: null | {
+        broker_id: number;
+        epoch: number;
+      };
+      /** @constant */
+      kind: 'BrookClusterStatus';
+      /** @description Partitions without a leader. */
+      offline_partitions: number;
+      partitions_count: number;
+      /** @description Topics, internal ones included. */
+      topics_count: number;
+      /** @description Partitions whose ISR is smaller than their replica list, in the whole cluster. */
+      under_replicated_partitions: number;
+    };
+    /** @description Brook addition (an entry of GET /v3/clusters/{cluster_id}/topic-stats). */
+    BrookTopicStats: {
+      /** @description Whether `cleanup.policy` includes compact (record counts then count offsets). */
+      compacted: boolean;
+      fetch_bytes_per_second: number;
+      fetch_records_per_second: number;
+      is_internal: boolean;
+      partitions: {
+        high_watermark: number | null;
+        leader_id: number | null;
+        log_start_offset: number | null;
+        partition_id: number;
+        /** @description high_watermark - log_start_offset (offsets, for a compacted topic). */
+        record_count: number | null;
+        /** @description Size of the leader's log on disk (every segment file of the partition). */
+        size_bytes: number | null;
+      }[];
+      produce_bytes_per_second: number;
+      produce_records_per_second: number;
+      /** @description The brokers whose rates are summed (those that answered and have sampled for a while). */
+      rates_from_brokers: number[];
+      /** @description Sum of the partitions' record counts; null when one is unknown. */
+      record_count: number | null;
+      /** @description Sum of the partitions' sizes on disk (their leaders' logs); null when one is unknown. */
+      size_bytes: number | null;
+      topic_name: string;
+    };
+    /** @description Brook addition (GET /v3/clusters/{cluster_id}/topic-stats). */
+    BrookTopicStatsList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['BrookTopicStats'][];
+      /** @constant */
+      kind?: 'BrookTopicStatsList';
     };
     ClientQuotaData: components['schemas']['Resource'] & {
       cluster_id: string;
@@ -7957,6 +8080,68 @@ export interface operations {
       404: components['responses']['NotFound'];
       /** @description 42206 no body ("Payload error. Request body is empty. Data is required."). */
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getClusterStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The cluster's status. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BrookClusterStatus'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listTopicStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The statistics of the topics. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BrookTopicStatsList'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['ServiceUnavailable'];

@@ -97,6 +97,8 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'GET /v3/clusters/{cluster_id}/brokers/{broker_id}/configs/{name}': onCluster('DESCRIBE_CONFIGS'),
   'PUT /v3/clusters/{cluster_id}/brokers/{broker_id}/configs/{name}': onCluster('ALTER_CONFIGS'),
   'DELETE /v3/clusters/{cluster_id}/brokers/{broker_id}/configs/{name}': onCluster('ALTER_CONFIGS'),
+  'GET /v3/clusters/{cluster_id}/status': none,
+  'GET /v3/clusters/{cluster_id}/topic-stats': none,
   'GET /v3/clusters/{cluster_id}/acls': () => [on('DESCRIBE', CLUSTER)],
   'POST /v3/clusters/{cluster_id}/acls': () => [on('ALTER', CLUSTER)],
   'POST /v3/clusters/{cluster_id}/acls:batch': () => [on('ALTER', CLUSTER)],

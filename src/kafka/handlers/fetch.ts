@@ -6,7 +6,9 @@
 //
 // - Long poll: when the answer holds fewer than min_bytes, the request waits on the partitions' waiters (the
 //   ones REST's wait_ms uses) until data arrives or max_wait_ms (at most BROOK_READ_WAIT_MS_MAX) has passed,
-//   then reads again; a partition with an error answers at once, as Kafka does.
+//   then reads again; a partition with an error or a diverging epoch answers at once, as Kafka does. A wait is
+//   for records past what is stored now (what the last round could not take stays there), and a request with no
+//   partition to wait on sleeps out its max_wait_ms: a round that cannot grow never spins on the event loop.
 // - Bounds: each partition reads at most its partition_max_bytes, and the whole answer at most max_bytes; only
 //   the first partition with data may exceed them by its first batch (KIP-74), so a client always progresses.
 // - Errors per partition: TOPIC_AUTHORIZATION_FAILED (READ on the topic, asked of ReadAccess, the one check of
@@ -64,19 +66,37 @@ export const fetchHandler = defineHandler({
         context.charge('consumer_byte_rate', round.bytes);
         return { throttleTimeMs: 0, errorCode: 0, sessionId: 0, responses: round.responses };
       }
-      const positions = body.topics.flatMap((topic, t) =>
-        topics[t].metadata === undefined
+      const { replicas } = context.services;
+      const positions = body.topics.flatMap((topic, t) => {
+        const name = topics[t].metadata?.assignment.name;
+        return name === undefined
           ? []
           : topic.partitions.map((p) => ({
-              topic: topics[t].metadata!.assignment.name,
+              topic: name,
               partition: p.partition,
-              offset: p.fetchOffset,
-            })),
-      );
-      await context.services.replicas.waitForAny(positions, remainingMs, context.signal);
+              // records below the high watermark are there already: only what comes past it can add bytes
+              offset: Math.max(p.fetchOffset, replicas.highWatermarkOf(name, p.partition) ?? p.fetchOffset),
+            }));
+      });
+      if (positions.length === 0) await sleep(remainingMs, context.signal);
+      else await replicas.waitForAny(positions, remainingMs, context.signal);
     }
   },
 });
+
+/** Resolves after `ms`, or at once when `signal` aborts (the connection closed). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 function sessionError(errorCode: KafkaErrorCode): FetchAnswer {
   return { throttleTimeMs: 0, errorCode, sessionId: 0, responses: [] };
@@ -118,7 +138,7 @@ async function readAll(
         ? await readPartition(context, topics[t], wanted, limit, bytes === 0)
         : failedPartition(wanted.partition, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
       bytes += answer.records.length;
-      if (answer.errorCode !== KafkaErrorCode.NONE) failed = true;
+      if (answer.errorCode !== KafkaErrorCode.NONE || answer.divergingEpoch !== undefined) failed = true;
       partitions.push(answer);
     }
     responses.push({ topic: topics[t].asSent, partitions });

@@ -5,7 +5,8 @@
 // whether it exists or not. An unknown topic is created when auto-creation is on (BROOK_AUTO_CREATE_TOPICS_ENABLE,
 // false by default, and the request allows it) and the principal may CREATE it, then answered
 // LEADER_NOT_AVAILABLE as Kafka does, so the client asks again once leaders have taken over. A partition whose
-// leader is down (or has no Kafka listener) is LEADER_NOT_AVAILABLE with leader -1.
+// leader is down (or has no Kafka listener) is LEADER_NOT_AVAILABLE with leader -1. A topic named by its id
+// alone (a null name) before v12 is an invalid request, as in Kafka: the connection closes.
 // Pipelined: its only effect, creating a topic, commutes with every other request of the connection.
 import { BrookError } from '../../common/brook-error.js';
 import type { TopicMetadata } from '../../topic/cluster-metadata.js';
@@ -19,7 +20,7 @@ import {
   CLUSTER,
   topicResource,
 } from '../kafka-authorization.js';
-import { defineHandler, type KafkaRequestContext } from '../kafka-handler.js';
+import { CloseConnection, defineHandler, type KafkaRequestContext } from '../kafka-handler.js';
 import { kafkaErrorCode } from '../kafka-errors.js';
 
 type TopicAnswer = ResponseInput<'Metadata'>['topics'][number];
@@ -47,6 +48,10 @@ export const metadataHandler = defineHandler({
   async handle(request, context) {
     const { metadata, election } = context.services;
     const body = request.body;
+    if (request.apiVersion < 12 && body.topics?.some((topic) => topic.name === null)) {
+      // Kafka refuses it as an invalid request: a v10-11 answer cannot carry the null name back
+      return new CloseConnection(`Metadata v${request.apiVersion} names a topic by id only (ids need v12)`);
+    }
     const brokers = await context.services.brokers.brokers();
     const live = new Set(brokers.map((broker) => broker.nodeId));
     const withOperations = body.includeTopicAuthorizedOperations;

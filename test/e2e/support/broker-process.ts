@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { call } from './http.js';
 
 const MAIN = fileURLToPath(new URL('../../../dist/main.js', import.meta.url));
 
@@ -135,7 +136,8 @@ export class BrokerProcess {
       if (this.child?.exitCode !== null)
         throw new Error(`broker exited during start-up:\n${this.stdout}\n${this.stderr}`);
       try {
-        if (this.options.https ? await this.httpsHealthy() : (await fetch(`${this.url}/healthz`)).ok) return;
+        if (this.options.https ? await this.httpsHealthy() : (await call(this.url, 'GET', '/healthz')).status === 200)
+          return;
       } catch {
         // not listening yet
       }
@@ -206,9 +208,8 @@ export class BrokerProcess {
   }
 
   async clusterId(): Promise<string> {
-    const response = await fetch(`${this.url}/v3/clusters`);
-    const body = (await response.json()) as { data: Array<{ cluster_id: string }> };
-    return body.data[0].cluster_id;
+    const response = await call<{ data: Array<{ cluster_id: string }> }>(this.url, 'GET', '/v3/clusters');
+    return response.body.data[0].cluster_id;
   }
 }
 

@@ -71,11 +71,11 @@ export class TestCluster {
 
   async status(broker: BrokerProcess): Promise<BrokerStatus | null> {
     try {
-      const response = await fetch(`${broker.url}/internal/v1/status`, {
+      const response = await call<BrokerStatus>(broker.url, 'GET', '/internal/v1/status', {
         headers: { [SECRET_HEADER]: this.secret },
-        signal: AbortSignal.timeout(1_000),
+        timeoutMs: 1_000,
       });
-      return response.ok ? ((await response.json()) as BrokerStatus) : null;
+      return response.status === 200 ? response.body : null;
     } catch {
       return null;
     }

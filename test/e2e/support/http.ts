@@ -12,6 +12,8 @@ export interface ApiResponse<T = any> {
   headers: Headers;
   body: T;
   text: string;
+  /** The answer's bytes as they came (binary answers: raw batches). */
+  raw: Buffer;
 }
 
 export interface CallOptions {
@@ -23,6 +25,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** The path template in openapi.yaml to validate against; omit to skip validation. */
   spec?: string;
+  /** Give up (the promise rejects) when the whole answer has not arrived within this many milliseconds. */
+  timeoutMs?: number;
 }
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
@@ -52,6 +56,7 @@ export async function call<T = any>(
   options: CallOptions = {},
 ): Promise<ApiResponse<T>> {
   let test = request(baseUrl)[method.toLowerCase() as Method](path).buffer(true).parse(rawBytes);
+  if (options.timeoutMs !== undefined) test = test.timeout(options.timeoutMs);
   for (const [name, value] of Object.entries(options.headers ?? {})) test = test.set(name, value);
   if (options.accept !== undefined) test = test.set('accept', options.accept);
   let body: string | Buffer | undefined;
@@ -66,7 +71,8 @@ export async function call<T = any>(
       .send(body);
   }
   const response = await test;
-  const text = (response.body as Buffer).toString('utf8');
+  const raw = response.body as Buffer;
+  const text = raw.toString('utf8');
   let parsed: unknown = undefined;
   if (text.length > 0) {
     try {
@@ -79,7 +85,7 @@ export async function call<T = any>(
   if (options.spec !== undefined) {
     validateResponse(method, options.spec, response.status, parsed, headers.get('content-type') ?? 'application/json');
   }
-  return { status: response.status, headers, body: parsed as T, text };
+  return { status: response.status, headers, body: parsed as T, text, raw };
 }
 
 export function expectError(

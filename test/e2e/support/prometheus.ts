@@ -1,4 +1,5 @@
 // Reading a broker's GET /metrics in tests: the Prometheus text format parsed into samples, and sums of samples.
+import { call } from './http.js';
 export type Samples = Map<string, Array<{ labels: Record<string, string>; value: number }>>;
 
 /** Samples of the Prometheus text format: name -> [{labels, value}]. */
@@ -24,7 +25,7 @@ export function metricValue(samples: Samples, name: string, labels: Record<strin
 }
 
 export async function scrapeMetrics(baseUrl: string): Promise<Samples> {
-  const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(5_000) });
+  const response = await call(baseUrl, 'GET', '/metrics', { timeoutMs: 5_000 });
   if (response.status !== 200) throw new Error(`GET /metrics: ${response.status}`);
-  return parseMetrics(await response.text());
+  return parseMetrics(response.text);
 }

@@ -68,11 +68,14 @@ export class ReplicatedTopic {
   /** Leader and ISR of partition 0 as a broker's metadata has them; null when it does not answer within a second. */
   async view(through: BrokerProcess): Promise<PartitionView | null> {
     try {
-      const response = await fetch(`${through.url}/topics/${this.name}/partitions/0`, {
-        signal: AbortSignal.timeout(1_000),
-      });
+      const response = await call<{ leader: number; replicas: Array<{ broker: number; in_sync: boolean }> }>(
+        through.url,
+        'GET',
+        `/topics/${this.name}/partitions/0`,
+        { timeoutMs: 1_000 },
+      );
       if (response.status !== 200) return null;
-      const body = (await response.json()) as { leader: number; replicas: Array<{ broker: number; in_sync: boolean }> };
+      const body = response.body;
       return {
         leader: body.leader,
         isr: body.replicas
@@ -122,16 +125,13 @@ export class ReplicatedTopic {
 
   async produce(through: BrokerProcess, value: string, acks = 'all'): Promise<ProduceResult> {
     try {
-      const response = await fetch(
-        `${through.url}/v3/clusters/${this.clusterId}/topics/${this.name}/records?acks=${acks}`,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ partition_id: 0, value: { type: 'STRING', data: value } }),
-          signal: AbortSignal.timeout(PRODUCE_TIMEOUT_MS),
-        },
+      const response = await call<{ offset?: number; error_code?: number; message?: string }>(
+        through.url,
+        'POST',
+        `/v3/clusters/${this.clusterId}/topics/${this.name}/records?acks=${acks}`,
+        { body: { partition_id: 0, value: { type: 'STRING', data: value } }, timeoutMs: PRODUCE_TIMEOUT_MS },
       );
-      const body = (await response.json()) as { offset?: number; error_code?: number; message?: string };
+      const body = response.body;
       if (response.status === 200 && typeof body.offset === 'number') return { ok: true, offset: body.offset };
       return { ok: false, status: response.status, errorCode: body.error_code ?? null, message: body.message ?? '' };
     } catch (error) {
@@ -174,11 +174,11 @@ export class ReplicatedTopic {
   }
 
   async replica(broker: BrokerProcess): Promise<ReplicaView> {
-    const response = await fetch(`${broker.url}/internal/v1/partitions/${this.name}/0/replica`, {
+    const response = await call<ReplicaView>(broker.url, 'GET', `/internal/v1/partitions/${this.name}/0/replica`, {
       headers: { [SECRET_HEADER]: this.cluster.secret },
     });
-    if (!response.ok) throw new Error(`replica of broker at ${broker.url}: ${response.status}`);
-    return (await response.json()) as ReplicaView;
+    if (response.status !== 200) throw new Error(`replica of broker at ${broker.url}: ${response.status}`);
+    return response.body;
   }
 
   /** The bytes of a broker's own replica from 0 to `endOffset`. */
@@ -186,13 +186,15 @@ export class ReplicatedTopic {
     const chunks: Buffer[] = [];
     let offset = 0;
     while (offset < endOffset) {
-      const response = await fetch(
-        `${broker.url}/internal/v1/partitions/${this.name}/0/replica-log?offset=${offset}&end_offset=${endOffset}&max_bytes=1048576`,
+      const response = await call(
+        broker.url,
+        'GET',
+        `/internal/v1/partitions/${this.name}/0/replica-log?offset=${offset}&end_offset=${endOffset}&max_bytes=1048576`,
         { headers: { [SECRET_HEADER]: this.cluster.secret } },
       );
-      if (!response.ok) throw new Error(`replica log of broker at ${broker.url}: ${response.status}`);
+      if (response.status !== 200) throw new Error(`replica log of broker at ${broker.url}: ${response.status}`);
       const next = Number(response.headers.get('x-brook-next-offset'));
-      chunks.push(Buffer.from(await response.arrayBuffer()));
+      chunks.push(response.raw);
       if (next <= offset) throw new Error(`replica log of broker at ${broker.url} stopped at ${offset}`);
       offset = next;
     }

@@ -59,8 +59,12 @@ export function GroupPage({ params }: { params: { group: string } }) {
           <Text>
             State <Badge data-testid="group-state">{detail.data.state}</Badge>
           </Text>
-          <Text>Type {detail.data.type}</Text>
-          <Text>Assignor {detail.data.partition_assignor || '—'}</Text>
+          <Text>
+            Type <span data-testid="group-type">{detail.data.type}</span>
+          </Text>
+          <Text>
+            Protocol (assignor) <span data-testid="group-assignor">{detail.data.partition_assignor || '—'}</span>
+          </Text>
           <Text>
             Total lag <strong data-testid="total-lag">{lags.data?.summary.total_lag ?? '…'}</strong>
           </Text>
@@ -80,7 +84,7 @@ export function GroupPage({ params }: { params: { group: string } }) {
           </Table.Thead>
           <Table.Tbody>
             {lags.data?.consumers.map((consumer) => (
-              <Table.Tr key={consumer.consumer_id}>
+              <Table.Tr key={consumer.consumer_id} data-testid="member">
                 <Table.Td ff="monospace">{consumer.consumer_id}</Table.Td>
                 <Table.Td>{consumer.client_id}</Table.Td>
                 <Table.Td>{consumer.instance_id ?? '—'}</Table.Td>

@@ -1,16 +1,11 @@
-// Overview: the cluster, its brokers and controller, counts of topics and partitions, this broker's health
-// gauges, and produce and fetch rates charted from this broker's metrics.
+// Overview: the cluster, its brokers (incarnation, liveness) and controller with its epoch, counts of topics and
+// partitions, under-replicated and offline partitions in the whole cluster, and the cluster's produce and fetch
+// rates (Brook's status and topic-stats routes, polled; never another broker's /metrics).
 import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, relatedId, unwrap } from '../../api/client';
 import { useCluster } from '../../api/cluster';
-import { useCounterRates, useMetricsText } from '../../api/metrics';
+import { useClusterStatus, useHistory, useTopicStats } from '../../api/stats';
 import { ErrorAlert } from '../../components/error-alert';
 import { TimeSeriesChart } from '../../components/time-series-chart';
-import { sumOfMetric } from '../../lib/prometheus-text';
-
-const IN = 'brook_topic_messages_in_total';
-const OUT = 'brook_topic_messages_out_total';
 
 function Stat({ label, value, testId }: { label: string; value: string | number; testId?: string }) {
   return (
@@ -26,25 +21,22 @@ function Stat({ label, value, testId }: { label: string; value: string | number;
 export function OverviewPage() {
   const cluster = useCluster().data!;
   const c = cluster.cluster_id;
-  const brokers = useQuery({
-    queryKey: ['brokers', c],
-    queryFn: async () =>
-      unwrap(await api.GET('/v3/clusters/{cluster_id}/brokers', { params: { path: { cluster_id: c } } })),
-    refetchInterval: 5_000,
-  });
-  const topics = useQuery({
-    queryKey: ['topics', c],
-    queryFn: async () =>
-      unwrap(await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: c } } })),
-  });
-  const metrics = useMetricsText();
-  const rates = useCounterRates(metrics.data, [IN, OUT]);
-  const controller = relatedId(cluster.controller?.related);
-  const partitions = topics.data?.data.reduce((sum, topic) => sum + topic.partitions_count, 0);
-  const gauge = (name: string) => {
-    const value = metrics.data === undefined ? null : sumOfMetric(metrics.data.text, name);
-    return value === null ? '—' : value;
-  };
+  const status = useClusterStatus(c);
+  const stats = useTopicStats(c);
+  const topics = stats.data?.data.filter((topic) => !topic.is_internal);
+  const sum = (pick: (topic: NonNullable<typeof topics>[number]) => number) =>
+    stats.data === undefined ? undefined : stats.data.data.reduce((total, topic) => total + pick(topic), 0);
+  const produced = useHistory(
+    sum((topic) => topic.produce_records_per_second),
+    stats.dataUpdatedAt,
+  );
+  const fetched = useHistory(
+    sum((topic) => topic.fetch_records_per_second),
+    stats.dataUpdatedAt,
+  );
+  const s = status.data;
+  const alive = s?.brokers.filter((broker) => broker.alive).length;
+  const controller = s === undefined ? '…' : s.controller === null ? 'none' : `broker ${s.controller.broker_id}`;
 
   return (
     <Stack>
@@ -56,51 +48,64 @@ export function OverviewPage() {
         </Text>
       </Text>
       <SimpleGrid cols={{ base: 2, md: 4 }}>
-        <Stat label="Brokers" value={brokers.data?.data.length ?? '…'} />
-        <Stat label="Controller" value={controller === null ? 'none' : `broker ${controller}`} />
-        <Stat label="Topics" value={topics.data?.data.length ?? '…'} testId="topic-count" />
-        <Stat label="Partitions" value={partitions ?? '…'} />
-        <Stat label="Under-replicated (led here)" value={gauge('brook_replication_under_replicated_partitions')} />
-        <Stat label="Offline (controller)" value={gauge('brook_controller_offline_partitions')} />
+        <Stat
+          label="Brokers alive"
+          value={s === undefined ? '…' : `${alive} of ${s.brokers.length}`}
+          testId="brokers-alive"
+        />
+        <Stat label="Controller" value={controller} testId="controller" />
+        <Stat
+          label="Controller epoch"
+          value={s === undefined ? '…' : (s.controller?.epoch ?? '—')}
+          testId="controller-epoch"
+        />
+        <Stat label="Topics" value={topics?.length ?? '…'} testId="topic-count" />
+        <Stat label="Partitions" value={s?.partitions_count ?? '…'} />
+        <Stat label="Under-replicated" value={s?.under_replicated_partitions ?? '…'} testId="under-replicated" />
+        <Stat label="Offline" value={s?.offline_partitions ?? '…'} testId="offline" />
       </SimpleGrid>
-      {brokers.isError && <ErrorAlert error={brokers.error} />}
+      {status.isError && <ErrorAlert error={status.error} />}
       <Title order={3}>Brokers</Title>
-      <Table.ScrollContainer minWidth={400}>
+      <Table.ScrollContainer minWidth={600}>
         <Table striped>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Id</Table.Th>
-              <Table.Th>Host</Table.Th>
-              <Table.Th>Port</Table.Th>
-              <Table.Th>Rack</Table.Th>
+              <Table.Th>URL</Table.Th>
+              <Table.Th>Kafka listener</Table.Th>
+              <Table.Th>Incarnation</Table.Th>
+              <Table.Th>State</Table.Th>
               <Table.Th>Role</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {brokers.data?.data.map((broker) => (
-              <Table.Tr key={broker.broker_id}>
+            {s?.brokers.map((broker) => (
+              <Table.Tr key={broker.broker_id} data-testid={`broker-${broker.broker_id}`}>
                 <Table.Td>{broker.broker_id}</Table.Td>
-                <Table.Td>{broker.host ?? '—'}</Table.Td>
-                <Table.Td>{broker.port ?? '—'}</Table.Td>
-                <Table.Td>{broker.rack ?? '—'}</Table.Td>
-                <Table.Td>{String(broker.broker_id) === controller && <Badge>controller</Badge>}</Table.Td>
+                <Table.Td>{broker.url ?? '—'}</Table.Td>
+                <Table.Td>{broker.kafka_listener ?? '—'}</Table.Td>
+                <Table.Td data-testid={`broker-epoch-${broker.broker_id}`}>{broker.broker_epoch ?? '—'}</Table.Td>
+                <Table.Td>
+                  {broker.alive ? <Badge color="teal">alive</Badge> : <Badge color="red">down</Badge>}
+                </Table.Td>
+                <Table.Td>{broker.is_controller && <Badge>controller</Badge>}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Title order={3}>Traffic on this broker</Title>
-      {metrics.isError ? (
-        <ErrorAlert error={metrics.error} title="Metrics unavailable" />
+      <Title order={3}>Traffic in the cluster</Title>
+      {stats.isError ? (
+        <ErrorAlert error={stats.error} title="Statistics unavailable" />
       ) : (
         <Group grow align="flex-start" wrap="wrap">
           <TimeSeriesChart
             title="Records produced per second"
-            series={[{ label: 'produced/s', points: rates[IN] ?? [], color: '#0c8599' }]}
+            series={[{ label: 'produced/s', points: produced, color: '#0c8599' }]}
           />
           <TimeSeriesChart
             title="Records fetched per second"
-            series={[{ label: 'fetched/s', points: rates[OUT] ?? [], color: '#e8590c' }]}
+            series={[{ label: 'fetched/s', points: fetched, color: '#e8590c' }]}
           />
         </Group>
       )}

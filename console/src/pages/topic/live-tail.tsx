@@ -1,13 +1,13 @@
 // The live tail: the topic's records as they are appended, over SSE read with fetch (so the user's credentials
 // go with it). Records arriving between two frames are drawn together; the newest LIVE_TAIL_RECORDS_MAX are kept
 // and only the visible rows are in the DOM (a virtualised list), so thousands of records a second stay smooth.
-import { Badge, Box, Button, Code, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Box, Button, Code, Group, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { streamRecords } from '../../api/record-stream';
 import { ErrorAlert } from '../../components/error-alert';
 import { BoundedBuffer } from '../../lib/bounded-buffer';
-import { renderBytes, type ConsoleRecord } from '../../lib/records';
+import { DECODE_FORMATS, renderBytes, type ConsoleRecord, type DecodeFormat } from '../../lib/records';
 
 export const LIVE_TAIL_RECORDS_MAX = 10_000;
 const ROW_HEIGHT_PX = 28;
@@ -15,6 +15,7 @@ const ROW_HEIGHT_PX = 28;
 export function LiveTail({ clusterId, topic }: { clusterId: string; topic: string }) {
   const [running, setRunning] = useState(false);
   const [from, setFrom] = useState<'latest' | 'earliest'>('latest');
+  const [format, setFormat] = useState<DecodeFormat>('binary');
   const [records, setRecords] = useState<readonly ConsoleRecord[]>([]);
   const [error, setError] = useState<unknown>(null);
   const buffer = useRef(new BoundedBuffer<ConsoleRecord>(LIVE_TAIL_RECORDS_MAX));
@@ -30,6 +31,7 @@ export function LiveTail({ clusterId, topic }: { clusterId: string; topic: strin
       clusterId,
       topic,
       from,
+      format,
       signal: abort.signal,
       onRecords(batch) {
         pending.current.push(...batch);
@@ -53,7 +55,7 @@ export function LiveTail({ clusterId, topic }: { clusterId: string; topic: strin
       if (frame.current !== null) cancelAnimationFrame(frame.current);
       frame.current = null;
     };
-  }, [running, clusterId, topic, from]);
+  }, [running, clusterId, topic, from, format]);
 
   const rows = useVirtualizer({
     count: records.length,
@@ -77,6 +79,15 @@ export function LiveTail({ clusterId, topic }: { clusterId: string; topic: strin
             { value: 'latest', label: 'New records' },
             { value: 'earliest', label: 'From the beginning' },
           ]}
+        />
+        <Select
+          aria-label="Decode values as"
+          data={DECODE_FORMATS}
+          value={format}
+          onChange={(value) => setFormat((value ?? 'binary') as DecodeFormat)}
+          disabled={running}
+          allowDeselect={false}
+          w={150}
         />
         <Button onClick={() => setRunning(!running)} color={running ? 'red' : undefined}>
           {running ? 'Stop' : 'Start'}
@@ -121,7 +132,7 @@ export function LiveTail({ clusterId, topic }: { clusterId: string; topic: strin
                   <Code>
                     {record.partition}:{record.offset}
                   </Code>{' '}
-                  {renderBytes(record.key, 'text')} → {renderBytes(record.value, 'text')}
+                  {renderBytes(record.key, 'text')} → {record.valueError ?? renderBytes(record.value, 'text')}
                 </Text>
               </div>
             );

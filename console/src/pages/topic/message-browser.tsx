@@ -15,7 +15,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { browseRecords, type StartAt } from '../../api/records';
 import { ErrorAlert } from '../../components/error-alert';
-import { recordMatches, type ValueView } from '../../lib/records';
+import { DECODE_FORMATS, recordMatches, type DecodeFormat, type ValueView } from '../../lib/records';
 import { RecordView } from './record-view';
 
 interface Props {
@@ -36,6 +36,7 @@ export function MessageBrowser(props: Props) {
   const [time, setTime] = useState('');
   const [max, setMax] = useState<number | string>(50);
   const [view, setView] = useState<ValueView>('json');
+  const [format, setFormat] = useState<DecodeFormat>('binary');
   const [filter, setFilter] = useState('');
   const [filterField, setFilterField] = useState<'any' | 'key'>('any');
 
@@ -49,7 +50,7 @@ export function MessageBrowser(props: Props) {
             ? { kind: 'time', iso: new Date(time).toISOString() }
             : { kind: startKind };
       if (startKind === 'offset' && chosen.length === 1) props.onShare(chosen[0], Number(offset));
-      return browseRecords(props.clusterId, props.topic, chosen, start, Number(max));
+      return browseRecords(props.clusterId, props.topic, chosen, start, Number(max), format);
     },
   });
   const { mutate } = browse;
@@ -98,6 +99,14 @@ export function MessageBrowser(props: Props) {
               onChange={(e) => setTime(e.currentTarget.value)}
             />
           )}
+          <Select
+            label="Decode as"
+            data={DECODE_FORMATS}
+            value={format}
+            onChange={(value) => setFormat((value ?? 'binary') as DecodeFormat)}
+            allowDeselect={false}
+            w={150}
+          />
           <NumberInput label="Max records" min={1} max={500} value={max} onChange={setMax} w={120} />
           <Button type="submit" loading={browse.isPending}>
             Load

@@ -1,10 +1,12 @@
-// A topic's partitions: leader, replicas, ISR (a replica out of sync is marked), log start and high watermark;
-// and adding partitions.
+// A topic's partitions: leader, replicas, ISR (a replica out of sync is marked), log start, high watermark, and
+// the leader's size on disk and record count (Brook's topic-stats route); and adding partitions.
 import { Badge, Button, Group, NumberInput, Stack, Table } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { useTopicStats } from '../../api/stats';
 import { usePartitions } from '../../api/topic';
+import { formatBytes } from '../../lib/format';
 import { ErrorAlert } from '../../components/error-alert';
 
 export function PartitionsPanel({
@@ -18,6 +20,8 @@ export function PartitionsPanel({
 }) {
   const queryClient = useQueryClient();
   const { rows, error } = usePartitions(clusterId, topic);
+  const stats = useTopicStats(clusterId);
+  const sizes = stats.data?.data.find((entry) => entry.topic_name === topic)?.partitions ?? [];
   const [count, setCount] = useState<number | string>(partitionsCount + 1);
   const grow = useMutation({
     mutationFn: async () =>
@@ -32,7 +36,7 @@ export function PartitionsPanel({
   return (
     <Stack>
       {error !== null && <ErrorAlert error={error} />}
-      <Table.ScrollContainer minWidth={600}>
+      <Table.ScrollContainer minWidth={700}>
         <Table striped data-testid="partitions">
           <Table.Thead>
             <Table.Tr>
@@ -42,6 +46,8 @@ export function PartitionsPanel({
               <Table.Th>ISR</Table.Th>
               <Table.Th>Log start</Table.Th>
               <Table.Th>High watermark</Table.Th>
+              <Table.Th>Records</Table.Th>
+              <Table.Th>Size</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -56,6 +62,12 @@ export function PartitionsPanel({
                 </Table.Td>
                 <Table.Td>{row.earliest ?? '…'}</Table.Td>
                 <Table.Td data-testid={`hw-${row.partition}`}>{row.latest ?? '…'}</Table.Td>
+                <Table.Td data-testid={`records-${row.partition}`}>
+                  {sizes[row.partition]?.record_count ?? '—'}
+                </Table.Td>
+                <Table.Td data-testid={`size-${row.partition}`}>
+                  {formatBytes(sizes[row.partition]?.size_bytes)}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

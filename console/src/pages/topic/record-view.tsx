@@ -12,6 +12,11 @@ export function RecordView({ record, view }: { record: ConsoleRecord; view: Valu
               {record.partition}:{record.offset}
             </Badge>
             <Text size="xs">{new Date(record.timestamp).toISOString()}</Text>
+            {record.valueSchemaId != null && (
+              <Badge variant="outline" data-testid="record-schema-id">
+                value schema {record.valueSchemaId}
+              </Badge>
+            )}
           </Group>
           <CopyButton value={recordAsJson(record)}>
             {({ copied, copy }) => (
@@ -24,6 +29,13 @@ export function RecordView({ record, view }: { record: ConsoleRecord; view: Valu
         <Text size="sm">
           Key: <Code data-testid="record-key">{renderBytes(record.key, view === 'json' ? 'text' : view)}</Code>
         </Text>
+        {(record.keyError ?? record.valueError) != null && (
+          <Text size="sm" c="red.9" data-testid="record-decode-error">
+            {[record.keyError && `Key: ${record.keyError}`, record.valueError && `Value: ${record.valueError}`]
+              .filter(Boolean)
+              .join(' ')}
+          </Text>
+        )}
         <Code block data-testid="record-value">
           {renderBytes(record.value, view)}
         </Code>

@@ -1,5 +1,6 @@
-// Topics: a searchable, sortable list (partitions, replication factor, internal); create and delete (the delete
-// confirmation names the topic).
+// Topics: a searchable, sortable list (partitions, replication factor, internal, and from Brook's topic-stats route
+// size on disk, record count and produce rate across the cluster); create and delete (the delete confirmation names
+// the topic).
 import {
   Anchor,
   Badge,
@@ -17,11 +18,14 @@ import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client';
 import { useClusterId } from '../../api/cluster';
+import { useTopicStats } from '../../api/stats';
+import { formatBytes, formatRate } from '../../lib/format';
 import { ConfirmByName } from '../../components/confirm-by-name';
 import { ErrorAlert } from '../../components/error-alert';
 import { CreateTopicModal } from './create-topic-modal';
 
-type SortKey = 'topic_name' | 'partitions_count' | 'replication_factor';
+type SortKey =
+  'topic_name' | 'partitions_count' | 'replication_factor' | 'size_bytes' | 'record_count' | 'produce_rate';
 
 export function TopicsPage() {
   const c = useClusterId();
@@ -35,6 +39,7 @@ export function TopicsPage() {
     queryFn: async () =>
       unwrap(await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: c } } })),
   });
+  const stats = useTopicStats(c);
   const remove = useMutation({
     mutationFn: async (name: string) =>
       unwrap(
@@ -48,16 +53,25 @@ export function TopicsPage() {
     },
   });
   const rows = useMemo(() => {
-    const list = (topics.data?.data ?? []).filter((topic) =>
-      topic.topic_name.toLowerCase().includes(search.toLowerCase()),
-    );
+    const byName = new Map((stats.data?.data ?? []).map((entry) => [entry.topic_name, entry]));
+    const list = (topics.data?.data ?? [])
+      .filter((topic) => topic.topic_name.toLowerCase().includes(search.toLowerCase()))
+      .map((topic) => {
+        const entry = byName.get(topic.topic_name);
+        return {
+          ...topic,
+          size_bytes: entry?.size_bytes ?? -1,
+          record_count: entry?.record_count ?? -1,
+          produce_rate: entry?.produce_records_per_second ?? -1,
+        };
+      });
     const direction = sort.descending ? -1 : 1;
-    return [...list].sort((a, b) => {
+    return list.sort((a, b) => {
       const left = a[sort.key];
       const right = b[sort.key];
       return (left < right ? -1 : left > right ? 1 : 0) * direction;
     });
-  }, [topics.data, search, sort]);
+  }, [topics.data, stats.data, search, sort]);
 
   const header = (key: SortKey, label: string) => (
     <Table.Th aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
@@ -78,13 +92,16 @@ export function TopicsPage() {
       </Group>
       <TextInput label="Search topics" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
       {topics.isError && <ErrorAlert error={topics.error} />}
-      <Table.ScrollContainer minWidth={500}>
+      <Table.ScrollContainer minWidth={800}>
         <Table striped highlightOnHover>
           <Table.Thead>
             <Table.Tr>
               {header('topic_name', 'Name')}
               {header('partitions_count', 'Partitions')}
               {header('replication_factor', 'Replication factor')}
+              {header('size_bytes', 'Size')}
+              {header('record_count', 'Records')}
+              {header('produce_rate', 'Produced/s')}
               <Table.Th>Actions</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -99,6 +116,13 @@ export function TopicsPage() {
                 </Table.Td>
                 <Table.Td>{topic.partitions_count}</Table.Td>
                 <Table.Td>{topic.replication_factor}</Table.Td>
+                <Table.Td data-testid="topic-size">
+                  {topic.size_bytes < 0 ? '—' : formatBytes(topic.size_bytes)}
+                </Table.Td>
+                <Table.Td data-testid="topic-records">{topic.record_count < 0 ? '—' : topic.record_count}</Table.Td>
+                <Table.Td data-testid="topic-produce-rate">
+                  {topic.produce_rate < 0 ? '—' : formatRate(topic.produce_rate)}
+                </Table.Td>
                 <Table.Td>
                   <Button size="xs" variant="light" color="red" onClick={() => setDeleting(topic.topic_name)}>
                     Delete<VisuallyHidden> {topic.topic_name}</VisuallyHidden>
