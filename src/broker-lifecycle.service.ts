@@ -11,6 +11,7 @@ import { ConsumerInstances } from './application/consumer-instances/consumer-ins
 import { GroupCoordinator } from './group-coordinator/group-coordinator.service.js';
 import { LogManager } from './partition-log/log-manager.service.js';
 import { ReplicaManager } from './replication/replica-manager.service.js';
+import { DynamicBrokerConfigs } from './topic/dynamic-broker-configs.service.js';
 import { MetadataCache } from './topic/metadata-cache.service.js';
 import { SchemaStore } from './application/schemas/schema-store.service.js';
 
@@ -31,14 +32,17 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     private readonly groups: GroupCoordinator,
     private readonly instances: ConsumerInstances,
     private readonly schemas: SchemaStore,
+    private readonly brokerConfigs: DynamicBrokerConfigs,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.metadata.setLogEpochSource(() => this.logs.latestEpochs());
     await this.election.start();
-    this.metadata.onChange((topics) => this.logs.reconcile(topics));
+    this.metadata.onChange((topics) => this.logs.reconcile(topics, this.brokerConfigs.settings().topicConfigDefaults));
     await this.replicas.start(this.election.brokerEpoch);
     await this.metadata.start();
+    // a change of the dynamic broker configs reconfigures the logs and renews every per-metadata cache
+    this.brokerConfigs.onChange(() => void this.metadata.reload());
     await this.cluster.settle(CONTROLLER_SETTLE_WAIT_MS);
     await this.logs.removeStrayLogs(this.metadata.allTopics());
     this.logs.startScheduler();

@@ -62,7 +62,7 @@ describe('brook', () => {
     [['topics', '--list', '--bootstrap-server', 'ftp://x'], /only http and https/],
     [['topics', '--alter', '--topic', 't'], /--alter needs --partitions or --config/],
     [['topics', '--create', '--topic', 't', '--config', 'retention.ms'], /not of the form name=value/],
-    [['configs', '--entity-type', 'brokers', '--entity-name', '0', '--describe'], /not supported/],
+    [['configs', '--entity-type', 'clients', '--entity-name', 'c1', '--describe'], /not supported/],
     [['configs', '--topic', 't', '--alter'], /--alter needs --add-config or --delete-config/],
     [['consumer-groups', '--describe'], /--describe needs --group/],
     [['consumer-groups', '--reset-offsets', '--group', 'g', '--topic', 't'], /exactly one of --to-earliest/],

@@ -173,7 +173,11 @@ export interface KafkaConfigEntry {
  * `  name=value sensitive=false synonyms={SOURCE:name=value, ...}` per config (`null` for a sensitive or unset value).
  */
 export function kafkaConfigDescription(topic: string, all: boolean, entries: readonly KafkaConfigEntry[]): string {
-  const title = `${all ? 'All' : 'Dynamic'} configs for topic ${topic} are:`;
+  return kafkaEntityConfigDescription(`${all ? 'All' : 'Dynamic'} configs for topic ${topic} are:`, entries);
+}
+
+/** The same lines under another title (`Dynamic configs for broker 1 are:`). */
+export function kafkaEntityConfigDescription(title: string, entries: readonly KafkaConfigEntry[]): string {
   const value = (text: string | null | undefined, sensitive: boolean) => (sensitive ? 'null' : (text ?? 'null'));
   const lines = entries.map((entry) => {
     const synonyms = entry.synonyms

@@ -63,6 +63,9 @@ export interface BrokerConfig {
   maxOpenFiles: number;
   /** Topic-config defaults set at broker level (Kafka's log.* settings). */
   topicConfigDefaults: Record<string, string>;
+  /** The BROOK_ variables set (not blank) in the environment or by flags: the broker configs whose source is
+   *  STATIC_BROKER_CONFIG (broker-config-table.ts). Names only. */
+  settingsFromEnv: readonly string[];
   /** Kafka's replica.lag.time.max.ms: a follower not caught up for longer leaves the ISR. */
   replicaLagTimeMaxMs: number;
   /** Kafka's replica.high.watermark.checkpoint.interval.ms: how often the hosted partitions' HWs are saved. */
@@ -182,6 +185,9 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     produceBatchEntriesMax: integer(env, 'BROOK_PRODUCE_BATCH_ENTRIES_MAX', 10_000, 1, 1_000_000),
     maxOpenFiles: integer(env, 'BROOK_MAX_OPEN_FILES', 1024, 8),
     topicConfigDefaults,
+    settingsFromEnv: Object.keys(env)
+      .filter((name) => name.startsWith('BROOK_') && (env[name] ?? '').trim() !== '')
+      .sort(),
     replicaLagTimeMaxMs: integer(env, 'BROOK_REPLICA_LAG_TIME_MAX_MS', 30_000, 10, 3_600_000),
     replicaHighWatermarkCheckpointIntervalMs: integer(
       env,

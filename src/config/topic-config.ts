@@ -92,11 +92,19 @@ function fromSynonym(syn: BrokerSynonym, normalized: string): string {
   return (v * MS_PER[syn.unit]).toString();
 }
 
+/**
+ * Where each broker default comes from, by broker config name: absent means the environment
+ * (STATIC_BROKER_CONFIG); the dynamic broker configs (broker-configs.ts) name their layer.
+ */
+export type BrokerDefaultSources = Readonly<Record<string, BrokerDefaultSource>>;
+export type BrokerDefaultSource = 'DYNAMIC_BROKER_CONFIG' | 'DYNAMIC_DEFAULT_BROKER_CONFIG' | 'STATIC_BROKER_CONFIG';
+
 /** Where a topic's effective value comes from, and the synonym chain Kafka's DescribeConfigs reports. */
 function chain(
   def: TopicConfigDefinition,
   overrides: Readonly<Record<string, string>>,
   brokerDefaults: Readonly<Record<string, string>>,
+  sources: BrokerDefaultSources = {},
 ): TopicConfigSynonym[] {
   const out: TopicConfigSynonym[] = [];
   if (Object.hasOwn(overrides, def.name)) {
@@ -104,7 +112,8 @@ function chain(
   }
   for (const syn of def.brokerSynonyms) {
     if (Object.hasOwn(brokerDefaults, syn.name)) {
-      out.push({ name: syn.name, value: brokerDefaults[syn.name]!, source: 'STATIC_BROKER_CONFIG' });
+      const source = Object.hasOwn(sources, syn.name) ? sources[syn.name]! : 'STATIC_BROKER_CONFIG';
+      out.push({ name: syn.name, value: brokerDefaults[syn.name]!, source });
     }
   }
   for (const syn of def.brokerSynonyms) {
@@ -195,7 +204,7 @@ export function resolveTopicConfig(
 }
 
 /** Kafka's `ConfigEntry.ConfigSource` values Brook can produce for a topic config. */
-export type TopicConfigSource = 'DYNAMIC_TOPIC_CONFIG' | 'STATIC_BROKER_CONFIG' | 'DEFAULT_CONFIG';
+export type TopicConfigSource = 'DYNAMIC_TOPIC_CONFIG' | BrokerDefaultSource | 'DEFAULT_CONFIG';
 
 /** Confluent v3 `ConfigSynonymData`: `{name, value, source}`. */
 export interface TopicConfigSynonym {
@@ -221,18 +230,19 @@ export interface TopicConfigDescription {
 
 /**
  * Every topic config Brook knows, with its effective value, sorted by name, as Kafka's DescribeConfigs with
- * synonyms: `source` is where the value comes from (topic override, then a broker config set in the environment,
- * then the built-in default), `isDefault` is `source === 'DEFAULT_CONFIG'`, and `synonyms` lists, in priority order,
+ * synonyms: `source` is where the value comes from (topic override, then a broker config: dynamic for this broker,
+ * dynamic cluster-wide or set in the environment, as `sources` says; then the built-in default), `isDefault` is `source === 'DEFAULT_CONFIG'`, and `synonyms` lists, in priority order,
  * the override (under the topic config name), each broker synonym set in the environment, and each broker synonym's
  * built-in default (under the broker config name, e.g. `log.retention.hours` = `168`, as Kafka reports it).
  */
 export function describeTopicConfigs(
   overrides: Readonly<Record<string, string>>,
   brokerDefaults: Readonly<Record<string, string>>,
+  sources: BrokerDefaultSources = {},
 ): TopicConfigDescription[] {
   checkOverrideNames(overrides);
   return TOPIC_CONFIGS.map((def) => {
-    const synonyms = chain(def, overrides, brokerDefaults);
+    const synonyms = chain(def, overrides, brokerDefaults, sources);
     const source: TopicConfigSource = synonyms[0]?.source ?? 'DEFAULT_CONFIG';
     return {
       name: def.name,
@@ -244,6 +254,37 @@ export function describeTopicConfigs(
       synonyms,
     };
   });
+}
+
+/** A topic config's broker synonym by its Kafka broker config name (`log.retention.ms`), with its topic config. */
+export function brokerSynonymDefinition(
+  name: string,
+): { synonym: BrokerSynonym; definition: TopicConfigDefinition } | undefined {
+  for (const definition of TOPIC_CONFIGS) {
+    const synonym = definition.brokerSynonyms.find((candidate) => candidate.name === name);
+    if (synonym !== undefined) return { synonym, definition };
+  }
+  return undefined;
+}
+
+/**
+ * Parse a broker synonym's value (`log.retention.hours` = `168`) by the synonym's own type, and by the topic
+ * config's rule once converted to its unit. Returns the normalized value in the synonym's unit.
+ */
+export function parseBrokerSynonymValue(
+  name: string,
+  raw: string,
+): { ok: true; normalized: string } | { ok: false; message: string } {
+  const found = brokerSynonymDefinition(name);
+  if (found === undefined) return { ok: false, message: `Unknown broker config name: ${name}` };
+  const { synonym: syn, definition: def } = found;
+  const own = parseTypedValue(syn.name, syn.type, syn.unit ? undefined : def.validator, raw);
+  if (!own.ok) return own;
+  if (syn.unit) {
+    const converted = parseTypedValue(syn.name, def.type, def.validator, fromSynonym(syn, own.normalized));
+    if (!converted.ok) return converted;
+  }
+  return { ok: true, normalized: own.normalized };
 }
 
 /**
@@ -259,17 +300,9 @@ export function brokerDefaultsFromEnv(envVars: Readonly<Record<string, string | 
     for (const syn of def.brokerSynonyms) {
       const raw = Object.hasOwn(envVars, syn.env) ? envVars[syn.env] : undefined;
       if (raw === undefined || raw.trim() === '') continue;
-      const fail = (message: string): never => {
-        throw new Error(`Invalid environment variable ${syn.env} (${syn.name}): ${message}`);
-      };
-      const own = parseTypedValue(syn.name, syn.type, syn.unit ? undefined : def.validator, raw);
-      if (!own.ok) return fail(own.message);
-      const normalized = own.normalized;
-      if (syn.unit) {
-        const converted = parseTypedValue(syn.name, def.type, def.validator, fromSynonym(syn, normalized));
-        if (!converted.ok) fail(converted.message);
-      }
-      out[syn.name] = normalized;
+      const parsed = parseBrokerSynonymValue(syn.name, raw);
+      if (!parsed.ok) throw new Error(`Invalid environment variable ${syn.env} (${syn.name}): ${parsed.message}`);
+      out[syn.name] = parsed.normalized;
     }
   }
   const check = validateTopicConfigs([], out);

@@ -13,6 +13,7 @@
 //   5. take every persisted partition reassignment one step further (reassignment-driver.ts): on each pass, and at
 //      once when a reassignment is written or, while some are in progress, a partition state (an ISR) changes.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
+import { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PeerClient } from '../cluster/peer-client.js';
@@ -73,6 +74,7 @@ export class ClusterController implements OnModuleDestroy {
     private readonly election: ControllerElection,
     private readonly metadata: MetadataCache,
     private readonly peers: PeerClient,
+    private readonly brokerConfigs: DynamicBrokerConfigs,
   ) {
     this.reassignments = new ReassignmentDriver(store, metadata, this.logger, (epoch) => this.epoch === epoch);
     election.onElected((epoch) => this.begin(epoch));
@@ -312,7 +314,9 @@ export class ClusterController implements OnModuleDestroy {
       this.metadata.allTopics().values(),
       live,
       epoch,
-      (topic) => resolveTopicConfig(topic.configs, this.config.topicConfigDefaults).uncleanLeaderElectionEnable,
+      (topic) =>
+        resolveTopicConfig(topic.configs, this.brokerConfigs.settings().topicConfigDefaults)
+          .uncleanLeaderElectionEnable,
     );
     if (changes.length === 0 && this.rebalanceDue()) {
       changes.push(

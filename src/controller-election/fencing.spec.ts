@@ -1,6 +1,8 @@
 // Safety never rests on the lease alone (DESIGN.md §1): two controllers built on one real redis-server. When
 // Redis drops the controller key early (a TTL cut short, a failover), a second broker is elected while the first
 // still believes its lease valid; the first one's writes are then refused by the epoch fence, and it resigns.
+import { effectiveBrokerSettings } from '../config/broker-configs.js';
+import type { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +56,8 @@ async function startBroker(brokerId: number): Promise<Broker> {
   const election = new ControllerElection(store, config);
   const metadata = new MetadataCache(store, config);
   const peers = new PeerClient(config, store);
-  const cluster = new ClusterController(config, store, election, metadata, peers);
+  const brokerConfigs = { settings: () => effectiveBrokerSettings(config, {}, {}) } as unknown as DynamicBrokerConfigs;
+  const cluster = new ClusterController(config, store, election, metadata, peers, brokerConfigs);
   const controller = new ControllerService(store, election, metadata, peers, cluster);
   await election.start();
   await metadata.start();

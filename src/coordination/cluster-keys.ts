@@ -8,6 +8,11 @@
 //   brook/topics/<topic>                  TopicAssignment (written only by the controller)
 //   brook/partition-state/<topic>/<p>     PartitionState (compare-and-set on version)
 //   brook/topic-configs/<topic>           topic config overrides {name: value}
+//   brook/broker-configs/default          cluster-wide dynamic broker configs {name: value} (Kafka's
+//                                         /config/brokers/<default>)
+//   brook/broker-configs/<id>             one broker's dynamic broker configs {name: value} (/config/brokers/<id>)
+//   brook/broker-start-configs/<id>       what broker <id> started with {name: {value, fromEnv}}, written by it at
+//                                         start-up so that any broker describes its configs
 //   brook/admin/plans/<uuid>              a persisted admin command (controller-election/admin-plans.ts): the
 //                                         writes of a topic creation, partition addition or deletion, removed
 //                                         once applied; a new controller re-applies what is left
@@ -34,10 +39,15 @@ export const BROKERS_PREFIX = 'brook/brokers/';
 export const TOPICS_PREFIX = 'brook/topics/';
 export const PARTITION_STATE_PREFIX = 'brook/partition-state/';
 export const TOPIC_CONFIGS_PREFIX = 'brook/topic-configs/';
+export const BROKER_CONFIGS_PREFIX = 'brook/broker-configs/';
+export const BROKER_CONFIGS_DEFAULT_KEY = `${BROKER_CONFIGS_PREFIX}default`;
+export const BROKER_START_CONFIGS_PREFIX = 'brook/broker-start-configs/';
 
 export const brokerKey = (brokerId: number): string => `${BROKERS_PREFIX}${brokerId}`;
 export const topicKey = (topic: string): string => `${TOPICS_PREFIX}${topic}`;
 export const topicConfigKey = (topic: string): string => `${TOPIC_CONFIGS_PREFIX}${topic}`;
+export const brokerConfigsKey = (brokerId: number): string => `${BROKER_CONFIGS_PREFIX}${brokerId}`;
+export const brokerStartConfigsKey = (brokerId: number): string => `${BROKER_START_CONFIGS_PREFIX}${brokerId}`;
 export const partitionStatePrefix = (topic: string): string => `${PARTITION_STATE_PREFIX}${topic}/`;
 export const partitionStateKey = (topic: string, partition: number): string =>
   `${partitionStatePrefix(topic)}${partition}`;

@@ -18,6 +18,7 @@ import { V2Controller } from './v2/v2.controller.js';
 import { AclController } from './v3/acl.controller.js';
 import { QuotaController } from './v3/quota.controller.js';
 import { V3AdminController } from './v3/v3-admin.controller.js';
+import { V3BrokerConfigsController } from './v3/v3-broker-configs.controller.js';
 import { V3ConsumerGroupsController } from './v3/v3-consumer-groups.controller.js';
 import { V3ProduceController } from './v3/v3-produce.controller.js';
 import { V3ProducersController } from './v3/v3-producers.controller.js';
@@ -43,6 +44,7 @@ import { V3StatsController } from './v3/v3-stats.controller.js';
     HealthController,
     MetricsController,
     V3AdminController,
+    V3BrokerConfigsController,
     V3ReplicaAdminController,
     V3StatsController,
     V3ProduceController,

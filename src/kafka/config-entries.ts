@@ -1,12 +1,16 @@
-// Topic configs as Kafka's config APIs show them (DescribeConfigs, and CreateTopics v5+): Brook's description of
-// each config (config/topic-config.ts: effective value, where it comes from, its synonyms) with Kafka's numeric
-// config sources and config types.
+// Topic and broker configs as Kafka's config APIs show them (DescribeConfigs, and CreateTopics v5+): Brook's
+// description of each config (config/topic-config.ts, config/broker-configs.ts: effective value, where it comes
+// from, its synonyms) with Kafka's numeric config sources and config types.
+import { brokerConfigDefinition } from '../config/broker-config-table.js';
+import type { BrokerConfigDescription, BrokerConfigSource } from '../config/broker-configs.js';
 import { topicConfigDefinition } from '../config/topic-config-table.js';
 import type { TopicConfigDescription, TopicConfigSource } from '../config/topic-config.js';
 
 /** Kafka's DescribeConfigsResponse.ConfigSource. */
-export const CONFIG_SOURCE_CODES: Readonly<Record<TopicConfigSource, number>> = {
+export const CONFIG_SOURCE_CODES: Readonly<Record<TopicConfigSource | BrokerConfigSource, number>> = {
   DYNAMIC_TOPIC_CONFIG: 1,
+  DYNAMIC_BROKER_CONFIG: 2,
+  DYNAMIC_DEFAULT_BROKER_CONFIG: 3,
   STATIC_BROKER_CONFIG: 4,
   DEFAULT_CONFIG: 5,
 };
@@ -37,7 +41,28 @@ export function configEntry(
   withSynonyms: boolean,
   withDocs: boolean,
 ): ConfigEntry {
-  const definition = topicConfigDefinition(description.name);
+  return entry(description, topicConfigDefinition(description.name), withSynonyms, withDocs);
+}
+
+/** A broker config's entry (documentation: the topic config it supplies the default of, when it does). */
+export function brokerConfigEntry(
+  description: BrokerConfigDescription,
+  withSynonyms: boolean,
+  withDocs: boolean,
+): ConfigEntry {
+  const definition = brokerConfigDefinition(description.name);
+  const doc = definition?.topicSynonym
+    ? `The default of the topic config whose broker synonym this is: ${description.name}.`
+    : null;
+  return entry(description, definition && { type: definition.type, doc }, withSynonyms, withDocs);
+}
+
+function entry(
+  description: TopicConfigDescription | BrokerConfigDescription,
+  definition: { type: string; doc: string | null } | undefined,
+  withSynonyms: boolean,
+  withDocs: boolean,
+): ConfigEntry {
   return {
     name: description.name,
     value: description.value,

@@ -18,7 +18,9 @@ import { Authenticator } from '../security/authenticator.service.js';
 import { Authorizer } from '../security/authorizer.service.js';
 import { QuotaManager } from '../security/quota-manager.service.js';
 import { ReadAccess } from '../security/read-access.js';
+import { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { BrokerConfigAdminService } from '../application/admin/broker-config-admin.service.js';
 import { BrokerDirectory } from './broker-directory.js';
 
 @Injectable()
@@ -46,6 +48,9 @@ export class KafkaServices {
     /** The group coordinator, and Kafka clients' requests to it (the classic group protocol, offsets, admin). */
     readonly coordinator: GroupCoordinator,
     readonly groups: ClassicGroups,
+    /** The dynamic broker configs (DescribeConfigs/AlterConfigs of BROKER resources) and the settings they give. */
+    readonly brokerConfigs: DynamicBrokerConfigs,
+    readonly brokerConfigAdmin: BrokerConfigAdminService,
   ) {
     this.brokers = new BrokerDirectory(election);
   }

@@ -1,8 +1,8 @@
 // Changing a topic's config overrides from the Kafka config APIs (AlterConfigs, IncrementalAlterConfigs): the
 // resulting overrides are validated as a whole, as the controller does (config/topic-config.ts), and with
 // validate_only nothing more happens; otherwise the changes go to the controller, as REST's
-// POST .../configs:alter sends them. Resources are Kafka's: 2 a topic; 4 a broker, whose configs are not served
-// over this protocol yet (a clear INVALID_REQUEST); anything else INVALID_REQUEST.
+// POST .../configs:alter sends them. Resources are Kafka's: 2 a topic; 4 a broker (broker-config-changes.ts);
+// anything else INVALID_REQUEST.
 import { validateTopicConfigs } from '../config/topic-config.js';
 import type { ConfigChange } from '../controller-election/controller.service.js';
 import { KafkaErrorCode } from './protocol/error-codes.js';
@@ -15,16 +15,9 @@ export const BROKER_RESOURCE = 4;
 
 const NONE: KafkaFailure = { errorCode: KafkaErrorCode.NONE, errorMessage: '' };
 
-/** Why a resource other than a topic is refused, or null for a topic. */
+/** Why a resource other than a topic or a broker is refused, or null for those. */
 export function unsupportedResource(resourceType: number): KafkaFailure | null {
-  if (resourceType === TOPIC_RESOURCE) return null;
-  if (resourceType === BROKER_RESOURCE) {
-    return {
-      errorCode: KafkaErrorCode.INVALID_REQUEST,
-      errorMessage:
-        "Brook does not serve broker configs over the Kafka protocol yet; read them with REST's broker-configs",
-    };
-  }
+  if (resourceType === TOPIC_RESOURCE || resourceType === BROKER_RESOURCE) return null;
   return { errorCode: KafkaErrorCode.INVALID_REQUEST, errorMessage: `resource type ${resourceType} is not supported` };
 }
 
@@ -58,7 +51,7 @@ export async function alterTopicConfigs(
   }
   const validated = validateTopicConfigs(
     Object.entries(next).map(([name, value]) => ({ name, value })),
-    context.services.config.topicConfigDefaults,
+    context.services.brokerConfigs.settings().topicConfigDefaults,
   );
   if (!validated.ok) return { errorCode: KafkaErrorCode.INVALID_CONFIG, errorMessage: validated.message };
   if (validateOnly) return NONE;

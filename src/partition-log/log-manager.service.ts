@@ -69,7 +69,10 @@ export class LogManager {
   }
 
   /** Opens, reconfigures or deletes logs so that they match the metadata for the partitions this broker hosts. */
-  async reconcile(topics: ReadonlyMap<string, TopicMetadata>): Promise<void> {
+  async reconcile(
+    topics: ReadonlyMap<string, TopicMetadata>,
+    topicConfigDefaults: Readonly<Record<string, string>> = this.config.topicConfigDefaults,
+  ): Promise<void> {
     const wanted = new Map<string, TopicMetadata>();
     for (const topic of topics.values()) {
       topic.assignment.replicas.forEach((replicas, partition) => {
@@ -84,7 +87,7 @@ export class LogManager {
       this.logger.log(`deleted log ${name}`);
     }
     for (const [name, topic] of wanted) {
-      const logConfig = toLogConfig(resolveTopicConfig(topic.configs, this.config.topicConfigDefaults));
+      const logConfig = toLogConfig(resolveTopicConfig(topic.configs, topicConfigDefaults));
       const existing = this.logs.get(name);
       if (existing !== undefined) {
         existing.updateConfig(logConfig);

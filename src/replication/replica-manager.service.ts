@@ -23,6 +23,7 @@
 // (isr-writer.ts) before they count. A timer proposes
 // shrinking the ISR every replica.lag.time.max.ms / 2, as Kafka's isr-expiration task does. The HW of every hosted
 // partition is checkpointed (high-watermark-checkpoint.ts) and is where a replica starts from after a restart.
+import { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PEER_REQUEST_TIMEOUT_MS, PeerClient } from '../cluster/peer-client.js';
 import { errors } from '../common/brook-error.js';
@@ -130,6 +131,7 @@ export class ReplicaManager implements OnModuleDestroy {
     private readonly store: CoordinationStore,
     private readonly peers: PeerClient,
     private readonly metrics: Metrics,
+    private readonly brokerConfigs: DynamicBrokerConfigs,
   ) {
     logs.setHighWatermarkSource((topic, partition) => this.highWatermarkOf(topic, partition));
     this.acksAll = new AcksAllWait(
@@ -539,7 +541,7 @@ export class ReplicaManager implements OnModuleDestroy {
     const metadata = this.metadata.topic(topic)!;
     let value = this.minInsyncByMetadata.get(metadata);
     if (value === undefined) {
-      value = resolveTopicConfig(metadata.configs, this.config.topicConfigDefaults).minInsyncReplicas;
+      value = resolveTopicConfig(metadata.configs, this.brokerConfigs.settings().topicConfigDefaults).minInsyncReplicas;
       this.minInsyncByMetadata.set(metadata, value);
     }
     return value;

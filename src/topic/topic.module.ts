@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DynamicBrokerConfigs } from './dynamic-broker-configs.service.js';
 import { MetadataCache } from './metadata-cache.service.js';
 
-@Module({ providers: [MetadataCache], exports: [MetadataCache] })
+@Module({ providers: [MetadataCache, DynamicBrokerConfigs], exports: [MetadataCache, DynamicBrokerConfigs] })
 export class TopicModule {}

@@ -115,6 +115,23 @@ const groups: RouteGroup[] = [
     allowed: 204,
   },
   {
+    name: 'broker configs (v3, describe)',
+    request: (who) =>
+      as(who, 'GET', '/v3/clusters/{c}/brokers/0/configs', { spec: `${C}/brokers/{broker_id}/configs` }),
+    acl: allowAlice('CLUSTER', 'kafka-cluster', 'DESCRIBE_CONFIGS'),
+    allowed: 200,
+  },
+  {
+    name: 'broker configs (v3, alter cluster-wide)',
+    request: (who) =>
+      as(who, 'PUT', '/v3/clusters/{c}/broker-configs/num.partitions', {
+        body: { value: '2' },
+        spec: `${C}/broker-configs/{name}`,
+      }),
+    acl: allowAlice('CLUSTER', 'kafka-cluster', 'ALTER_CONFIGS'),
+    allowed: 204,
+  },
+  {
     name: 'produce (v3)',
     request: (who) =>
       as(who, 'POST', '/v3/clusters/{c}/topics/orders/records', { body: produceBody, spec: `${T}/records` }),

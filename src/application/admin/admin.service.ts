@@ -1,5 +1,6 @@
 // The read side of the admin API: builds Confluent's v3 resources (clusters, brokers, topics, configs,
 // partitions, replicas) and the v2 views of the same metadata, from the metadata cache and the live brokers.
+import { DynamicBrokerConfigs } from '../../topic/dynamic-broker-configs.service.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
@@ -18,6 +19,7 @@ export class AdminService {
     private readonly election: ControllerElection,
     private readonly metadata: MetadataCache,
     private readonly urls: Urls,
+    private readonly brokerConfigs: DynamicBrokerConfigs,
   ) {}
 
   checkCluster(clusterId: string): void {
@@ -130,7 +132,8 @@ export class AdminService {
   }
 
   describeConfigs(metadata: TopicMetadata): TopicConfigDescription[] {
-    return describeTopicConfigs(metadata.configs, this.config.topicConfigDefaults);
+    const settings = this.brokerConfigs.settings();
+    return describeTopicConfigs(metadata.configs, settings.topicConfigDefaults, settings.topicDefaultSources);
   }
 
   topicConfig(topic: string, description: TopicConfigDescription) {
@@ -314,7 +317,7 @@ export class AdminService {
   }
 
   resolvedConfig(topic: string) {
-    return resolveTopicConfig(this.topicOrThrow(topic).configs, this.config.topicConfigDefaults);
+    return resolveTopicConfig(this.topicOrThrow(topic).configs, this.brokerConfigs.settings().topicConfigDefaults);
   }
 }
 

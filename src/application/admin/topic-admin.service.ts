@@ -1,10 +1,9 @@
 // The write side of the v3 topic admin API: creating topics, adding partitions and changing topic configs, with
 // Confluent's request bodies (validated by the REST edge) turned into controller commands and the answers built
-// from the metadata the controller wrote. Defaults come from the broker's config (num.partitions,
-// default.replication.factor); validate_only checks everything and changes nothing.
-import { Inject, Injectable } from '@nestjs/common';
-import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
-import type { BrokerConfig } from '../../config/broker-config.js';
+// from the metadata the controller wrote. Defaults come from the broker's settings, dynamic ones included
+// (num.partitions, default.replication.factor); validate_only checks everything and changes nothing.
+import { Injectable } from '@nestjs/common';
+import { DynamicBrokerConfigs } from '../../topic/dynamic-broker-configs.service.js';
 import { ControllerService } from '../../controller-election/controller.service.js';
 import { AdminService } from './admin.service.js';
 
@@ -26,17 +25,17 @@ export interface AlterConfigsBody {
 @Injectable()
 export class TopicAdminService {
   constructor(
-    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly admin: AdminService,
     private readonly controller: ControllerService,
+    private readonly brokerConfigs: DynamicBrokerConfigs,
   ) {}
 
   async create(body: CreateTopicBody) {
     const validateOnly = body.validate_only ?? false;
     const assignment = await this.controller.createTopic({
       name: body.topic_name,
-      partitions: body.partitions_count ?? this.config.numPartitions,
-      replicationFactor: body.replication_factor ?? this.config.defaultReplicationFactor,
+      partitions: body.partitions_count ?? this.brokerConfigs.settings().numPartitions,
+      replicationFactor: body.replication_factor ?? this.brokerConfigs.settings().defaultReplicationFactor,
       configs: (body.configs ?? []).map(({ name, value }) => ({ name, value: value ?? null })),
       validateOnly,
     });

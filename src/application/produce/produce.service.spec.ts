@@ -1,5 +1,7 @@
 // A request whose records all go to one partition gets the shared, frozen array 0..n-1 as its indexes (made once
 // per record count): every request sees its own count's indexes, whatever the counts of the requests between.
+import { effectiveBrokerSettings } from '../../config/broker-configs.js';
+import type { DynamicBrokerConfigs } from '../../topic/dynamic-broker-configs.service.js';
 import { describe, expect, it } from 'vitest';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import type { ControllerService } from '../../controller-election/controller.service.js';
@@ -20,8 +22,21 @@ function service(appended: Array<{ partition: number; bytes: number }>): Produce
       return Promise.resolve({ firstOffset: 0, logAppendTimeMs: -1 });
     },
   } as unknown as PartitionRouter;
-  const config = { autoCreateTopicsEnable: false, topicConfigDefaults: {} } as unknown as BrokerConfig;
-  return new ProduceService(config, metadata, router, {} as ControllerService, new Metrics(), {} as ReplicaManager);
+  const config = {
+    autoCreateTopicsEnable: false,
+    numPartitions: 1,
+    defaultReplicationFactor: 1,
+    topicConfigDefaults: {},
+  } as unknown as BrokerConfig;
+  return new ProduceService(
+    config,
+    metadata,
+    router,
+    {} as ControllerService,
+    new Metrics(),
+    {} as ReplicaManager,
+    { settings: () => effectiveBrokerSettings(config, {}, {}) } as unknown as DynamicBrokerConfigs,
+  );
 }
 
 /** `count` keyless records without a partition, as the v2 scanner lays them out (the bytes do not matter here). */

@@ -10,6 +10,7 @@
 // record must name its partition or have a key: a retry then puts the same records in the same batches. Records that
 // all go to one named partition keep Kafka's strict rule (the next request starts at the next sequence); records
 // spread by key leave gaps in each partition's sequence (`sequenceGaps`), which only ever moves forward.
+import { DynamicBrokerConfigs } from '../../topic/dynamic-broker-configs.service.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
@@ -144,6 +145,7 @@ export class ProduceService {
     private readonly controller: ControllerService,
     private readonly metrics: Metrics,
     private readonly replicaManager: ReplicaManager,
+    private readonly brokerConfigs: DynamicBrokerConfigs,
   ) {}
 
   /**
@@ -179,12 +181,13 @@ export class ProduceService {
 
   private async topicShape(topic: string): Promise<{ partitions: number; compacted: boolean }> {
     let metadata = this.metadata.topic(topic);
-    if (metadata === undefined && this.config.autoCreateTopicsEnable) {
+    const settings = this.brokerConfigs.settings();
+    if (metadata === undefined && settings.autoCreateTopicsEnable) {
       await this.controller
         .createTopic({
           name: topic,
-          partitions: this.config.numPartitions,
-          replicationFactor: this.config.defaultReplicationFactor,
+          partitions: settings.numPartitions,
+          replicationFactor: settings.defaultReplicationFactor,
           configs: [],
         })
         .catch((error: unknown) => {
@@ -199,7 +202,7 @@ export class ProduceService {
     // Resolved once per metadata snapshot (a reload replaces the object), not on every produce request.
     let compacted = this.compactedByMetadata.get(metadata);
     if (compacted === undefined) {
-      compacted = resolveTopicConfig(metadata.configs, this.config.topicConfigDefaults).cleanupPolicyCompact;
+      compacted = resolveTopicConfig(metadata.configs, settings.topicConfigDefaults).cleanupPolicyCompact;
       this.compactedByMetadata.set(metadata, compacted);
     }
     return { partitions: metadata.assignment.replicas.length, compacted };

@@ -1,4 +1,5 @@
-// `brook configs`: kafka-configs.sh for topics, and for users' client quotas (--entity-type users, user-quotas.ts). --describe shows a topic's overrides (every config with --all);
+// `brook configs`: kafka-configs.sh for topics, for broker configs (--entity-type brokers, broker-configs.ts) and
+// for users' client quotas (--entity-type users, user-quotas.ts). --describe shows a topic's overrides (every config with --all);
 // --alter takes --add-config k=v[,k=v] and --delete-config k[,k] (reset to the default) in one atomic change.
 import type { Command } from 'commander';
 import { unwrap, type Connection } from '../client.js';
@@ -21,6 +22,7 @@ import {
 } from '../options.js';
 import { kafkaConfigDescription } from '../kafka-output.js';
 import { formatTable } from '../table.js';
+import { alterBrokerConfigs, brokerEntity, describeBrokerConfigs } from './broker-configs.js';
 import { alterQuotas, describeQuotas, mergeQuotas, quotaEntity } from './user-quotas.js';
 import { isOverride, listTopicConfigs, listTopicNames } from '../topic-api.js';
 
@@ -41,12 +43,12 @@ interface ConfigsOptions extends CommonOptions {
 export function registerConfigsCommand(program: Command, io: CliIo): void {
   const command = program
     .command('configs')
-    .description('describe and alter topic configs and user quotas (kafka-configs)')
+    .description('describe and alter topic configs, broker configs and user quotas (kafka-configs)')
     .option('--describe', "show the entity's config overrides (every config with --all)")
     .option('--alter', 'change configs with --add-config and --delete-config')
-    .option('--entity-type <type>', 'what to configure: topics, or users (client quotas)')
-    .option('--entity-name <name>', 'the topic, or the user (describe: all when omitted)')
-    .option('--entity-default', 'users: the default quotas, for every user without their own')
+    .option('--entity-type <type>', 'what to configure: topics, brokers, or users (client quotas)')
+    .option('--entity-name <name>', 'the topic, the broker id, or the user (describe: all when omitted)')
+    .option('--entity-default', 'brokers: the cluster-wide configs; users: the default quotas')
     .option('--topic <name>', 'shorthand for --entity-type topics --entity-name <name>')
     .option('--all', 'describe: every config with its value and source, not only overrides')
     .option('--add-config <k=v,...>', "configs to set: k1=v1,k2=[a,b] (Kafka's syntax), repeatable", collect)
@@ -60,11 +62,14 @@ export function registerConfigsCommand(program: Command, io: CliIo): void {
     'brook configs --entity-type users --entity-name alice --alter --add-config producer_byte_rate=1048576',
     'brook configs --entity-type users --entity-default --alter --add-config consumer_byte_rate=2097152',
     'brook configs --entity-type users --describe',
+    'brook configs --entity-type brokers --entity-default --alter --add-config num.partitions=3',
+    'brook configs --entity-type brokers --entity-name 1 --describe --all',
   ]);
   command.action(async (options: ConfigsOptions) => {
     const action = exactlyOneAction(options, ACTIONS);
     if (options.entityType === 'users' || options.entityType === 'user') return userQuotas(action, options, io);
-    if (options.entityDefault === true) throw new UsageError('--entity-default is for --entity-type users');
+    if (options.entityType === 'brokers' || options.entityType === 'broker') return brokers(action, options, io);
+    if (options.entityDefault === true) throw new UsageError('--entity-default is for --entity-type brokers or users');
     const topic = entityName(options);
     if (action === 'describe') return describeConfigs(await connectFrom(options, io.signal), topic, options, io);
     const changes = configChanges(required(topic, '--entity-name', '--alter'), options);
@@ -85,6 +90,19 @@ async function userQuotas(action: (typeof ACTIONS)[number], options: ConfigsOpti
   await alterQuotas(await connectFrom(options, io.signal), target, set, reset, options.output, io);
 }
 
+/** --entity-type brokers: broker configs (broker-configs.ts). */
+async function brokers(action: (typeof ACTIONS)[number], options: ConfigsOptions, io: CliIo): Promise<void> {
+  if (options.topic !== undefined) throw new UsageError('--topic is for --entity-type topics');
+  const entity = brokerEntity(options.entityName, options.entityDefault === true);
+  if (action === 'describe') {
+    const connection = await connectFrom(options, io.signal);
+    return describeBrokerConfigs(connection, entity, options.all === true, options.output, io);
+  }
+  const target = required(entity, '--entity-name or --entity-default', '--alter');
+  const { set, reset } = configChanges('', options);
+  await alterBrokerConfigs(await connectFrom(options, io.signal), target, set, reset, options.output, io);
+}
+
 function entityName(options: ConfigsOptions): string | undefined {
   if (options.topic !== undefined) {
     if (options.entityName !== undefined) throw new UsageError('give --topic or --entity-name, not both');
@@ -93,7 +111,7 @@ function entityName(options: ConfigsOptions): string | undefined {
   const type = required(options.entityType, '--entity-type topics', 'configs');
   if (type !== 'topics' && type !== 'topic') {
     throw new UsageError(
-      `--entity-type ${type} is not supported: use --entity-type topics or --entity-type users (client quotas)`,
+      `--entity-type ${type} is not supported: use --entity-type topics, brokers or users (client quotas)`,
     );
   }
   return options.entityName;

@@ -1086,6 +1086,81 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v3/clusters/{cluster_id}/broker-configs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List cluster-wide broker configs
+     * @description Returns the cluster-wide dynamic broker configs that are set (Kafka's BROKER resource with an empty name, as DescribeConfigs shows it): the defaults every broker takes unless it has its own dynamic value. Needs DESCRIBE_CONFIGS on the cluster.
+     */
+    get: operations['listClusterConfigs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/broker-configs:alter': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Batch alter cluster-wide broker configs
+     * @description Sets (`operation` SET or absent) or removes (`operation: DELETE`) cluster-wide dynamic broker configs, all
+     *     or none; every broker acts on the result without a restart. With `validate_only: true` the change is only
+     *     validated. Needs ALTER_CONFIGS on the cluster.
+     */
+    post: operations['updateClusterConfigs'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/broker-configs/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+      };
+      cookie?: never;
+    };
+    /** Get a cluster-wide broker config */
+    get: operations['getClusterConfig'];
+    /** Set a cluster-wide broker config */
+    put: operations['updateClusterConfig'];
+    post?: never;
+    /**
+     * Reset a cluster-wide broker config
+     * @description Removes the cluster-wide value; brokers go back to their own dynamic, static or default value.
+     */
+    delete: operations['deleteClusterConfig'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v3/clusters/{cluster_id}/brokers': {
     parameters: {
       query?: never;
@@ -1101,6 +1176,29 @@ export interface paths {
      * @description Returns the live brokers of the cluster.
      */
     get: operations['listBrokers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/brokers/-/configs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List every live broker's configs
+     * @description The configs of each live broker, by broker id, as `GET .../brokers/{broker_id}/configs` lists them.
+     */
+    get: operations['listAllBrokerConfigs'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1126,6 +1224,86 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/brokers/{broker_id}/configs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * List a broker's configs
+     * @description Every broker config of a live broker under Kafka's name, with its effective value and source: DYNAMIC_BROKER_CONFIG (this broker's dynamic value), DYNAMIC_DEFAULT_BROKER_CONFIG (cluster-wide), STATIC_BROKER_CONFIG (its environment at start-up) or DEFAULT_CONFIG. Read-only configs are read once at start-up. Needs DESCRIBE_CONFIGS on the cluster.
+     */
+    get: operations['listBrokerConfigs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/brokers/{broker_id}/configs:alter': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Batch alter a broker's configs
+     * @description Sets or removes dynamic configs of one broker, all or none; the broker acts on the result without a
+     *     restart. With `validate_only: true` the change is only validated. Needs ALTER_CONFIGS on the cluster.
+     */
+    post: operations['updateBrokerConfigs'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v3/clusters/{cluster_id}/brokers/{broker_id}/configs/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+      };
+      cookie?: never;
+    };
+    /** Get a broker's config */
+    get: operations['getBrokerConfig'];
+    /** Set a broker's dynamic config */
+    put: operations['updateBrokerConfig'];
+    post?: never;
+    /**
+     * Reset a broker's dynamic config
+     * @description Removes the broker's dynamic value; it goes back to the cluster-wide, static or default value.
+     */
+    delete: operations['deleteBrokerConfig'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2204,6 +2382,16 @@ export interface components {
         topic_name: string;
       }[];
     };
+    BrokerConfigData: components['schemas']['AbstractConfigData'] & {
+      broker_id: number;
+      /** @constant */
+      kind?: 'KafkaBrokerConfig';
+    };
+    BrokerConfigDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['BrokerConfigData'][];
+      /** @constant */
+      kind?: 'KafkaBrokerConfigList';
+    };
     BrokerData: components['schemas']['Resource'] & {
       /** Format: int32 */
       broker_id: number;
@@ -2310,6 +2498,17 @@ export interface components {
       producer_byte_rate?: number | null;
       /** @description Requests per second. */
       request_rate?: number | null;
+    };
+    ClusterConfigData: components['schemas']['AbstractConfigData'] & {
+      /** @enum {string} */
+      config_type: 'BROKER';
+      /** @constant */
+      kind?: 'KafkaClusterConfig';
+    };
+    ClusterConfigDataList: components['schemas']['ResourceCollection'] & {
+      data: components['schemas']['ClusterConfigData'][];
+      /** @constant */
+      kind?: 'KafkaClusterConfigList';
     };
     ClusterData: components['schemas']['Resource'] & {
       acls: components['schemas']['Relationship'];
@@ -3277,6 +3476,15 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description A broker config. */
+    GetBrokerConfigResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['BrokerConfigData'];
+      };
+    };
     /** @description The broker. */
     GetBrokerResponse: {
       headers: {
@@ -3284,6 +3492,15 @@ export interface components {
       };
       content: {
         'application/json': components['schemas']['BrokerData'];
+      };
+    };
+    /** @description A cluster-wide broker config. */
+    GetClusterConfigResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ClusterConfigData'];
       };
     };
     /** @description The cluster. */
@@ -3550,6 +3767,15 @@ export interface components {
         'application/json': components['schemas']['TopicData'];
       };
     };
+    /** @description The list of broker configs. */
+    ListBrokerConfigsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['BrokerConfigDataList'];
+      };
+    };
     /** @description The list of brokers. */
     ListBrokersResponse: {
       headers: {
@@ -3557,6 +3783,15 @@ export interface components {
       };
       content: {
         'application/json': components['schemas']['BrokerDataList'];
+      };
+    };
+    /** @description The cluster-wide broker configs that are set. */
+    ListClusterConfigsResponse: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ClusterConfigDataList'];
       };
     };
     /** @description The list of clusters. */
@@ -4630,6 +4865,40 @@ export interface components {
     WaitMs: number;
   };
   requestBodies: {
+    AlterBrokerConfigBatchRequest: {
+      content: {
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "name": "message.max.bytes",
+         *           "value": "2097152"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['AlterConfigBatchRequestData'];
+      };
+    };
+    AlterClusterConfigBatchRequest: {
+      content: {
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "name": "num.partitions",
+         *           "value": "3"
+         *         },
+         *         {
+         *           "name": "log.retention.ms",
+         *           "operation": "DELETE"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['AlterConfigBatchRequestData'];
+      };
+    };
     AlterPartitionReassignmentsRequest: {
       content: {
         /**
@@ -4816,6 +5085,26 @@ export interface components {
          *     }
          */
         'application/json': components['schemas']['ResetConsumerGroupOffsetsRequestData'];
+      };
+    };
+    UpdateBrokerConfigRequest: {
+      content: {
+        /**
+         * @example {
+         *       "value": "604800000"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateConfigRequestData'];
+      };
+    };
+    UpdateClusterConfigRequest: {
+      content: {
+        /**
+         * @example {
+         *       "value": "3"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateConfigRequestData'];
       };
     };
     UpdatePartitionCountRequest: {
@@ -6892,6 +7181,153 @@ export interface operations {
       500: components['responses']['ServerError'];
     };
   };
+  listClusterConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListClusterConfigsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  updateClusterConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['AlterClusterConfigBatchRequest'];
+    responses: {
+      /** @description The configs were altered (or, with `validate_only`, would be). */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON or a `broker_id` that is not an integer (400); 40002 an unknown or read-only config name ("Cannot update these configs dynamically") or an invalid value. */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty; `data` missing or an entry without `name` (422). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getClusterConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetClusterConfigResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, or no cluster-wide value is set for this config (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  updateClusterConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['UpdateClusterConfigRequest'];
+    responses: {
+      /** @description The config was updated. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON or a `broker_id` that is not an integer (400); 40002 an unknown or read-only config name ("Cannot update these configs dynamically") or an invalid value. */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteClusterConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The config was reset. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster or config name (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listBrokers: {
     parameters: {
       query?: never;
@@ -6915,6 +7351,28 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listAllBrokerConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListBrokerConfigsResponse'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
   getBroker: {
     parameters: {
       query?: never;
@@ -6935,6 +7393,169 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       /** @description Unknown cluster or broker (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listBrokerConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['ListBrokerConfigsResponse'];
+      /** @description `broker_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, or no live broker with this id (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  updateBrokerConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['AlterBrokerConfigBatchRequest'];
+    responses: {
+      /** @description The configs were altered (or, with `validate_only`, would be). */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON or a `broker_id` that is not an integer (400); 40002 an unknown or read-only config name ("Cannot update these configs dynamically") or an invalid value. */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, or no live broker with this id (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty; `data` missing or an entry without `name` (422). */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getBrokerConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['GetBrokerConfigResponse'];
+      /** @description `broker_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, broker or config name (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+    };
+  };
+  updateBrokerConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+      };
+      cookie?: never;
+    };
+    requestBody: components['requestBodies']['UpdateBrokerConfigRequest'];
+    responses: {
+      /** @description The config was updated. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed JSON or a `broker_id` that is not an integer (400); 40002 an unknown or read-only config name ("Cannot update these configs dynamically") or an invalid value. */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, or no live broker with this id (error_code 404). */
+      404: components['responses']['NotFound'];
+      406: components['responses']['NotAcceptable'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description 42206 the request body is empty. */
+      422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteBrokerConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The broker id. */
+        broker_id: components['parameters']['BrokerId'];
+        /** @description The cluster id. */
+        cluster_id: components['parameters']['ClusterId'];
+        /** @description The config name, such as `retention.ms`. */
+        name: components['parameters']['ConfigName'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The config was reset. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `broker_id` is not an integer (400). */
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description Unknown cluster, broker or config name (error_code 404). */
       404: components['responses']['NotFound'];
       406: components['responses']['NotAcceptable'];
       429: components['responses']['TooManyRequests'];

@@ -5,7 +5,8 @@
 // group needs READ on the group and on each topic it reads or commits; READ, WRITE, DELETE and ALTER imply
 // DESCRIBE. Lists (topics, consumer groups, a broker's replicas) need nothing and are filtered to what the caller may
 // DESCRIBE (every topic's configs: DESCRIBE_CONFIGS).
-// Partition reassignments and leader elections are cluster operations, as in Kafka: ALTER on the cluster to start
+// Broker configs (cluster-wide and per broker) are the cluster's configuration, as in Kafka: DESCRIBE_CONFIGS and
+// ALTER_CONFIGS on the cluster. Partition reassignments and leader elections are cluster operations, as in Kafka: ALTER on the cluster to start
 // or cancel them, DESCRIBE on the cluster to read them. The schema registry's routes check SUBJECT resources:
 // READ to read a subject's schemas (or test one against them), WRITE to register, DELETE to delete, DESCRIBE to
 // list its versions and read its compatibility and mode, ALTER_CONFIGS to change those; the global compatibility
@@ -85,6 +86,17 @@ export const ROUTE_RIGHTS: Readonly<Record<string, RouteRule>> = {
   'GET /v3/clusters/{cluster_id}/brokers': none,
   'GET /v3/clusters/{cluster_id}/brokers/{broker_id}': none,
   'GET /v3/clusters/{cluster_id}/brokers/{broker_id}/partition-replicas': none,
+  'GET /v3/clusters/{cluster_id}/broker-configs': onCluster('DESCRIBE_CONFIGS'),
+  'POST /v3/clusters/{cluster_id}/broker-configs:alter': onCluster('ALTER_CONFIGS'),
+  'GET /v3/clusters/{cluster_id}/broker-configs/{name}': onCluster('DESCRIBE_CONFIGS'),
+  'PUT /v3/clusters/{cluster_id}/broker-configs/{name}': onCluster('ALTER_CONFIGS'),
+  'DELETE /v3/clusters/{cluster_id}/broker-configs/{name}': onCluster('ALTER_CONFIGS'),
+  'GET /v3/clusters/{cluster_id}/brokers/-/configs': onCluster('DESCRIBE_CONFIGS'),
+  'GET /v3/clusters/{cluster_id}/brokers/{broker_id}/configs': onCluster('DESCRIBE_CONFIGS'),
+  'POST /v3/clusters/{cluster_id}/brokers/{broker_id}/configs:alter': onCluster('ALTER_CONFIGS'),
+  'GET /v3/clusters/{cluster_id}/brokers/{broker_id}/configs/{name}': onCluster('DESCRIBE_CONFIGS'),
+  'PUT /v3/clusters/{cluster_id}/brokers/{broker_id}/configs/{name}': onCluster('ALTER_CONFIGS'),
+  'DELETE /v3/clusters/{cluster_id}/brokers/{broker_id}/configs/{name}': onCluster('ALTER_CONFIGS'),
   'GET /v3/clusters/{cluster_id}/status': none,
   'GET /v3/clusters/{cluster_id}/topic-stats': none,
   'GET /v3/clusters/{cluster_id}/acls': () => [on('DESCRIBE', CLUSTER)],

@@ -5,6 +5,7 @@
 // must read the same records, and producing them must give the same batches, the same partitions and the same
 // offsets[] answer, byte for byte. Every test runs twice: with the native loop over plain records where it is built
 // (v2-plain-records.ts) and with the scanner reading every record itself.
+import type { DynamicBrokerConfigs } from '../../topic/dynamic-broker-configs.service.js';
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -277,6 +278,9 @@ function service(setup: Setup, batches: Map<number, Buffer>): ProduceService {
     {} as ControllerService,
     { produced: () => undefined } as unknown as Metrics,
     {} as ReplicaManager,
+    {
+      settings: () => ({ autoCreateTopicsEnable: false, topicConfigDefaults: {}, topicDefaultSources: {} }),
+    } as unknown as DynamicBrokerConfigs,
   );
   (produce as unknown as { partitioners: Map<string, StickyPartitioner> }).partitioners.set(
     TOPIC,

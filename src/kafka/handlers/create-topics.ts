@@ -43,7 +43,8 @@ function failed(name: string, errorCode: number, errorMessage: string | null): T
 }
 
 async function create(context: KafkaRequestContext, topic: TopicRequest, validateOnly: boolean): Promise<TopicAnswer> {
-  const { config, controller, metadata, admin } = context.services;
+  const { brokerConfigs, controller, metadata, admin } = context.services;
+  const settings = brokerConfigs.settings();
   if (!authorizedOrCluster(context, 'CreateTopics', 'CREATE', topicResource(topic.name))) {
     return failed(
       topic.name,
@@ -58,8 +59,9 @@ async function create(context: KafkaRequestContext, topic: TopicRequest, validat
       'Brook places replicas itself: give num_partitions and replication_factor instead of assignments',
     );
   }
-  const partitions = topic.numPartitions === -1 ? config.numPartitions : topic.numPartitions;
-  const replicationFactor = topic.replicationFactor === -1 ? config.defaultReplicationFactor : topic.replicationFactor;
+  const partitions = topic.numPartitions === -1 ? settings.numPartitions : topic.numPartitions;
+  const replicationFactor =
+    topic.replicationFactor === -1 ? settings.defaultReplicationFactor : topic.replicationFactor;
   let assignment;
   try {
     assignment = await controller.createTopic({

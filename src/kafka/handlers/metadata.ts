@@ -46,7 +46,7 @@ export const metadataHandler = defineHandler({
   maxVersion: 12,
   ordering: 'pipelined',
   async handle(request, context) {
-    const { config, metadata, election } = context.services;
+    const { metadata, election } = context.services;
     const body = request.body;
     if (request.apiVersion < 12 && body.topics?.some((topic) => topic.name === null)) {
       // Kafka refuses it as an invalid request: a v10-11 answer cannot carry the null name back
@@ -76,7 +76,13 @@ export const metadataHandler = defineHandler({
       topics = [];
       for (const wanted of body.topics) {
         topics.push(
-          await namedTopic(context, wanted, body.allowAutoTopicCreation, topicAnswer, config.autoCreateTopicsEnable),
+          await namedTopic(
+            context,
+            wanted,
+            body.allowAutoTopicCreation,
+            topicAnswer,
+            context.services.brokerConfigs.settings().autoCreateTopicsEnable,
+          ),
         );
       }
     }
@@ -123,12 +129,13 @@ async function namedTopic(
   if (!authorizedOrCluster(context, 'Metadata', 'CREATE', topicResource(name))) {
     return failed(KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
   }
-  const { config, controller } = context.services;
+  const { brokerConfigs, controller } = context.services;
+  const settings = brokerConfigs.settings();
   try {
     await controller.createTopic({
       name,
-      partitions: config.numPartitions,
-      replicationFactor: config.defaultReplicationFactor,
+      partitions: settings.numPartitions,
+      replicationFactor: settings.defaultReplicationFactor,
       configs: [],
     });
   } catch (error) {
