@@ -46,6 +46,28 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   });
 }
 
+/** Calls `fn` every `intervalMs` on `clock`'s timers (background: it keeps no process alive) until cancelled. */
+export function everyMs(clock: Clock, intervalMs: number, fn: () => void): CancelTimer {
+  let cancelled = false;
+  let cancel: CancelTimer = () => undefined;
+  const schedule = () => {
+    cancel = clock.setTimer(
+      intervalMs,
+      () => {
+        if (cancelled) return;
+        schedule();
+        fn();
+      },
+      { background: true },
+    );
+  };
+  schedule();
+  return () => {
+    cancelled = true;
+    cancel();
+  };
+}
+
 interface ManualTimer {
   dueMs: number;
   sequence: number;
