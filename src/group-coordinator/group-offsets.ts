@@ -127,3 +127,32 @@ export function deletionRecords(group: GroupOffsetsView): GroupRecord[] {
     { kind: 'group', group: group.groupId, value: null },
   ];
 }
+
+/**
+ * What the periodic expiry removes from a group: its offsets once it has been empty past the retention
+ * (ConsumerGroup.expiredOffsets), and offsets of partitions that no longer exist (`topics`: partition counts).
+ */
+export function offsetsToExpire(
+  group: GroupOffsetsView & { expiredOffsets(retentionMs: number): GroupRecord[] },
+  topics: ReadonlyMap<string, number>,
+  retentionMs: number,
+): GroupRecord[] {
+  const expired = group.expiredOffsets(retentionMs);
+  for (const stored of group.offsets.values()) {
+    const count = topics.get(stored.topic);
+    if ((count === undefined || stored.partition >= count) && !expired.some((record) => matches(record, stored))) {
+      expired.push({
+        kind: 'offset',
+        group: group.groupId,
+        topic: stored.topic,
+        partition: stored.partition,
+        value: null,
+      });
+    }
+  }
+  return expired;
+}
+
+function matches(record: GroupRecord, stored: TopicPartition): boolean {
+  return record.kind === 'offset' && record.topic === stored.topic && record.partition === stored.partition;
+}
