@@ -81,13 +81,7 @@ export function expiredOffsets(
       ? Math.max(group.stateTimestampMs, stored.committed.commitTimestampMs)
       : stored.committed.commitTimestampMs;
     if (nowMs - since >= retentionMs) {
-      expired.push({
-        kind: 'offset',
-        group: group.groupId,
-        topic: stored.topic,
-        partition: stored.partition,
-        value: null,
-      });
+      expired.push(offsetTombstone(group.groupId, stored));
     }
   }
   return expired;
@@ -102,7 +96,7 @@ export function removeOffsets(group: GroupOffsetsView, partitions: readonly Topi
   const removed: GroupRecord[] = [];
   for (const { topic, partition } of partitions) {
     if (!group.offsets.delete(topicPartitionKey(topic, partition))) continue;
-    removed.push({ kind: 'offset', group: group.groupId, topic, partition, value: null });
+    removed.push(offsetTombstone(group.groupId, { topic, partition }));
   }
   return removed;
 }
@@ -111,13 +105,7 @@ export function removeOffsets(group: GroupOffsetsView, partitions: readonly Topi
 export function deletionRecords(group: GroupOffsetsView): GroupRecord[] {
   if (group.members.size > 0 || group.instances.size > 0) throw errors.groupNotEmpty(group.groupId);
   return [
-    ...[...group.offsets.values()].map((stored): GroupRecord => ({
-      kind: 'offset',
-      group: group.groupId,
-      topic: stored.topic,
-      partition: stored.partition,
-      value: null,
-    })),
+    ...[...group.offsets.values()].map((stored) => offsetTombstone(group.groupId, stored)),
     ...[...group.instances.keys()].map((instance): GroupRecord => ({
       kind: 'instance',
       group: group.groupId,
@@ -141,13 +129,7 @@ export function offsetsToExpire(
   for (const stored of group.offsets.values()) {
     const count = topics.get(stored.topic);
     if ((count === undefined || stored.partition >= count) && !expired.some((record) => matches(record, stored))) {
-      expired.push({
-        kind: 'offset',
-        group: group.groupId,
-        topic: stored.topic,
-        partition: stored.partition,
-        value: null,
-      });
+      expired.push(offsetTombstone(group.groupId, stored));
     }
   }
   return expired;
@@ -155,4 +137,9 @@ export function offsetsToExpire(
 
 function matches(record: GroupRecord, stored: TopicPartition): boolean {
   return record.kind === 'offset' && record.topic === stored.topic && record.partition === stored.partition;
+}
+
+/** The record removing a group's committed offset of one partition. */
+function offsetTombstone(groupId: string, { topic, partition }: TopicPartition): GroupRecord {
+  return { kind: 'offset', group: groupId, topic, partition, value: null };
 }
