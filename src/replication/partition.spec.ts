@@ -272,7 +272,7 @@ describe('Partition as leader', () => {
     expect(codeOf(fetch({ brokerEpoch: FOLLOWER_EPOCH }))).toBe(errors.staleBrokerEpoch('').errorCode);
   });
 
-  it('answers a diverging fetch at once with where the leader ends the follower\'s epoch', async () => {
+  it("answers a diverging fetch at once with where the leader ends the follower's epoch", async () => {
     const leader = await lead(2);
     await appendRecords(leader, 2);
     const step = partition.followerFetch(leader, fetchRequest(5, { lastFetchedEpoch: 1 }));
