@@ -1,5 +1,6 @@
 // The read side of the replica manager (replica-manager.service.ts extends it): the Partitions this broker hosts
-// by key, and the reads they answer as leader (stateless, v2 consumers, the group coordinator, forwarded reads,
+// by key, the lookups of a leadership (leaderOf, leaderLog), the views of them (localReplica, the count of
+// under-replicated partitions), and the reads they answer as leader (stateless, v2 consumers, the group coordinator, forwarded reads,
 // the Kafka listener). Reads never go past the high watermark, and a leader that took over answers them only once
 // it has learnt its HW (leader-replica-state.ts, highWatermarkKnown), so the HW readers see never goes backwards.
 // Long polls park in PartitionWaiters on the Clock and are woken as the replica manager executes HW effects.
