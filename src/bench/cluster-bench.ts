@@ -12,24 +12,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisServerProcess } from '../local-cluster/redis-server-process.js';
 import {
-  callJson,
-  CONNECTIONS,
   createTopic,
   produceBody,
   produceFor,
   PRODUCE_PATH,
   RECORD_BYTES,
   RECORDS_PER_REQUEST,
+  TOPIC,
+} from './bench-client.js';
+import {
+  callJson,
+  CONNECTIONS,
   rssBytes,
   startBaseline,
   startBroker,
   stop,
-  TOPIC,
-  W1_ROUNDS,
-  WARMUP_SECONDS,
   WRITE_BASELINE,
   type Server,
-} from './http-bench.js';
+} from './bench-processes.js';
+import { W1_ROUNDS, WARMUP_SECONDS } from './http-bench.js';
 import { formatMeasurement, type Measurement } from './measure.js';
 
 const CLUSTER_BROKERS = 3;

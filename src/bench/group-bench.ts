@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatMeasurement, type Measurement } from './measure.js';
-import { call, callJson, rssBytes, startBroker, stop, type Server } from './http-bench.js';
+import { call, callJson, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
 
 const TOPIC = 'group-bench';
 const PARTITIONS = 6;

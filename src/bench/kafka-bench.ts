@@ -17,7 +17,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBatch } from '../partition-log/record-batch.js';
-import { cpuMs, callJson, freePort, rssBytes, startBroker, stop, type Server } from './http-bench.js';
+import { callJson, cpuMs, freePort, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
 import {
   FrameConnection,
   fetchFrame,

@@ -7,7 +7,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callJson, rssBytes, startBroker, stop, type Server } from './http-bench.js';
+import { callJson, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
 import { formatMeasurement, type Measurement } from './measure.js';
 
 const RECORD_BYTES = 100;

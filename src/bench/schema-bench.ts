@@ -7,22 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  callJson,
-  CONNECTIONS,
-  createTopic,
-  produceBody,
-  produceFor,
-  RECORD_BYTES,
-  RECORDS_PER_REQUEST,
-  rssBytes,
-  startBroker,
-  stop,
-  TOPIC,
-  W1_ROUNDS,
-  WARMUP_SECONDS,
-  type Server,
-} from './http-bench.js';
+import { createTopic, produceBody, produceFor, RECORD_BYTES, RECORDS_PER_REQUEST, TOPIC } from './bench-client.js';
+import { callJson, CONNECTIONS, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
+import { W1_ROUNDS, WARMUP_SECONDS } from './http-bench.js';
 import { formatMeasurement, type Measurement } from './measure.js';
 
 const AVRO_HEADERS = { 'content-type': 'application/vnd.kafka.avro.v2+json' };

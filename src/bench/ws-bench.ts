@@ -17,7 +17,8 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { createTopic, freePort, rssBytes, startBroker, stop, type Server } from './http-bench.js';
+import { createTopic } from './bench-client.js';
+import { freePort, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
 import { formatMeasurement, type Measurement } from './measure.js';
 
 const RECORD_BYTES = 512;

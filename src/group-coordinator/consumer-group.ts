@@ -12,8 +12,7 @@
 // instances, WebSocket and SSE members) or Kafka clients; the other kind is refused until it is empty again.
 import type { Clock } from '../common/clock.js';
 import { errors } from '../common/brook-error.js';
-import type { AssignorMember, AssignorName, TopicPartition } from './assignors/assignor.js';
-import { assignorFor } from './assignors/assignors.js';
+import type { AssignorName, TopicPartition } from './assignors/assignor.js';
 import { ClassicMembership, type ClassicHost } from './classic-membership.js';
 import {
   ClassicEffects,
@@ -22,8 +21,17 @@ import {
   type ClassicOutcome,
   type JoinAnswer,
 } from './classic-answers.js';
-import { loadedMember } from './classic-members.js';
-import type { Member } from './group-member.js';
+import {
+  assignmentSignature,
+  computeAssignment,
+  loadedMembers,
+  metadataValue,
+  sameSubscription,
+  takeAssignments,
+} from './group-generation.js';
+import { type JoinRequest, type Member, rejoined } from './group-member.js';
+import { reconcileInstances } from './instance-members.js';
+import { deletionRecords, expiredOffsets, removeOffsets, type StoredOffset, validateCommit } from './group-offsets.js';
 import { assertTransition, type GroupState } from './group-state.js';
 import {
   topicPartitionKey,
@@ -31,7 +39,6 @@ import {
   type GroupMetadataValue,
   type GroupRecord,
   type InstanceValue,
-  type PersistedMember,
   type Subscription,
 } from './group-records.js';
 import { subscribedTopics, type TopicCounts } from './subscription-topics.js';
@@ -48,16 +55,7 @@ export interface GroupSettings {
 /** How long a new Kafka member's JoinGroup may wait for the join phase to end (Kafka's fixed 5 minutes). */
 export const NEW_MEMBER_JOIN_TIMEOUT_MS = 300_000;
 
-/** A member joining: everything that is persisted of it but its assignment, which the coordinator decides. */
-export type JoinRequest = Omit<PersistedMember, 'assignment' | 'classic'>;
-
-export type { Member };
-
-export interface StoredOffset {
-  topic: string;
-  partition: number;
-  committed: CommittedOffset;
-}
+export type { JoinRequest, Member, StoredOffset };
 
 export interface MemberAssignment {
   generation: number;
@@ -168,17 +166,7 @@ export class ConsumerGroup implements ClassicHost {
         // A static member came back under a new member id: it takes over its old slot and partitions.
         this.members.delete(existing.memberId);
       }
-      const member: Member = {
-        ...existing,
-        memberId: request.memberId,
-        clientId: request.clientId,
-        kind: request.kind,
-        subscription: request.subscription,
-        sessionTimeoutMs: request.sessionTimeoutMs,
-        rebalanceTimeoutMs: request.rebalanceTimeoutMs,
-        deadlineMs: now + request.sessionTimeoutMs,
-      };
-      this.members.set(member.memberId, member);
+      this.members.set(request.memberId, rejoined(existing, request, now));
       if (!subscriptionChanged) return { rebalance: false };
       this.triggerRebalance();
       return { rebalance: true };
@@ -250,9 +238,10 @@ export class ConsumerGroup implements ClassicHost {
     const expired = [...this.members.values()].filter((member) => member.deadlineMs < now);
     for (const member of expired) this.leave(member.memberId);
     if (this.state === 'Stable' && this.assignedSignature !== null) {
-      if (this.assignedSignature !== this.signature(topics)) this.triggerRebalance();
+      if (this.assignedSignature !== assignmentSignature(this.members.values(), topics, this.resolve))
+        this.triggerRebalance();
     } else if (this.state === 'Stable') {
-      this.assignedSignature = this.signature(topics);
+      this.assignedSignature = assignmentSignature(this.members.values(), topics, this.resolve);
     }
     if (this.state !== 'PreparingRebalance' || now < this.rebalanceDeadlineMs) return { expired, write: null };
     this.initialDelayCapMs = null;
@@ -260,13 +249,19 @@ export class ConsumerGroup implements ClassicHost {
     if (this.members.size === 0) {
       this.transition('Empty');
       this.generation = next;
-      return { expired, write: this.metadataValue(next, new Map()) };
+      return {
+        expired,
+        write: metadataValue(next, this.assignor, this.clock.nowMs(), this.members.values(), new Map()),
+      };
     }
-    const assignments = this.computeAssignment(topics);
+    const assignments = computeAssignment(this.assignor, this.members.values(), topics, this.resolve);
     this.pendingGeneration = next;
-    this.assignedSignature = this.signature(topics);
+    this.assignedSignature = assignmentSignature(this.members.values(), topics, this.resolve);
     this.transition('CompletingRebalance');
-    return { expired, write: this.metadataValue(next, assignments) };
+    return {
+      expired,
+      write: metadataValue(next, this.assignor, this.clock.nowMs(), this.members.values(), assignments),
+    };
   }
 
   private nextGeneration(): number {
@@ -284,45 +279,6 @@ export class ConsumerGroup implements ClassicHost {
   /** The topics a member's subscription reads now (a pattern: those its subscriber may describe). */
   subscribedTopicsOf(member: Member, topics: TopicCounts): string[] {
     return this.resolve(member.subscription, topics);
-  }
-
-  private computeAssignment(topics: TopicCounts): Map<string, TopicPartition[]> {
-    const members: AssignorMember[] = [...this.members.values()].map((member) => ({
-      memberId: member.memberId,
-      groupInstanceId: member.groupInstanceId,
-      topics: this.resolve(member.subscription, topics),
-      owned: member.assignment,
-    }));
-    return assignorFor(this.assignor).assign(members, topics);
-  }
-
-  private signature(topics: TopicCounts): string {
-    const subscribed = new Set<string>();
-    for (const member of this.members.values()) {
-      for (const topic of this.resolve(member.subscription, topics)) subscribed.add(topic);
-    }
-    return [...subscribed]
-      .sort()
-      .map((topic) => `${topic}:${topics.get(topic)}`)
-      .join(',');
-  }
-
-  private metadataValue(generation: number, assignments: Map<string, TopicPartition[]>): GroupMetadataValue {
-    return {
-      generation,
-      assignor: this.assignor,
-      stateTimestampMs: this.clock.nowMs(),
-      members: [...this.members.values()].map((member) => ({
-        memberId: member.memberId,
-        groupInstanceId: member.groupInstanceId,
-        clientId: member.clientId,
-        kind: member.kind,
-        subscription: member.subscription,
-        sessionTimeoutMs: member.sessionTimeoutMs,
-        rebalanceTimeoutMs: member.rebalanceTimeoutMs,
-        assignment: assignments.get(member.memberId) ?? [],
-      })),
-    };
   }
 
   // ---- replay: the only way stored records change the group ----
@@ -360,24 +316,14 @@ export class ConsumerGroup implements ClassicHost {
     this.stateTimestampMs = value.stateTimestampMs;
     this.members.clear();
     if (value.classic !== undefined) {
-      for (const persisted of value.members) {
-        this.members.set(persisted.memberId, loadedMember(persisted, value.classic, now));
-      }
+      for (const member of loadedMembers(value, now)) this.members.set(member.memberId, member);
       this.classic.restore(value.classic);
       this.state = this.members.size > 0 ? 'Stable' : 'Empty';
       this.assignedSignature = null;
       return;
     }
     this.assignor = value.assignor as AssignorName;
-    for (const { classic: _kafkaOnly, ...persisted } of value.members) {
-      this.members.set(persisted.memberId, {
-        ...persisted,
-        deadlineMs: now + persisted.sessionTimeoutMs,
-        ownedSince: new Map(
-          persisted.assignment.map((tp) => [topicPartitionKey(tp.topic, tp.partition), value.generation]),
-        ),
-      });
-    }
+    for (const member of loadedMembers(value, now)) this.members.set(member.memberId, member);
     this.state = this.members.size > 0 ? 'Stable' : 'Empty';
     this.assignedSignature = null;
   }
@@ -394,60 +340,16 @@ export class ConsumerGroup implements ClassicHost {
     this.stateTimestampMs = value.stateTimestampMs;
     if (value.members.length === 0) return; // an empty generation: the group is already Empty in memory
     if (value.classic !== undefined) return; // the classic machine is told of its writes (ClassicMembership.written)
-    const byMemberId = new Map(value.members.map((member) => [member.memberId, member.assignment]));
-    const byInstanceId = new Map(
-      value.members
-        .filter((member) => member.groupInstanceId !== null)
-        .map((member) => [member.groupInstanceId!, member.assignment]),
-    );
-    for (const member of this.members.values()) {
-      const next =
-        byMemberId.get(member.memberId) ??
-        (member.groupInstanceId === null ? undefined : byInstanceId.get(member.groupInstanceId)) ??
-        [];
-      const ownedSince = new Map<string, number>();
-      for (const tp of next) {
-        const key = topicPartitionKey(tp.topic, tp.partition);
-        ownedSince.set(key, member.ownedSince.get(key) ?? value.generation);
-      }
-      member.assignment = next;
-      member.ownedSince = ownedSince;
-    }
+    takeAssignments(this.members.values(), value);
     if (this.state === 'CompletingRebalance' && this.pendingGeneration === value.generation) {
       this.pendingGeneration = null;
       this.transition('Stable');
     }
   }
 
-  /**
-   * Brings members in line with the stored REST instances after a load: an instance with a subscription is a
-   * member; a REST member whose instance is gone is not. Returns whether membership changed.
-   */
+  /** Brings members in line with the stored REST instances after a load (instance-members.ts). */
   reconcileInstances(instanceSessionTimeoutMs: number): boolean {
-    let changed = false;
-    if (this.usedBy === 'kafka') return false;
-    for (const [name, instance] of this.instances) {
-      if (instance.subscription === null) continue;
-      if (this.members.has(name) && sameSubscription(this.members.get(name)!.subscription, instance.subscription))
-        continue;
-      this.join({
-        memberId: name,
-        groupInstanceId: null,
-        clientId: name,
-        kind: 'rest',
-        subscription: instance.subscription,
-        sessionTimeoutMs: instanceSessionTimeoutMs,
-        rebalanceTimeoutMs: instanceSessionTimeoutMs,
-      });
-      changed = true;
-    }
-    for (const member of [...this.members.values()]) {
-      if (member.kind === 'rest' && this.instances.get(member.memberId)?.subscription == null) {
-        this.leave(member.memberId);
-        changed = true;
-      }
-    }
-    return changed;
+    return reconcileInstances(this, instanceSessionTimeoutMs);
   }
 
   // ---- queries and checks ----
@@ -459,42 +361,15 @@ export class ConsumerGroup implements ClassicHost {
   }
 
   /**
-   * Throws unless the commit may be stored. `memberId` null is a simple consumer (manual assignment), allowed
-   * only while the group has no members. `fetchedInGeneration` maps partitions to the generation in which the
-   * committing member read them (undefined: the current one).
+   * Throws unless the commit may be stored (group-offsets.ts). `memberId` null is a simple consumer (manual
+   * assignment); `fetchedInGeneration` maps partitions to the generation in which the committing member read them.
    */
   validateCommit(
     memberId: string | null,
     partitions: readonly TopicPartition[],
     fetchedInGeneration?: ReadonlyMap<string, number>,
   ): void {
-    if (memberId === null) {
-      if (this.members.size > 0) {
-        throw errors.fencedMember(
-          `Consumer group ${this.groupId} has active members; only its members may commit offsets.`,
-        );
-      }
-      return;
-    }
-    const member = this.members.get(memberId);
-    if (member === undefined) {
-      throw errors.fencedMember(`Member ${memberId} is not a member of consumer group ${this.groupId}.`);
-    }
-    for (const { topic, partition } of partitions) {
-      const key = topicPartitionKey(topic, partition);
-      const since = member.ownedSince.get(key);
-      if (since === undefined) {
-        throw errors.fencedMember(
-          `Partition ${topic}-${partition} is not assigned to ${memberId} in generation ${this.generation} of group ${this.groupId}; it was rebalanced away.`,
-        );
-      }
-      const fetched = fetchedInGeneration?.get(key);
-      if (fetched !== undefined && fetched < since) {
-        throw errors.fencedMember(
-          `The records of ${topic}-${partition} were fetched in generation ${fetched}, before the partition was reassigned; poll again.`,
-        );
-      }
-    }
+    validateCommit(this, memberId, partitions, fetchedInGeneration);
   }
 
   committed(topic: string, partition: number): CommittedOffset | undefined {
@@ -503,39 +378,12 @@ export class ConsumerGroup implements ClassicHost {
 
   /** Records removing the offsets of a group that has been empty longer than the retention (Kafka's KIP-211). */
   expiredOffsets(retentionMs: number): GroupRecord[] {
-    if (this.members.size > 0 || this.state !== 'Empty') return [];
-    const now = this.clock.nowMs();
-    const expired: GroupRecord[] = [];
-    for (const stored of this.offsets.values()) {
-      // A group with metadata counts from when it became empty (KIP-211); a simple group from its last commit.
-      const since = this.hasGroupMetadata
-        ? Math.max(this.stateTimestampMs, stored.committed.commitTimestampMs)
-        : stored.committed.commitTimestampMs;
-      if (now - since >= retentionMs) {
-        expired.push({
-          kind: 'offset',
-          group: this.groupId,
-          topic: stored.topic,
-          partition: stored.partition,
-          value: null,
-        });
-      }
-    }
-    return expired;
+    return expiredOffsets(this, this.hasGroupMetadata, this.clock.nowMs(), retentionMs);
   }
 
-  /**
-   * Forgets the committed offsets of deleted partitions and returns their tombstones (Kafka's removeOffsets before
-   * cleanupGroupMetadata writes them): the offsets are gone at once, for any member reading its positions, and the
-   * tombstones keep them gone after a reload.
-   */
+  /** Forgets the committed offsets of deleted partitions and returns their tombstones (group-offsets.ts). */
   removeOffsets(partitions: readonly TopicPartition[]): GroupRecord[] {
-    const removed: GroupRecord[] = [];
-    for (const { topic, partition } of partitions) {
-      if (!this.offsets.delete(topicPartitionKey(topic, partition))) continue;
-      removed.push({ kind: 'offset', group: this.groupId, topic, partition, value: null });
-    }
-    return removed;
+    return removeOffsets(this, partitions);
   }
 
   /** True once nothing is left: no members, offsets or instances (the coordinator then forgets the group). */
@@ -545,23 +393,7 @@ export class ConsumerGroup implements ClassicHost {
 
   /** Tombstones for everything of an empty group (delete). */
   deletionRecords(): GroupRecord[] {
-    if (this.members.size > 0 || this.instances.size > 0) throw errors.groupNotEmpty(this.groupId);
-    return [
-      ...[...this.offsets.values()].map((stored): GroupRecord => ({
-        kind: 'offset',
-        group: this.groupId,
-        topic: stored.topic,
-        partition: stored.partition,
-        value: null,
-      })),
-      ...[...this.instances.keys()].map((instance): GroupRecord => ({
-        kind: 'instance',
-        group: this.groupId,
-        instance,
-        value: null,
-      })),
-      { kind: 'group', group: this.groupId, value: null },
-    ];
+    return deletionRecords(this);
   }
 
   private transition(to: GroupState): void {
@@ -569,15 +401,4 @@ export class ConsumerGroup implements ClassicHost {
     this.state = to;
     this.stateTimestampMs = this.clock.nowMs();
   }
-}
-
-function sameSubscription(a: Subscription, b: Subscription): boolean {
-  if ('pattern' in a || 'pattern' in b) {
-    return (
-      'pattern' in a && 'pattern' in b && a.pattern === b.pattern && a.principal === b.principal && a.host === b.host
-    );
-  }
-  return (
-    a.topics.length === b.topics.length && [...a.topics].sort().join('\u0000') === [...b.topics].sort().join('\u0000')
-  );
 }

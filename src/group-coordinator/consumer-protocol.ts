@@ -13,6 +13,7 @@
 //
 // Decoding reads the fields every version has and ignores what follows, as Kafka's clients do with a newer version.
 import type { TopicPartition } from './assignors/assignor.js';
+import { ByteReader, ByteWriter } from './byte-codec.js';
 
 /** The consumer protocol's protocol type (JoinGroup's protocol_type). */
 export const CONSUMER_PROTOCOL_TYPE = 'consumer';
@@ -21,96 +22,40 @@ const ARRAY_ENTRIES_MAX = 1_000_000;
 
 export class ConsumerProtocolFormatError extends Error {}
 
-class Cursor {
-  private position = 0;
-  constructor(private readonly bytes: Buffer) {}
+const protocolError = (message: string) => new ConsumerProtocolFormatError(message);
 
-  private need(count: number): void {
-    if (this.position + count > this.bytes.length) throw new ConsumerProtocolFormatError('truncated');
-  }
-  int16(): number {
-    this.need(2);
-    const value = this.bytes.readInt16BE(this.position);
-    this.position += 2;
-    return value;
-  }
-  int32(): number {
-    this.need(4);
-    const value = this.bytes.readInt32BE(this.position);
-    this.position += 4;
-    return value;
-  }
-  string(): string {
-    const length = this.int16();
-    if (length < 0) throw new ConsumerProtocolFormatError('null string where a string is required');
-    this.need(length);
-    const value = this.bytes.toString('utf8', this.position, this.position + length);
-    this.position += length;
-    return value;
-  }
-  count(): number {
-    const count = this.int32();
-    if (count < 0 || count > ARRAY_ENTRIES_MAX) throw new ConsumerProtocolFormatError(`bad array length ${count}`);
-    return count;
-  }
-}
-
-function readPartitions(cursor: Cursor): TopicPartition[] {
+function readPartitions(cursor: ByteReader): TopicPartition[] {
   const partitions: TopicPartition[] = [];
-  for (let topics = cursor.count(); topics > 0; topics--) {
+  for (let topics = cursor.count(ARRAY_ENTRIES_MAX); topics > 0; topics--) {
     const topic = cursor.string();
-    for (let count = cursor.count(); count > 0; count--) partitions.push({ topic, partition: cursor.int32() });
+    for (let count = cursor.count(ARRAY_ENTRIES_MAX); count > 0; count--)
+      partitions.push({ topic, partition: cursor.int32() });
   }
   return partitions;
 }
 
 /** The topics a member subscribes to; throws ConsumerProtocolFormatError on bytes that are not a subscription. */
 export function decodeSubscriptionTopics(metadata: Buffer): string[] {
-  const cursor = new Cursor(metadata);
+  const cursor = new ByteReader(metadata, protocolError);
   const version = cursor.int16();
   if (version < 0) throw new ConsumerProtocolFormatError(`bad subscription version ${version}`);
   const topics: string[] = [];
-  for (let count = cursor.count(); count > 0; count--) topics.push(cursor.string());
+  for (let count = cursor.count(ARRAY_ENTRIES_MAX); count > 0; count--) topics.push(cursor.string());
   return topics;
 }
 
 /** The partitions of an assignment; an empty buffer (a member the leader gave nothing) is no partitions. */
 export function decodeAssignment(assignment: Buffer): TopicPartition[] {
   if (assignment.length === 0) return [];
-  const cursor = new Cursor(assignment);
+  const cursor = new ByteReader(assignment, protocolError);
   const version = cursor.int16();
   if (version < 0) throw new ConsumerProtocolFormatError(`bad assignment version ${version}`);
   return readPartitions(cursor);
 }
 
-class Builder {
-  private readonly parts: Buffer[] = [];
-  int16(value: number): this {
-    const buffer = Buffer.allocUnsafe(2);
-    buffer.writeInt16BE(value);
-    this.parts.push(buffer);
-    return this;
-  }
-  int32(value: number): this {
-    const buffer = Buffer.allocUnsafe(4);
-    buffer.writeInt32BE(value);
-    this.parts.push(buffer);
-    return this;
-  }
-  string(value: string): this {
-    const bytes = Buffer.from(value, 'utf8');
-    this.int16(bytes.length);
-    this.parts.push(bytes);
-    return this;
-  }
-  done(): Buffer {
-    return Buffer.concat(this.parts);
-  }
-}
-
 /** A v0 subscription of `topics` with no user data. */
 export function encodeSubscription(topics: readonly string[]): Buffer {
-  const builder = new Builder().int16(0).int32(topics.length);
+  const builder = new ByteWriter(protocolError).int16(0).int32(topics.length);
   for (const topic of topics) builder.string(topic);
   return builder.int32(-1).done();
 }
@@ -123,7 +68,7 @@ export function encodeAssignment(partitions: readonly TopicPartition[]): Buffer 
     list.push(partition);
     byTopic.set(topic, list);
   }
-  const builder = new Builder().int16(0).int32(byTopic.size);
+  const builder = new ByteWriter(protocolError).int16(0).int32(byTopic.size);
   for (const [topic, list] of byTopic) {
     builder.string(topic).int32(list.length);
     for (const partition of list) builder.int32(partition);

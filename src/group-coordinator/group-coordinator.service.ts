@@ -6,37 +6,43 @@
 // partitions are removed from every group held here, as Kafka does (deleted-partitions.ts): when a metadata change
 // shows a topic deleted or created again, and, for deletions nobody here saw, when an offsets partition is loaded.
 import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { BrookError, errors } from '../common/brook-error.js';
+import { errors } from '../common/brook-error.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ControllerService } from '../controller-election/controller.service.js';
-import { batchesIn, decodeRecords, encodeBatch } from '../partition-log/record-batch.js';
+import { encodeBatch } from '../partition-log/record-batch.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { GROUP_METADATA_TOPIC_NAME, isInternalTopic } from '../topic/topic-name.js';
 import type { TopicPartition } from './assignors/assignor.js';
+import {
+  assertCoordinator,
+  coordinatorOf,
+  coordinatorState,
+  type CoordinatorState,
+  createOffsetsTopic,
+  replayOffsetsPartition,
+} from './offsets-topic.js';
 import { deletedPartitions, missingPartitions, topicShapes, type TopicShapes } from './deleted-partitions.js';
 import type { ClassicEffects } from './classic-answers.js';
 import { ConsumerGroup, type JoinRequest, type MemberAssignment, type TopicCounts } from './consumer-group.js';
 import {
-  decodeGroupRecord,
   encodeGroupRecord,
-  GroupRecordFormatError,
   offsetsPartitionFor,
   type GroupMetadataValue,
   type GroupRecord,
   type InstanceValue,
   type Subscription,
 } from './group-records.js';
+import { type MemberListener, MemberListeners } from './member-listeners.js';
+import { offsetsToExpire } from './group-offsets.js';
 import { subscribedTopics, TOPIC_VISIBILITY, type TopicVisibility } from './subscription-topics.js';
 
 /** How often groups are ticked (member expiry, due rebalances). */
 export const GROUP_TICK_INTERVAL_MS = 100;
 /** When a load was deferred (a new leader's high watermark still below its log end), how soon it is tried again. */
 const LOAD_RETRY_MS = 1_000;
-/** Bytes read per step when replaying an offsets partition at start-up. */
-const LOAD_READ_BYTES = 4 * 1024 * 1024;
 /** REST members' coordinator session: the instance layer evicts idle instances well before this. */
 export const REST_MEMBER_SESSION_FACTOR = 2;
 
@@ -50,10 +56,9 @@ export interface OffsetToCommit {
   leaderEpoch?: number;
 }
 
-export type MemberListener = (assignment: MemberAssignment | null) => void;
+export type { MemberListener };
 
-/** Whether this broker serves a group now: it leads the group's offsets partition and has loaded it. */
-export type CoordinatorState = 'ready' | 'not-coordinator' | 'loading' | 'no-offsets-topic';
+export type { CoordinatorState };
 
 /** Where the effects of Kafka's classic protocol go (classic-groups.service.ts: waiting requests, writes). */
 export interface ClassicSink {
@@ -67,7 +72,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
   private readonly logger = new Logger('GroupCoordinator');
   private readonly groups = new Map<string, ConsumerGroup>();
   private readonly writeChains = new Map<number, Promise<unknown>>();
-  private readonly memberListeners = new Map<string, MemberListener>();
+  private readonly listeners = new MemberListeners(this.logger);
   private readonly clock: Clock = systemClock;
   private ensuringTopic: Promise<void> | null = null;
   private ticker: NodeJS.Timeout | null = null;
@@ -200,7 +205,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
 
   leave(groupId: string, memberId: string): void {
     this.groups.get(groupId)?.leave(memberId);
-    this.memberListeners.delete(listenerKey(groupId, memberId));
+    this.listeners.forget(groupId, memberId);
   }
 
   /** The group's current generation here; -1 for a group this broker does not hold. */
@@ -221,11 +226,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
 
   /** Called with the member's assignment after every generation it is part of, and with null when it is gone. */
   watchMember(groupId: string, memberId: string, listener: MemberListener): () => void {
-    const key = listenerKey(groupId, memberId);
-    this.memberListeners.set(key, listener);
-    return () => {
-      if (this.memberListeners.get(key) === listener) this.memberListeners.delete(key);
-    };
+    return this.listeners.watch(groupId, memberId, listener);
   }
 
   // ---- offsets ----
@@ -300,27 +301,11 @@ export class GroupCoordinator implements OnApplicationShutdown {
       await this.leadershipSync; // a load started by a metadata change (e.g. a concurrent creation) finishes first
       return;
     }
-    this.ensuringTopic ??= this.controller
-      .createTopic({
-        name: GROUP_METADATA_TOPIC_NAME,
-        partitions: this.config.groups.offsetsTopicNumPartitions,
-        replicationFactor: this.config.groups.offsetsTopicReplicationFactor,
-        configs: [
-          { name: 'cleanup.policy', value: 'compact' },
-          { name: 'segment.bytes', value: String(this.config.groups.offsetsTopicSegmentBytes) },
-        ],
-        internal: true,
-      })
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          if (!(error instanceof BrookError && error.errorCode === 40002)) throw error;
-          if (this.metadata.topic(GROUP_METADATA_TOPIC_NAME) !== undefined) return; // created meanwhile
-          throw errors.retriable(
-            `The offsets topic cannot be created yet (offsets.topic.replication.factor is ${this.config.groups.offsetsTopicReplicationFactor}): ${error.message}`,
-          );
-        },
-      )
+    this.ensuringTopic ??= createOffsetsTopic(
+      this.controller,
+      this.config,
+      () => this.metadata.topic(GROUP_METADATA_TOPIC_NAME) !== undefined,
+    )
       .then(() => this.syncLeadership())
       .finally(() => (this.ensuringTopic = null));
     await this.ensuringTopic;
@@ -424,7 +409,12 @@ export class GroupCoordinator implements OnApplicationShutdown {
           deferred = true;
           continue;
         }
-        const records = await this.loadPartition(partition);
+        const records = await replayOffsetsPartition(
+          this.replicas,
+          partition,
+          (record) => this.groupOrCreate(record.group).replay(record, 'load'),
+          this.logger,
+        );
         const loaded: ConsumerGroup[] = [];
         for (const [groupId, group] of this.groups) {
           if (offsetsPartitionFor(groupId, count) !== partition) continue;
@@ -448,59 +438,18 @@ export class GroupCoordinator implements OnApplicationShutdown {
 
   /** The broker coordinating the group (the leader of its offsets partition), or null before the topic exists. */
   coordinatorOf(groupId: string): number | null {
-    const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
-    if (topic === undefined) return null;
-    return topic.states[offsetsPartitionFor(groupId, topic.assignment.replicas.length)]?.leader ?? null;
+    return coordinatorOf(this.metadata.topic(GROUP_METADATA_TOPIC_NAME), groupId);
   }
 
   coordinatorState(groupId: string): CoordinatorState {
     const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
-    if (topic === undefined) return 'no-offsets-topic';
-    const partition = offsetsPartitionFor(groupId, topic.assignment.replicas.length);
-    if (topic.states[partition]?.leader !== this.config.brokerId) return 'not-coordinator';
-    return this.loadedPartitions.has(partition) ? 'ready' : 'loading';
+    return coordinatorState(topic, groupId, this.config.brokerId, this.loadedPartitions);
   }
 
   /** Throws unless this broker coordinates the group and has loaded it (a retriable error otherwise). */
   assertCoordinator(groupId: string): void {
     const topic = this.metadata.topic(GROUP_METADATA_TOPIC_NAME);
-    if (topic === undefined) return; // no group exists yet anywhere; creating one creates the topic first
-    const partition = offsetsPartitionFor(groupId, topic.assignment.replicas.length);
-    const leader = topic.states[partition]?.leader;
-    if (leader !== this.config.brokerId) {
-      throw errors.retriable(`Broker ${this.config.brokerId} is not the coordinator of group ${groupId}; retry.`);
-    }
-    if (!this.loadedPartitions.has(partition)) {
-      throw errors.retriable(`The coordinator of group ${groupId} is loading its state; retry.`);
-    }
-  }
-
-  private async loadPartition(partition: number): Promise<number> {
-    const { earliest, latest } = this.replicas.offsetsNow(GROUP_METADATA_TOPIC_NAME, partition);
-    let offset = earliest;
-    let count = 0;
-    while (offset < latest) {
-      const read = await this.replicas.read(GROUP_METADATA_TOPIC_NAME, partition, offset, {
-        maxBytes: LOAD_READ_BYTES,
-        waitMs: 0,
-      });
-      if (read.batches.length === 0) break;
-      for (const { header, position } of batchesIn(read.batches)) {
-        for (const record of decodeRecords(read.batches.subarray(position, position + header.sizeBytes))) {
-          if (record.offset < offset || record.key === null) continue;
-          try {
-            const decoded = decodeGroupRecord(record.key, record.value);
-            this.groupOrCreate(decoded.group).replay(decoded, 'load');
-            count++;
-          } catch (error) {
-            if (!(error instanceof GroupRecordFormatError)) throw error;
-            this.logger.warn(`skipping ${GROUP_METADATA_TOPIC_NAME}-${partition}@${record.offset}: ${error.message}`);
-          }
-        }
-      }
-      offset = read.nextOffset ?? latest;
-    }
-    return count;
+    assertCoordinator(topic, groupId, this.config.brokerId, this.loadedPartitions);
   }
 
   // ---- time ----
@@ -511,12 +460,12 @@ export class GroupCoordinator implements OnApplicationShutdown {
     for (const group of [...this.groups.values()]) {
       const { expired, write, classic } = group.tick(topics);
       if (classic !== undefined && !classic.empty) this.classicSink?.apply(group, classic);
-      for (const member of expired) this.notify(group.groupId, member.memberId, null);
+      for (const member of expired) this.listeners.notify(group.groupId, member.memberId, null);
       if (write === null) continue;
       this.append(group.groupId, [{ kind: 'group', group: group.groupId, value: write }]).then(
         () => {
           for (const member of group.members.values()) {
-            this.notify(group.groupId, member.memberId, group.assignmentOf(member.memberId));
+            this.listeners.notify(group.groupId, member.memberId, group.assignmentOf(member.memberId));
           }
         },
         (error: unknown) => {
@@ -535,19 +484,7 @@ export class GroupCoordinator implements OnApplicationShutdown {
   /** Offset retention: offsets of groups empty past offsets.retention.minutes, and of deleted topics, go. */
   private async expireOffsets(topics: TopicCounts): Promise<void> {
     for (const group of [...this.groups.values()]) {
-      const expired = group.expiredOffsets(this.config.groups.offsetsRetentionMs);
-      for (const stored of group.offsets.values()) {
-        const count = topics.get(stored.topic);
-        if ((count === undefined || stored.partition >= count) && !expired.some((r) => matches(r, stored))) {
-          expired.push({
-            kind: 'offset',
-            group: group.groupId,
-            topic: stored.topic,
-            partition: stored.partition,
-            value: null,
-          });
-        }
-      }
+      const expired = offsetsToExpire(group, topics, this.config.groups.offsetsRetentionMs);
       try {
         await this.append(group.groupId, expired);
         if (group.isEmptyOfState() && group.state === 'Empty') {
@@ -579,23 +516,4 @@ export class GroupCoordinator implements OnApplicationShutdown {
       }
     }
   }
-
-  private notify(groupId: string, memberId: string, assignment: MemberAssignment | null): void {
-    const listener = this.memberListeners.get(listenerKey(groupId, memberId));
-    if (listener === undefined) return;
-    if (assignment === null) this.memberListeners.delete(listenerKey(groupId, memberId));
-    try {
-      listener(assignment);
-    } catch (error) {
-      this.logger.warn(`member listener failed: ${(error as Error).message}`);
-    }
-  }
-}
-
-function listenerKey(groupId: string, memberId: string): string {
-  return `${groupId}\u0000${memberId}`;
-}
-
-function matches(record: GroupRecord, stored: TopicPartition): boolean {
-  return record.kind === 'offset' && record.topic === stored.topic && record.partition === stored.partition;
 }

@@ -28,3 +28,20 @@ export interface Member extends Omit<PersistedMember, 'classic'> {
   /** Kafka's classic protocol state; present exactly for members of kind 'kafka'. */
   classic?: ClassicMemberState;
 }
+
+/** A member joining: everything that is persisted of it but its assignment, which the coordinator decides. */
+export type JoinRequest = Omit<PersistedMember, 'assignment' | 'classic'>;
+
+/** A member joining again (or a static member under a new member id): its partitions stay, its session restarts. */
+export function rejoined(existing: Member, request: JoinRequest, nowMs: number): Member {
+  return {
+    ...existing,
+    memberId: request.memberId,
+    clientId: request.clientId,
+    kind: request.kind,
+    subscription: request.subscription,
+    sessionTimeoutMs: request.sessionTimeoutMs,
+    rebalanceTimeoutMs: request.rebalanceTimeoutMs,
+    deadlineMs: nowMs + request.sessionTimeoutMs,
+  };
+}

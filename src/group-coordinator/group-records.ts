@@ -15,6 +15,7 @@
 //                             value: version int16 = 100, then UTF-8 JSON of InstanceValue
 // A null value is a tombstone: the topic is compacted, so the latest value per key is the state.
 import type { TopicPartition } from './assignors/assignor.js';
+import { ByteReader, ByteWriter } from './byte-codec.js';
 
 export const OFFSET_COMMIT_KEY_VERSION = 1;
 export const GROUP_METADATA_KEY_VERSION = 2;
@@ -95,89 +96,21 @@ export type GroupRecord =
 
 export class GroupRecordFormatError extends Error {}
 
-class Writer {
-  private readonly parts: Buffer[] = [];
-  int16(value: number): this {
-    const buffer = Buffer.allocUnsafe(2);
-    buffer.writeInt16BE(value);
-    this.parts.push(buffer);
-    return this;
-  }
-  int32(value: number): this {
-    const buffer = Buffer.allocUnsafe(4);
-    buffer.writeInt32BE(value);
-    this.parts.push(buffer);
-    return this;
-  }
-  int64(value: number): this {
-    const buffer = Buffer.allocUnsafe(8);
-    buffer.writeBigInt64BE(BigInt(value));
-    this.parts.push(buffer);
-    return this;
-  }
-  string(value: string): this {
-    const bytes = Buffer.from(value, 'utf8');
-    if (bytes.length > 0x7fff) throw new GroupRecordFormatError(`string of ${bytes.length} bytes is too long`);
-    this.int16(bytes.length);
-    this.parts.push(bytes);
-    return this;
-  }
-  raw(bytes: Buffer): this {
-    this.parts.push(bytes);
-    return this;
-  }
-  done(): Buffer {
-    return Buffer.concat(this.parts);
-  }
-}
+/** group-records' errors: a truncated record says so. */
+const recordError = (message: string) =>
+  new GroupRecordFormatError(message === 'truncated' ? 'record is truncated' : message);
 
-class Reader {
-  private position = 0;
-  constructor(private readonly buffer: Buffer) {}
-  private need(bytes: number): void {
-    if (this.position + bytes > this.buffer.length) throw new GroupRecordFormatError('record is truncated');
-  }
-  int16(): number {
-    this.need(2);
-    const value = this.buffer.readInt16BE(this.position);
-    this.position += 2;
-    return value;
-  }
-  int32(): number {
-    this.need(4);
-    const value = this.buffer.readInt32BE(this.position);
-    this.position += 4;
-    return value;
-  }
-  int64(): number {
-    this.need(8);
-    const value = Number(this.buffer.readBigInt64BE(this.position));
-    this.position += 8;
-    return value;
-  }
-  string(): string {
-    const length = this.int16();
-    if (length < 0) throw new GroupRecordFormatError('null string where a string is required');
-    this.need(length);
-    const value = this.buffer.toString('utf8', this.position, this.position + length);
-    this.position += length;
-    return value;
-  }
-  rest(): Buffer {
-    const value = this.buffer.subarray(this.position);
-    this.position = this.buffer.length;
-    return value;
-  }
-}
+const newWriter = () => new ByteWriter(recordError);
+const newReader = (bytes: Buffer) => new ByteReader(bytes, recordError);
 
 function jsonValue(value: object): Buffer {
-  return new Writer()
+  return newWriter()
     .int16(BROOK_JSON_VALUE_VERSION)
     .raw(Buffer.from(JSON.stringify(value), 'utf8'))
     .done();
 }
 
-function readJsonValue<T>(reader: Reader): T {
+function readJsonValue<T>(reader: ByteReader): T {
   const version = reader.int16();
   if (version !== BROOK_JSON_VALUE_VERSION) throw new GroupRecordFormatError(`unknown value version ${version}`);
   try {
@@ -190,14 +123,14 @@ function readJsonValue<T>(reader: Reader): T {
 export function encodeGroupRecord(record: GroupRecord): { key: Buffer; value: Buffer | null } {
   switch (record.kind) {
     case 'offset': {
-      const key = new Writer()
+      const key = newWriter()
         .int16(OFFSET_COMMIT_KEY_VERSION)
         .string(record.group)
         .string(record.topic)
         .int32(record.partition)
         .done();
       if (record.value === null) return { key, value: null };
-      const value = new Writer()
+      const value = newWriter()
         .int16(OFFSET_COMMIT_VALUE_VERSION)
         .int64(record.value.offset)
         .int32(record.value.leaderEpoch)
@@ -207,11 +140,11 @@ export function encodeGroupRecord(record: GroupRecord): { key: Buffer; value: Bu
       return { key, value };
     }
     case 'group': {
-      const key = new Writer().int16(GROUP_METADATA_KEY_VERSION).string(record.group).done();
+      const key = newWriter().int16(GROUP_METADATA_KEY_VERSION).string(record.group).done();
       return { key, value: record.value === null ? null : jsonValue(record.value) };
     }
     case 'instance': {
-      const key = new Writer().int16(INSTANCE_KEY_VERSION).string(record.group).string(record.instance).done();
+      const key = newWriter().int16(INSTANCE_KEY_VERSION).string(record.group).string(record.instance).done();
       return { key, value: record.value === null ? null : jsonValue(record.value) };
     }
   }
@@ -219,7 +152,7 @@ export function encodeGroupRecord(record: GroupRecord): { key: Buffer; value: Bu
 
 /** Decodes one stored record; throws GroupRecordFormatError on bytes that are not a record of this topic. */
 export function decodeGroupRecord(key: Buffer, value: Buffer | null): GroupRecord {
-  const keyReader = new Reader(key);
+  const keyReader = newReader(key);
   const keyVersion = keyReader.int16();
   switch (keyVersion) {
     case 0:
@@ -228,7 +161,7 @@ export function decodeGroupRecord(key: Buffer, value: Buffer | null): GroupRecor
       const topic = keyReader.string();
       const partition = keyReader.int32();
       if (value === null) return { kind: 'offset', group, topic, partition, value: null };
-      const reader = new Reader(value);
+      const reader = newReader(value);
       const valueVersion = reader.int16();
       if (valueVersion !== OFFSET_COMMIT_VALUE_VERSION) {
         throw new GroupRecordFormatError(`unsupported offset commit value version ${valueVersion}`);
@@ -244,7 +177,7 @@ export function decodeGroupRecord(key: Buffer, value: Buffer | null): GroupRecor
       return {
         kind: 'group',
         group,
-        value: value === null ? null : readJsonValue<GroupMetadataValue>(new Reader(value)),
+        value: value === null ? null : readJsonValue<GroupMetadataValue>(newReader(value)),
       };
     }
     case INSTANCE_KEY_VERSION: {
@@ -254,7 +187,7 @@ export function decodeGroupRecord(key: Buffer, value: Buffer | null): GroupRecor
         kind: 'instance',
         group,
         instance,
-        value: value === null ? null : readJsonValue<InstanceValue>(new Reader(value)),
+        value: value === null ? null : readJsonValue<InstanceValue>(newReader(value)),
       };
     }
     default:

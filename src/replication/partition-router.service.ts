@@ -4,7 +4,7 @@
 // leader, or whose leader cannot be reached, answers 40404 leader not available: the client retries. A produce
 // forwarded to a leader whose connection broke after the request was sent (or timed out) may have been appended:
 // 503 50003 with an unknown outcome (brook-error.ts), which a client must not retry blindly.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   BATCHES_MEDIA_TYPE,
   PEER_REQUEST_TIMEOUT_MS,
@@ -12,6 +12,7 @@ import {
   PeerUnreachableError,
 } from '../cluster/peer-client.js';
 import { BrookError, errors, FENCED_LEADER_EPOCH_CODE } from '../common/brook-error.js';
+import { type Clock, CLOCK, sleep, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import type { AppendInfo } from '../partition-log/partition-log.js';
@@ -48,6 +49,7 @@ export class PartitionRouter {
     private readonly metadata: MetadataCache,
     private readonly replicas: ReplicaManager,
     private readonly peers: PeerClient,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -68,7 +70,7 @@ export class PartitionRouter {
       const outcome = await this.produceOnce(topic, partition, batch, acks, options);
       if (!(outcome instanceof StaleRouteError)) return outcome;
       if (attempt >= PRODUCE_ROUTING_ATTEMPTS_MAX) throw outcome.answer;
-      await new Promise((resolve) => setTimeout(resolve, PRODUCE_ROUTING_BACKOFF_MS));
+      await sleep(this.clock, PRODUCE_ROUTING_BACKOFF_MS);
       await this.metadata.reload();
     }
   }

@@ -1,48 +1,121 @@
-// Long-poll waiters of one broker: readers parked until a partition's high watermark passes their offset or their
-// wait runs out. Bounded: at most WAITERS_MAX parked readers; beyond that a read returns at once.
+// Long-poll waiters: requests parked until a partition's offset (its high watermark, or its leader's log end)
+// passes theirs, their wait runs out (a Clock timer) or their signal aborts. OffsetWaiters holds one partition's;
+// PartitionWaiters holds them by partition key. Bounded: the waiters sharing a WaiterBudget are at most its
+// `max` (WAITERS_MAX by default); beyond that a wait returns at once.
+import type { Clock } from '../common/clock.js';
 
 export const WAITERS_MAX = 10_000;
+
+/** A bound shared by several waiter sets; `parked` counts the waiters parked in all of them. */
+export class WaiterBudget {
+  private count = 0;
+  private readonly emptied = new Set<() => void>();
+
+  constructor(readonly max = WAITERS_MAX) {}
+
+  get parked(): number {
+    return this.count;
+  }
+
+  get full(): boolean {
+    return this.count >= this.max;
+  }
+
+  take(): void {
+    this.count++;
+  }
+
+  release(): void {
+    this.count--;
+    if (this.count === 0) for (const wake of [...this.emptied]) wake();
+  }
+
+  /** Resolves once no waiter is parked, or after `waitMs` on `clock`. */
+  untilEmpty(clock: Clock, waitMs: number): Promise<void> {
+    if (this.count === 0 || waitMs <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        cancel();
+        this.emptied.delete(wake);
+        resolve();
+      };
+      const cancel = clock.setTimer(waitMs, wake);
+      this.emptied.add(wake);
+    });
+  }
+}
 
 interface Waiter {
   offset: number;
   wake: () => void;
 }
 
-export class PartitionWaiters {
-  private readonly waiters = new Map<string, Set<Waiter>>();
-  private count = 0;
+/** The waiters of one partition. */
+export class OffsetWaiters {
+  private readonly waiters = new Set<Waiter>();
 
-  /** How many readers are parked now. */
+  constructor(
+    private readonly clock: Clock,
+    readonly budget: WaiterBudget,
+  ) {}
+
   get parked(): number {
-    return this.count;
+    return this.waiters.size;
   }
 
-  /** Resolves when `notify` reports a high watermark above `offset`, or after `waitMs`. */
-  wait(key: string, offset: number, waitMs: number, signal?: AbortSignal): Promise<void> {
-    if (waitMs <= 0 || this.count >= WAITERS_MAX || signal?.aborted) return Promise.resolve();
+  /** Resolves when `notify` reports an offset above `offset`, after `waitMs`, or when `signal` aborts. */
+  wait(offset: number, waitMs: number, signal?: AbortSignal): Promise<void> {
+    if (waitMs <= 0 || this.budget.full || signal?.aborted === true) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      let set = this.waiters.get(key);
-      if (set === undefined) this.waiters.set(key, (set = new Set()));
       const waiter: Waiter = {
         offset,
         wake: () => {
-          clearTimeout(timer);
+          cancel();
           signal?.removeEventListener('abort', waiter.wake);
-          if (set!.delete(waiter)) this.count--;
-          if (set!.size === 0 && this.waiters.get(key) === set) this.waiters.delete(key);
+          if (this.waiters.delete(waiter)) this.budget.release();
           resolve();
         },
       };
-      const timer = setTimeout(waiter.wake, waitMs);
+      const cancel = this.clock.setTimer(waitMs, waiter.wake);
       signal?.addEventListener('abort', waiter.wake, { once: true });
-      set.add(waiter);
-      this.count++;
+      this.waiters.add(waiter);
+      this.budget.take();
     });
   }
 
-  notify(key: string, highWatermark: number): void {
-    const set = this.waiters.get(key);
-    if (set === undefined) return;
-    for (const waiter of [...set]) if (highWatermark > waiter.offset) waiter.wake();
+  /** Wakes the waiters below `offset` (Infinity: all of them). */
+  notify(offset: number): void {
+    for (const waiter of [...this.waiters]) if (offset > waiter.offset) waiter.wake();
+  }
+}
+
+/** Waiters by partition key, sharing one budget. */
+export class PartitionWaiters {
+  private readonly byKey = new Map<string, OffsetWaiters>();
+  readonly budget: WaiterBudget;
+
+  constructor(
+    private readonly clock: Clock,
+    budget?: WaiterBudget,
+  ) {
+    this.budget = budget ?? new WaiterBudget();
+  }
+
+  /** How many requests are parked now. */
+  get parked(): number {
+    return this.budget.parked;
+  }
+
+  wait(key: string, offset: number, waitMs: number, signal?: AbortSignal): Promise<void> {
+    let waiters = this.byKey.get(key);
+    if (waiters === undefined) this.byKey.set(key, (waiters = new OffsetWaiters(this.clock, this.budget)));
+    const parked = waiters;
+    return parked.wait(offset, waitMs, signal).finally(() => {
+      if (parked.parked === 0 && this.byKey.get(key) === parked) this.byKey.delete(key);
+    });
+  }
+
+  notify(key: string, offset: number): void {
+    this.byKey.get(key)?.notify(offset);
   }
 }

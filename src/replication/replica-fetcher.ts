@@ -7,8 +7,8 @@
 // A failed fetch waits the backoff and tries again; a fenced one (this broker's metadata is behind) also asks for a
 // metadata reload, after which the replica manager starts a loop for the new leader or epoch. stop() returns once
 // nothing more will be written to the log by this loop, so the caller may then lead or truncate it.
-import { sleepUnlessAborted } from '../common/abortable-sleep.js';
 import { BrookError, FENCED_LEADER_EPOCH_CODE } from '../common/brook-error.js';
+import { type Clock, sleep, systemClock } from '../common/clock.js';
 import type { PartitionLog } from '../partition-log/partition-log.js';
 import { truncationOffset } from './fetch-divergence.js';
 import type { ReplicaFetchAnswer, ReplicaFetchRequest } from './replica-fetch-protocol.js';
@@ -20,6 +20,8 @@ export interface ReplicaFetcherSettings {
   maxBytes: number;
   waitMs: number;
   backoffMs: number;
+  /** Whose timers the backoff waits on (default: the system clock). */
+  clock?: Clock;
 }
 
 export interface ReplicaFetcherPorts {
@@ -58,7 +60,7 @@ export class ReplicaFetcher {
         if (signal.aborted) return;
         if (error instanceof BrookError && error.errorCode === FENCED_LEADER_EPOCH_CODE) this.ports.onFenced();
         this.ports.onError(error as Error);
-        await sleepUnlessAborted(this.settings.backoffMs, signal);
+        await sleep(this.settings.clock ?? systemClock, this.settings.backoffMs, signal);
       }
     }
   }

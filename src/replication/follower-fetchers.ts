@@ -1,0 +1,102 @@
+// The fetchers of the partitions this broker follows (replica-fetcher.ts, one per partition), by partition key,
+// and their I/O: a follower fetch is a GET of the leader's internal replica-fetch route (replica-fetch-protocol.ts).
+// The replica manager starts one when a Partition becomes a follower of a new leader or epoch, and stops it (its
+// last write to the log done) before the Partition leads, follows another leader, or goes.
+import type { LoggerService } from '@nestjs/common';
+import { PEER_REQUEST_TIMEOUT_MS, type PeerClient } from '../cluster/peer-client.js';
+import type { Clock } from '../common/clock.js';
+import type { BrokerConfig } from '../config/broker-config.js';
+import type { PartitionLog } from '../partition-log/partition-log.js';
+import {
+  parseAnswer,
+  type ReplicaFetchAnswer,
+  type ReplicaFetchRequest,
+  replicaFetchQuery,
+} from './replica-fetch-protocol.js';
+import { ReplicaFetcher } from './replica-fetcher.js';
+
+export interface FetcherTarget {
+  topic: string;
+  partition: number;
+  key: string;
+  log: PartitionLog;
+  leaderId: number;
+  leaderEpoch: number;
+}
+
+export interface FetcherEvents {
+  onHighWatermark(highWatermark: number): void;
+  onFenced(): void;
+}
+
+export class FollowerFetchers {
+  private readonly fetchers = new Map<string, ReplicaFetcher>();
+
+  constructor(
+    private readonly config: BrokerConfig,
+    private readonly peers: PeerClient,
+    private readonly clock: Clock,
+    private readonly logger: LoggerService,
+  ) {}
+
+  /** The fetcher running for `key`, if any. */
+  get(key: string): ReplicaFetcher | undefined {
+    return this.fetchers.get(key);
+  }
+
+  /** Starts fetching `target` as incarnation `brokerEpoch`, after stopping any fetcher of the partition. */
+  async start(target: FetcherTarget, brokerEpoch: number, events: FetcherEvents): Promise<void> {
+    await this.stop(target.key);
+    const fetcher = new ReplicaFetcher(
+      target.leaderId,
+      target.leaderEpoch,
+      target.log,
+      {
+        brokerId: this.config.brokerId,
+        brokerEpoch,
+        maxBytes: this.config.replicaFetchMaxBytes,
+        waitMs: this.config.replicaFetchWaitMaxMs,
+        backoffMs: this.config.replicaFetchBackoffMs,
+        clock: this.clock,
+      },
+      {
+        fetch: (leaderId, request, signal) => this.fetchFrom(target, leaderId, request, signal),
+        onHighWatermark: (highWatermark) => events.onHighWatermark(highWatermark),
+        onFenced: () => events.onFenced(),
+        onError: (error) =>
+          this.logger.debug?.(`${target.key}: fetch from broker ${target.leaderId}: ${error.message}`),
+      },
+    );
+    this.fetchers.set(target.key, fetcher);
+  }
+
+  /** Stops the partition's fetcher; resolves once its last write to the log is done. */
+  async stop(key: string): Promise<void> {
+    const fetcher = this.fetchers.get(key);
+    if (fetcher === undefined) return;
+    this.fetchers.delete(key);
+    await fetcher.stop();
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.fetchers.keys()].map((key) => this.stop(key)));
+  }
+
+  private async fetchFrom(
+    target: FetcherTarget,
+    leaderId: number,
+    request: ReplicaFetchRequest,
+    signal: AbortSignal,
+  ): Promise<ReplicaFetchAnswer> {
+    const url = await this.peers.brokerUrl(leaderId);
+    if (url === null) throw new Error(`the leader, broker ${leaderId}, is not registered`);
+    const response = await this.peers.call(url, {
+      method: 'GET',
+      path: `/partitions/${encodeURIComponent(target.topic)}/${target.partition}/replica-fetch`,
+      query: replicaFetchQuery(request),
+      timeoutMs: PEER_REQUEST_TIMEOUT_MS + request.waitMs,
+      signal,
+    });
+    return parseAnswer(response.headers, Buffer.from(await response.arrayBuffer()));
+  }
+}

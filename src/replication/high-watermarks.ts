@@ -1,0 +1,62 @@
+// The replica manager's use of the high-watermark checkpoint (high-watermark-checkpoint.ts has the file format):
+// loaded once at start, written periodically and at shutdown, one write at a time (a call meanwhile shares it). A
+// failed read starts without seeds; a failed write is only logged (the previous file stays, a floor like any
+// checkpoint).
+import type { LoggerService } from '@nestjs/common';
+import {
+  type HighWatermarkEntry,
+  readHighWatermarkCheckpoint,
+  writeHighWatermarkCheckpoint,
+} from './high-watermark-checkpoint.js';
+import { partitionKey, splitKey } from './leader-partition.js';
+
+export class HighWatermarks {
+  private inFlight: Promise<void> | null = null;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly logger: LoggerService,
+    /** The HW of every partition hosted here, by partition key. */
+    private readonly entries: () => Iterable<[string, number]>,
+  ) {}
+
+  /** The checkpointed HW of each partition, by partition key; empty when there is none or it is unreadable. */
+  async load(): Promise<Map<string, number>> {
+    const seeds = new Map<string, number>();
+    try {
+      for (const entry of await readHighWatermarkCheckpoint(this.dataDir)) {
+        seeds.set(partitionKey(entry.topic, entry.partition), entry.highWatermark);
+      }
+    } catch (error) {
+      this.logger.warn(`ignoring the high-watermark checkpoint: ${(error as Error).message}`);
+    }
+    return seeds;
+  }
+
+  /** Writes the checkpoint; one write at a time. */
+  checkpoint(): Promise<void> {
+    this.inFlight ??= this.write().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  /** The last write at shutdown: after a periodic one in flight, which may hold older values. */
+  async final(): Promise<void> {
+    await this.inFlight;
+    await this.checkpoint();
+  }
+
+  private async write(): Promise<void> {
+    try {
+      const entries: HighWatermarkEntry[] = [];
+      for (const [key, highWatermark] of this.entries()) {
+        const [topic, partition] = splitKey(key);
+        entries.push({ topic, partition, highWatermark });
+      }
+      await writeHighWatermarkCheckpoint(this.dataDir, entries);
+    } catch (error) {
+      this.logger.warn(`could not write the high-watermark checkpoint: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,248 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PeerClient } from '../cluster/peer-client.js';
+import { BrookError, errors } from '../common/brook-error.js';
+import { ManualClock } from '../common/clock.js';
+import { loadBrokerConfig, type BrokerConfig } from '../config/broker-config.js';
+import { partitionStateKey } from '../coordination/cluster-keys.js';
+import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
+import { Metrics } from '../metrics/metrics.service.js';
+import { FileHandlePool } from '../partition-log/file-handle-pool.js';
+import type { LogManager } from '../partition-log/log-manager.service.js';
+import { logConfig } from '../partition-log/log-config.js';
+import { PartitionLog } from '../partition-log/partition-log.js';
+import { encodeBatch } from '../partition-log/record-batch.js';
+import type { PartitionState, TopicMetadata } from '../topic/cluster-metadata.js';
+import type { MetadataCache } from '../topic/metadata-cache.service.js';
+import { HIGH_WATERMARK_CHECKPOINT_FILE } from './high-watermark-checkpoint.js';
+import { ReplicaManager } from './replica-manager.service.js';
+import type { ReplicaFetchRequest } from './replica-fetch-protocol.js';
+import { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
+
+const SELF = 1;
+const SELF_EPOCH = 7;
+const FOLLOWER = 2;
+const FOLLOWER_EPOCH = 3;
+const TOPIC = 'orders';
+const LAG_MS = 1_000;
+const ACKS_TIMEOUT_MS = 5_000;
+
+let dir: string;
+let pool: FileHandlePool;
+let clock: ManualClock;
+let store: EmbeddedCoordinationStore;
+let log: PartitionLog | undefined;
+let topics: Map<string, TopicMetadata>;
+let reloads: number;
+let listener: ((topics: ReadonlyMap<string, TopicMetadata>) => Promise<void>) | null;
+let config: BrokerConfig;
+let manager: ReplicaManager;
+
+/** The metadata cache's port: the topics as the test sets them, and how often a reload was asked for. */
+const metadata = {
+  topic: (name: string) => topics.get(name),
+  onChange: (next: typeof listener) => void (listener = next),
+  reload: async () => void reloads++,
+  mayBeStale: () => false,
+} as unknown as MetadataCache;
+
+const logs = {
+  log: (topic: string, partition: number) => (topic === TOPIC && partition === 0 ? log : undefined),
+  setHighWatermarkSource: () => undefined,
+} as unknown as LogManager;
+
+/** No peer is reachable: a follower's fetcher fails and backs off on the manual clock. */
+const peers = { brokerUrl: async () => null } as unknown as PeerClient;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'brook-replica-manager-'));
+  pool = new FileHandlePool();
+  clock = new ManualClock();
+  store = await EmbeddedCoordinationStore.open(join(dir, 'store'), clock);
+  log = await PartitionLog.open(join(dir, `${TOPIC}-0`), logConfig({}), { clock, pool });
+  topics = new Map();
+  reloads = 0;
+  listener = null;
+  config = {
+    ...loadBrokerConfig({ BROOK_DATA_DIR: dir, BROOK_BROKER_ID: String(SELF) }),
+    replicaLagTimeMaxMs: LAG_MS,
+    acksAllTimeoutMs: ACKS_TIMEOUT_MS,
+  };
+  manager = new ReplicaManager(
+    config,
+    logs,
+    metadata,
+    store,
+    peers,
+    new Metrics(),
+    new DynamicBrokerConfigs(store, config),
+    clock,
+  );
+  await manager.start(SELF_EPOCH);
+});
+
+afterEach(async () => {
+  await manager.onModuleDestroy();
+  await store.close();
+  await pool.closeAll();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function state(leader: number, leaderEpoch: number, isr: number[]): PartitionState {
+  return {
+    leader,
+    leaderEpoch,
+    isr,
+    isrBrokerEpochs: { [SELF]: SELF_EPOCH, [FOLLOWER]: FOLLOWER_EPOCH },
+    controllerEpoch: 1,
+  };
+}
+
+/** The controller's decision, as the coordination store holds it and the metadata cache hands it over. */
+async function decide(partitionState: PartitionState | null): Promise<void> {
+  if (partitionState === null) {
+    topics.delete(TOPIC);
+  } else {
+    const key = partitionStateKey(TOPIC, 0);
+    const current = await store.get(key);
+    const written = await store.put(
+      key,
+      JSON.stringify(partitionState),
+      current === null ? {} : { expectedVersion: current.version },
+    );
+    if (!written.ok) throw new Error('the test could not write the partition state');
+    topics.set(TOPIC, {
+      assignment: { topicId: 't', name: TOPIC, replicas: [[SELF, FOLLOWER]] },
+      states: [partitionState],
+      stateVersions: [written.version],
+      configs: { 'min.insync.replicas': '2' },
+    });
+  }
+  await listener!(topics);
+}
+
+function batch(count: number): Buffer {
+  return encodeBatch(
+    Array.from({ length: count }, (_, i) => ({ key: null, value: Buffer.from(`${i}`), timestamp: 1 })),
+  );
+}
+
+function fetchAt(fetchOffset: number, overrides: Partial<ReplicaFetchRequest> = {}) {
+  return manager.replicaFetch(TOPIC, 0, {
+    replicaId: FOLLOWER,
+    brokerEpoch: FOLLOWER_EPOCH,
+    fetchOffset,
+    lastFetchedEpoch: -1,
+    leaderEpoch: 1,
+    maxBytes: 1 << 20,
+    waitMs: 0,
+    ...overrides,
+  });
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 30; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('ReplicaManager role changes', () => {
+  it('leads what the controller names it leader of, as the incarnation it runs', async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    const { view } = manager.localReplica(TOPIC, 0);
+    expect(view).toMatchObject({ role: 'leader', leader_epoch: 1, isr: [SELF, FOLLOWER], high_watermark: 0 });
+    expect(await manager.produce(TOPIC, 0, batch(2), '1')).toMatchObject({ firstOffset: 0, lastOffset: 1 });
+    expect(manager.highWatermarkOf(TOPIC, 0)).toBe(0); // the follower has not fetched yet
+    expect(manager.underReplicatedCount()).toBe(0);
+  });
+
+  it('follows another leader (a fetcher runs), and then answers produce with 40404', async () => {
+    await decide(state(FOLLOWER, 2, [SELF, FOLLOWER]));
+    expect(manager.localReplica(TOPIC, 0).view).toMatchObject({ role: 'follower', leader_epoch: 2, isr: null });
+    const error = await manager.produce(TOPIC, 0, batch(1), '1').catch((failure: BrookError) => failure);
+    expect((error as BrookError).errorCode).toBe(errors.leaderNotAvailable('').errorCode);
+  });
+
+  it('serves a leadership naming an earlier incarnation as nothing', async () => {
+    await decide({ ...state(SELF, 1, [SELF, FOLLOWER]), isrBrokerEpochs: { [SELF]: SELF_EPOCH - 1 } });
+    expect(manager.localReplica(TOPIC, 0).view.role).toBe('none');
+  });
+
+  it('refuses metadata older than what it acted on, and leaves the role as it is', async () => {
+    await decide(state(FOLLOWER, 5, [SELF, FOLLOWER]));
+    await decide(state(FOLLOWER, 4, [SELF, FOLLOWER]));
+    expect(manager.localReplica(TOPIC, 0).view).toMatchObject({ role: 'follower', leader_epoch: 5 });
+  });
+
+  it('drops a partition no longer hosted: a parked acks=all request learns its outcome is unknown', async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    const waiting = manager.produce(TOPIC, 0, batch(1), 'all').catch((failure: BrookError) => failure);
+    await settle();
+    log = undefined;
+    await decide(null);
+    const error = await waiting;
+    expect((error as BrookError).errorCode).toBe(errors.outcomeUnknown('').errorCode);
+  });
+});
+
+describe('ReplicaManager effects', () => {
+  it('an acks=all produce and a long-polling read wake when a follower fetch advances the HW', async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    const produced = manager.produce(TOPIC, 0, batch(3), 'all');
+    await settle();
+    const read = manager.read(TOPIC, 0, 0, { maxBytes: 1 << 20, waitMs: 10_000 });
+    await settle();
+    await fetchAt(3);
+    expect(await produced).toMatchObject({ lastOffset: 2 });
+    expect((await read).highWatermark).toBe(3);
+  });
+
+  it("a follower's long poll at the log end wakes when the leader appends", async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    const polled = fetchAt(0, { waitMs: 10_000 });
+    await settle();
+    await manager.produce(TOPIC, 0, batch(1), '1');
+    expect((await polled).batches.length).toBeGreaterThan(0);
+  });
+
+  it('the lag timer shrinks the ISR through the coordination store, compare-and-set, then reloads the metadata', async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    clock.advance(LAG_MS * 2);
+    await vi.waitFor(() => expect(manager.localReplica(TOPIC, 0).view.isr).toEqual([SELF]));
+    const stored = JSON.parse((await store.get(partitionStateKey(TOPIC, 0)))!.value) as PartitionState;
+    expect(stored.isr).toEqual([SELF]);
+    expect(reloads).toBeGreaterThan(0);
+    const error = await manager.produce(TOPIC, 0, batch(1), 'all').catch((failure: BrookError) => failure);
+    expect((error as BrookError).errorCode).toBe(errors.notEnoughReplicas('').errorCode);
+  });
+
+  it('a refused ISR write changes nothing and reloads the metadata', async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    // another controller moved on: the stored state names another epoch
+    await store.put(partitionStateKey(TOPIC, 0), JSON.stringify(state(FOLLOWER, 2, [FOLLOWER])));
+    clock.advance(LAG_MS * 2);
+    await vi.waitFor(() => expect(reloads).toBeGreaterThan(0));
+    expect(manager.localReplica(TOPIC, 0).view.isr).toEqual([SELF, FOLLOWER]);
+  });
+
+  it('a controlled shutdown drains once the followers caught up, woken by their fetch', async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    await manager.produce(TOPIC, 0, batch(2), '1');
+    let drained = false;
+    const draining = manager.drainLeadership().then(() => (drained = true));
+    await settle();
+    expect(drained).toBe(false);
+    await fetchAt(2);
+    await draining;
+    const error = await manager.offsets(TOPIC, 0).catch((failure: BrookError) => failure);
+    expect((error as BrookError).errorCode).toBe(errors.leaderNotAvailable('').errorCode);
+  });
+
+  it('checkpoints the HW at shutdown', async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    await manager.produce(TOPIC, 0, batch(4), '1');
+    await fetchAt(4);
+    await manager.onModuleDestroy();
+    expect(await readFile(join(dir, HIGH_WATERMARK_CHECKPOINT_FILE), 'utf8')).toBe(`0\n1\n${TOPIC} 0 4\n`);
+  });
+});
