@@ -40,7 +40,11 @@ export function registerUsersCommand(program: Command, io: CliIo): void {
   const fileOption = (command: Command) =>
     command.option('--users-file <path>', `the users file (default: $${USERS_FILE_ENV})`);
 
-  fileOption(users.command('add').description('add a user, or change its password (its scrypt hash and SCRAM-SHA-256/512 credentials)'))
+  fileOption(
+    users
+      .command('add')
+      .description('add a user, or change its password (its scrypt hash and SCRAM-SHA-256/512 credentials)'),
+  )
     .requiredOption('--user <name>', 'the user (authenticates as User:<name>)')
     .option('--password-stdin', 'read the password from the first line of stdin')
     .action(async (options: FileOptions & { user: string; passwordStdin?: boolean }) => {

@@ -25,7 +25,6 @@ import { INVALID_REQUEST, RejectsWith } from '../validation/rest-validation.pipe
 /** Bound on the bindings of one acls:batch request. */
 export const ACL_BATCH_MAX = 1_000;
 
-
 /** One of `allowed`, in any case. */
 function AclEnum(allowed: readonly string[]): PropertyDecorator {
   return Rule(
