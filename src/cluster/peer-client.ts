@@ -10,7 +10,7 @@
 // id. With TLS (BROOK_TLS_CERT/KEY) peers' URLs are https: calls go through a keep-alive HTTPS agent that verifies
 // the peer's certificate against BROOK_TLS_PEER_CA (or the system's CAs) and presents this broker's certificate,
 // which the peer's internal routes require when it has a peer CA (cluster/peer-auth.ts).
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { currentRequestId } from '../common/request-context.js';
@@ -20,6 +20,7 @@ import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
 import { BROKERS_PREFIX } from '../coordination/cluster-keys.js';
 import type { BrokerRegistration } from '../topic/cluster-metadata.js';
+import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 
 export const INTERNAL_PREFIX = '/internal/v1';
 export const CLUSTER_SECRET_HEADER = 'x-brook-cluster-secret';
@@ -105,6 +106,7 @@ export class PeerClient implements OnModuleDestroy {
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly store: CoordinationStore,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     const tls = config.security.tls;
     this.httpsAgent =
@@ -147,7 +149,7 @@ export class PeerClient implements OnModuleDestroy {
    */
   async brokerUrl(brokerId: number): Promise<string | null> {
     if (!this.directory.has(brokerId)) await this.refreshDirectory();
-    else if (performance.now() - this.directoryReadAtMs >= BROKER_DIRECTORY_TTL_MS) void this.refreshDirectory();
+    else if (this.clock.monotonicMs() - this.directoryReadAtMs >= BROKER_DIRECTORY_TTL_MS) void this.refreshDirectory();
     return this.directory.get(brokerId) ?? null;
   }
 
@@ -194,7 +196,7 @@ export class PeerClient implements OnModuleDestroy {
   private refreshDirectory(): Promise<void> {
     this.refreshing ??= this.readDirectory()
       .catch(() => {
-        this.directoryReadAtMs = performance.now();
+        this.directoryReadAtMs = this.clock.monotonicMs();
       })
       .finally(() => {
         this.refreshing = null;
@@ -210,7 +212,7 @@ export class PeerClient implements OnModuleDestroy {
       directory.set(registration.brokerId, registration.url);
     }
     this.directory = directory;
-    this.directoryReadAtMs = performance.now();
+    this.directoryReadAtMs = this.clock.monotonicMs();
   }
 }
 

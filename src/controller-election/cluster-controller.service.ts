@@ -14,7 +14,7 @@
 //      once when a reassignment is written or, while some are in progress, a partition state (an ISR) changes.
 // Every write is fenced by the controller epoch; a fenced write makes this broker resign, which stops the loop.
 import { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PeerClient } from '../cluster/peer-client.js';
 import { BrookError, errors } from '../common/brook-error.js';
@@ -43,6 +43,7 @@ import { mergeSnapshots } from './metadata-restore.js';
 import { decideLeaderChanges } from './partition-leadership.js';
 import { decidePreferredLeaders } from './preferred-leader.js';
 import { ReassignmentDriver } from './reassignment-driver.js';
+import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 
 /** How long a broker has to hand over its metadata snapshot during a restore. */
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
@@ -66,7 +67,7 @@ export class ClusterController implements OnModuleDestroy {
   private readonly reassignments: ReassignmentDriver;
   /** Brokers in controlled shutdown, by broker id, with the broker epoch of the incarnation that asked. */
   private readonly shuttingDown = new Map<number, number>();
-  private lastRebalanceMs = performance.now();
+  private lastRebalanceMs: number;
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -75,7 +76,9 @@ export class ClusterController implements OnModuleDestroy {
     private readonly metadata: MetadataCache,
     private readonly peers: PeerClient,
     private readonly brokerConfigs: DynamicBrokerConfigs,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
+    this.lastRebalanceMs = clock.monotonicMs();
     this.reassignments = new ReassignmentDriver(store, metadata, this.logger, (epoch) => this.epoch === epoch);
     election.onElected((epoch) => this.begin(epoch));
     election.onResigned(() => this.end());
@@ -91,8 +94,8 @@ export class ClusterController implements OnModuleDestroy {
 
   /** Resolves with `ready` once it holds or `timeoutMs` has passed (a controller elected moments ago is loading). */
   async whenReady(timeoutMs: number): Promise<boolean> {
-    const deadline = performance.now() + timeoutMs;
-    while (!this.ready && this.election.isController() && performance.now() < deadline) {
+    const deadline = this.clock.monotonicMs() + timeoutMs;
+    while (!this.ready && this.election.isController() && this.clock.monotonicMs() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
     }
     return this.ready;
@@ -199,7 +202,7 @@ export class ClusterController implements OnModuleDestroy {
   /** Preferred-leader election runs at most once per leader.imbalance.check.interval.seconds. */
   private rebalanceDue(): boolean {
     if (!this.config.autoLeaderRebalanceEnable) return false;
-    const nowMs = performance.now();
+    const nowMs = this.clock.monotonicMs();
     if (nowMs - this.lastRebalanceMs < this.config.leaderImbalanceCheckIntervalMs) return false;
     this.lastRebalanceMs = nowMs;
     return true;

@@ -12,6 +12,7 @@
 //   (DESIGN.md §1), but not without a short pause.
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
+import { type Clock, systemClock } from '../common/clock.js';
 
 import { CoordinationFencedError, CoordinationStoreClosedError } from './coordination-errors.js';
 import {
@@ -72,6 +73,8 @@ export interface RedisStoreOptions {
   onListenerError?: (error: unknown, event: WatchEvent) => void;
   /** Where connection errors are reported (ioredis retries by itself); default: ignored. */
   onConnectionError?: (error: Error) => void;
+  /** Times the start-up wait (default: the system clock). */
+  clock?: Clock;
 }
 
 interface Script {
@@ -110,7 +113,7 @@ export class RedisCoordinationStore extends CoordinationStore {
     if (options.onConnectionError) client.on('error', options.onConnectionError);
     else client.on('error', () => undefined);
     try {
-      await firstPing(client, options.startupWaitMs ?? REDIS_STARTUP_WAIT_MS_DEFAULT);
+      await firstPing(client, options.startupWaitMs ?? REDIS_STARTUP_WAIT_MS_DEFAULT, options.clock ?? systemClock);
     } catch (error) {
       client.disconnect();
       throw new Error(`cannot reach Redis at ${redact(url)}: ${(error as Error).message}`, { cause: error });
@@ -301,14 +304,14 @@ export class RedisCoordinationStore extends CoordinationStore {
 }
 
 /** Pings until Redis answers; a ping that timed out is tried again until `waitMs` has passed since the first. */
-async function firstPing(client: Redis, waitMs: number): Promise<void> {
-  const deadline = Date.now() + waitMs;
+async function firstPing(client: Redis, waitMs: number, clock: Clock): Promise<void> {
+  const deadline = clock.monotonicMs() + waitMs;
   for (;;) {
     try {
       await client.ping();
       return;
     } catch (error) {
-      if (!isCommandTimeout(error) || Date.now() >= deadline) throw error;
+      if (!isCommandTimeout(error) || clock.monotonicMs() >= deadline) throw error;
     }
   }
 }

@@ -191,7 +191,7 @@ export class KafkaConnection {
       do {
         this.pumpAgain = false;
         if (this.closed) return;
-        const now = performance.now();
+        const now = this.services.clock.monotonicMs();
         for (const entry of this.schedule.takeStartable(now)) this.run(entry);
         if (now < this.schedule.mutedUntilMs && this.muteTimer === null) {
           this.muteTimer = setTimeout(
@@ -281,7 +281,7 @@ export class KafkaConnection {
         return;
       }
     }
-    if (context.throttleMs > 0) this.schedule.mute(performance.now() + context.throttleMs);
+    if (context.throttleMs > 0) this.schedule.mute(this.services.clock.monotonicMs() + context.throttleMs);
     this.finish(entry, { frame, closeReason: closing?.reason ?? null });
   }
 

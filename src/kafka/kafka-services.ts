@@ -1,6 +1,6 @@
 // The application and core services the Kafka handlers call: the same ones the REST routes call, so that the
 // Kafka protocol is a second edge over one broker, never a second copy of its logic.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AdminService } from '../application/admin/admin.service.js';
 import { ProduceService } from '../application/produce/produce.service.js';
 import { ProducerIdService } from '../application/idempotence/producer-ids.service.js';
@@ -22,6 +22,7 @@ import { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { BrokerConfigAdminService } from '../application/admin/broker-config-admin.service.js';
 import { BrokerDirectory } from './broker-directory.js';
+import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 
 @Injectable()
 export class KafkaServices {
@@ -51,6 +52,7 @@ export class KafkaServices {
     /** The dynamic broker configs (DescribeConfigs/AlterConfigs of BROKER resources) and the settings they give. */
     readonly brokerConfigs: DynamicBrokerConfigs,
     readonly brokerConfigAdmin: BrokerConfigAdminService,
+    @Optional() @Inject(CLOCK) readonly clock: Clock = systemClock,
   ) {
     this.brokers = new BrokerDirectory(election);
   }

@@ -27,7 +27,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { verifiedChain } from '../cluster/peer-auth.js';
 import { certificatesOf, signedByAuthority } from '../config/security-config.js';
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { BrookError } from '../common/brook-error.js';
@@ -49,6 +49,7 @@ import {
   type ScramCredential,
   type ScramMechanism,
 } from '../config/scram-credentials.js';
+import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 
 export const ANONYMOUS = 'User:ANONYMOUS';
 export const USERS_FILE_POLL_MS = 2_000;
@@ -119,7 +120,10 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
   /** BROOK_TLS_CA: only client certificates it signed name a user (not, say, a broker's from BROOK_TLS_PEER_CA). */
   private readonly clientAuthorities: X509Certificate[] | null;
 
-  constructor(@Inject(BROKER_CONFIG) private readonly config: BrokerConfig) {
+  constructor(
+    @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+  ) {
     const ca = config.security.tls?.ca ?? null;
     this.clientAuthorities = ca === null ? null : certificatesOf('BROOK_TLS_CA', 'client CA', ca);
     const salt = randomBytes(16);
@@ -245,14 +249,14 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
     const cacheKey = createHmac('sha256', this.cacheKey).update(decoded).digest('base64');
     const cached = this.verified.get(cacheKey);
     const entry = this.passwords.get(name);
-    if (cached !== undefined && cached.expiresAt > Date.now() && entry !== undefined)
+    if (cached !== undefined && cached.expiresAt > this.clock.monotonicMs() && entry !== undefined)
       return { principal: cached.principal, credential: { kind: 'password', name, hash: entry.hash } };
     // the same work for an unknown user: scrypt against the dummy hash, through the same bounded slots
     const verified = await this.checkPassword(() => verifyPassword(entry ?? this.dummyPassword, password));
     if (entry === undefined || !verified) throw unauthorized('Invalid user name or password.', attempted(name));
     if (this.verified.size >= VERIFIED_CACHE_ENTRIES_MAX) this.verified.clear();
     const principal = `User:${name}`;
-    this.verified.set(cacheKey, { principal, expiresAt: Date.now() + VERIFIED_CACHE_TTL_MS });
+    this.verified.set(cacheKey, { principal, expiresAt: this.clock.monotonicMs() + VERIFIED_CACHE_TTL_MS });
     return { principal, credential: { kind: 'password', name, hash: entry.hash } };
   }
 

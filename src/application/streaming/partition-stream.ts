@@ -13,6 +13,7 @@ import { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { PartitionRead } from '../../replication/replica-manager.service.js';
 import type { ReadFormat } from '../record-format.js';
 import type { EncodedRun, RecordJsonCache } from './record-json-cache.js';
+import { type Clock, systemClock } from '../../common/clock.js';
 
 /** Records handed to a sink at once: a WebSocket `records` frame, a run of SSE events. */
 export const RECORDS_PER_FRAME_MAX = 500;
@@ -35,7 +36,11 @@ export interface StreamSink {
 export class SharedReads {
   private readonly inFlight = new Map<string, Promise<PartitionRead>>();
 
-  constructor(private readonly replicas: PartitionRouter) {}
+  constructor(
+    private readonly replicas: PartitionRouter,
+    /** The clock the streams reading through these take their back-off times from. */
+    readonly clock: Clock = systemClock,
+  ) {}
 
   read(topic: string, partition: number, offset: number, maxBytes: number): Promise<PartitionRead> {
     const key = `${topic}\u0000${partition}\u0000${offset}\u0000${maxBytes}`;
@@ -84,9 +89,9 @@ export async function streamPartition(
         // Caught up: wait for the high watermark to pass the offset. Waits that keep ending at once with nothing
         // to read (the broker's waiter bound reached, a compaction gap below the high watermark) must not spin.
         emptyReads++;
-        const startedMs = performance.now();
+        const startedMs = options.reads.clock.monotonicMs();
         await replicas.waitForData(topic, partition, offset, STREAM_WAIT_MS, signal);
-        if (emptyReads > 1 && performance.now() - startedMs < EMPTY_READ_BACKOFF_MS)
+        if (emptyReads > 1 && options.reads.clock.monotonicMs() - startedMs < EMPTY_READ_BACKOFF_MS)
           await sleep(EMPTY_READ_BACKOFF_MS, undefined, { signal }).catch(() => undefined);
         continue;
       }

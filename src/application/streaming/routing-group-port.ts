@@ -13,6 +13,7 @@ import { PEER_REQUEST_TIMEOUT_MS, PeerClient } from '../../cluster/peer-client.j
 import { BrookError, errors } from '../../common/brook-error.js';
 import { NO_LEADER } from '../../topic/cluster-metadata.js';
 import type { GroupAssignment, StreamGroupPort } from './group-port.js';
+import { type Clock, systemClock } from '../../common/clock.js';
 
 /** How long one long poll for a remote member's next generation waits at the coordinator. */
 export const WS_GROUP_POLL_WAIT_MS = 5_000;
@@ -54,6 +55,7 @@ export class RoutingGroupPort implements StreamGroupPort {
     private readonly locator: CoordinatorLocator,
     private readonly brokerId: number,
     private readonly peers: PeerClient,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   watch(group: string, memberId: string, listener: Listener): () => void {
@@ -67,13 +69,13 @@ export class RoutingGroupPort implements StreamGroupPort {
   async join(group: string, member: JoinArgs): Promise<void> {
     const link = this.link(group, member.memberId);
     link.args = member;
-    const deadline = performance.now() + JOIN_RETRY_MS_MAX;
+    const deadline = this.clock.monotonicMs() + JOIN_RETRY_MS_MAX;
     for (;;) {
       try {
         await this.joinWhereCoordinated(link);
         return;
       } catch (error) {
-        if (!isRetriable(error) || performance.now() >= deadline || link.closed) throw error;
+        if (!isRetriable(error) || this.clock.monotonicMs() >= deadline || link.closed) throw error;
         await sleep(POLL_RETRY_MS);
       }
     }
@@ -185,13 +187,13 @@ export class RoutingGroupPort implements StreamGroupPort {
    */
   private rejoin(link: MemberLink): Promise<boolean> {
     link.rejoining ??= (async () => {
-      const deadline = performance.now() + JOIN_RETRY_MS_MAX;
+      const deadline = this.clock.monotonicMs() + JOIN_RETRY_MS_MAX;
       while (!link.closed && link.args !== null) {
         try {
           await this.joinWhereCoordinated(link);
           return true;
         } catch (error) {
-          if (!isRetriable(error) || performance.now() >= deadline) return false;
+          if (!isRetriable(error) || this.clock.monotonicMs() >= deadline) return false;
           await sleep(POLL_RETRY_MS);
         }
       }

@@ -2,7 +2,20 @@
 // v2-schema-produce.ts): topic and partition
 // metadata, partition offsets, brokers, and produce to a topic or a partition. Per-record failures are reported
 // inside offsets[] with status 200, as Confluent does.
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Optional,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { outcomeField, type BrookError } from '../../common/brook-error.js';
 import { ControllerElection } from '../../controller-election/controller-election.service.js';
@@ -34,6 +47,7 @@ import { v2ProduceInputs } from './produce-records.schema.js';
 import { ListTopicsQuery } from './topics.dto.js';
 import { V2_JSON_FORMAT } from '../body/json-body-parser.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
+import { type Clock, CLOCK, systemClock } from '../../common/clock.js';
 
 export const V2_JSON = 'application/vnd.kafka.v2+json';
 
@@ -51,6 +65,7 @@ export class V2Controller {
     private readonly producer: ProduceService,
     private readonly authorizer: Authorizer,
     private readonly serde: SchemaSerde,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   /** Topic names; internal topics (`__consumer_offsets`) only with `include_internal=true`, as Confluent lists. */
@@ -141,7 +156,7 @@ export class V2Controller {
       return this.produceWithSchemas(topic, partition, acks, schemaType, body, producer, reply);
     }
     const json = (typeof contentType === 'string' ? contentType : '').startsWith(V2_JSON_FORMAT);
-    const inputs = v2ProduceInputs(body, json, partition, Date.now());
+    const inputs = v2ProduceInputs(body, json, partition, this.clock.nowMs());
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
     return v2ProduceAnswer(replayAnswered(reply, await this.producer.produce(topic, inputs, acks, producer)));
   }
@@ -164,7 +179,7 @@ export class V2Controller {
       schemaType,
       body,
       partition,
-      Date.now(),
+      this.clock.nowMs(),
     );
     const outcomes = replayAnswered(reply, await this.producer.produce(topic, inputs, acks, producer));
     return v2ProduceAnswer(outcomes, keySchemaId, valueSchemaId);
@@ -183,7 +198,7 @@ export class V2Controller {
     reply: FastifyReply,
     producer: IdempotentProducer | null,
   ): Promise<Buffer | string> {
-    const timestamp = Date.now();
+    const timestamp = this.clock.nowMs();
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
     const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks, producer);
     void reply.header('content-type', 'application/json; charset=utf-8');

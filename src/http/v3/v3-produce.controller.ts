@@ -9,7 +9,20 @@
 // written before the records are read, so it carries no Idempotent-Replayed).
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { Body, Controller, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Headers,
+  HttpCode,
+  Inject,
+  Optional,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BrookError, errors, outcomeField, type OutcomeMarker } from '../../common/brook-error.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
@@ -34,9 +47,9 @@ import { incrementSequence } from '../../partition-log/producer-state.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
-import { Inject } from '@nestjs/common';
 import { KnownClusterGuard } from './known-cluster.guard.js';
 import { batchEntries, parseRecord, type ParsedRecord } from './produce-records.schema.js';
+import { type Clock, CLOCK, systemClock } from '../../common/clock.js';
 
 /** What follows every delivery report of a streaming produce (Confluent's separator). */
 export const REPORT_SEPARATOR = '\r\n';
@@ -48,6 +61,7 @@ export class V3ProduceController {
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly producer: ProduceService,
     private readonly serde: SchemaSerde,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   @Post('records')
@@ -71,7 +85,7 @@ export class V3ProduceController {
     }
     const producer = requestProducer(headers, scope, () => ['v3 record', JSON.stringify(body)]);
     await this.producer.partitionCount(topic);
-    const record = await parseRecord(this.serde, topic, body, 'record', Date.now());
+    const record = await parseRecord(this.serde, topic, body, 'record', this.clock.nowMs());
     const [outcome] = await this.producer.produce(topic, [record.input], acks, producer);
     if (!outcome.ok) throw outcome.error;
     if (outcome.replayed === true) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
@@ -96,7 +110,7 @@ export class V3ProduceController {
     await this.producer.partitionCount(topic);
     const failures: Array<{ id: string; error_code: number; message: string; outcome?: OutcomeMarker }> = [];
     const parsed: Array<{ id: string; record: ParsedRecord }> = [];
-    const nowMs = Date.now();
+    const nowMs = this.clock.nowMs();
     for (const [i, entry] of entries.entries()) {
       try {
         const record = parseRecord(this.serde, topic, entry, `entries[${i}]`, nowMs);
@@ -185,7 +199,7 @@ export class V3ProduceController {
     producer: IdempotentProducer | null,
   ): Promise<object> {
     try {
-      const record = await parseRecord(this.serde, topic, JSON.parse(text) as unknown, 'record', Date.now());
+      const record = await parseRecord(this.serde, topic, JSON.parse(text) as unknown, 'record', this.clock.nowMs());
       const [outcome] = await this.producer.produce(topic, [record.input], acks, producer);
       if (!outcome.ok) throw outcome.error;
       return this.report(clusterId, topic, record, outcome);

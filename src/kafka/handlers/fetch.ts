@@ -58,10 +58,10 @@ export const fetchHandler = defineHandler({
     if (throttled > 0) return { throttleTimeMs: throttled, errorCode: 0, sessionId: 0, responses: [] };
     const topics = body.topics.map((topic) => resolveTopic(context, topic.topic));
     const waitMs = Math.min(Math.max(0, body.maxWaitMs), context.services.config.readWaitMsMax);
-    const deadline = performance.now() + waitMs;
+    const deadline = context.services.clock.monotonicMs() + waitMs;
     for (;;) {
       const round = await readAll(context, body, topics);
-      const remainingMs = deadline - performance.now();
+      const remainingMs = deadline - context.services.clock.monotonicMs();
       if (round.bytes >= body.minBytes || round.failed || remainingMs <= 0 || context.signal.aborted) {
         context.charge('consumer_byte_rate', round.bytes);
         return { throttleTimeMs: 0, errorCode: 0, sessionId: 0, responses: round.responses };
