@@ -16,6 +16,7 @@ import {
   type Permission,
   type ResourceType,
 } from '../security/acl.js';
+import { ACL_OPERATION_CODES } from './kafka-authorization.js';
 
 type KafkaResourceType = Exclude<ResourceType, 'SUBJECT'>;
 
@@ -24,17 +25,7 @@ const MATCH = 2;
 
 const RESOURCE_TYPE_CODES: Readonly<Record<KafkaResourceType, number>> = { TOPIC: 2, GROUP: 3, CLUSTER: 4 };
 const PATTERN_TYPE_CODES: Readonly<Record<PatternType, number>> = { LITERAL: 3, PREFIXED: 4 };
-const OPERATION_CODES: Readonly<Record<Operation, number>> = {
-  ALL: 2,
-  READ: 3,
-  WRITE: 4,
-  CREATE: 5,
-  DELETE: 6,
-  ALTER: 7,
-  DESCRIBE: 8,
-  DESCRIBE_CONFIGS: 10,
-  ALTER_CONFIGS: 11,
-};
+const OPERATION_CODES: Readonly<Record<Operation, number>> = { ALL: 2, ...ACL_OPERATION_CODES };
 const PERMISSION_CODES: Readonly<Record<Permission, number>> = { DENY: 2, ALLOW: 3 };
 
 /** Kafka's codes that Brook knows but does not store, by kind, for clear refusals. */
