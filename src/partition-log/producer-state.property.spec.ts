@@ -214,12 +214,20 @@ class AppendCommand implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real): Promise<void> {
     const planned: Array<{ batch: ModelBatch; expected: Expected; spec: AppendSpec }> = [];
     const calls: Array<Promise<AppendInfo>> = [];
+    /** Batches appended by this command: still queued (unanswered) while the later ones of the tick are checked. */
+    const queued = new Set<ModelBatch>();
     for (const spec of this.specs) {
       const { count, ...fields } = resolve(model, spec);
       const batch: ModelBatch = { ...fields, firstOffset: model.logEnd, lastOffset: model.logEnd + count - 1 };
-      const expected: Expected =
+      let expected: Expected =
         fields.key === null ? { outcome: 'append' } : expectedOutcome(model, batch, spec.sequenceGaps);
+      // An idempotency key's retry while its first request is still queued is refused, not kept waiting (40906).
+      const keyed = spec.producer === 'key-a' || spec.producer === 'key-b';
+      if (keyed && expected.outcome === 'duplicate' && queued.has((expected as { of: ModelBatch }).of)) {
+        expected = { outcome: 'IDEMPOTENCY_KEY_IN_FLIGHT' };
+      }
       if (expected.outcome === 'append') {
+        queued.add(batch);
         model.batches.push(batch);
         model.logEnd += count;
       }

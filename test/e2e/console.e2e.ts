@@ -162,10 +162,17 @@ describe('the pages', () => {
   it("lists each topic's size, record count and produce rate as the topic-stats route reports them", async () => {
     for (let i = 0; i < 20; i++) await produce('browse', i % 2, `rate-${i}`, { i });
     await open('/topics');
+    // a fresh load: the SPA's cached topic list may predate 'browse', created over REST by an earlier test
+    await page.reload();
     const row = page.getByTestId('topic-row-browse');
-    await expect
-      .poll(async () => Number(await row.getByTestId('topic-produce-rate').textContent()), { timeout: 10_000 })
-      .toBeGreaterThan(0);
+    await row.waitFor({ timeout: 15_000 });
+    // each read bounded, so that a re-rendering row makes the poll read again instead of waiting 30 s on one read
+    const shown = async (testId: string) =>
+      row
+        .getByTestId(testId)
+        .textContent({ timeout: 1_000 })
+        .catch(() => null);
+    await expect.poll(async () => Number(await shown('topic-produce-rate')), { timeout: 15_000 }).toBeGreaterThan(0);
     const stats = await call(broker.url, 'GET', `/v3/clusters/${cid}/topic-stats`, {
       spec: '/v3/clusters/{cluster_id}/topic-stats',
     });
@@ -175,7 +182,7 @@ describe('the pages', () => {
     const [p0, p1] = [await hw(0), await hw(1)];
     expect(browse.record_count).toBe(p0.latest_offset - p0.earliest_offset + (p1.latest_offset - p1.earliest_offset));
     expect(browse.size_bytes).toBeGreaterThan(0);
-    await expect.poll(() => row.getByTestId('topic-records').textContent()).toBe(String(browse.record_count));
+    await expect.poll(() => shown('topic-records'), { timeout: 10_000 }).toBe(String(browse.record_count));
     expect(await row.getByTestId('topic-size').textContent()).toMatch(/^\d+(\.\d)? (B|KiB)$/);
   });
 
