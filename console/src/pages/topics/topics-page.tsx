@@ -44,6 +44,8 @@ export function TopicsPage() {
     queryKey: ['topics', c],
     queryFn: async () =>
       unwrap(await api.GET('/v3/clusters/{cluster_id}/topics', { params: { path: { cluster_id: c } } })),
+    // Topics created or deleted elsewhere (REST, the CLI, Kafka clients) show without a reload, as groups do.
+    refetchInterval: 5_000,
   });
   const stats = useTopicStats(c);
   const remove = useMutation({
