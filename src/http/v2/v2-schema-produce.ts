@@ -5,6 +5,9 @@
 // encoding, the JSON document, proto3 JSON), stored in Confluent's wire format. Confluent's refusals, for the whole
 // request: the records' shape as in the json format (produce-records.schema.ts), 42201 keys without a key schema, 42202 values without a value schema, 42203 data that does not match
 // its schema, 42205 an inline schema that does not parse, 42207 a schema id that names no schema of that type.
+// The keys and values are written into one buffer and framed as one batch's records section (as the binary scanner
+// lays out its records), so the request is produced and answered as a scanned binary one, with no per-record
+// Buffer or object.
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { ResolvedSchema, SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { SchemaType } from '../../application/schemas/schema-types.js';
