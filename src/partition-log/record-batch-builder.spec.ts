@@ -11,7 +11,14 @@ import {
   TimestampType,
   validateBatch,
 } from './record-batch-layout.js';
-import { type BatchOptions, encodeBatch, type RecordInput } from './record-batch-builder.js';
+import {
+  type BatchOptions,
+  encodeBatch,
+  encodeSpansBatch,
+  frameRecordSpans,
+  frameSpansBatch,
+  type RecordInput,
+} from './record-batch-builder.js';
 import { decodeRecords } from './record-batch-reader.js';
 import {
   AT,
@@ -180,5 +187,57 @@ describe('compressed batches', () => {
     batch.writeInt16BE(5, AT.attributes);
     expect(() => decodeRecords(fixCrc(batch))).toThrow(UnsupportedCompressionError);
     expect(() => decodeRecords(batch)).toThrow('unknown compression type 5');
+  });
+});
+
+describe('batches of records held as spans of one buffer', () => {
+  /** Records without headers at one timestamp, their keys and values laid out in one buffer in random order. */
+  const spanned = fc
+    .array(fc.record({ key: fc.option(fc.uint8Array({ maxLength: 200 })), value: fc.option(fc.uint8Array()) }), {
+      minLength: 1,
+      maxLength: 30,
+    })
+    .map((fields) => {
+      const parts: Buffer[] = [Buffer.from('padding')];
+      let at = parts[0].length;
+      const column = () => new Int32Array(fields.length);
+      const spans = { keyAt: column(), keyLength: column(), valueAt: column(), valueLength: column() };
+      const place = (bytes: Uint8Array | null): [number, number] => {
+        if (bytes === null) return [at, -1];
+        parts.push(Buffer.from(bytes));
+        at += bytes.length;
+        return [at - bytes.length, bytes.length];
+      };
+      fields.forEach(({ key, value }, i) => {
+        [spans.valueAt[i], spans.valueLength[i]] = place(value);
+        [spans.keyAt[i], spans.keyLength[i]] = place(key);
+      });
+      const records: RecordInput[] = fields.map(({ key, value }) => ({
+        key: key === null ? null : Buffer.from(key),
+        value: value === null ? null : Buffer.from(value),
+        timestamp: T0,
+      }));
+      return { records, spans: { data: Buffer.concat(parts), ...spans } };
+    });
+
+  it('frameRecordSpans then frameSpansBatch gives encodeBatch of the records; any subset likewise', () => {
+    fc.assert(
+      fc.property(spanned, fc.array(fc.nat()), ({ records, spans }, picks) => {
+        const count = records.length;
+        const framed = frameRecordSpans(spans, count);
+        const key = (i: number) =>
+          framed.keyLength[i] < 0 ? null : framed.data.subarray(framed.keyAt[i], framed.keyAt[i] + framed.keyLength[i]);
+        expect(records.map((_, i) => key(i))).toEqual(records.map((r) => r.key));
+        const subset = [...new Set(picks.map((pick) => pick % count))].sort((a, b) => a - b);
+        if (subset.length > 0) {
+          const expected = encodeBatch(subset.map((i) => records[i]));
+          expect(encodeSpansBatch(framed, count, subset, T0).equals(expected)).toBe(true);
+          expect(encodeSpansBatch(spans, count, subset, T0).equals(expected)).toBe(true);
+        }
+        expect(encodeSpansBatch(spans, count, null, T0).equals(encodeBatch(records))).toBe(true);
+        expect(frameSpansBatch(framed.data, framed.end, count, T0).equals(encodeBatch(records))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,6 +1,6 @@
 // Building v2 record batches (layout in record-batch-layout.ts): from records (encodeBatch, which the cleaner also
 // uses to rewrite a batch with fewer records), and from records held as spans of one buffer (the v2 produce fast
-// path), which gives the same bytes.
+// paths: binary, and records with schemas), which gives the same bytes.
 import { codecFor, CompressionType } from './compression.js';
 import {
   ATTRIBUTES_AT,
@@ -227,14 +227,63 @@ export function encodeSpansBatch(
 ): Buffer {
   const n = indexes === null ? count : indexes.length;
   if (n === 0) throw new RangeError('a record batch holds at least one record');
-  const { data, keyAt, keyLength, valueAt, valueLength } = records;
+  const batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + spanRecordsBytes(records, n, indexes));
+  writeSpanRecords(records, n, indexes, batch, null);
+  writeUniformHeader(batch, n, timestamp);
+  return batch;
+}
+
+/** Records framed as one batch's records section, with each key's and value's span in it. */
+export interface FramedSpans extends RecordSpans {
+  keyAt: Int32Array;
+  keyLength: Int32Array;
+  valueAt: Int32Array;
+  valueLength: Int32Array;
+  /** The records section is data[BATCH_HEADER_BYTES, end); the header's place is left free. */
+  end: number;
+}
+
+/**
+ * All `count` records of `records`, in order, framed as encodeSpansBatch frames them into a new buffer after
+ * BATCH_HEADER_BYTES left free, for frameSpansBatch to finish as a batch (or encodeSpansBatch to take some of).
+ */
+export function frameRecordSpans(records: RecordSpans, count: number): FramedSpans {
+  if (count === 0) throw new RangeError('a record batch holds at least one record');
+  const end = BATCH_HEADER_BYTES + spanRecordsBytes(records, count, null);
+  const data = Buffer.allocUnsafe(end);
+  const framed: FramedSpans = {
+    data,
+    end,
+    keyAt: new Int32Array(count),
+    keyLength: new Int32Array(count),
+    valueAt: new Int32Array(count),
+    valueLength: new Int32Array(count),
+  };
+  writeSpanRecords(records, count, null, data, framed);
+  return framed;
+}
+
+/** The size of the records section of the n records `indexes` names (null: the first n). */
+function spanRecordsBytes(records: RecordSpans, n: number, indexes: readonly number[] | null): number {
+  const { keyLength, valueLength } = records;
   let recordsBytes = 0;
   for (let position = 0; position < n; position++) {
     const i = indexes === null ? position : indexes[position];
     const body = spanRecordBodySize(position, keyLength[i], valueLength[i]);
     recordsBytes += varintSize(body) + body;
   }
-  const batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + recordsBytes);
+  return recordsBytes;
+}
+
+/** Writes the records section after batch[0, BATCH_HEADER_BYTES); where each key and value went into `framed`. */
+function writeSpanRecords(
+  records: RecordSpans,
+  n: number,
+  indexes: readonly number[] | null,
+  batch: Buffer,
+  framed: FramedSpans | null,
+): void {
+  const { data, keyAt, keyLength, valueAt, valueLength } = records;
   let at = BATCH_HEADER_BYTES;
   for (let position = 0; position < n; position++) {
     const i = indexes === null ? position : indexes[position];
@@ -245,13 +294,19 @@ export function encodeSpansBatch(
     batch[at++] = 0; // timestamp delta 0
     at = writeVarint(batch, at, position);
     at = writeVarint(batch, at, key);
+    if (framed !== null) {
+      framed.keyAt[position] = at;
+      framed.keyLength[position] = key;
+    }
     at = copySpan(data, keyAt[i], key, batch, at);
     at = writeVarint(batch, at, value);
+    if (framed !== null) {
+      framed.valueAt[position] = at;
+      framed.valueLength[position] = value;
+    }
     at = copySpan(data, valueAt[i], value, batch, at);
     batch[at++] = 0; // header count 0
   }
-  writeUniformHeader(batch, n, timestamp);
-  return batch;
 }
 
 /** Copies length bytes (none when length <= 0) of `from` at `start` into `to` at `at`; returns the end. */

@@ -28,9 +28,11 @@ export {
 export {
   encodeBatch,
   encodeSpansBatch,
+  frameRecordSpans,
   frameSpansBatch,
   spanRecordBodySize,
   type BatchOptions,
+  type FramedSpans,
   type RecordInput,
   type RecordSpans,
 } from './record-batch-builder.js';

@@ -36,9 +36,9 @@ beforeAll(async () => {
   broker = await BrokerProcess.start();
   cid = await broker.clusterId();
   client = new ConfluentClient({ host: broker.registryUrl });
-  for (const topic of ['people', 'docs', 'protos', 'v2-people', 'plain']) {
+  for (const topic of ['people', 'docs', 'protos', 'v2-people', 'plain', 'v2-keyed']) {
     const response = await call(broker.url, 'POST', `/v3/clusters/${cid}/topics`, {
-      body: { topic_name: topic, partitions_count: 1 },
+      body: { topic_name: topic, partitions_count: topic === 'v2-keyed' ? 3 : 1 },
       spec: `${C}/topics`,
     });
     expect(response.status, response.text).toBe(201);
@@ -208,5 +208,67 @@ describe('records with schemas', () => {
     ]);
     expect(records.every((r) => r.value_schema_id === id)).toBe(true);
     await consumer.delete();
+  });
+
+  it('writes v2 avro keys and values byte for byte as the client encodes them, and refuses with nothing stored', async () => {
+    const v2 = (body: unknown) =>
+      call(broker.url, 'POST', '/topics/v2-keyed', {
+        contentType: 'application/vnd.kafka.avro.v2+json',
+        body,
+        spec: '/topics/{topic_name}',
+      });
+    const KEY = JSON.stringify({ type: 'string' });
+    const records = Array.from({ length: 30 }, (_, i) => ({
+      key: `k${i}`,
+      value: { name: `n${i}`, nick: i % 3 === 0 ? null : { string: 'é'.repeat(i) } },
+      ...(i % 7 === 0 ? { partition: i % 3 } : {}),
+    }));
+    const sent = await v2({ key_schema: KEY, value_schema: USER, records });
+    expect(sent.status, sent.text).toBe(200);
+    const keyId = await client.getLatestSchemaId('v2-keyed-key');
+    const valueId = await client.getLatestSchemaId('v2-keyed-value');
+    expect(sent.body).toMatchObject({ key_schema_id: keyId, value_schema_id: valueId });
+    const offsets = sent.body.offsets as Array<{ partition: number; offset: number; error_code: null }>;
+    expect(new Set(offsets.map((o) => o.partition)).size).toBeGreaterThan(1);
+    for (const [i, { partition, offset, error_code }] of offsets.entries()) {
+      expect(error_code).toBeNull();
+      if (records[i].partition !== undefined) expect(partition).toBe(records[i].partition);
+      const stored = await call(
+        broker.url,
+        'GET',
+        `/v3/clusters/${cid}/topics/v2-keyed/partitions/${partition}/records?offset=${offset}&max_records=1&format=binary`,
+        { spec: READ },
+      );
+      const { key, value } = stored.body.records[0] as { key: string; value: string };
+      expect(Buffer.from(key, 'base64').equals(await client.encode(keyId, `k${i}`))).toBe(true);
+      const nick = records[i].value.nick === null ? null : 'é'.repeat(i);
+      expect(Buffer.from(value, 'base64').equals(await client.encode(valueId, { name: `n${i}`, nick }))).toBe(true);
+    }
+
+    const ends = async () =>
+      Promise.all(
+        [0, 1, 2].map(
+          async (p) =>
+            (await call(broker.url, 'GET', `/topics/v2-keyed/partitions/${p}/offsets`)).body.end_offset as number,
+        ),
+      );
+    const before = await ends();
+    const fine = { value: { name: 'fine', nick: null } };
+    expectError(await v2({ value_schema_id: valueId, records: [{ ...fine, key: 'k' }] }), 422, 42201);
+    expectError(await v2({ key_schema_id: keyId, records: [{ key: 'k', value: fine.value }] }), 422, 42202);
+    const badData = { value_schema_id: valueId, records: [fine, { value: { name: 7 } }, fine] };
+    expectError(await v2(badData), 422, 42203);
+    const badKey = {
+      key_schema_id: keyId,
+      value_schema_id: valueId,
+      records: [
+        { ...fine, key: 'k' },
+        { ...fine, key: 3 },
+      ],
+    };
+    expectError(await v2(badKey), 422, 42203);
+    expectError(await v2({ value_schema: '{"type":', records: [fine] }), 422, 42205);
+    expectError(await v2({ value_schema_id: 999_999, records: [fine] }), 422, 42207);
+    expect(await ends()).toEqual(before);
   });
 });

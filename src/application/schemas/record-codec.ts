@@ -28,16 +28,23 @@ export function encodeRecord(
   data: unknown,
   options: EncodeOptions = {},
 ): Buffer {
-  let payload: Buffer;
+  return encodeWireFormat(schemaId, encodePayload(schema, data, options));
+}
+
+/** The payload of encodeRecord, without the wire format's header: throws DataConversionError (42203) only. */
+export function encodePayload(schema: ParsedSchema, data: unknown, options: EncodeOptions = {}): Buffer {
   try {
-    if (schema.schemaType === 'AVRO') payload = encodeAvro(schema.avroType, data);
-    else if (schema.schemaType === 'JSON') payload = encodeJsonSchemaData(schema, data);
-    else payload = encodeProtobufData(schema, data, options.messageName);
+    if (schema.schemaType === 'AVRO') return encodeAvro(schema.avroType, data);
+    if (schema.schemaType === 'JSON') return encodeJsonSchemaData(schema, data);
+    return encodeProtobufData(schema, data, options.messageName);
   } catch (error) {
-    if (error instanceof DataConversionError) throw error;
-    throw new DataConversionError(errorText(error));
+    throw asDataConversionError(error);
   }
-  return encodeWireFormat(schemaId, payload);
+}
+
+/** What an encoder threw, as the 42203 refusal. */
+export function asDataConversionError(error: unknown): DataConversionError {
+  return error instanceof DataConversionError ? error : new DataConversionError(errorText(error));
 }
 
 /** The caller's schemas by id; undefined for an id it does not know. */

@@ -5,30 +5,18 @@
 // must read the same records, and producing them must give the same batches, the same partitions and the same
 // offsets[] answer, byte for byte. Every test runs twice: with the native loop over plain records where it is built
 // (v2-plain-records.ts) and with the scanner reading every record itself.
-import type { DynamicBrokerConfigs } from '../../topic/dynamic-broker-configs.service.js';
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BrookError, errors } from '../../common/brook-error.js';
-import type { BrokerConfig } from '../../config/broker-config.js';
-import type { ControllerService } from '../../controller-election/controller.service.js';
-import type { Metrics } from '../../metrics/metrics.service.js';
-import type { AppendInfo } from '../../partition-log/partition-log.js';
-import type { PartitionRouter } from '../../replication/partition-router.service.js';
-import type { Acks, ReplicaManager } from '../../replication/replica-manager.service.js';
-import type { TopicMetadata } from '../../topic/cluster-metadata.js';
-import type { MetadataCache } from '../../topic/metadata-cache.service.js';
-import { StickyPartitioner } from '../../topic/partitioner.js';
+import { BrookError } from '../../common/brook-error.js';
+import { NOW, service, setup, TOPIC } from '../../../test/support/produce-service-fake.js';
 import { parseJson } from '../body/json-body-parser.js';
-import { ProduceService, type ProduceInput } from '../../application/produce/produce.service.js';
+import type { ProduceInput } from '../../application/produce/produce.service.js';
 import { v2ProduceInputs } from '../v2/produce-records.schema.js';
 import { v2ProduceAnswer, v2ScannedAnswer } from '../v2/v2.controller.js';
 import { scanV2BinaryBody as scanBody } from './v2-binary-body.js';
 import { ScannedV2Records } from './v2-scanned-records.js';
 import { type FramePlainRecords, nativeFramePlainRecords } from './v2-plain-records.js';
-
-const NOW = 1_764_000_000_000;
-const TOPIC = 'orders';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Bodies, written token by token so that the raw text (number forms, escapes, whitespace) is generated too.
@@ -235,68 +223,6 @@ function fullPath(raw: Buffer, routePartition: number | undefined): Parsed {
     return { status: error.status, errorCode: error.errorCode };
   }
 }
-
-interface Setup {
-  partitions: number;
-  compacted: boolean;
-  acks: Acks;
-  failing: number | null;
-  /** Whether the failing partition's produce fails with an unknown outcome (else: leader not available). */
-  failingUnknown: boolean;
-  stickyStart: number;
-}
-
-function service(setup: Setup, batches: Map<number, Buffer>): ProduceService {
-  const metadata = {
-    assignment: { replicas: Array.from({ length: setup.partitions }, () => [0]) },
-    states: [],
-    stateVersions: [],
-    configs: setup.compacted ? { 'cleanup.policy': 'compact' } : {},
-  } as unknown as TopicMetadata;
-  const next = new Map<number, number>();
-  const replicas = {
-    produce: (_topic: string, partition: number, batch: Buffer, acks: Acks): Promise<AppendInfo | null> => {
-      if (partition === setup.failing) {
-        const message = `"${partition}" is down`;
-        return Promise.reject(
-          setup.failingUnknown ? errors.outcomeUnknown(message) : errors.leaderNotAvailable(message),
-        );
-      }
-      batches.set(partition, batch);
-      const firstOffset = next.get(partition) ?? 10 * partition;
-      const count = batch.readInt32BE(57);
-      next.set(partition, firstOffset + count);
-      if (acks === '0') return Promise.resolve(null);
-      const info = { firstOffset, lastOffset: firstOffset + count - 1, logAppendTimeMs: -1, maxTimestampMs: NOW };
-      return Promise.resolve({ ...info, recordCount: count });
-    },
-  } as unknown as PartitionRouter;
-  const produce = new ProduceService(
-    { autoCreateTopicsEnable: false, topicConfigDefaults: {} } as unknown as BrokerConfig,
-    { topic: (name: string) => (name === TOPIC ? metadata : undefined) } as unknown as MetadataCache,
-    replicas,
-    {} as ControllerService,
-    { produced: () => undefined } as unknown as Metrics,
-    {} as ReplicaManager,
-    {
-      settings: () => ({ autoCreateTopicsEnable: false, topicConfigDefaults: {}, topicDefaultSources: {} }),
-    } as unknown as DynamicBrokerConfigs,
-  );
-  (produce as unknown as { partitioners: Map<string, StickyPartitioner> }).partitioners.set(
-    TOPIC,
-    new StickyPartitioner(setup.stickyStart),
-  );
-  return produce;
-}
-
-const setup: fc.Arbitrary<Setup> = fc.record({
-  partitions: fc.integer({ min: 1, max: 4 }),
-  compacted: fc.boolean(),
-  acks: fc.constantFrom<Acks>('all', '1', '0'),
-  failing: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null, freq: 4 }),
-  failingUnknown: fc.boolean(),
-  stickyStart: fc.nat(),
-});
 
 const bufferOrNull = (b: Buffer | null) => (b === null ? null : [...b]);
 

@@ -12,8 +12,8 @@
 const PREFIX = Buffer.from('{"offsets":[', 'latin1');
 /** An entry's text after its offset, ending in the comma before the next entry. */
 const TAIL = Buffer.from(',"error_code":null,"error":null},', 'latin1');
-/** What follows the last entry (its trailing comma becomes the ']'). */
-const SUFFIX = Buffer.from(',"key_schema_id":null,"value_schema_id":null}', 'latin1');
+/** What follows the last entry (its trailing comma becomes the ']'), without schema ids. */
+const NO_SCHEMAS_SUFFIX = Buffer.from(',"key_schema_id":null,"value_schema_id":null}', 'latin1');
 const CLOSE_BRACKET = 0x5d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -66,14 +66,20 @@ function repeat(buffer: Buffer, start: number, length: number, count: number): v
 
 /**
  * JSON.stringify(v2ProduceAnswer(...)) for `count` records appended to `partition` at offsets first, first + 1, ...
- * (first -1 with acks=0: every offset is -1).
+ * (first -1 with acks=0: every offset is -1), and the request's schema ids (null: none).
  */
 export function consecutiveOffsetsAnswer(
   partition: number,
   first: number,
   count: number,
   buffers: AnswerBuffers | null = null,
+  keySchemaId: number | null = null,
+  valueSchemaId: number | null = null,
 ): Buffer {
+  const suffix =
+    keySchemaId === null && valueSchemaId === null
+      ? NO_SCHEMAS_SUFFIX
+      : Buffer.from(`,"key_schema_id":${keySchemaId},"value_schema_id":${valueSchemaId}}`, 'latin1');
   const head = Buffer.from(`{"partition":${partition},"offset":`, 'latin1');
   // Runs of offsets with the same number of digits: [from, to] each
   const runs: Array<[number, number]> = [];
@@ -86,7 +92,7 @@ export function consecutiveOffsetsAnswer(
       from = to + 1;
     }
   }
-  let size = PREFIX.length + SUFFIX.length;
+  let size = PREFIX.length + suffix.length;
   for (const [from, to] of runs) {
     const n = first < 0 ? count : to - from + 1;
     size += n * (head.length + String(from).length + TAIL.length);
@@ -121,6 +127,6 @@ export function consecutiveOffsetsAnswer(
     at = start + entry * n;
   }
   answer[at - 1] = CLOSE_BRACKET;
-  SUFFIX.copy(answer, at);
+  suffix.copy(answer, at);
   return answer;
 }

@@ -5,11 +5,16 @@
 // encoding, the JSON document, proto3 JSON), stored in Confluent's wire format. Confluent's refusals, for the whole
 // request: the records' shape as in the json format (produce-records.schema.ts), 42201 keys without a key schema, 42202 values without a value schema, 42203 data that does not match
 // its schema, 42205 an inline schema that does not parse, 42207 a schema id that names no schema of that type.
+// The keys and values are written into one buffer and framed as one batch's records section (as the binary scanner
+// lays out its records), so the request is produced and answered as a scanned binary one, with no per-record
+// Buffer or object.
 import { BrookError, errors } from '../../common/brook-error.js';
-import type { ProduceInput } from '../../application/produce/produce.service.js';
 import type { ResolvedSchema, SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { SchemaType } from '../../application/schemas/schema-types.js';
-import { v2SchemaRecords } from './produce-records.schema.js';
+import { encodeWireFormatSpans, type SpanSchema } from '../../application/schemas/wire-format-spans.js';
+import { frameRecordSpans } from '../../partition-log/record-batch.js';
+import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
+import { v2SchemaRecords, type V2Record } from './produce-records.schema.js';
 
 const SCHEMA_MEDIA_TYPES: ReadonlyArray<[string, SchemaType]> = [
   ['application/vnd.kafka.avro.v2+json', 'AVRO'],
@@ -24,18 +29,21 @@ export function v2SchemaType(contentType: string | undefined): SchemaType | unde
 }
 
 export interface V2SchemaProduce {
-  inputs: ProduceInput[];
+  /** The records with their keys and values in the wire format, framed as one batch's records section. */
+  records: ScannedV2Records;
   keySchemaId: number | null;
   valueSchemaId: number | null;
 }
 
-export async function v2SchemaInputs(
+/**
+ * The records of a v2 produce body in a schema format, their schemas found (or registered) first. Like the binary
+ * scanner's records, they are laid out as one batch's records section, with no Buffer or object per record.
+ */
+export async function v2SchemaRecordsEncoded(
   serde: SchemaSerde,
   topic: string,
   schemaType: SchemaType,
   body: unknown,
-  partition: number | undefined,
-  now: number,
 ): Promise<V2SchemaProduce> {
   const records = v2SchemaRecords(body);
   const object = body as Record<string, unknown>;
@@ -49,19 +57,53 @@ export async function v2SchemaInputs(
   if (valueSchema === null && present('value')) {
     throw new BrookError(422, 42202, 'Request includes values but does not include value schema');
   }
-  const encode = (schema: ResolvedSchema | null, data: unknown) =>
-    schema === null || data === undefined || data === null ? null : serde.encode(schema, data);
   return {
-    inputs: records.map((record) => ({
-      key: encode(keySchema, record.key),
-      value: encode(valueSchema, record.value),
-      headers: [],
-      timestamp: now,
-      partition: partition ?? record.partition,
-    })),
+    records: schemaRecordsLaidOut(records, keySchema, valueSchema),
     keySchemaId: keySchema?.id ?? null,
     valueSchemaId: valueSchema?.id ?? null,
   };
+}
+
+/**
+ * The records' keys and values in the wire format, framed as one batch's records section (what
+ * ProduceService.produceScanned takes); a schema is null only when no record has that field. Throws 42203 for the
+ * first key or value that does not match its schema.
+ */
+export function schemaRecordsLaidOut(
+  records: readonly V2Record[],
+  keySchema: SpanSchema | null,
+  valueSchema: SpanSchema | null,
+): ScannedV2Records {
+  const count = records.length;
+  const spans = encodeWireFormatSpans(
+    count,
+    keySchema,
+    (i) => records[i].key,
+    valueSchema,
+    (i) => records[i].value,
+  );
+  const framed = frameRecordSpans(spans, count);
+  let partitions: Array<number | null> | null = null;
+  let keyed = false;
+  for (let i = 0; i < count; i++) {
+    const partition = records[i].partition;
+    if (partition !== undefined && partition !== null) {
+      partitions ??= new Array<number | null>(count).fill(null);
+      partitions[i] = partition;
+    }
+    if (framed.keyLength[i] >= 0) keyed = true;
+  }
+  return new ScannedV2Records(
+    count,
+    framed.data,
+    framed.end,
+    framed.keyAt,
+    framed.keyLength,
+    framed.valueAt,
+    framed.valueLength,
+    partitions,
+    keyed,
+  );
 }
 
 /** The key's or value's schema: by id when one is given (a number, or digits as Confluent's clients also send). */

@@ -41,7 +41,7 @@ import {
 import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { SchemaType } from '../../application/schemas/schema-types.js';
-import { v2SchemaInputs, v2SchemaType } from './v2-schema-produce.js';
+import { v2SchemaRecordsEncoded, v2SchemaType } from './v2-schema-produce.js';
 import { AnswerBuffers, consecutiveOffsetsAnswer } from './v2-answer.js';
 import { v2ProduceInputs } from './produce-records.schema.js';
 import { ListTopicsQuery } from './topics.dto.js';
@@ -161,7 +161,10 @@ export class V2Controller {
     return v2ProduceAnswer(replayAnswered(reply, await this.producer.produce(topic, inputs, acks, producer)));
   }
 
-  /** Records in a schema format: their schemas found (or registered) first, their data in the wire format. */
+  /**
+   * Records in a schema format: their schemas found (or registered) first, their data in the wire format, laid out
+   * as the binary scanner lays out its records, and produced and answered the same way.
+   */
   private async produceWithSchemas(
     topic: string,
     partition: number | undefined,
@@ -170,19 +173,14 @@ export class V2Controller {
     body: unknown,
     producer: IdempotentProducer | null,
     reply: FastifyReply,
-  ) {
+  ): Promise<Buffer | string> {
     await this.producer.partitionCount(topic);
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
-    const { inputs, keySchemaId, valueSchemaId } = await v2SchemaInputs(
-      this.serde,
-      topic,
-      schemaType,
-      body,
-      partition,
-      this.clock.nowMs(),
-    );
-    const outcomes = replayAnswered(reply, await this.producer.produce(topic, inputs, acks, producer));
-    return v2ProduceAnswer(outcomes, keySchemaId, valueSchemaId);
+    const timestamp = this.clock.nowMs();
+    const { records, keySchemaId, valueSchemaId } = await v2SchemaRecordsEncoded(this.serde, topic, schemaType, body);
+    const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks, producer);
+    if (isReplay(result)) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    return this.scannedAnswer(result, records.count, reply, keySchemaId, valueSchemaId);
   }
 
   /**
@@ -201,9 +199,20 @@ export class V2Controller {
     const timestamp = this.clock.nowMs();
     if (partition !== undefined) this.admin.partitionOrThrow(topic, partition);
     const result = await this.producer.produceScanned(topic, records, partition, timestamp, acks, producer);
-    void reply.header('content-type', 'application/json; charset=utf-8');
     if (producer?.idempotencyKey === true && isReplay(result)) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-    const answer = v2ScannedAnswer(result, records.count, this.answerBuffers);
+    return this.scannedAnswer(result, records.count, reply, null, null);
+  }
+
+  /** v2ScannedAnswer as the reply's JSON payload, its memory reused once the reply is written. */
+  private scannedAnswer(
+    result: ProduceResult,
+    count: number,
+    reply: FastifyReply,
+    keySchemaId: number | null,
+    valueSchemaId: number | null,
+  ): Buffer | string {
+    void reply.header('content-type', 'application/json; charset=utf-8');
+    const answer = v2ScannedAnswer(result, count, this.answerBuffers, keySchemaId, valueSchemaId);
     // its memory goes to another answer once this one is written
     if (typeof answer !== 'string') reply.raw.once('finish', () => this.answerBuffers.release(answer));
     return answer;
@@ -240,7 +249,7 @@ export function v2ProduceAnswer(
 }
 
 /**
- * JSON.stringify(v2ProduceAnswer(outcomes)) for the outcomes of a scanned request: written as bytes when every record
+ * JSON.stringify(v2ProduceAnswer(outcomes, keySchemaId, valueSchemaId)) for the outcomes of a scanned request: written as bytes when every record
  * went to one partition at consecutive offsets (the common case; in memory from `buffers` when given), else built as
  * one string.
  */
@@ -248,10 +257,13 @@ export function v2ScannedAnswer(
   { refused, appended }: ProduceResult,
   count: number,
   buffers: AnswerBuffers | null = null,
+  keySchemaId: number | null = null,
+  valueSchemaId: number | null = null,
 ): Buffer | string {
   if (refused.size === 0 && appended.length === 1 && appended[0].error === null) {
     const { partition, info } = appended[0];
-    return consecutiveOffsetsAnswer(partition, info === null ? -1 : info.firstOffset, count, buffers);
+    const first = info === null ? -1 : info.firstOffset;
+    return consecutiveOffsetsAnswer(partition, first, count, buffers, keySchemaId, valueSchemaId);
   }
   const entries = new Array<string>(count);
   for (const [i, { partition, error }] of refused) entries[i] = failedEntry(partition, error);
@@ -267,7 +279,7 @@ export function v2ScannedAnswer(
       entries[indexes[position]] = head + offset + ',"error_code":null,"error":null}';
     }
   }
-  return `{"offsets":[${entries.join(',')}],"key_schema_id":null,"value_schema_id":null}`;
+  return `{"offsets":[${entries.join(',')}],"key_schema_id":${keySchemaId},"value_schema_id":${valueSchemaId}}`;
 }
 
 function failedEntry(partition: number | null, error: BrookError): string {
