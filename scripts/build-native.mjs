@@ -2,7 +2,8 @@
 // compiler and the Node-API headers that come with Node: crc32c.c (CRC-32C on three SSE4.2 streams, and the log
 // append's write with the CRC check in the same thread-pool job, see src/partition-log/native-append.ts), and for
 // the v2 binary produce scanner base64.c (its base64 decoder, AVX2) and v2-plain-records.c (its loop over records of
-// the plain shape, AVX2). Where one cannot be built (no compiler, no headers, not x86-64 Linux) it says so in one
+// the plain shape, AVX2), and record-walk.c (the record checks of a client's batch, see
+// src/partition-log/record-batch-validation.ts). Where one cannot be built (no compiler, no headers, not x86-64 Linux) it says so in one
 // line and Brook uses the portable implementation instead; the build still passes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -30,6 +31,7 @@ const ADDONS = [
     flags: ['-pthread'],
     fallback: 'the JavaScript scanner',
   },
+  { name: 'record-walk', title: 'record walk', flags: [], fallback: 'the JavaScript record walk' },
 ];
 
 /** Builds one addon; null when done, else why not. */

@@ -10,7 +10,8 @@
 // K6 (BROOK_BENCH_K6_MB, default 1000): catch-up Fetch v4 of a partition prefilled over the Kafka listener
 //   (prefill not timed), one request of at most 1 MiB at a time from the offset after the last answer's batches.
 //   Baseline: a TCP server that answers each request frame with the next 1 MiB of a file of exactly the bytes the
-//   broker sent (fs.read), as a frame with the correlation id. The two alternate in K6_ROUNDS whole passes.
+//   broker sent (fs.read), as a frame with the correlation id. The two alternate in K6_ROUNDS whole passes. Each
+//   side's CPU time (from /proc, all threads) is reported per MB sent.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -268,12 +269,22 @@ interface FetchPass {
   records: number;
   requests: number;
   seconds: number;
+  /** The server process's CPU time during the pass (0 when /proc cannot tell). */
+  cpuMs: number;
+}
+
+/** The CPU time `pid` spends while `pass` runs, added to what the pass returns. */
+async function withCpu(pid: number | undefined, pass: () => Promise<FetchPass>): Promise<FetchPass> {
+  const before = cpuMs(pid);
+  const result = await pass();
+  const after = cpuMs(pid);
+  return { ...result, cpuMs: before !== undefined && after !== undefined ? after - before : 0 };
 }
 
 /** Fetches the partition from offset 0 to `endOffset`, one 1 MiB request at a time. */
 async function fetchPass(port: number, endOffset: number): Promise<FetchPass> {
   const connection = await FrameConnection.open(port);
-  const pass = { bytes: 0, records: 0, requests: 0, seconds: 0 };
+  const pass = { bytes: 0, records: 0, requests: 0, seconds: 0, cpuMs: 0 };
   const begin = performance.now();
   try {
     for (let offset = 0; offset < endOffset;) {
@@ -295,7 +306,7 @@ async function fetchPass(port: number, endOffset: number): Promise<FetchPass> {
 /** Reads `bytes` from the baseline, 1 MiB per request, one request at a time. */
 async function baselinePass(port: number, bytes: number): Promise<FetchPass> {
   const connection = await FrameConnection.open(port);
-  const pass = { bytes: 0, records: 0, requests: 0, seconds: 0 };
+  const pass = { bytes: 0, records: 0, requests: 0, seconds: 0, cpuMs: 0 };
   const frame = fetchFrame(TOPIC, 0, 0, FETCH_BYTES);
   const begin = performance.now();
   try {
@@ -337,24 +348,29 @@ export async function runK6(megabytes: number): Promise<Measurement[]> {
     baseline = await startTcpBaseline(FETCH_BASELINE, { BENCH_FILE: file, BENCH_CHUNK: String(FETCH_BYTES) });
     await baselinePass(baseline.port, Math.min(warm.bytes, 32 * FETCH_BYTES));
 
-    const base = { bytes: 0, seconds: 0, requests: 0 };
-    const brook = { bytes: 0, records: 0, seconds: 0, requests: 0 };
+    const base = { bytes: 0, seconds: 0, requests: 0, cpuMs: 0 };
+    const brook = { bytes: 0, records: 0, seconds: 0, requests: 0, cpuMs: 0 };
     for (let round = 0; round < K6_ROUNDS; round++) {
-      const b = await baselinePass(baseline.port, warm.bytes);
-      const r = await fetchPass(broker.kafkaPort!, endOffset);
+      const b = await withCpu(baseline.child.pid, () => baselinePass(baseline!.port, warm.bytes));
+      const r = await withCpu(broker.child.pid, () => fetchPass(broker!.kafkaPort!, endOffset));
       base.bytes += b.bytes;
       base.seconds += b.seconds;
       base.requests += b.requests;
+      base.cpuMs += b.cpuMs;
       brook.bytes += r.bytes;
       brook.records += r.records;
       brook.seconds += r.seconds;
       brook.requests += r.requests;
+      brook.cpuMs += r.cpuMs;
     }
+    const perMB = (side: { cpuMs: number; bytes: number }) =>
+      side.cpuMs > 0 ? side.cpuMs / (side.bytes / 1e6) : undefined;
     const baseRow: Measurement = {
       name: 'baseline: tcp + fs.read, 1 MiB',
       records: brook.records,
       bytes: base.bytes,
       seconds: base.seconds,
+      cpuMsPerMB: perMB(base),
     };
     const brookRow: Measurement = {
       name: 'brook: Kafka Fetch v4, 1 MiB',
@@ -362,6 +378,7 @@ export async function runK6(megabytes: number): Promise<Measurement[]> {
       bytes: brook.bytes,
       seconds: brook.seconds,
       rssBytes: rssBytes(broker.child.pid),
+      cpuMsPerMB: perMB(brook),
     };
     console.log(
       `${endOffset.toLocaleString('en-US')} records of ${RECORD_BYTES} B (${(warm.bytes / 1e6).toFixed(0)} MB stored, prefilled ` +

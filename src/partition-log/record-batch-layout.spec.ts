@@ -203,3 +203,28 @@ describe('stampLogAppendTime', () => {
     expect(decodeRecords(batch)).toMatchObject([{ offset: 50, timestamp: T0 + 2 }]);
   });
 });
+
+describe('readBatchHeader int64 fields', () => {
+  it('property: reads what Number(readBigInt64BE) reads, over the whole int64 range', () => {
+    const template = encodeBatch([{ key: null, value: Buffer.from('v'), timestamp: 0 }]);
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n }),
+        fc.constantFrom(0, 27, 35, 43),
+        (value, at) => {
+          const batch = Buffer.from(template);
+          batch.writeBigInt64BE(value, at);
+          const header = readBatchHeader(batch);
+          const read = {
+            0: header.baseOffset,
+            27: header.baseTimestamp,
+            35: header.maxTimestamp,
+            43: header.producerId,
+          }[at];
+          expect(read).toBe(Number(value));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -4,7 +4,7 @@ import { CompressionType } from './compression.js';
 import { encodeBatch } from './record-batch-builder.js';
 import { ATTRIBUTES_AT, BATCH_BYTES_MAX, CorruptBatchError, readBatchHeader } from './record-batch-layout.js';
 import { decodeRecords } from './record-batch-reader.js';
-import { validateClientRecords } from './record-batch-validation.js';
+import { nativeWalkRecords, validateClientRecords, walkRecords } from './record-batch-validation.js';
 import { AT, record, recordsArb, withInt32 } from '../../test/support/record-batch-fixtures.js';
 
 const lenient = { keysRequired: false, maxDecompressedBytes: BATCH_BYTES_MAX };
@@ -87,5 +87,60 @@ describe('validateClientRecords', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe.runIf(nativeWalkRecords !== null)('the native record walk (native/record-walk.c)', () => {
+  /** The JavaScript walk's verdict: null when it takes the records, else the index its error names. */
+  const jsVerdict = (body: Buffer, count: number, keysRequired: boolean): number | null => {
+    try {
+      walkRecords(body, count, keysRequired);
+      return null;
+    } catch (error) {
+      expect(error).toBeInstanceOf(CorruptBatchError);
+      const named = /^record (\d+)/.exec((error as Error).message);
+      return named === null ? Math.max(0, count) : Number(named[1]); // the bytes after the last record
+    }
+  };
+
+  it('property: takes and refuses what the JavaScript walk does, at the same record', () => {
+    const damage = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 });
+    fc.assert(
+      fc.property(
+        recordsArb,
+        damage,
+        fc.integer({ min: -2, max: 2 }),
+        fc.nat(),
+        fc.boolean(),
+        (records, changes, countDelta, cut, keysRequired) => {
+          const batch = encodeBatch(records);
+          let body = Buffer.from(batch.subarray(AT.records));
+          for (const [at, value] of changes) if (body.length > 0) body[at % body.length] = value;
+          if (cut % 4 === 0) body = body.subarray(0, cut % (body.length + 1));
+          const count = records.length + countDelta;
+          const native = nativeWalkRecords!(body, count, keysRequired);
+          const js = jsVerdict(body, count, keysRequired);
+          expect(native < 0 ? null : native).toBe(js);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses the hand-made cases at the record the JavaScript walk names', () => {
+    const cases: Array<[number[], number]> = [
+      [[16, 0, 0, 0, 10, 1, 1, 0, 0], 1], // a key length past the record
+      [[12, 0, 0, 0, 1, 1, 0, 9], 1], // a stray byte after the last record
+      [[16, 0, 0, 0, 1, 1, 2, 1, 1], 1], // a null header key
+      [[0xff, 0xff, 0xff, 0xff, 0xff, 0x01], 1], // a length varint of six bytes
+      [[12, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0], 1], // a timestamp delta of 11 bytes
+      [[], 1], // a record claimed, none there
+      [[12, 0, 0, 0, 1, 1, 0], 2], // one record of two
+    ];
+    for (const [bytes, count] of cases) {
+      const body = Buffer.from(bytes);
+      expect(nativeWalkRecords!(body, count, false)).toBe(jsVerdict(body, count, false));
+      expect(nativeWalkRecords!(body, count, false)).toBeGreaterThanOrEqual(0);
+    }
   });
 });

@@ -1,10 +1,11 @@
-// SASL/SCRAM-SHA-256 and SCRAM-SHA-512 on the Kafka listener, with clients nobody here wrote (kcat's librdkafka and
-// kafkajs), against a broker with authentication and the authorizer on (secured-broker.ts): users whose passwords
+// SASL/SCRAM-SHA-256 and SCRAM-SHA-512 on the Kafka listener, with clients nobody here wrote (kcat's librdkafka,
+// kafkajs and @platformatic/kafka, each with its own SCRAM client code), against a broker with authentication and the authorizer on (secured-broker.ts): users whose passwords
 // `brook users add` set (which writes SCRAM credentials beside the scrypt hash) authenticate under the same
 // passwords as on REST and are the same principals under the same ACLs; a wrong password is refused with an audit
 // line; a user whose line predates SCRAM credentials (an old users file) can use PLAIN only.
 import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
+import { Consumer, Producer, stringDeserializers, stringSerializers } from '@platformatic/kafka';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatEntry, hashPassword } from '../../src/config/users-file.js';
@@ -103,6 +104,99 @@ describe.each(MECHANISMS)('SASL/%s on the Kafka listener', (mechanism) => {
     );
     expect(lines.filter((line) => line.principal === 'User:dave' && !String(line.reason).includes('SCRAM'))).toEqual(
       [],
+    );
+  });
+});
+
+/** The Kafka error names in an error of @platformatic/kafka (its errors nest, one per failed request). */
+function protocolErrors(error: unknown): string[] {
+  const { apiId, errors } = (error ?? {}) as { apiId?: string; errors?: unknown[] };
+  return [...(apiId === undefined ? [] : [apiId]), ...(errors ?? []).flatMap(protocolErrors)];
+}
+
+describe.each(MECHANISMS)('@platformatic/kafka 1.35.0 over SASL/%s', (mechanism) => {
+  const sasl = (username: string, password: string) => ({ mechanism, username, password });
+  const producerAs = (username: string, password: string) =>
+    new Producer({
+      clientId: 'e2e-scram-platformatic',
+      bootstrapBrokers: [bootstrap()],
+      sasl: sasl(username, password),
+      serializers: stringSerializers,
+      retries: 0,
+    });
+
+  it('produces as the super user and consumes as alice in her group, under her ACLs', async () => {
+    const value = `platformatic over ${mechanism}`;
+    const producer = producerAs('admin', 'admin-secret');
+    try {
+      await producer.send({ messages: [{ topic: 'a', value }] });
+    } finally {
+      await producer.close();
+    }
+    const consumer = new Consumer({
+      clientId: 'e2e-scram-platformatic',
+      groupId: 'ga',
+      bootstrapBrokers: [bootstrap()],
+      sasl: sasl('alice', 'alice-secret'),
+      deserializers: stringDeserializers,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 500,
+    });
+    try {
+      const stream = await consumer.consume({ topics: ['a'], mode: 'earliest', autocommit: false, maxWaitTime: 300 });
+      const received: string[] = [];
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not received; got ${JSON.stringify(received)}`)), 20_000);
+        stream.on('error', reject);
+        stream.on('data', (message: { value: string }) => {
+          received.push(message.value);
+          if (message.value === value) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      expect(received.slice(0, 2)).toEqual(['"one"', '"two"']); // produced over REST as JSON
+      await stream.close();
+    } finally {
+      await consumer.close(true);
+    }
+    // alice may read topic a, not write it: the same principal as on REST, under the same ACLs
+    const alice = producerAs('alice', 'alice-secret');
+    try {
+      const refused = await alice.send({ messages: [{ topic: 'a', value: 'alice' }] }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(protocolErrors(refused)).toContain('TOPIC_AUTHORIZATION_FAILED');
+    } finally {
+      await alice.close();
+    }
+  });
+
+  it('is refused with a wrong password, with an audit line', async () => {
+    const before = secured.auditLines().length;
+    const producer = producerAs('alice', 'not-her-password');
+    try {
+      const refused = await producer.send({ messages: [{ topic: 'a', value: 'never' }] }).then(
+        () => null,
+        (error: unknown) => error as Error,
+      );
+      expect(refused).not.toBeNull();
+      expect(JSON.stringify(refused, Object.getOwnPropertyNames(refused)) + String(refused?.cause)).toMatch(
+        /SASL|authentication/i,
+      );
+    } finally {
+      await producer.close();
+    }
+    const lines = secured.auditLines().slice(before);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        event: 'authentication.failed',
+        protocol: 'kafka',
+        api: 'SaslAuthenticate',
+        principal: 'User:alice',
+      }),
     );
   });
 });
