@@ -21,7 +21,8 @@ import {
 import { ClassicWaiters } from './classic-waiters.js';
 import type { ConsumerGroup } from './consumer-group.js';
 import { groupDescription, type GroupDescription } from './group-description.js';
-import { GroupCoordinator, type ClassicSink, type OffsetToCommit } from './group-coordinator.service.js';
+import type { ClassicSink } from './classic-sink.js';
+import { GroupCoordinator, type OffsetToCommit } from './group-coordinator.service.js';
 
 /** The longest rebalance timeout a member may ask for: a join phase waits at most this long for the members. */
 export const REBALANCE_TIMEOUT_MS_MAX = 30 * 60_000;

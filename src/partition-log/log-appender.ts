@@ -14,19 +14,17 @@
 // queued after it are renumbered (AppendQueue.dropCorrupt). A crash before such a cut leaves bytes past the log
 // end that recovery truncates (their CRC fails there too).
 //
-// Idempotent batches (a producer id in the header) are checked against the producer state (producer-state.ts)
-// when they are queued, in the same synchronous step that gives them their offsets, so no other append comes
-// between the check and the offsets: a duplicate gets the original batch's offsets and is not queued (when the
-// original is itself still queued, its answer waits for the original's write), a refused batch throws
-// ProducerStateError. Their CRC is checked before they are queued rather than while they are written, so an
-// accepted idempotent batch is never dropped afterwards. Each group written goes into the producer state, in
-// offset order, before the next roll writes a snapshot of it.
+// Idempotent batches (a producer id in the header) are checked against the producer state when they are queued, in
+// the same synchronous step that gives them their offsets (idempotent-appends.ts). Their CRC is checked before they
+// are queued rather than while they are written, so an accepted idempotent batch is never dropped afterwards. Each
+// group written goes into the producer state, in offset order, before the next roll writes a snapshot of it.
 import { AppendQueue, type AppendInfo, type PendingAppend } from './append-queue.js';
 import { FlushPolicy } from './flush-policy.js';
+import { IdempotentAppends, type ProducerCheckOptions } from './idempotent-appends.js';
 import type { LocalLog } from './local-log.js';
-import { LogOfflineError, ProducerStateError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
+import { LogOfflineError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
 import type { BatchToWrite, LogSegment } from './log-segment.js';
-import { isKeyProducer, producerKeyOf, type ProducerBatch } from './producer-state.js';
+import type { ProducerBatch } from './producer-state.js';
 import { isIdempotent, producerBatchOf } from './producer-state-manager.js';
 import {
   assignOffsetAndEpoch,
@@ -49,27 +47,23 @@ import { shouldRoll } from './roll-policy.js';
 /** Most appends one drain writes at once; the rest wait for the next drain. */
 export const APPENDS_PER_DRAIN_MAX = 10_000;
 
-export interface AppendAsLeaderOptions {
+export interface AppendAsLeaderOptions extends ProducerCheckOptions {
   /** false: a batch Brook's own encoder just built, whose CRC is not checked again (default true). */
   verifyCrc?: boolean;
   /** A client's batch: check its records too (record-batch-validation.ts; default false). */
   validateRecords?: boolean;
-  /** The batch may carry an idempotency key's producer id (Brook's own batches); a client's may not. */
-  keyProducers?: boolean;
-  /** Forward gaps in the producer's sequence are accepted (producer-state.ts; default false). */
-  sequenceGaps?: boolean;
 }
 
 export class LogAppender {
   private readonly queue: AppendQueue;
   private readonly flushPolicy: FlushPolicy;
   private drainQueued = false;
-  /** The answers of idempotent batches queued and not yet answered, by producer and sequences: their duplicates wait. */
-  private readonly unanswered = new Map<string, Promise<AppendInfo>>();
+  private readonly idempotent: IdempotentAppends;
 
   constructor(private readonly local: LocalLog) {
     this.queue = new AppendQueue(local.logEndOffset);
     this.flushPolicy = new FlushPolicy(local.deps.clock.monotonicMs());
+    this.idempotent = new IdempotentAppends(local);
   }
 
   /**
@@ -102,8 +96,8 @@ export class LogAppender {
     const firstOffset = this.queue.nextOffset;
     let producer: ProducerBatch | null = null;
     if (idempotent) {
-      const checked = this.checkProducer(header, firstOffset, options);
-      if ('duplicateOf' in checked) return this.duplicateAnswer(checked.duplicateOf);
+      const checked = this.idempotent.check(header, firstOffset, options);
+      if ('duplicateOf' in checked) return this.idempotent.duplicateAnswer(checked.duplicateOf);
       producer = checked.append;
     }
     assignOffsetAndEpoch(batch, firstOffset, leaderEpoch);
@@ -126,67 +120,8 @@ export class LogAppender {
       fromLeader: false,
       producer,
     });
-    if (producer !== null) this.rememberUnanswered(producer, appended);
+    if (producer !== null) this.idempotent.remember(producer, appended);
     return appended;
-  }
-
-  /**
-   * The producer-state check of an idempotent leader batch that would start at `firstOffset`: the batch to queue,
-   * or the original it duplicates; throws when refused.
-   */
-  private checkProducer(
-    header: BatchHeader,
-    firstOffset: number,
-    options: AppendAsLeaderOptions,
-  ): { append: ProducerBatch } | { duplicateOf: ProducerBatch } {
-    if (!isIdempotent(header) || (isKeyProducer(header.producerId) && options.keyProducers !== true)) {
-      throw new ProducerStateError('UNKNOWN_PRODUCER_ID', `producer id ${header.producerId} was never handed out`);
-    }
-    if (header.producerEpoch < 0 || header.baseSequence < 0 || isControlBatch(header)) {
-      throw new CorruptBatchError('a batch with a producer id needs a producer epoch and a base sequence');
-    }
-    const batch = producerBatchOf(header, firstOffset);
-    const check = this.local.producers.check(batch, { sequenceGaps: options.sequenceGaps === true });
-    if (check.outcome === 'refused') throw new ProducerStateError(check.error, check.message);
-    if (check.outcome === 'duplicate') return { duplicateOf: { ...batch, ...check.batch } };
-    return { append: batch };
-  }
-
-  /**
-   * A duplicate's answer: the original's offsets, once the original (if still queued) has been written. An
-   * idempotency key's original still queued is its first request in flight: the retry is refused rather than kept
-   * waiting (IDEMPOTENCY_KEY_IN_FLIGHT, 409 40906).
-   */
-  private duplicateAnswer(original: ProducerBatch): Promise<AppendInfo> {
-    const pending = this.unanswered.get(unansweredKey(original));
-    if (pending !== undefined && isKeyProducer(original.producerId)) {
-      throw new ProducerStateError(
-        'IDEMPOTENCY_KEY_IN_FLIGHT',
-        'the first request with this idempotency key is still being appended; retry once it has been answered',
-      );
-    }
-    const info: AppendInfo = {
-      firstOffset: original.firstOffset,
-      lastOffset: original.lastOffset,
-      logAppendTimeMs:
-        this.local.config.messageTimestampType === TimestampType.LogAppendTime ? original.maxTimestampMs : -1,
-      maxTimestampMs: original.maxTimestampMs,
-      recordCount: original.lastOffset - original.firstOffset + 1,
-      duplicate: true,
-      baseTimestampMs: original.baseTimestampMs,
-    };
-    if (pending === undefined) return Promise.resolve(info);
-    // renumbering (AppendQueue.dropCorrupt) may have moved the original: its own answer has the final offsets
-    return pending.then((answer) => ({ ...info, ...answer, duplicate: true, baseTimestampMs: info.baseTimestampMs }));
-  }
-
-  private rememberUnanswered(producer: ProducerBatch, appended: Promise<AppendInfo>): void {
-    const key = unansweredKey(producer);
-    this.unanswered.set(key, appended);
-    const forget = () => {
-      if (this.unanswered.get(key) === appended) this.unanswered.delete(key);
-    };
-    appended.then(forget, forget);
   }
 
   /**
@@ -402,8 +337,4 @@ export class LogAppender {
     this.flushPolicy.flushed(this.local.deps.clock.monotonicMs());
     this.local.updateRecoveryPoint(this.local.logEndOffset);
   }
-}
-
-function unansweredKey(batch: ProducerBatch): string {
-  return `${producerKeyOf(batch.producerId, batch.epoch)}|${batch.firstSequence}|${batch.lastSequence}`;
 }

@@ -5,9 +5,11 @@
 // changes are visible to it as soon as the request that made them returns. Every reload that changes the set
 // bumps `version` and tells the listeners (the authorizer's decision cache, the re-authorization of open
 // streams), whichever broker made the change.
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
+import { PrefixReconciler } from '../coordination/prefix-reconciler.js';
 import { bindingKey, filterMatches, isKafkaResourceType, type AclBinding, type AclFilter } from './acl.js';
 
 export const ACLS_PREFIX = 'brook/acls/';
@@ -25,21 +27,26 @@ export class AclStore implements OnModuleInit, OnModuleDestroy {
   private readonly listeners: Array<() => void> = [];
   /** Incremented whenever the stored ACLs change. */
   version = 0;
-  private stopWatch: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly reconciler: PrefixReconciler;
 
-  constructor(private readonly store: CoordinationStore) {}
+  constructor(
+    private readonly store: CoordinationStore,
+    @Optional() @Inject(CLOCK) clock: Clock = systemClock,
+  ) {
+    this.reconciler = new PrefixReconciler(store, ACLS_PREFIX, {
+      reload: () => this.reload(),
+      intervalMs: ACL_RECONCILE_INTERVAL_MS,
+      clock,
+      onError: (error) => this.logger.warn(`reloading ACLs failed: ${error.message}`),
+    });
+  }
 
-  async onModuleInit(): Promise<void> {
-    await this.reload();
-    this.stopWatch = this.store.watch(ACLS_PREFIX, () => void this.reload().catch((e) => this.warn(e)));
-    this.timer = setInterval(() => void this.reload().catch((e) => this.warn(e)), ACL_RECONCILE_INTERVAL_MS);
-    this.timer.unref();
+  onModuleInit(): Promise<void> {
+    return this.reconciler.start();
   }
 
   onModuleDestroy(): void {
-    this.stopWatch?.();
-    if (this.timer !== null) clearInterval(this.timer);
+    this.reconciler.stop();
   }
 
   /** Called after every change of the ACLs (made on this broker or another). */
@@ -95,9 +102,5 @@ export class AclStore implements OnModuleInit, OnModuleDestroy {
     this.fingerprint = fingerprint;
     this.version++;
     for (const listener of this.listeners) listener();
-  }
-
-  private warn(error: unknown): void {
-    this.logger.warn(`reloading ACLs failed: ${(error as Error).message}`);
   }
 }

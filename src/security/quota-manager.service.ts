@@ -8,9 +8,10 @@
 //   charge(principal, kind, amount)  after the fact, with what it really cost (may overdraw)
 //   available(principal, kind)       what the bucket holds now (Infinity without a quota), to size a delivery
 // Streams throttle in their own shape (stream-quota.ts): they wait rather than being refused.
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { systemClock } from '../common/clock.js';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
+import { PrefixReconciler } from '../coordination/prefix-reconciler.js';
 import { quotaFor, RateBucket, type QuotaKind, type QuotaValues } from './quota.js';
 
 export const QUOTAS_PREFIX = 'brook/client-quotas/';
@@ -23,22 +24,26 @@ export class QuotaManager implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('QuotaManager');
   private quotas: ReadonlyMap<string, QuotaValues> = new Map();
   private readonly buckets = new Map<string, RateBucket>();
-  private stopWatch: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly reconciler: PrefixReconciler;
 
-  constructor(private readonly store: CoordinationStore) {}
+  constructor(
+    private readonly store: CoordinationStore,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+  ) {
+    this.reconciler = new PrefixReconciler(store, QUOTAS_PREFIX, {
+      reload: () => this.reload(),
+      intervalMs: QUOTA_RECONCILE_INTERVAL_MS,
+      clock,
+      onError: (error) => this.logger.warn(`reloading quotas: ${error.message}`),
+    });
+  }
 
-  async onModuleInit(): Promise<void> {
-    await this.reload();
-    const reload = () => void this.reload().catch((e: Error) => this.logger.warn(`reloading quotas: ${e.message}`));
-    this.stopWatch = this.store.watch(QUOTAS_PREFIX, reload);
-    this.timer = setInterval(reload, QUOTA_RECONCILE_INTERVAL_MS);
-    this.timer.unref();
+  onModuleInit(): Promise<void> {
+    return this.reconciler.start();
   }
 
   onModuleDestroy(): void {
-    this.stopWatch?.();
-    if (this.timer !== null) clearInterval(this.timer);
+    this.reconciler.stop();
   }
 
   all(): ReadonlyMap<string, QuotaValues> {
@@ -58,7 +63,7 @@ export class QuotaManager implements OnModuleInit, OnModuleDestroy {
 
   /** Milliseconds the principal must wait before a request of this kind is admitted; 0 when it may go now. */
   waitMs(principal: string, kind: QuotaKind, needed = 0): number {
-    return this.bucket(principal, kind)?.waitMs(systemClock.monotonicMs(), needed) ?? 0;
+    return this.bucket(principal, kind)?.waitMs(this.clock.monotonicMs(), needed) ?? 0;
   }
 
   /** Whether a quota of this kind applies to the principal (its own or the default). */
@@ -68,11 +73,11 @@ export class QuotaManager implements OnModuleInit, OnModuleDestroy {
 
   /** What the bucket holds now: Infinity when no quota of this kind applies, negative while in debt. */
   available(principal: string, kind: QuotaKind): number {
-    return this.bucket(principal, kind)?.available(systemClock.monotonicMs()) ?? Infinity;
+    return this.bucket(principal, kind)?.available(this.clock.monotonicMs()) ?? Infinity;
   }
 
   charge(principal: string, kind: QuotaKind, amount: number): void {
-    this.bucket(principal, kind)?.charge(systemClock.monotonicMs(), amount);
+    this.bucket(principal, kind)?.charge(this.clock.monotonicMs(), amount);
   }
 
   private bucket(principal: string, kind: QuotaKind): RateBucket | null {
@@ -82,14 +87,14 @@ export class QuotaManager implements OnModuleInit, OnModuleDestroy {
     let bucket = this.buckets.get(key);
     if (bucket === undefined || bucket.ratePerSecond !== rate) {
       if (this.buckets.size >= QUOTA_BUCKETS_MAX) this.evictIdle();
-      bucket = new RateBucket(rate, systemClock.monotonicMs());
+      bucket = new RateBucket(rate, this.clock.monotonicMs());
       this.buckets.set(key, bucket);
     }
     return bucket;
   }
 
   private evictIdle(): void {
-    const now = systemClock.monotonicMs();
+    const now = this.clock.monotonicMs();
     for (const [key, bucket] of this.buckets) if (bucket.idle(now)) this.buckets.delete(key);
     if (this.buckets.size >= QUOTA_BUCKETS_MAX) this.buckets.clear();
   }

@@ -7,8 +7,9 @@
 //
 // A change is a read-modify-write of one key, compare-and-set on its version, retried at most
 // BROKER_CONFIGS_WRITE_ATTEMPTS_MAX times when another broker wrote the key in between.
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { errors } from '../common/brook-error.js';
+import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import {
@@ -28,6 +29,7 @@ import {
   brokerStartConfigsKey,
 } from '../coordination/cluster-keys.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
+import { PrefixReconciler } from '../coordination/prefix-reconciler.js';
 
 export const BROKER_CONFIGS_RECONCILE_INTERVAL_MS = 5_000;
 export const BROKER_CONFIGS_WRITE_ATTEMPTS_MAX = 5;
@@ -44,28 +46,30 @@ export class DynamicBrokerConfigs implements OnModuleInit, OnModuleDestroy {
   private current: EffectiveBrokerSettings;
   private readonly start: StartLayer;
   private readonly listeners: Array<() => void> = [];
-  private stopWatch: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly reconciler: PrefixReconciler;
 
   constructor(
     private readonly store: CoordinationStore,
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    @Optional() @Inject(CLOCK) clock: Clock = systemClock,
   ) {
     this.start = startLayer(config);
     this.current = effectiveBrokerSettings(config, {}, {});
+    this.reconciler = new PrefixReconciler(store, BROKER_CONFIGS_PREFIX, {
+      reload: () => this.reload(),
+      intervalMs: BROKER_CONFIGS_RECONCILE_INTERVAL_MS,
+      clock,
+      onError: (error) => this.logger.warn(`reloading the dynamic broker configs failed: ${error.message}`),
+    });
   }
 
   async onModuleInit(): Promise<void> {
     await this.store.put(brokerStartConfigsKey(this.config.brokerId), JSON.stringify(this.start));
-    await this.reload();
-    this.stopWatch = this.store.watch(BROKER_CONFIGS_PREFIX, () => void this.reload().catch((e) => this.warn(e)));
-    this.timer = setInterval(() => void this.reload().catch((e) => this.warn(e)), BROKER_CONFIGS_RECONCILE_INTERVAL_MS);
-    this.timer.unref();
+    await this.reconciler.start();
   }
 
   onModuleDestroy(): void {
-    this.stopWatch?.();
-    if (this.timer !== null) clearInterval(this.timer);
+    this.reconciler.stop();
   }
 
   /** Called after every change of the dynamic configs, made on this broker or another. */
@@ -140,9 +144,5 @@ export class DynamicBrokerConfigs implements OnModuleInit, OnModuleDestroy {
     this.brokers = brokers;
     this.current = effectiveBrokerSettings(this.config, clusterDefault, this.brokerLayer(this.config.brokerId));
     for (const listener of this.listeners) listener();
-  }
-
-  private warn(error: unknown): void {
-    this.logger.warn(`reloading the dynamic broker configs failed: ${(error as Error).message}`);
   }
 }

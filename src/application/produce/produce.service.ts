@@ -1,6 +1,6 @@
 // The produce path shared by v3 single, v3 batch, v2 and WebSocket: choose each record's partition as Kafka's Java
-// client does, group the request's records into one batch per partition, append each batch once, and report per
-// record in request order. No per-record class instances; bytes are prepared by the caller. The Kafka listener's
+// client does (record-placement.ts), group the request's records into one batch per partition, append each batch
+// once, and report per record in request order. No per-record class instances; bytes are prepared by the caller. The Kafka listener's
 // produce takes the client's batches as they are (appendClientBatch), on the partition's leader only; an
 // idempotent client batch (a producer id in its header) goes through the same producer-state check in the log.
 //
@@ -31,14 +31,12 @@ import { readBatchHeader } from '../../partition-log/record-batch.js';
 import type { AppendInfo } from '../../partition-log/partition-log.js';
 import type { TopicMetadata } from '../../topic/cluster-metadata.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
-import { partitionForKey, StickyPartitioner } from '../../topic/partitioner.js';
+import { StickyPartitioner } from '../../topic/partitioner.js';
+import { isPartitionOf, placeRecords, type ProduceSource } from './record-placement.js';
 import { keyRequestError, replayedTimestampMs } from './replay.js';
 import { resolveTopicConfig } from '../../config/topic-config.js';
 import { isInternalTopic } from '../../topic/topic-name.js';
 import { Metrics } from '../../metrics/metrics.service.js';
-
-/** The most records whose indexes produceFrom lays out in one array made at its full size. */
-const PREALLOCATED_INDEXES_MAX = 10_000;
 
 /** An idempotent producer's fields for one request: record i has sequence `sequence + i`. */
 export interface IdempotentProducer {
@@ -71,24 +69,10 @@ export interface ScannedRecords extends RecordSpans {
   key(i: number): Buffer | null;
 }
 
-/** The records of one request as produceFrom reads them. */
-interface ProduceSource {
-  count: number;
-  key(i: number): Buffer | null;
-  partition(i: number): number | null | undefined;
-  /**
-   * When known: every record has no key and this partition (null: none, as a record without a partition field), so
-   * produceFrom places them all at once rather than one by one. Undefined: look at each record.
-   */
-  keylessPartition?: number | null;
-  /** One batch of the records at `indexes` (in request order). */
-  encode(indexes: readonly number[]): Buffer;
-}
-
 /** The records of one request that went to one partition, and how their append went. */
 export interface AppendedGroup {
   partition: number;
-  /** Read-only: may be shared with other requests (identityIndexes). */
+  /** Read-only: may be shared with other requests (record-placement.ts). */
   indexes: readonly number[];
   /** null for acks=0 (and when error is set). */
   info: AppendInfo | null;
@@ -114,24 +98,6 @@ export function isReplay(result: ProduceResult): boolean {
 export type ProduceOutcome =
   | { ok: true; partition: number; offset: number; timestampMs: number; replayed?: boolean }
   | { ok: false; partition: number | null; error: BrookError };
-
-/** The last identityIndexes array, frozen: shared by the requests of that many records until another count comes. */
-let identity: readonly number[] = Object.freeze([]);
-
-/** 0, 1, ..., count - 1: the indexes of a request whose records all go to one partition (made once per count). */
-function identityIndexes(count: number): readonly number[] {
-  if (identity.length !== count) {
-    // past PREALLOCATED_INDEXES_MAX, V8 would make a dictionary of `new Array(n)`: then it grows as others do
-    const indexes = count <= PREALLOCATED_INDEXES_MAX ? new Array<number>(count) : [];
-    for (let i = 0; i < count; i++) indexes[i] = i;
-    identity = Object.freeze(indexes);
-  }
-  return identity;
-}
-
-function isPartitionOf(partition: number, partitions: number): boolean {
-  return Number.isInteger(partition) && partition >= 0 && partition < partitions;
-}
 
 @Injectable()
 export class ProduceService {
@@ -296,64 +262,10 @@ export class ProduceService {
     producer: IdempotentProducer | null,
   ): Promise<ProduceResult> {
     const { partitions, compacted } = await this.topicShape(topic);
-    const named = producer === null || producer.idempotencyKey === true ? false : idempotentRouting(source);
-    const refused = new Map<number, { partition: number | null; error: BrookError }>();
-    const byPartition = new Map<number, readonly number[]>();
-    const same = source.keylessPartition;
-    if (same !== undefined && source.count > 0 && !compacted && (same === null || isPartitionOf(same, partitions))) {
-      // Every record goes where the loop below would put each one: the given partition, else the sticky one.
-      byPartition.set(same ?? this.keylessPartition(topic, partitions, producer), identityIndexes(source.count));
-      return { refused, appended: await this.appendEach(topic, byPartition, source, acks, producer, !named) };
-    }
-    let sticky: number | null = null;
-    // The partition the first placed record goes to, usually every record's (a partition route, the sticky
-    // partition): its indexes get room for all the records after it at once rather than growing by pushes, and
-    // records to it skip the map. The array is cut to what it holds after the loop.
-    let firstPartition = -1;
-    let firstIndexes: number[] = [];
-    let firstFilled = 0;
-    for (let i = 0; i < source.count; i++) {
-      const key = source.key(i);
-      const given = source.partition(i);
-      if (compacted && key === null) {
-        // As Kafka: a compacted topic keeps the last record per key, so a record without one is refused.
-        refused.set(i, {
-          partition: given ?? null,
-          error: errors.invalidPayload('Compacted topic cannot accept a record without a key.'),
-        });
-        continue;
-      }
-      let partition: number;
-      if (given !== undefined && given !== null) {
-        partition = given;
-        if (!isPartitionOf(partition, partitions)) {
-          refused.set(i, { partition, error: errors.partitionNotFound(partition) });
-          continue;
-        }
-      } else if (key !== null) {
-        partition = partitionForKey(key, partitions);
-      } else {
-        sticky ??= this.keylessPartition(topic, partitions, producer);
-        partition = sticky;
-      }
-      if (partition === firstPartition) {
-        firstIndexes[firstFilled++] = i;
-        continue;
-      }
-      if (firstPartition === -1) {
-        firstPartition = partition;
-        // past PREALLOCATED_INDEXES_MAX, V8 would make a dictionary of `new Array(n)`: then it grows as others do
-        if (source.count - i <= PREALLOCATED_INDEXES_MAX) firstIndexes = new Array<number>(source.count - i);
-        firstIndexes[firstFilled++] = i;
-        byPartition.set(partition, firstIndexes);
-        continue;
-      }
-      const indexes = byPartition.get(partition) as number[] | undefined; // (arrays made here)
-      if (indexes === undefined) byPartition.set(partition, [i]);
-      else indexes.push(i);
-    }
-    firstIndexes.length = firstFilled;
-    const sequenceGaps = !named || byPartition.size > 1;
+    const checkRouting = producer !== null && producer.idempotencyKey !== true;
+    const { refused, byPartition, sequenceGaps } = placeRecords(source, partitions, compacted, checkRouting, () =>
+      this.keylessPartition(topic, partitions, producer),
+    );
     return { refused, appended: await this.appendEach(topic, byPartition, source, acks, producer, sequenceGaps) };
   }
 
@@ -409,25 +321,4 @@ export class ProduceService {
     }
     return partitioner;
   }
-}
-
-/**
- * For an idempotent request: true when every record names its partition, false when every record has a key; a
- * request with a record that has neither is refused (its partition would not be the same on a retry).
- */
-function idempotentRouting(source: ProduceSource): boolean {
-  let named = 0;
-  let keyed = 0;
-  for (let i = 0; i < source.count; i++) {
-    const partition = source.partition(i);
-    if (partition !== undefined && partition !== null) named++;
-    else if (source.key(i) !== null) keyed++;
-    else {
-      throw errors.invalidPayload(
-        'A request with Brook-Producer-Sequence needs a named partition or a key on every record; ' +
-          `record ${i} has neither.`,
-      );
-    }
-  }
-  return named === source.count && keyed === 0;
 }

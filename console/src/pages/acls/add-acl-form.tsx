@@ -4,25 +4,18 @@ import { Button, Card, Group, Select, SimpleGrid, TextInput, Title } from '@mant
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { components } from '../../../../src/cli/generated/brook-api';
+// The broker's own lists (a pure module with no imports, so nothing else of the server enters the bundle).
+import { OPERATIONS, PATTERN_TYPES, PERMISSIONS, RESOURCE_TYPES } from '../../../../src/security/acl';
 import { api, unwrap } from '../../api/client';
 import { ErrorAlert } from '../../components/error-alert';
 
 type NewAcl = components['schemas']['CreateAclRequestData'];
 
-const RESOURCE_TYPES: NewAcl['resource_type'][] = ['TOPIC', 'GROUP', 'CLUSTER', 'SUBJECT'];
-const PATTERN_TYPES: NonNullable<NewAcl['pattern_type']>[] = ['LITERAL', 'PREFIXED'];
-const OPERATIONS: NewAcl['operation'][] = [
-  'ALL',
-  'READ',
-  'WRITE',
-  'CREATE',
-  'DELETE',
-  'ALTER',
-  'DESCRIBE',
-  'DESCRIBE_CONFIGS',
-  'ALTER_CONFIGS',
-];
-const PERMISSIONS: NewAcl['permission'][] = ['ALLOW', 'DENY'];
+// Typed by the API's schema: a value of the broker's lists that the contract does not take fails the type check.
+const RESOURCE_TYPE_CHOICES: readonly NewAcl['resource_type'][] = RESOURCE_TYPES;
+const PATTERN_TYPE_CHOICES: readonly NonNullable<NewAcl['pattern_type']>[] = PATTERN_TYPES;
+const OPERATION_CHOICES: readonly NewAcl['operation'][] = OPERATIONS;
+const PERMISSION_CHOICES: readonly NewAcl['permission'][] = PERMISSIONS;
 
 const EMPTY: NewAcl = {
   principal: 'User:',
@@ -64,7 +57,7 @@ export function AddAclForm({ clusterId }: { clusterId: string }) {
         />
         <Select
           label="Resource type"
-          data={RESOURCE_TYPES}
+          data={RESOURCE_TYPE_CHOICES}
           value={acl.resource_type}
           onChange={(value) => set('resource_type', value as NewAcl['resource_type'] | null)}
           allowDeselect={false}
@@ -77,21 +70,21 @@ export function AddAclForm({ clusterId }: { clusterId: string }) {
         />
         <Select
           label="Pattern"
-          data={PATTERN_TYPES}
+          data={PATTERN_TYPE_CHOICES}
           value={acl.pattern_type}
           onChange={(value) => set('pattern_type', value as NewAcl['pattern_type'] | null)}
           allowDeselect={false}
         />
         <Select
           label="Operation"
-          data={OPERATIONS}
+          data={OPERATION_CHOICES}
           value={acl.operation}
           onChange={(value) => set('operation', value as NewAcl['operation'] | null)}
           allowDeselect={false}
         />
         <Select
           label="Permission"
-          data={PERMISSIONS}
+          data={PERMISSION_CHOICES}
           value={acl.permission}
           onChange={(value) => set('permission', value as NewAcl['permission'] | null)}
           allowDeselect={false}
