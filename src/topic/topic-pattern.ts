@@ -12,7 +12,12 @@
 // and for evaluation: TOPIC_PATTERN_MATCHES_MAX topics at most per evaluation (the first in name order), the same
 // bound as an explicit topic list; COMPILED_PATTERNS_MAX compiled patterns kept (re2-wasm's heap is fixed, so the
 // least recently used are freed).
-import { RE2 } from 're2-wasm';
+//
+// re2-wasm is loaded on the first pattern compiled, not at start-up: loading it instantiates its WebAssembly
+// module with a 16 MB memory, which a broker without pattern subscriptions would carry for nothing (and V8 counts
+// it as external memory, towards the full collections that external memory starts).
+import { createRequire } from 'node:module';
+import type { RE2 as Re2Class } from 're2-wasm';
 
 export const TOPIC_PATTERN_LENGTH_MAX = 512;
 export const TOPIC_PATTERN_WEIGHT_MAX = 1_000;
@@ -25,6 +30,15 @@ export class TopicPatternError extends Error {}
 interface Re2WithWrapper {
   test(input: string): boolean;
   wrapper: { delete(): void };
+}
+
+const requireModule = createRequire(import.meta.url);
+let re2: typeof Re2Class | undefined;
+
+/** The RE2 class, re2-wasm loaded on the first call. */
+function re2Class(): typeof Re2Class {
+  re2 ??= (requireModule('re2-wasm') as typeof import('re2-wasm')).RE2;
+  return re2;
 }
 
 /** Weights of what compiles to many UTF-8 ranges: any character (`.`, a negated class, \W, \S, \D), and Unicode
@@ -120,6 +134,7 @@ export function compileTopicPattern(pattern: string): Re2WithWrapper {
       `topic_pattern is refused: its counted repetitions expand to about ${weight} steps, more than ${TOPIC_PATTERN_WEIGHT_MAX}.`,
     );
   }
+  const RE2 = re2Class();
   try {
     return new RE2(`^(?:${pattern})$`, 'u') as unknown as Re2WithWrapper;
   } catch (error) {
