@@ -41,6 +41,31 @@ describe('PartitionLog', () => {
       expect(info.firstOffset).toBe(before.end);
     });
 
+    it('after a clean close rewrites neither its state nor its epoch checkpoint; after a crash only the state', async () => {
+      const h = harness(dir, { segmentBytes: 500 });
+      const log = await open(h);
+      await appendBatches(log, 20, 3, 2);
+      await log.close();
+      // an atomic replace is a new file under the name: the inode tells whether it was written
+      const inodes = async () =>
+        Promise.all(
+          [LOG_STATE_FILE, LEADER_EPOCH_CHECKPOINT_FILE].map(async (name) => (await stat(join(dir, name))).ino),
+        );
+      const closed = await inodes();
+      const reopened = await open(h);
+      expect(await inodes()).toEqual(closed);
+      expect(reopened.logEndOffset).toBe(60);
+      await appendBatches(reopened, 2, 3, 2);
+      // kill -9: no close; the batches after the recovery point are re-scanned, the recovery point moves
+      const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(crashed);
+      const [stateInode, epochsInode] = await inodes();
+      expect(stateInode).not.toBe(closed[0]);
+      expect(epochsInode).toBe(closed[1]);
+      expect(crashed.logEndOffset).toBe(66);
+      expect(crashed.epochs.all()).toEqual([{ epoch: 2, startOffset: 0 }]);
+    });
+
     it('after a crash (no close) recovers every written batch', async () => {
       const h = harness(dir, { segmentBytes: 500 });
       const log = await open(h);
