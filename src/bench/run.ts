@@ -7,13 +7,15 @@
 // BROOK_BENCH_GROUP_RECORDS the G1 consumer-group run (default 300,000); `w1a` W1 with Avro records by schema id
 // beside binary ones on one broker (BROOK_BENCH_SECONDS). The Kafka listener: `k1` (pipelined Produce frames,
 // BROOK_BENCH_SECONDS), `k6` (catch-up Fetch, BROOK_BENCH_K6_MB, default 1000) and `kjs` (kafkajs end to end,
-// BROOK_BENCH_KAFKAJS_RECORDS, default 300,000).
+// BROOK_BENCH_KAFKAJS_RECORDS, default 300,000). `s1`: a scale run of many partitions on one broker
+// (BROOK_BENCH_S1_PARTITIONS, default 10,000; BROOK_BENCH_S1_SECONDS its produce run, default 10).
 import { runW1Cluster } from './cluster-bench.js';
 import { runGroupBench } from './group-bench.js';
 import { runW1, runW6 } from './http-bench.js';
 import { runK1, runK6 } from './kafka-bench.js';
 import { runKafkajs } from './kafkajs-bench.js';
 import { runLogBench } from './log-bench.js';
+import { runS1 } from './scale-bench.js';
 import { runW1Avro } from './schema-bench.js';
 import { runW5 } from './ws-bench.js';
 
@@ -33,6 +35,8 @@ const suites: Record<string, () => Promise<unknown>> = {
   k1: () => runK1(Number(process.env.BROOK_BENCH_SECONDS ?? 10)),
   k6: () => runK6(Number(process.env.BROOK_BENCH_K6_MB ?? 1000)),
   kjs: () => runKafkajs(Number(process.env.BROOK_BENCH_KAFKAJS_RECORDS ?? 300_000)),
+  s1: () =>
+    runS1(Number(process.env.BROOK_BENCH_S1_PARTITIONS ?? 10_000), Number(process.env.BROOK_BENCH_S1_SECONDS ?? 10)),
 };
 
 const requested = process.argv.slice(2);
