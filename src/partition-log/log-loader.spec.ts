@@ -1,12 +1,19 @@
 import { appendFile, readdir, stat, truncate as truncateFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendBatches, dir, open, opened, useLogDir } from '../../test/support/partition-log-spec.js';
 import { batchesOf, batchOf, batchOfValues, harness, readAll, T0 } from '../../test/support/log-fixtures.js';
 import { FileHandlePool } from './file-handle-pool.js';
 import { PartitionLog } from './partition-log.js';
 import { assignOffsetAndEpoch } from './record-batch.js';
-import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE, logFilePath } from './segment-files.js';
+import {
+  CLEAN_SHUTDOWN_FILE,
+  LEADER_EPOCH_CHECKPOINT_FILE,
+  LOG_STATE_FILE,
+  logFilePath,
+  SNAPSHOT_SUFFIX,
+  snapshotFilePath,
+} from './segment-files.js';
 
 useLogDir();
 
@@ -64,6 +71,10 @@ describe('PartitionLog', () => {
       expect(epochsInode).toBe(closed[1]);
       expect(crashed.logEndOffset).toBe(66);
       expect(crashed.epochs.all()).toEqual([{ epoch: 2, startOffset: 0 }]);
+      // the replayed batches are not idempotent: the producer state is the close's snapshot, none is written at 66
+      const snapshots = (await readdir(dir)).filter((name) => name.endsWith(SNAPSHOT_SUFFIX));
+      expect(snapshots).toContain(basename(snapshotFilePath(dir, 60)));
+      expect(snapshots).not.toContain(basename(snapshotFilePath(dir, 66)));
     });
 
     it('after a crash (no close) recovers every written batch', async () => {

@@ -14,8 +14,8 @@
 //    point moves to the log end.
 // 4. The producer state is the latest snapshot at or below the log end plus the batch headers after it
 //    (producer-state-files.ts): after a clean shutdown nothing is read, after a crash the batches since the last
-//    roll. Snapshots beyond the log end or below its start are deleted; when batches were replayed, a snapshot at
-//    the log end is written so that the next crash replays less.
+//    roll. Snapshots beyond the log end or below its start are deleted; when idempotent batches were replayed, a
+//    snapshot at the log end is written so that the next crash replays less (other batches leave the table as is).
 // 5. The state and the epoch checkpoint are saved when they differ from what was read, and the clean-shutdown
 //    marker removed: from here on a crash is an unclean shutdown.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
@@ -70,7 +70,7 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   producers.replaceWritten(reloaded.table);
   await forgetInSnapshots(dir, producers.removeExpired(nowMs));
   await deleteProducerSnapshots(dir, (offset) => offset < logStartOffset);
-  if (reloaded.batchesReplayed > 0) await writeProducerSnapshot(dir, logEndOffset, producers.written);
+  if (reloaded.producerBatchesReplayed > 0) await writeProducerSnapshot(dir, logEndOffset, producers.written);
   const opened: LogState = {
     logStartOffset,
     recoveryPoint: recovered ? logEndOffset : Math.min(state.recoveryPoint, logEndOffset),
