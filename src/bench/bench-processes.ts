@@ -3,7 +3,7 @@
 // benchmarks compare it with (WRITE_BASELINE: fs.write of each request body; READ_BASELINE: 1 MiB Range reads of a
 // file); their resident memory and CPU time, read from /proc; and the keep-alive HTTP calls made to them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -39,6 +39,7 @@ async function startChild(
   env: Record<string, string>,
   port: number,
   readyPath: string,
+  readyWithinMs = 30_000,
 ): Promise<Server> {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
@@ -46,7 +47,7 @@ async function startChild(
   });
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const server: Server = { name, child, port, agent };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + readyWithinMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
     try {
@@ -57,20 +58,22 @@ async function startChild(
     }
     if (Date.now() > deadline) {
       await stop(server);
-      throw new Error(`${name} did not become ready within 30 s`);
+      throw new Error(`${name} did not become ready within ${readyWithinMs / 1000} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-export async function stop(server: Server): Promise<void> {
+/** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit signal (null after a clean exit). */
+export async function stop(server: Server, graceMs = 5000): Promise<NodeJS.Signals | null> {
   server.agent.destroy();
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return server.child.signalCode;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
-  const timer = setTimeout(() => server.child.kill('SIGKILL'), 5000);
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
+  return server.child.signalCode;
 }
 
 export function rssBytes(pid: number | undefined): number | undefined {
@@ -95,13 +98,30 @@ export function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
-export async function startBroker(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const port = await freePort();
+/** The ports of a broker's listeners: a restart of the same broker (scale-bench.ts) passes its old ones. */
+export interface BrokerPorts {
+  port: number;
+  kafkaPort: number;
+  registryPort: number;
+}
+
+export async function brokerPorts(): Promise<BrokerPorts> {
   // Every listener on a free port of its own: a default port (9092, 8081) may be taken by another process here.
+  const port = await freePort();
   let kafkaPort = await freePort();
   while (kafkaPort === port) kafkaPort = await freePort();
   let registryPort = await freePort();
   while (registryPort === port || registryPort === kafkaPort) registryPort = await freePort();
+  return { port, kafkaPort, registryPort };
+}
+
+export async function startBroker(
+  dataDir: string,
+  env: Record<string, string> = {},
+  ports?: BrokerPorts,
+  readyWithinMs?: number,
+): Promise<Server> {
+  const { port, kafkaPort, registryPort } = ports ?? (await brokerPorts());
   const server = await startChild(
     'broker',
     [MAIN_JS],
@@ -115,6 +135,7 @@ export async function startBroker(dataDir: string, env: Record<string, string> =
     },
     port,
     '/v3/clusters',
+    readyWithinMs,
   );
   return { ...server, kafkaPort };
 }
@@ -199,4 +220,22 @@ export async function callJson(
   });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.body.toString('utf8', 0, 300)}`);
   return JSON.parse(res.body.toString('utf8')) as Record<string, unknown>;
+}
+
+/** A process's open descriptors (entries of /proc/<pid>/fd), and how many of them are segment files (`.log`). */
+export function openFiles(pid: number | undefined): { all: number; segments: number } | undefined {
+  try {
+    const entries = readdirSync(`/proc/${pid}/fd`);
+    let segments = 0;
+    for (const entry of entries) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${entry}`).endsWith('.log')) segments++;
+      } catch {
+        // closed meanwhile
+      }
+    }
+    return { all: entries.length, segments };
+  } catch {
+    return undefined;
+  }
 }

@@ -17,6 +17,7 @@ import { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PeerClient } from '../cluster/peer-client.js';
+import { forEachBounded } from '../common/bounded-concurrency.js';
 import { BrookError, errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
@@ -49,6 +50,8 @@ import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
 /** How long a broker has to take a metadata push; a broker that does not will reconcile from the store. */
 const PUSH_TIMEOUT_MS = 2_000;
+/** Partition-state writes of one controller pass in flight at once (leader moves after a restart touch them all). */
+const PARTITION_STATE_WRITES_CONCURRENT_MAX = 256;
 
 /** How often whenReady looks again. */
 const READY_POLL_MS = 20;
@@ -331,8 +334,10 @@ export class ClusterController implements OnModuleDestroy {
         ),
       );
     }
-    for (const change of changes) {
-      if (this.epoch !== epoch) return live;
+    // Each change is its own compare-and-set on its own key; issued together, the embedded store writes them in one
+    // file write and Redis pipelines them (one after another, 10,000 partitions took 10,000 store round trips).
+    await forEachBounded(changes, PARTITION_STATE_WRITES_CONCURRENT_MAX, async (change) => {
+      if (this.epoch !== epoch) return;
       const written = await this.store.put(
         partitionStateKey(change.topic, change.partition),
         JSON.stringify(change.state),
@@ -345,8 +350,8 @@ export class ClusterController implements OnModuleDestroy {
         const where = change.state.leader < 0 ? 'offline' : `led by broker ${change.state.leader}`;
         this.logger.log(`${change.topic}-${change.partition} is ${where} (leader epoch ${change.state.leaderEpoch})`);
       }
-    }
-    if (changes.length === 0) return live;
+    });
+    if (this.epoch !== epoch || changes.length === 0) return live;
     await this.metadata.reload();
     await this.pushMetadata(epoch);
     return live;

@@ -1,12 +1,19 @@
 import { appendFile, readdir, stat, truncate as truncateFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendBatches, dir, open, opened, useLogDir } from '../../test/support/partition-log-spec.js';
 import { batchesOf, batchOf, batchOfValues, harness, readAll, T0 } from '../../test/support/log-fixtures.js';
 import { FileHandlePool } from './file-handle-pool.js';
 import { PartitionLog } from './partition-log.js';
 import { assignOffsetAndEpoch } from './record-batch.js';
-import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE, logFilePath } from './segment-files.js';
+import {
+  CLEAN_SHUTDOWN_FILE,
+  LEADER_EPOCH_CHECKPOINT_FILE,
+  LOG_STATE_FILE,
+  logFilePath,
+  SNAPSHOT_SUFFIX,
+  snapshotFilePath,
+} from './segment-files.js';
 
 useLogDir();
 
@@ -39,6 +46,35 @@ describe('PartitionLog', () => {
       expect(await readdir(dir)).not.toContain(CLEAN_SHUTDOWN_FILE);
       const info = await reopened.appendAsLeader(batchOf({ value: 'after' }), 4);
       expect(info.firstOffset).toBe(before.end);
+    });
+
+    it('after a clean close rewrites neither its state nor its epoch checkpoint; after a crash only the state', async () => {
+      const h = harness(dir, { segmentBytes: 500 });
+      const log = await open(h);
+      await appendBatches(log, 20, 3, 2);
+      await log.close();
+      // an atomic replace is a new file under the name: the inode tells whether it was written
+      const inodes = async () =>
+        Promise.all(
+          [LOG_STATE_FILE, LEADER_EPOCH_CHECKPOINT_FILE].map(async (name) => (await stat(join(dir, name))).ino),
+        );
+      const closed = await inodes();
+      const reopened = await open(h);
+      expect(await inodes()).toEqual(closed);
+      expect(reopened.logEndOffset).toBe(60);
+      await appendBatches(reopened, 2, 3, 2);
+      // kill -9: no close; the batches after the recovery point are re-scanned, the recovery point moves
+      const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(crashed);
+      const [stateInode, epochsInode] = await inodes();
+      expect(stateInode).not.toBe(closed[0]);
+      expect(epochsInode).toBe(closed[1]);
+      expect(crashed.logEndOffset).toBe(66);
+      expect(crashed.epochs.all()).toEqual([{ epoch: 2, startOffset: 0 }]);
+      // the replayed batches are not idempotent: the producer state is the close's snapshot, none is written at 66
+      const snapshots = (await readdir(dir)).filter((name) => name.endsWith(SNAPSHOT_SUFFIX));
+      expect(snapshots).toContain(basename(snapshotFilePath(dir, 60)));
+      expect(snapshots).not.toContain(basename(snapshotFilePath(dir, 66)));
     });
 
     it('after a crash (no close) recovers every written batch', async () => {

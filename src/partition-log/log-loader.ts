@@ -10,12 +10,14 @@
 // 3. The offsets are made to agree with what remains: the log end is the last segment's end, the log start and the
 //    cleaner checkpoint are kept within the log, the leader-epoch cache loses entries beyond either end (its latest
 //    epoch as read is kept as latestEpochAtOpen: no epoch this replica led before is above it). After a
-//    recovery every segment is fsynced and the recovery point moves to the log end.
+//    recovery the re-scanned segments are fsynced (those below the recovery point already were) and the recovery
+//    point moves to the log end.
 // 4. The producer state is the latest snapshot at or below the log end plus the batch headers after it
 //    (producer-state-files.ts): after a clean shutdown nothing is read, after a crash the batches since the last
-//    roll. Snapshots beyond the log end or below its start are deleted; when batches were replayed, a snapshot at
-//    the log end is written so that the next crash replays less.
-// 5. The state is saved and the clean-shutdown marker removed: from here on a crash is an unclean shutdown.
+//    roll. Snapshots beyond the log end or below its start are deleted; when idempotent batches were replayed, a
+//    snapshot at the log end is written so that the next crash replays less (other batches leave the table as is).
+// 5. The state and the epoch checkpoint are saved when they differ from what was read, and the clean-shutdown
+//    marker removed: from here on a crash is an unclean shutdown.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
@@ -54,19 +56,26 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   const state = await readLogState(dir);
   const epochs = await readLeaderEpochs(dir);
   const latestEpochAtOpen = epochs.latestEpoch();
-  const { segments, recovered } = await loadSegments(dir, config, deps, names, state, cleanShutdown);
+  const { segments, rescanned } = await loadSegments(dir, config, deps, names, state, cleanShutdown);
+  const recovered = rescanned.length > 0;
   const logEndOffset = segments[segments.length - 1].nextOffset;
   const logStartOffset = Math.min(Math.max(state.logStartOffset, segments[0].baseOffset), logEndOffset);
-  epochs.truncateFromEnd(logEndOffset);
-  epochs.truncateFromStart(logStartOffset);
-  if (recovered) for (const segment of segments) await segment.flush();
+  const epochsCutAtEnd = epochs.truncateFromEnd(logEndOffset);
+  const epochsChanged = epochs.truncateFromStart(logStartOffset) || epochsCutAtEnd;
+  // the segments below the recovery point were durable already
+  for (const segment of rescanned) await segment.flush();
   const producers = new ProducerStateManager(deps.producerState ?? DEFAULT_PRODUCER_STATE_SETTINGS);
   const nowMs = deps.clock.nowMs();
   const reloaded = await reloadProducerState(dir, segments, logStartOffset, logEndOffset, producers, nowMs);
   producers.replaceWritten(reloaded.table);
   await forgetInSnapshots(dir, producers.removeExpired(nowMs));
   await deleteProducerSnapshots(dir, (offset) => offset < logStartOffset);
-  if (reloaded.batchesReplayed > 0) await writeProducerSnapshot(dir, logEndOffset, producers.written);
+  if (reloaded.producerBatchesReplayed > 0) await writeProducerSnapshot(dir, logEndOffset, producers.written);
+  const opened: LogState = {
+    logStartOffset,
+    recoveryPoint: recovered ? logEndOffset : Math.min(state.recoveryPoint, logEndOffset),
+    cleanerCheckpoint: Math.min(state.cleanerCheckpoint, logEndOffset),
+  };
   const local = new LocalLog(
     dir,
     config,
@@ -74,25 +83,29 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
     epochs,
     new LogSegments(segments),
     producers,
-    {
-      logEndOffset,
-      logStartOffset,
-      recoveryPoint: recovered ? logEndOffset : Math.min(state.recoveryPoint, logEndOffset),
-      cleanerCheckpoint: Math.min(state.cleanerCheckpoint, logEndOffset),
-    },
+    { ...opened, logEndOffset },
     latestEpochAtOpen,
   );
-  await local.saveState();
-  await local.saveEpochs();
-  await removeCleanShutdownMarker(dir);
+  // Each is an atomic replace with two fsyncs: only what changed is written (a clean start writes neither).
+  if (!sameLogState(opened, state)) await local.saveState();
+  if (epochsChanged) await local.saveEpochs();
+  if (cleanShutdown) await removeCleanShutdownMarker(dir);
   return local;
+}
+
+function sameLogState(a: LogState, b: LogState): boolean {
+  return (
+    a.logStartOffset === b.logStartOffset &&
+    a.recoveryPoint === b.recoveryPoint &&
+    a.cleanerCheckpoint === b.cleanerCheckpoint
+  );
 }
 
 interface LoadedSegments {
   /** Never empty: a folder without segments gets an empty one at the log start offset. */
   segments: LogSegment[];
-  /** True when a segment was re-scanned (an unclean shutdown with data after the recovery point). */
-  recovered: boolean;
+  /** The segments re-scanned (an unclean shutdown with data after the recovery point), to be fsynced. */
+  rescanned: LogSegment[];
 }
 
 async function loadSegments(
@@ -110,7 +123,7 @@ async function loadSegments(
     .sort((a, b) => a - b);
   const now = deps.clock.nowMs();
   const segments: LogSegment[] = [];
-  let recovered = false;
+  const rescanned: LogSegment[] = [];
   for (let i = 0; i < baseOffsets.length; i++) {
     const base = baseOffsets[i];
     const nextBase = baseOffsets[i + 1];
@@ -124,7 +137,7 @@ async function loadSegments(
     const segment = await LogSegment.open(dir, base, deps.pool, options, size, now, trusted);
     segments.push(segment);
     if (trusted) continue;
-    recovered = true;
+    rescanned.push(segment);
     const previous = segments[segments.length - 2];
     const result = await segment.recover(previous?.nextOffset ?? base);
     if (result.truncatedBytes > 0) {
@@ -138,5 +151,5 @@ async function loadSegments(
   if (segments.length === 0) {
     segments.push(await LogSegment.create(dir, state.logStartOffset, deps.pool, options, now));
   }
-  return { segments, recovered };
+  return { segments, rescanned };
 }

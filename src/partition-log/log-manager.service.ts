@@ -1,4 +1,5 @@
-// The broker's logs (Kafka's LogManager): opens a PartitionLog for every partition this broker hosts, keeps
+// The broker's logs (Kafka's LogManager): opens a PartitionLog for every partition this broker hosts (up to
+// LOG_OPENS_CONCURRENT_MAX at a time, like Kafka's recovery threads), keeps
 // their configs current, deletes the logs of deleted topics, and runs the periodic work: retention every
 // log.retention.check.interval.ms, the cleaner every log.cleaner.backoff.ms, flush.ms checks. Each partition
 // folder holds `partition.metadata` with its topic id, so a folder left from a deleted topic of the same name is
@@ -12,7 +13,9 @@ import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { resolveTopicConfig } from '../config/topic-config.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
+import { forEachBounded } from '../common/bounded-concurrency.js';
 import { FileHandlePool } from './file-handle-pool.js';
+import type { LogConfig } from './log-config.js';
 import { toLogConfig } from './log-config-mapping.js';
 import { cleanLog } from './log-cleaner.js';
 import { PartitionLog } from './partition-log.js';
@@ -20,6 +23,11 @@ import { parsePartitionDirName, partitionDirName } from './segment-files.js';
 
 const PARTITION_METADATA_FILE = 'partition.metadata';
 export const LOGS_SUBDIR = 'logs';
+/**
+ * Logs opened (or deleted) at once by a reconcile: start-up after a crash and a topic of many partitions overlap
+ * their reads and fsyncs this many at a time; each open holds at most one pooled handle while it reads.
+ */
+export const LOG_OPENS_CONCURRENT_MAX = 16;
 
 export type HighWatermarkSource = (topic: string, partition: number) => number | undefined;
 
@@ -73,28 +81,34 @@ export class LogManager {
     topics: ReadonlyMap<string, TopicMetadata>,
     topicConfigDefaults: Readonly<Record<string, string>> = this.config.topicConfigDefaults,
   ): Promise<void> {
-    const wanted = new Map<string, TopicMetadata>();
+    const wanted = new Map<string, { topicId: string; logConfig: LogConfig }>();
     for (const topic of topics.values()) {
+      // one resolved config per topic: its partitions share it
+      let logConfig: LogConfig | null = null;
       topic.assignment.replicas.forEach((replicas, partition) => {
-        if (replicas.includes(this.config.brokerId))
-          wanted.set(partitionDirName(topic.assignment.name, partition), topic);
+        if (!replicas.includes(this.config.brokerId)) return;
+        logConfig ??= toLogConfig(resolveTopicConfig(topic.configs, topicConfigDefaults));
+        wanted.set(partitionDirName(topic.assignment.name, partition), {
+          topicId: topic.assignment.topicId,
+          logConfig,
+        });
       });
     }
-    for (const [name, log] of [...this.logs]) {
-      if (wanted.has(name)) continue;
-      this.logs.delete(name);
+    const doomed = [...this.logs].filter(([name]) => !wanted.has(name));
+    for (const [name] of doomed) this.logs.delete(name);
+    await forEachBounded(doomed, LOG_OPENS_CONCURRENT_MAX, async ([name, log]) => {
       await log.delete();
       this.logger.log(`deleted log ${name}`);
+    });
+    const toOpen: Array<[string, { topicId: string; logConfig: LogConfig }]> = [];
+    for (const entry of wanted) {
+      const existing = this.logs.get(entry[0]);
+      if (existing === undefined) toOpen.push(entry);
+      else existing.updateConfig(entry[1].logConfig);
     }
-    for (const [name, topic] of wanted) {
-      const logConfig = toLogConfig(resolveTopicConfig(topic.configs, topicConfigDefaults));
-      const existing = this.logs.get(name);
-      if (existing !== undefined) {
-        existing.updateConfig(logConfig);
-        continue;
-      }
-      await this.open(name, topic.assignment.topicId, logConfig);
-    }
+    await forEachBounded(toOpen, LOG_OPENS_CONCURRENT_MAX, async ([name, { topicId, logConfig }]) => {
+      await this.open(name, topicId, logConfig);
+    });
   }
 
   /** Removes partition folders on disk that no hosted partition claims (deleted while this broker was down). */
@@ -119,7 +133,7 @@ export class LogManager {
     return epochs;
   }
 
-  private open(name: string, topicId: string, logConfig: ReturnType<typeof toLogConfig>): Promise<PartitionLog> {
+  private open(name: string, topicId: string, logConfig: LogConfig): Promise<PartitionLog> {
     const pending = this.opening.get(name);
     if (pending) return pending;
     const opening = (async () => {
@@ -191,7 +205,8 @@ export class LogManager {
 
   async closeAll(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
-    await Promise.all([...this.logs.values()].map((log) => log.close()));
+    // bounded: each close replaces small files beside its log (descriptors outside the pool)
+    await forEachBounded(this.logs.values(), LOG_OPENS_CONCURRENT_MAX, (log) => log.close());
     await this.pool.closeAll();
   }
 }

@@ -60,6 +60,8 @@ export interface ReloadedState {
   snapshotOffset: number | null;
   /** Batch headers read after the snapshot. */
   batchesReplayed: number;
+  /** Of those, the idempotent ones applied to the table: none means the table is the snapshot's. */
+  producerBatchesReplayed: number;
 }
 
 /**
@@ -94,16 +96,19 @@ export async function reloadProducerState(
   }
   const from = Math.max(snapshotOffset ?? logStartOffset, logStartOffset);
   let batchesReplayed = 0;
+  let producerBatchesReplayed = 0;
   if (segments.length > 0 && from < endOffset) {
     for (let i = floorSegmentIndex(segments, from); i < segments.length; i++) {
       if (segments[i].baseOffset >= endOffset) break;
       await segments[i].forEachHeaderFrom(from, (header) => {
         if (header.baseOffset < from || lastOffsetOf(header) >= endOffset) return;
         batchesReplayed++;
-        if (isIdempotent(header) && !isControlBatch(header)) table.apply(producerBatchOf(header), nowMs);
+        if (!isIdempotent(header) || isControlBatch(header)) return;
+        producerBatchesReplayed++;
+        table.apply(producerBatchOf(header), nowMs);
       });
     }
   }
   table.removeBelow(logStartOffset);
-  return { table, snapshotOffset, batchesReplayed };
+  return { table, snapshotOffset, batchesReplayed, producerBatchesReplayed };
 }

@@ -21,6 +21,7 @@
 // which is where a replica starts from after a restart. Every wait is woken by an event or a Clock timer.
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { PeerClient } from '../cluster/peer-client.js';
+import { forEachBounded } from '../common/bounded-concurrency.js';
 import { errors } from '../common/brook-error.js';
 import { type CancelTimer, type Clock, CLOCK, everyMs, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -62,6 +63,8 @@ export interface ProduceOptions {
 
 /** Bound on acks=all produce requests parked until the ISR has the records; beyond it produce answers 429. */
 export const ACKS_WAITING_MAX = 10_000;
+/** Partitions whose role changes at once when the metadata changes (the log I/O of each overlaps the others'). */
+const ROLE_CHANGES_CONCURRENT_MAX = 16;
 
 @Injectable()
 export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
@@ -156,6 +159,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
     if (this.stopped) return;
     const hosted = new Set<string>();
     const assigned = new Set<string>();
+    const changes: Array<() => Promise<void>> = [];
     for (const topic of topics.values()) {
       for (let index = 0; index < topic.assignment.replicas.length; index++) {
         const replicas = topic.assignment.replicas[index];
@@ -167,14 +171,19 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
         const state = topic.states[index];
         if (log === undefined || state === undefined || log.isClosed) continue;
         hosted.add(key);
-        try {
-          const partition = await this.hostedPartition(key, name, index, log);
-          await this.applyState(partition, state, replicas, topic.stateVersions[index] ?? 0);
-        } catch (error) {
-          this.logger.error(`${key}: role change failed: ${(error as Error).message}`);
-        }
+        changes.push(async () => {
+          try {
+            const partition = await this.hostedPartition(key, name, index, log);
+            await this.applyState(partition, state, replicas, topic.stateVersions[index] ?? 0);
+          } catch (error) {
+            this.logger.error(`${key}: role change failed: ${(error as Error).message}`);
+          }
+        });
       }
     }
+    // Partitions are independent (each its own Partition, fetcher and log); a new leadership writes its log's epoch
+    // checkpoint, so many of them at once (a restart, a new topic) overlap those writes.
+    await forEachBounded(changes, ROLE_CHANGES_CONCURRENT_MAX, (change) => change());
     for (const [key, partition] of [...this.partitions]) {
       if (hosted.has(key)) continue;
       await this.fetchers.stop(key);
