@@ -3,7 +3,9 @@
 // and registration. After the flush the counter is back at nothing; the controller that restores the store raises
 // it above every live broker's block, and brokers take no block before: every id handed out after the flush is
 // above every id handed out before, whichever broker took the highest block (brokers that restarted after the
-// flush take new blocks; a broker still running goes on with its block).
+// flush take new blocks; a broker still running goes on with its block). And when the broker that took the highest
+// block is down for the whole flush and restore: every block is kept by every live broker before its ids are
+// handed out, so the restore raises the counter above it all the same.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postRetrying503, SESSION_TIMEOUT_MS, TestCluster, waitUntil } from './support/cluster.js';
@@ -17,6 +19,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop();
 });
+
+async function flushAll(): Promise<void> {
+  const redis = new Redis(cluster.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    expect(await redis.flushall()).toBe('OK');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const blockOf = (id: number) => Math.floor(id / 1000);
 
 async function producerId(brokerIndex: number): Promise<number> {
   const broker = cluster.brokers[brokerIndex];
@@ -32,13 +46,7 @@ describe('producer-id blocks across a Redis FLUSHALL', () => {
     // brokers 1, 2, 3 take blocks 1, 2, 3 in turn: the highest is broker 3's, and broker 1 knows only its own
     const before = [await producerId(0), await producerId(1), await producerId(2)];
     expect(new Set(before.map((id) => Math.floor(id / 1000))).size).toBe(3);
-    const redis = new Redis(cluster.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      expect(await redis.flushall()).toBe('OK');
-    } finally {
-      redis.disconnect();
-    }
+    await flushAll();
     // brokers 1 and 2 restart (their blocks in memory are gone) and take new blocks from the emptied counter
     await cluster.brokers[0].restart('SIGKILL');
     await cluster.brokers[1].restart('SIGKILL');
@@ -46,6 +54,28 @@ describe('producer-id blocks across a Redis FLUSHALL', () => {
     for (const id of after) expect(id).toBeGreaterThan(Math.max(...before));
     // broker 3 goes on with the rest of its block: still no id twice
     const all = [...before, ...after, await producerId(2)];
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('never reuses the block of a broker that was down while the store was restored', async () => {
+    // broker 3 starts afresh and takes a new block, the highest; then it stops
+    await cluster.brokers[2].restart('SIGKILL');
+    const first = await producerId(2);
+    const highest = blockOf(first);
+    const earlier = [await producerId(0), await producerId(1)];
+    for (const id of earlier) expect(blockOf(id)).toBeLessThan(highest);
+    await cluster.brokers[2].kill('SIGKILL');
+    await flushAll();
+    // brokers 1 and 2 forget their blocks in memory and take new ones from the counter the restore raised
+    await cluster.brokers[0].restart('SIGKILL');
+    await cluster.brokers[1].restart('SIGKILL');
+    const after = [await producerId(0), await producerId(1)];
+    for (const id of after) expect(blockOf(id)).toBeGreaterThan(highest);
+    // broker 3 comes back: its next id comes from a new block, and no id was handed out twice
+    await cluster.brokers[2].restart('SIGKILL');
+    const back = await producerId(2);
+    expect(blockOf(back)).toBeGreaterThan(highest);
+    const all = [first, ...earlier, ...after, back];
     expect(new Set(all).size).toBe(all.length);
   });
 });
