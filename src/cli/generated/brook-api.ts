@@ -1700,7 +1700,9 @@ export interface paths {
      * @description Hands out a new producer id with epoch 0 (Kafka's InitProducerId without a transactional id) for the
      *     `Brook-Producer-Id`, `Brook-Producer-Epoch` and `Brook-Producer-Sequence` headers of produce requests. Ids
      *     are unique in the cluster: each broker takes blocks of 1000 from a counter in the coordination store, which
-     *     only moves up. Needs an authenticated principal only; each produce still needs WRITE on its topic. The body
+     *     only moves up, and keeps each block it takes, before handing out its ids, in the data dirs of every live
+     *     broker, so that a block is never taken twice, even after Redis lost everything while the broker that took
+     *     the highest block was down. Needs an authenticated principal only; each produce still needs WRITE on its topic. The body
      *     is an empty JSON object, `{}` (a v3 write without a body is 42206, as everywhere under /v3/).
      */
     post: operations['initProducerId'];
@@ -8104,6 +8106,7 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
+      /** @description 50003 (retry): the coordination store is being restored, or a live broker did not keep the new block. */
       503: components['responses']['ServiceUnavailable'];
     };
   };
