@@ -2,8 +2,8 @@
 // partition leader (produce with the leader epoch it believes, read, offsets; record batches as stored, never JSON
 // per record), followers' fetches from their leader, what a broker
 // forwards to the controller (admin commands), what a restoring controller asks every broker (its metadata
-// snapshot), and the broker's cluster status (for operators and tests). Not in openapi.yaml: not public.
-import { Body, Controller, Get, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+// snapshot), the producer-id blocks other brokers took, and the broker's cluster status (for operators and tests). Not in openapi.yaml: not public.
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BATCHES_MEDIA_TYPE } from '../cluster/peer-client.js';
 import { errors } from '../common/brook-error.js';
@@ -58,6 +58,21 @@ export class InternalController {
   snapshot(@Res({ passthrough: true }) reply: FastifyReply) {
     void reply.header('content-type', 'application/json');
     return serializeSnapshot(this.metadata.snapshot());
+  }
+
+  /**
+   * A producer-id block another broker took (application/idempotence/producer-ids.service.ts): kept in this
+   * broker's data dir before the answer, so that a restore of an emptied store raises the block counter above it
+   * even while the broker that took it is down.
+   */
+  @Post('producer-id-blocks')
+  @HttpCode(204)
+  async producerIdBlock(@Body() body: { block?: unknown }): Promise<void> {
+    const block = body?.block;
+    if (typeof block !== 'number' || !Number.isSafeInteger(block) || block < 1) {
+      throw errors.invalidRequest('block must be a positive integer.');
+    }
+    await this.election.observeProducerIdBlock(block);
   }
 
   /**

@@ -1,6 +1,7 @@
 // Building v2 record batches (layout in record-batch-layout.ts): from records (encodeBatch, which the cleaner also
 // uses to rewrite a batch with fewer records), and from records held as spans of one buffer (the v2 produce fast
-// paths: binary, and records with schemas), which gives the same bytes.
+// paths: binary, and records with schemas), which gives the same bytes; and the empty batch of an idempotency key's
+// marker (encodeEmptyBatch).
 import { codecFor, CompressionType } from './compression.js';
 import {
   ATTRIBUTES_AT,
@@ -316,4 +317,27 @@ function copySpan(from: Buffer, start: number, length: number, to: Buffer, at: n
   if (length > 64) return at + from.copy(to, at, start, start + length);
   for (let k = 0; k < length; k++) to[at + k] = from[start + k];
   return at + length;
+}
+
+/**
+ * A batch with no record that takes one offset (see record-batch-layout.ts), stamped with `timestampMs` and the
+ * producer's fields: an idempotency key's marker on its home partition.
+ */
+export function encodeEmptyBatch(
+  timestampMs: number,
+  producer: { producerId: number; producerEpoch: number; baseSequence: number },
+): Buffer {
+  const batch = Buffer.alloc(BATCH_HEADER_BYTES);
+  batch.writeInt32BE(batch.length - LOG_OVERHEAD_BYTES, LENGTH_AT);
+  batch.writeInt32BE(NO_PARTITION_LEADER_EPOCH, LEADER_EPOCH_AT);
+  batch.writeInt8(MAGIC_V2, MAGIC_AT);
+  batch.writeInt32BE(0, LAST_OFFSET_DELTA_AT);
+  batch.writeBigInt64BE(BigInt(timestampMs), BASE_TIMESTAMP_AT);
+  batch.writeBigInt64BE(BigInt(timestampMs), MAX_TIMESTAMP_AT);
+  batch.writeBigInt64BE(BigInt(producer.producerId), PRODUCER_ID_AT);
+  batch.writeInt16BE(producer.producerEpoch, PRODUCER_EPOCH_AT);
+  batch.writeInt32BE(producer.baseSequence, BASE_SEQUENCE_AT);
+  batch.writeInt32BE(0, RECORD_COUNT_AT);
+  writeCrc(batch);
+  return batch;
 }

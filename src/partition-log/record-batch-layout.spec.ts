@@ -14,8 +14,9 @@ import {
   timestampTypeOf,
   TimestampType,
   validateBatch,
+  writeCrc,
 } from './record-batch-layout.js';
-import { encodeBatch } from './record-batch-builder.js';
+import { encodeBatch, encodeEmptyBatch } from './record-batch-builder.js';
 import { batchesIn, decodeRecords } from './record-batch-reader.js';
 import { crc32c } from '@node-rs/crc32';
 import {
@@ -226,5 +227,28 @@ describe('readBatchHeader int64 fields', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("the empty batch (an idempotency key's marker)", () => {
+  const producer = { producerId: 2 ** 52 + 7, producerEpoch: 3, baseSequence: 12345 };
+
+  it('takes one offset, holds no record, and validates', () => {
+    const batch = encodeEmptyBatch(T0, producer);
+    assignOffsetAndEpoch(batch, 40, 2);
+    const header = validateBatch(batch);
+    expect(header).toMatchObject({ baseOffset: 40, recordCount: 0, lastOffsetDelta: 0, maxTimestamp: T0 });
+    expect(header).toMatchObject({ producerId: producer.producerId, producerEpoch: 3, baseSequence: 12345 });
+    expect(header.sizeBytes).toBe(BATCH_HEADER_BYTES);
+    expect(lastOffsetOf(header)).toBe(40);
+    expect(decodeRecords(batch)).toEqual([]);
+    expect([...batchesIn(Buffer.concat([batch, encodeBatch([record()])]))]).toHaveLength(2);
+  });
+
+  it('is refused with a last offset delta other than 0', () => {
+    const batch = encodeEmptyBatch(T0, producer);
+    batch.writeInt32BE(1, 23);
+    writeCrc(batch);
+    expect(() => validateBatch(batch)).toThrow(/record count 0/);
   });
 });

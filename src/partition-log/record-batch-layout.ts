@@ -24,6 +24,11 @@
 // keyLength varint (-1 = null), key, valueLength varint (-1 = null), value, headerCount varint, then per header
 // keyLength varint, key (UTF-8), valueLength varint (-1 = null), value. All varints are zig-zag encoded.
 //
+// An empty batch (recordCount 0, lastOffsetDelta 0: one offset and no record, as Kafka's cleaner leaves a batch
+// whose records it all removed) is what Brook writes as an idempotency key's marker on its home partition
+// (application/produce/partition-appends.ts); readers skip it as they skip compaction's gaps. Clients may not send
+// one (record-batch-validation.ts).
+//
 // baseOffset, batchLength, partitionLeaderEpoch and magic sit before the CRC'd range, so the log can assign
 // offsets and stamp the leader epoch on a batch without recomputing its CRC.
 import { crc32c } from './crc32c.js';
@@ -174,7 +179,8 @@ export function validateBatchStructure(batch: Buffer): BatchHeader {
 }
 
 function checkCountsAndOffsets(header: BatchHeader): void {
-  if (header.recordCount < 1 || header.lastOffsetDelta < header.recordCount - 1) {
+  const empty = header.recordCount === 0 && header.lastOffsetDelta === 0;
+  if (!empty && (header.recordCount < 1 || header.lastOffsetDelta < header.recordCount - 1)) {
     throw new CorruptBatchError(`record count ${header.recordCount} inconsistent with last offset delta`);
   }
   if (header.baseOffset < 0 || header.baseOffset + header.lastOffsetDelta > Number.MAX_SAFE_INTEGER) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CompressionType } from './compression.js';
-import { encodeBatch } from './record-batch-builder.js';
+import { encodeBatch, encodeEmptyBatch } from './record-batch-builder.js';
 import { ATTRIBUTES_AT, BATCH_BYTES_MAX, CorruptBatchError, readBatchHeader } from './record-batch-layout.js';
 import { decodeRecords } from './record-batch-reader.js';
 import { nativeWalkRecords, validateClientRecords, walkRecords } from './record-batch-validation.js';
@@ -142,5 +142,13 @@ describe.runIf(nativeWalkRecords !== null)('the native record walk (native/recor
       expect(nativeWalkRecords!(body, count, false)).toBe(jsVerdict(body, count, false));
       expect(nativeWalkRecords!(body, count, false)).toBeGreaterThanOrEqual(0);
     }
+  });
+});
+
+describe('an empty batch from a client', () => {
+  it("is refused: only Brook writes one, as an idempotency key's marker", () => {
+    const batch = encodeEmptyBatch(0, { producerId: 5, producerEpoch: 0, baseSequence: 0 });
+    const options = { keysRequired: false, maxDecompressedBytes: BATCH_BYTES_MAX };
+    expect(() => validateClientRecords(batch, readBatchHeader(batch), options)).toThrow(CorruptBatchError);
   });
 });

@@ -27,6 +27,7 @@ export {
 } from './record-batch-layout.js';
 export {
   encodeBatch,
+  encodeEmptyBatch,
   encodeSpansBatch,
   frameRecordSpans,
   frameSpansBatch,

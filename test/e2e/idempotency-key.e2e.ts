@@ -160,6 +160,17 @@ describe('Idempotency-Key on one broker', () => {
     expectError(await v3('single-0', { value: { type: 'STRING', data: 'other' } })(), 422, 42291);
     expectError(await v2('v2-binary', '/topics/ik', BINARY, { records: [{ value: b64('x9') }] })(), 422, 42291);
     expect(await values(broker.url, cid, 'ik', 3)).toHaveLength(expected.length);
+    // another body whose records go only to partitions the first did not write: refused at the key's home partition
+    const onPartition = (partition: number) => ({
+      entries: [{ id: 'e', partition_id: partition, value: { type: 'STRING', data: `p${partition}` } }],
+    });
+    await thrice(batch('spread-1', onPartition(0)), 207);
+    for (const partition of [1, 2]) expectError(await batch('spread-1', onPartition(partition))(), 422, 42291);
+    const spreadV2 = (partition: number) =>
+      v2('spread-2', `/topics/ik/partitions/${partition}`, BINARY, { records: [{ value: b64(`q${partition}`) }] });
+    await thrice(spreadV2(2));
+    for (const partition of [0, 1]) expectError(await spreadV2(partition)(), 422, 42291);
+    expect(await values(broker.url, cid, 'ik', 3)).toEqual([...expected, 'p0', 'q2'].sort());
     // malformed keys, and a key with the producer headers
     expectError(await v3('', { value: { type: 'STRING', data: 'e' } })(), 400, 400);
     expectError(await v3('a b', { value: { type: 'STRING', data: 'e' } })(), 400, 400);
@@ -182,10 +193,13 @@ describe('Idempotency-Key on one broker', () => {
     const records = ['r0', 'r1', 'r2'].map((data) => ({ value: { type: 'STRING', data } }));
     const first = (await streamed(broker.url, cid, 'ik-stream', 'stream-1', records)).map((line) => JSON.parse(line));
     expect(first.map((report) => report.offset)).toEqual([0, 1, 2]);
+    for (const report of first) expect(report.replayed).toBeUndefined();
     const longer = [...records, { value: { type: 'STRING', data: 'r3' } }];
     const again = (await streamed(broker.url, cid, 'ik-stream', 'stream-1', longer)).map((line) => JSON.parse(line));
-    expect(again.slice(0, 3)).toEqual(first);
+    // the head went out before any record was read: each replayed report says so itself
+    expect(again.slice(0, 3)).toEqual(first.map((report) => ({ ...report, replayed: true })));
     expect(again[3].offset).toBe(3);
+    expect(again[3].replayed).toBeUndefined();
     expect(await values(broker.url, cid, 'ik-stream', 1)).toEqual(['r0', 'r1', 'r2', 'r3']);
   });
 

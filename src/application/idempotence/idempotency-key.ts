@@ -11,7 +11,9 @@
 //                   id and epoch with other sequences is the key used with another body (42291)
 //
 // A partition's batch of a request whose records go to several partitions starts at the sequence of its first
-// record (digest + its index in the request), as with Brook-Producer-Sequence. The producer state keeps, per
+// record (digest + its index in the request), as with Brook-Producer-Sequence. Every request with a key writes its
+// key's home partition first (application/produce/partition-appends.ts: a marker batch there when none of its
+// records go there), so another body is refused there whatever partitions the two bodies' records go to. The producer state keeps, per
 // partition and key, the batch's offsets and timestamps: the answer of a retry is rebuilt from them by the edge.
 // Each record of a streaming v3 request is its own request: the stream position is part of the hash.
 import { createHash } from 'node:crypto';

@@ -2,9 +2,12 @@
 // of PRODUCER_ID_BLOCK_SIZE ids at a time from the counter `brook/producer-id-block` of the coordination store and
 // hands them out one by one; block n holds ids [(n - 1) * size, n * size). The counter only moves up
 // (raiseCounterAbove with the highest block this broker knows of: the ones it took, kept in its data dir, and the
-// ones other brokers publish, read by loadHighestBlock before every block), so after a Redis restart that lost the
-// counter no block is taken again (the controller also raises it when it restores the store). The ids stay below KEY_PRODUCER_ID_BASE,
-// where the idempotency keys' ids start (partition-log/producer-state.ts). Pure apart from the two injected ports.
+// ones other brokers publish, read by loadHighestBlock before every block). A block taken is kept durably by this
+// broker (saveHighestBlock) and then by every other live broker (replicateBlock, in their data dirs) before any of
+// its ids is handed out: so when Redis loses the counter, the controller that restores the store raises it above
+// every block any broker then alive keeps, even when the broker that took the highest block is down for the whole
+// restore. The ids stay below KEY_PRODUCER_ID_BASE, where the idempotency keys' ids start
+// (partition-log/producer-state.ts). Pure apart from the injected ports.
 import { KEY_PRODUCER_ID_BASE } from '../../partition-log/producer-state.js';
 
 export { PRODUCER_ID_BLOCK_KEY } from '../../coordination/cluster-keys.js';
@@ -22,6 +25,8 @@ export interface ProducerIdBlockPorts {
    */
   loadHighestBlock(): Promise<number>;
   saveHighestBlock(block: number): Promise<void>;
+  /** Has every other live broker keep the block durably; throws (and the block is not used) when one did not. */
+  replicateBlock(block: number): Promise<void>;
 }
 
 export class ProducerIdsExhaustedError extends Error {}
@@ -49,6 +54,7 @@ export class ProducerIdBlocks {
     if (block > PRODUCER_ID_BLOCKS_MAX) throw new ProducerIdsExhaustedError('every producer id block was taken');
     await this.ports.saveHighestBlock(block);
     this.highestBlock = block;
+    await this.ports.replicateBlock(block);
     this.next = (block - 1) * PRODUCER_ID_BLOCK_SIZE;
     this.end = block * PRODUCER_ID_BLOCK_SIZE;
   }

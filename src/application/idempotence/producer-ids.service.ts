@@ -2,9 +2,13 @@
 // InitProducerId): a new id with epoch 0 each time, from this broker's block (producer-id-blocks.ts). The highest
 // block taken is kept in `<data dir>/producer-id-block` as a decimal number, and in broker-meta.json, which the
 // broker's registration publishes (controller-election/): the next block is raised above the highest of them and of
-// every live broker's. After the coordination store lost its data, no block is taken until a controller has restored
-// it (the metadata incarnation key is back, and the counter was raised above every live broker's block first):
-// meanwhile the route answers 503 50003 and the client retries.
+// every live broker's. Before its ids are handed out, a new block is sent to every other live broker
+// (POST internal/v1/producer-id-blocks), which keeps it in its broker-meta.json before answering, so a block
+// survives in the data dirs (and registrations) of the brokers that stay up when the one that took it is down. A
+// broker that does not answer makes the block unused and the route 503 50003 (retry) until its registration lapses.
+// After the coordination store lost its data, no block is taken until a controller has restored it (the metadata
+// incarnation key is back, and the counter was raised above every live broker's block first): meanwhile the route
+// answers 503 50003 and the client retries.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
@@ -15,9 +19,14 @@ import type { BrokerConfig } from '../../config/broker-config.js';
 import { CoordinationStore } from '../../coordination/coordination-store.js';
 import { METADATA_INCARNATION_KEY } from '../../coordination/cluster-keys.js';
 import { ControllerElection } from '../../controller-election/controller-election.service.js';
+import { PeerClient } from '../../cluster/peer-client.js';
 import { PRODUCER_ID_BLOCK_KEY, ProducerIdBlocks, ProducerIdsExhaustedError } from './producer-id-blocks.js';
 
 export const PRODUCER_ID_BLOCK_FILE = 'producer-id-block';
+/** The internal route by which a broker has its peers keep a block it took. */
+export const PRODUCER_ID_BLOCKS_PATH = '/producer-id-blocks';
+/** How long a peer has to keep a new block. */
+const REPLICATE_BLOCK_TIMEOUT_MS = 5_000;
 
 export interface ProducerIdentity {
   producerId: number;
@@ -28,7 +37,12 @@ export interface ProducerIdentity {
 export class ProducerIdService {
   private readonly blocks: ProducerIdBlocks;
 
-  constructor(@Inject(BROKER_CONFIG) config: BrokerConfig, store: CoordinationStore, election: ControllerElection) {
+  constructor(
+    @Inject(BROKER_CONFIG) config: BrokerConfig,
+    store: CoordinationStore,
+    election: ControllerElection,
+    peers: PeerClient,
+  ) {
     const path = join(config.dataDir, PRODUCER_ID_BLOCK_FILE);
     this.blocks = new ProducerIdBlocks({
       raiseCounterAbove: (floor) => store.raiseCounterAbove(PRODUCER_ID_BLOCK_KEY, floor),
@@ -41,6 +55,25 @@ export class ProducerIdService {
       saveHighestBlock: async (block) => {
         await writeFileAtomic(path, `${block}\n`);
         await election.observeProducerIdBlock(block);
+      },
+      replicateBlock: async (block) => {
+        const others = (await election.liveBrokers()).filter((broker) => broker.brokerId !== config.brokerId);
+        const answers = await Promise.allSettled(
+          others.map((broker) =>
+            peers.call(broker.url, {
+              method: 'POST',
+              path: PRODUCER_ID_BLOCKS_PATH,
+              json: { block },
+              timeoutMs: REPLICATE_BLOCK_TIMEOUT_MS,
+            }),
+          ),
+        );
+        const failed = others.filter((_, i) => answers[i].status === 'rejected').map((broker) => broker.brokerId);
+        if (failed.length > 0) {
+          throw errors.retriable(
+            `Producer-id block ${block} could not be recorded by broker(s) ${failed.join(', ')}; retry.`,
+          );
+        }
       },
     });
   }

@@ -11,17 +11,15 @@
 // all go to one named partition keep Kafka's strict rule (the next request starts at the next sequence); records
 // spread by key leave gaps in each partition's sequence (`sequenceGaps`), which only ever moves forward.
 import { DynamicBrokerConfigs } from '../../topic/dynamic-broker-configs.service.js';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { ControllerService } from '../../controller-election/controller.service.js';
-import { incrementSequence } from '../../partition-log/producer-state.js';
 import {
   encodeBatch,
   encodeSpansBatch,
   frameSpansBatch,
-  stampProducer,
   type RecordInput,
   type RecordSpans,
 } from '../../partition-log/record-batch.js';
@@ -33,23 +31,14 @@ import type { TopicMetadata } from '../../topic/cluster-metadata.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
 import { StickyPartitioner } from '../../topic/partitioner.js';
 import { isPartitionOf, placeRecords, type ProduceSource } from './record-placement.js';
-import { keyRequestError, replayedTimestampMs } from './replay.js';
+import { replayedTimestampMs } from './replay.js';
+import { type AppendedGroup, appendRequest, homePartition, type IdempotentProducer } from './partition-appends.js';
+import { type Clock, CLOCK, systemClock } from '../../common/clock.js';
+
+export type { AppendedGroup, IdempotentProducer } from './partition-appends.js';
 import { resolveTopicConfig } from '../../config/topic-config.js';
 import { isInternalTopic } from '../../topic/topic-name.js';
 import { Metrics } from '../../metrics/metrics.service.js';
-
-/** An idempotent producer's fields for one request: record i has sequence `sequence + i`. */
-export interface IdempotentProducer {
-  producerId: number;
-  producerEpoch: number;
-  sequence: number;
-  /**
-   * An Idempotency-Key's producer (application/idempotence/idempotency-key.ts): records without a key or a partition
-   * go to the partition the id names (a retry puts them in the same batch), the whole request answers 42291 or
-   * 40906 when a batch did, and replayed batches are answered from what the leader kept.
-   */
-  idempotencyKey?: boolean;
-}
 
 export interface ProduceInput extends RecordInput {
   partition?: number | null;
@@ -67,16 +56,6 @@ export interface ScannedRecords extends RecordSpans {
   readonly partitions: ReadonlyArray<number | null> | null;
   readonly keyed: boolean;
   key(i: number): Buffer | null;
-}
-
-/** The records of one request that went to one partition, and how their append went. */
-export interface AppendedGroup {
-  partition: number;
-  /** Read-only: may be shared with other requests (record-placement.ts). */
-  indexes: readonly number[];
-  /** null for acks=0 (and when error is set). */
-  info: AppendInfo | null;
-  error: BrookError | null;
 }
 
 export interface ProduceResult {
@@ -112,6 +91,7 @@ export class ProduceService {
     private readonly metrics: Metrics,
     private readonly replicaManager: ReplicaManager,
     private readonly brokerConfigs: DynamicBrokerConfigs,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -266,50 +246,33 @@ export class ProduceService {
     const { refused, byPartition, sequenceGaps } = placeRecords(source, partitions, compacted, checkRouting, () =>
       this.keylessPartition(topic, partitions, producer),
     );
-    return { refused, appended: await this.appendEach(topic, byPartition, source, acks, producer, sequenceGaps) };
+    return {
+      refused,
+      appended: await this.appendEach(topic, partitions, byPartition, source, acks, producer, sequenceGaps),
+    };
   }
 
-  /** One batch and one append per partition, all at once. */
-  private async appendEach(
+  /** One batch and one append per partition (partition-appends.ts). */
+  private appendEach(
     topic: string,
+    partitions: number,
     byPartition: Map<number, readonly number[]>,
     source: ProduceSource,
     acks: Acks,
     producer: IdempotentProducer | null,
     sequenceGaps: boolean,
   ): Promise<AppendedGroup[]> {
-    const keyProducers = producer?.idempotencyKey === true;
-    const appended = await Promise.all(
-      [...byPartition].map(async ([partition, indexes]): Promise<AppendedGroup> => {
-        try {
-          const batch = source.encode(indexes);
-          if (producer !== null) {
-            stampProducer(batch, {
-              producerId: producer.producerId,
-              producerEpoch: producer.producerEpoch,
-              baseSequence: incrementSequence(producer.sequence, indexes[0]),
-            });
-          }
-          const info = await this.replicas.produce(topic, partition, batch, acks, { sequenceGaps, keyProducers });
-          if (info?.duplicate !== true) this.metrics.produced(topic, indexes.length, batch.length);
-          return { partition, indexes, info, error: null };
-        } catch (error) {
-          const failure = error instanceof BrookError ? error : errors.kafkaError((error as Error).message);
-          return { partition, indexes, info: null, error: failure };
-        }
-      }),
-    );
-    const keyError = keyProducers ? keyRequestError(appended) : null;
-    if (keyError !== null) throw keyError;
-    return appended;
+    const ports = { replicas: this.replicas, metrics: this.metrics, clock: this.clock };
+    const encode = (indexes: readonly number[]) => source.encode(indexes);
+    return appendRequest(ports, { topic, partitions, byPartition, encode, acks, producer, sequenceGaps });
   }
 
   /**
    * The partition of records with neither a key nor a partition: the sticky one, or for an Idempotency-Key's
-   * request the one its producer id names, so that a retry puts them in the same batch again.
+   * request its home partition, so that a retry puts them in the same batch again (partition-appends.ts).
    */
   private keylessPartition(topic: string, partitions: number, producer: IdempotentProducer | null): number {
-    if (producer?.idempotencyKey === true) return producer.producerId % partitions;
+    if (producer?.idempotencyKey === true) return homePartition(producer.producerId, partitions);
     return this.partitioner(topic).next(partitions);
   }
 

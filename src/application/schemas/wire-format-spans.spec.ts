@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { avroValueToJson } from './avro-data.js';
 import { parseSchema } from './parse-schema.js';
-import type { ParsedAvroSchema, ParsedSchema } from './parsed-schema.js';
+import type { JsonValue, ParsedAvroSchema, ParsedSchema } from './parsed-schema.js';
 import { encodeRecord } from './record-codec.js';
 import { NO_REFERENCES, type SchemaType } from './schema-types.js';
 import { encodeWireFormatSpans, type SpanSchema, type WireFormatSpans } from './wire-format-spans.js';
@@ -143,7 +143,13 @@ describe('encodeWireFormatSpans', () => {
   it('refuses the first field that does not match, with the error encodeRecord gives it', () => {
     const user = avroSchemas.find(({ name }) => name === 'user')!;
     const list = avroSchemas.find(({ name }) => name === 'list')!;
-    const bad = [{ value: 'x' }, { value: 1, next: { Node: { value: 2.5 } } }, { value: 1, next: 3 }, 'text', 5];
+    const bad: JsonValue[] = [
+      { value: 'x' },
+      { value: 1, next: { Node: { value: 2.5 } } },
+      { value: 1, next: 3 },
+      'text',
+      5,
+    ];
     fc.assert(
       fc.property(
         fc.array(avroData(user.schema), { minLength: 1, maxLength: 10 }),

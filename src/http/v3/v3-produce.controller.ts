@@ -5,8 +5,9 @@
 // Brook-Producer-* headers make a request idempotent (application/produce/produce.service.ts); in streaming mode the
 // n-th record of the stream (from 0) has sequence Brook-Producer-Sequence + n. So does an Idempotency-Key
 // (application/idempotence/idempotency-key.ts): a retry is answered from the kept outcome with Idempotent-Replayed;
-// in streaming mode each record is keyed by its position in the stream, and its report rebuilt alike (the head is
-// written before the records are read, so it carries no Idempotent-Replayed).
+// in streaming mode each record is keyed by its position in the stream, and its report rebuilt alike; the head is
+// written before the records are read, so it carries no Idempotent-Replayed: a replayed record's report carries
+// `replayed: true` instead (as the WebSocket ack does).
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
 import {
@@ -202,7 +203,8 @@ export class V3ProduceController {
       const record = await parseRecord(this.serde, topic, JSON.parse(text) as unknown, 'record', this.clock.nowMs());
       const [outcome] = await this.producer.produce(topic, [record.input], acks, producer);
       if (!outcome.ok) throw outcome.error;
-      return this.report(clusterId, topic, record, outcome);
+      const report = this.report(clusterId, topic, record, outcome);
+      return outcome.replayed === true ? { ...report, replayed: true } : report;
     } catch (error) {
       const failure =
         error instanceof BrookError ? error : errors.badRequest(`Malformed record: ${(error as Error).message}`);
