@@ -5,6 +5,7 @@
 // X-Brook-Next-Offset and X-Brook-High-Watermark headers. The query is checked by records.dto.ts. The route's rights
 // are checked before the handler; since a read may wait up to wait_ms, security's one read check is asked again once
 // there is something to answer.
+import { clientGoneSignal } from '../../common/client-gone.js';
 import { Controller, Get, Headers, Param, Query, Res, UseGuards, UsePipes } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BrookError } from '../../common/brook-error.js';
@@ -46,9 +47,8 @@ export class V3ReadController {
   ) {
     const { format, max_bytes: maxBytes, max_records: maxRecords, wait_ms: waitMs } = query;
     const offset = await this.startOffset(topic, partition, query);
-    const abort = new AbortController();
-    reply.raw.once('close', () => abort.abort());
-    const result = await this.replicas.read(topic, partition, offset, { maxBytes, waitMs, signal: abort.signal });
+    const signal = clientGoneSignal(reply.raw);
+    const result = await this.replicas.read(topic, partition, offset, { maxBytes, waitMs, signal });
     const reader = { principal: principalOf(reply.request), host: hostOf(reply.request), path: 'rest.read' };
     if (!this.access.mayRead({ ...reader, requestId: reply.request.id }, topic))
       throw new BrookError(403, 40301, `${reader.principal} is not authorized to READ topic '${topic}'.`);
