@@ -6,7 +6,8 @@
 // same records get the same EncodedRun, whose joined JSON is built once. Pure: no I/O; records in a schema format
 // are decoded with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
 import { batchesIn, decodeRecords, lastOffsetOf } from '../../partition-log/record-batch.js';
-import { toApiRecord, type ReadFormat } from '../record-format.js';
+import type { ReadFormat } from '../record-format.js';
+import { recordJson } from '../record-json.js';
 import type { SchemaLookup } from '../schemas/record-codec.js';
 import { isSchemaReadFormat } from '../schemas/schema-fields.js';
 
@@ -131,7 +132,7 @@ export class RecordJsonCache {
   private encodeBatch(batch: Buffer, topic: string, partition: number, format: ReadFormat): Entry {
     let bytes = ENTRY_OVERHEAD_BYTES;
     const records = decodeRecords(batch).map((record) => {
-      const json = JSON.stringify(toApiRecord(record, partition, format, topic, this.schemas?.lookup));
+      const json = recordJson(record, partition, format, topic, this.schemas?.lookup);
       bytes += json.length * 2 + ENTRY_OVERHEAD_BYTES;
       return { offset: record.offset, json };
     });

@@ -2,9 +2,9 @@
 // &max_records=&wait_ms=&format= (binary, json, string, or avro, jsonschema, protobuf: decoded with the registry's
 // schemas). JSON answers {records, next_offset, high_watermark}; with
 // `Accept: application/vnd.brook.batches` the stored batches are sent as they are (Kafka v2 layout), with
-// X-Brook-Next-Offset and X-Brook-High-Watermark headers. The query is checked by records.dto.ts. The route's rights
-// are checked before the handler; since a read may wait up to wait_ms, security's one read check is asked again once
-// there is something to answer.
+// X-Brook-Next-Offset and X-Brook-High-Watermark headers; the JSON answer's text is written by record-json.ts. The
+// query is checked by records.dto.ts. The route's rights are checked before the handler; since a read may wait up
+// to wait_ms, security's one read check is asked again once there is something to answer.
 import { clientGoneSignal } from '../../common/client-gone.js';
 import { Controller, Get, Headers, Param, Query, Res, UseGuards, UsePipes } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
@@ -12,7 +12,7 @@ import { BrookError } from '../../common/brook-error.js';
 import { ReadAccess } from '../../security/read-access.js';
 import { hostOf, principalOf } from '../../security/request-identity.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
-import { recordsFromBatches } from '../../application/record-format.js';
+import { recordsJsonFromBatches } from '../../application/record-json.js';
 import { isSchemaReadFormat } from '../../application/schemas/schema-fields.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { Metrics } from '../../metrics/metrics.service.js';
@@ -24,6 +24,8 @@ import { KnownPartitionGuard } from './known-partition.guard.js';
 import { ReadLimitsPipe, ReadRecordsQuery } from './records.dto.js';
 
 export const BATCHES_MEDIA_TYPE = 'application/vnd.brook.batches';
+/** What Fastify sends for an object it serialises. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 @Controller('v3/clusters/:cluster_id/topics/:topic_name/partitions/:partition_id')
 @UseGuards(KnownClusterGuard)
@@ -63,7 +65,7 @@ export class V3ReadController {
       return result.batches;
     }
     if (isSchemaReadFormat(format)) await this.serde.prepare(result.batches);
-    const { records, nextOffset } = recordsFromBatches(
+    const { json, count, nextOffset } = recordsJsonFromBatches(
       result.batches,
       partition,
       format,
@@ -71,8 +73,11 @@ export class V3ReadController {
       maxRecords,
       this.serde.lookup,
     );
-    this.metrics.consumed(topic, records.length, result.batches.length);
-    return { records, next_offset: nextOffset ?? result.nextOffset, high_watermark: result.highWatermark };
+    this.metrics.consumed(topic, count, result.batches.length);
+    // the answer's text is written here, records and all (record-json.ts), and sent as it is
+    void reply.header('content-type', JSON_CONTENT_TYPE);
+    const tail = `],"next_offset":${nextOffset ?? result.nextOffset},"high_watermark":${result.highWatermark}}`;
+    return Buffer.from(`{"records":[${json}${tail}`, 'utf8');
   }
 
   private async startOffset(topic: string, partition: number, query: ReadRecordsQuery): Promise<number> {
