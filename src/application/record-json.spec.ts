@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeBatch, type LogRecord } from '../partition-log/record-batch.js';
 import { toApiRecord, type ReadFormat } from './record-format.js';
-import { recordJson, recordsJsonFromBatches } from './record-json.js';
+import { JsonTextBuffer, recordJson, recordsJsonFromBatches } from './record-json.js';
 
 const bytes = fc.option(
   fc.oneof(
@@ -41,15 +41,26 @@ describe('recordJson', () => {
 });
 
 describe('recordsJsonFromBatches', () => {
-  it('joins the records from the offset on, at most maxRecords, and says where it stopped', () => {
+  it('writes the records from the offset on, at most maxRecords, and says where it stopped', () => {
     const batch = encodeBatch(
       ['a', 'b', 'c'].map((value) => ({ key: null, value: Buffer.from(value), headers: [], timestamp: 5 })),
     );
-    const { json, count, nextOffset } = recordsJsonFromBatches(batch, 2, 'string', 1, 1);
-    expect(JSON.parse(`[${json}]`)).toEqual([
+    const out = new JsonTextBuffer(0);
+    const { count, nextOffset } = recordsJsonFromBatches(out, batch, 2, 'string', 1, 1);
+    expect(JSON.parse(`[${out.toBuffer().toString()}]`)).toEqual([
       { partition: 2, offset: 1, timestamp: 5, key: null, value: 'b', headers: [] },
     ]);
     expect([count, nextOffset]).toEqual([1, 2]);
-    expect(recordsJsonFromBatches(batch, 2, 'binary', 0, 10)).toMatchObject({ count: 3, nextOffset: null });
+    const all = recordsJsonFromBatches(new JsonTextBuffer(0), batch, 2, 'binary', 0, 10);
+    expect(all).toEqual({ count: 3, nextOffset: null });
+  });
+});
+
+describe('JsonTextBuffer', () => {
+  it('grows past its first size and keeps every piece, multi-byte characters included', () => {
+    const out = new JsonTextBuffer(0);
+    const pieces = Array.from({ length: 500 }, (_, i) => (i % 3 === 0 ? `"é😀${i}"` : `${i}`));
+    for (const piece of pieces) out.append(piece);
+    expect(out.toBuffer().toString('utf8')).toBe(pieces.join(''));
   });
 });

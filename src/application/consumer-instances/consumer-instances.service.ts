@@ -3,6 +3,7 @@
 // poll bounded by the instance's timeout and max_bytes, Confluent's commit semantics, auto-commit, and removal
 // of instances idle longer than consumer.instance.timeout.ms. The instance's configuration lives in
 // __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer (instance-fetcher.ts reads).
+import { JsonTextBuffer } from '../record-json.js';
 import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
@@ -381,5 +382,14 @@ function forbiddenRead(topic: string): BrookError {
 
 /** JSON texts as the text of a JSON array of them, UTF-8. */
 function jsonArray(texts: string[]): Buffer {
-  return Buffer.from(`[${texts.join(',')}]`, 'utf8');
+  let bytes = 2;
+  for (const text of texts) bytes += text.length + 1;
+  const out = new JsonTextBuffer(bytes);
+  out.append('[');
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0) out.append(',');
+    out.append(texts[i]);
+  }
+  out.append(']');
+  return out.toBuffer();
 }

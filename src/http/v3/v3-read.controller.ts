@@ -12,7 +12,7 @@ import { BrookError } from '../../common/brook-error.js';
 import { ReadAccess } from '../../security/read-access.js';
 import { hostOf, principalOf } from '../../security/request-identity.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
-import { recordsJsonFromBatches } from '../../application/record-json.js';
+import { JsonTextBuffer, jsonSizeHint, recordsJsonFromBatches } from '../../application/record-json.js';
 import { isSchemaReadFormat } from '../../application/schemas/schema-fields.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { Metrics } from '../../metrics/metrics.service.js';
@@ -65,7 +65,11 @@ export class V3ReadController {
       return result.batches;
     }
     if (isSchemaReadFormat(format)) await this.serde.prepare(result.batches);
-    const { json, count, nextOffset } = recordsJsonFromBatches(
+    // the answer's text is written here, records and all (record-json.ts), and sent as it is
+    const out = new JsonTextBuffer(jsonSizeHint(result.batches));
+    out.append('{"records":[');
+    const { count, nextOffset } = recordsJsonFromBatches(
+      out,
       result.batches,
       partition,
       format,
@@ -73,11 +77,10 @@ export class V3ReadController {
       maxRecords,
       this.serde.lookup,
     );
+    out.append(`],"next_offset":${nextOffset ?? result.nextOffset},"high_watermark":${result.highWatermark}}`);
     this.metrics.consumed(topic, count, result.batches.length);
-    // the answer's text is written here, records and all (record-json.ts), and sent as it is
     void reply.header('content-type', JSON_CONTENT_TYPE);
-    const tail = `],"next_offset":${nextOffset ?? result.nextOffset},"high_watermark":${result.highWatermark}}`;
-    return Buffer.from(`{"records":[${json}${tail}`, 'utf8');
+    return out.toBuffer();
   }
 
   private async startOffset(topic: string, partition: number, query: ReadRecordsQuery): Promise<number> {
