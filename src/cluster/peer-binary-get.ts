@@ -31,11 +31,15 @@ export function getBinary(url: URL, options: BinaryGetOptions): Promise<BinaryAn
           chunks.push(chunk);
           length += chunk.length;
         });
-        answer.once('error', fail);
+        answer.on('error', fail);
         answer.once('end', () => {
           clearTimeout(timer);
           const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
           resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body });
+        });
+        // a connection that closes before the answer's end rejects too (after 'end' this does nothing)
+        answer.once('close', () => {
+          if (!answer.complete) fail(new Error('the connection closed before the end of the answer'));
         });
       },
     );
@@ -45,9 +49,9 @@ export function getBinary(url: URL, options: BinaryGetOptions): Promise<BinaryAn
     );
     function fail(error: Error): void {
       clearTimeout(timer);
-      reject(error);
+      reject(error); // a second call (an error, then the close) changes nothing
     }
-    request.once('error', fail);
+    request.on('error', fail);
     request.end();
   });
 }
