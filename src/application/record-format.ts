@@ -3,7 +3,7 @@
 // and the schema formats avro, jsonschema, protobuf: keys and values decoded with their schemas, with the schema id
 // of each, `key_schema_id` and `value_schema_id`, and `key_error` / `value_error` for one that cannot be decoded).
 import { errors } from '../common/brook-error.js';
-import { batchesIn, decodeRecords, type LogRecord, type RecordHeader } from '../partition-log/record-batch.js';
+import type { LogRecord, RecordHeader } from '../partition-log/record-batch.js';
 import type { SchemaLookup } from './schemas/record-codec.js';
 import {
   decodeField,
@@ -162,24 +162,4 @@ function schemaRecord(
 
 function apiHeader(header: RecordHeader): { name: string; value: string | null } {
   return { name: header.key, value: header.value === null ? null : header.value.toString('base64') };
-}
-
-/** Decodes stored batches into API records from `fromOffset` on, at most `maxRecords`. */
-export function recordsFromBatches(
-  batches: Buffer,
-  partition: number,
-  format: ReadFormat,
-  fromOffset: number,
-  maxRecords: number,
-  schemas?: SchemaLookup,
-): { records: ApiRecord[]; nextOffset: number | null } {
-  const records: ApiRecord[] = [];
-  for (const { header, position } of batchesIn(batches)) {
-    for (const record of decodeRecords(batches.subarray(position, position + header.sizeBytes))) {
-      if (record.offset < fromOffset) continue;
-      if (records.length >= maxRecords) return { records, nextOffset: record.offset };
-      records.push(toApiRecord(record, partition, format, undefined, schemas));
-    }
-  }
-  return { records, nextOffset: null };
 }

@@ -9,6 +9,8 @@
 // W6 (BROOK_BENCH_READ_MB, default 200): catch-up read of a prefilled partition (prefill not timed), 1 MiB per
 //   request, one request at a time, raw batches (Accept: application/vnd.brook.batches) and JSON (format=binary).
 //   Baseline and raw read alternate in rounds. Baseline: a server answering 1 MiB Range requests from a file of the same size with fs.createReadStream.
+//   The JSON read has a baseline of its own (json-read-baseline.ts): a server decoding the same stored batches from
+//   memory and JSON.stringify'ing their records in Brook's shape; the two alternate in whole passes (target >= 0.7).
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +37,7 @@ import {
   type Server,
   WRITE_BASELINE,
 } from './bench-processes.js';
+import { JSON_READ_BASELINE } from './json-read-baseline.js';
 import { formatMeasurement, type Measurement } from './measure.js';
 
 export const WARMUP_SECONDS = 1;
@@ -42,6 +45,8 @@ export const W1_ROUNDS = 4;
 const W6_ROUNDS = 3;
 const READ_CHUNK_BYTES = 1024 * 1024;
 const JSON_MAX_RECORDS = 10_000;
+/** Whole passes of the JSON read and of its baseline, alternating. */
+const JSON_ROUNDS = 2;
 
 // ---------------------------------------------------------------------------------------------------------------
 // W1: produce
@@ -145,6 +150,8 @@ async function readRaw(
   broker: Server,
   clusterId: string,
   endOffset: number,
+  /** Each answer's batches, in order (the JSON baseline serves them). */
+  onBatches?: (batches: Buffer) => void,
 ): Promise<{ bytes: number; records: number; seconds: number; requests: number }> {
   const base = `/v3/clusters/${clusterId}/topics/${TOPIC}/partitions/0/records`;
   const started = process.hrtime.bigint();
@@ -159,6 +166,7 @@ async function readRaw(
       throw new Error(`raw read at ${offset}: ${res.status} ${res.body.toString('utf8', 0, 300)}`);
     const next = header(res, 'x-brook-next-offset');
     if (next <= offset) throw new Error(`raw read at ${offset} made no progress`);
+    onBatches?.(res.body);
     bytes += res.body.length;
     requests++;
     offset = next;
@@ -236,8 +244,17 @@ export async function runW6(readMb: number): Promise<Measurement[]> {
     await prefill(broker, produceBody(), records);
     const prefillSeconds = (Date.now() - prefillStarted) / 1000;
 
-    // Warm-up, not timed: a whole raw pass (which also gives the byte count) and a short JSON pass.
-    const warm = await readRaw(broker, clusterId, records);
+    // Warm-up, not timed: a whole raw pass (which also gives the byte count and the stored batches the JSON
+    // baseline serves) and a short JSON pass.
+    const stored = await open(join(dir, 'batches.bin'), 'w');
+    let storedBytes = 0;
+    const writes: Array<Promise<unknown>> = [];
+    const warm = await readRaw(broker, clusterId, records, (batches) => {
+      writes.push(stored.write(batches, 0, batches.length, storedBytes));
+      storedBytes += batches.length;
+    });
+    await Promise.all(writes);
+    await stored.close();
     await readJson(broker, clusterId, Math.min(records, 300_000));
 
     // The baseline serves a file of exactly the bytes the raw read receives, with the same request pattern.
@@ -268,10 +285,28 @@ export async function runW6(readMb: number): Promise<Measurement[]> {
       }
       raw.records += r.records;
     }
-    const json = await readJson(broker, clusterId, records);
+    // The JSON read beside its own baseline (json-read-baseline.ts), one whole pass each, alternating twice.
+    const jsonBaselineServer = await startBaseline('json baseline', JSON_READ_BASELINE, join(dir, 'batches.bin'));
+    servers.push(jsonBaselineServer);
+    await readJson(jsonBaselineServer, clusterId, Math.min(records, 300_000));
+    const json = { wireBytes: 0, records: 0, seconds: 0, requests: 0 };
+    const jsonBase = { wireBytes: 0, records: 0, seconds: 0, requests: 0 };
+    for (let round = 0; round < JSON_ROUNDS; round++) {
+      for (const [total, server] of [
+        [jsonBase, jsonBaselineServer],
+        [json, broker],
+      ] as const) {
+        const run = await readJson(server, clusterId, records);
+        total.wireBytes += run.wireBytes;
+        total.records += run.records;
+        total.seconds += run.seconds;
+        total.requests += run.requests;
+      }
+    }
     const rss = rssBytes(broker.child.pid);
     await stop(broker);
     await stop(baselineServer);
+    await stop(jsonBaselineServer);
 
     const baseline: Measurement = {
       name: 'baseline: http + fs.createReadStream, 1 MiB',
@@ -302,11 +337,22 @@ export async function runW6(readMb: number): Promise<Measurement[]> {
     console.log(
       formatMeasurement(rawRow, baseline) + `  (${W6_ROUNDS} passes of ${raw.requests / W6_ROUNDS} requests)`,
     );
+    const jsonBaseRow: Measurement = {
+      name: 'baseline: http + decode stored batches from memory + JSON.stringify',
+      records: jsonBase.records,
+      bytes: raw.bytes * (jsonBase.records / raw.records),
+      seconds: jsonBase.seconds,
+    };
+    console.log(formatMeasurement(jsonBaseRow, baseline) + `  (${jsonBase.requests} requests)`);
     console.log(
       formatMeasurement(jsonRow, baseline) +
         `  (${json.requests} requests, ${(json.wireBytes / 1e6).toFixed(0)} MB of JSON, ${(json.wireBytes / json.seconds / 1e6).toFixed(1)} MB/s on the wire)`,
     );
-    return [baseline, rawRow, jsonRow];
+    const jsonRatio = json.records / json.seconds / (jsonBase.records / jsonBase.seconds);
+    console.log(
+      `JSON read / its baseline (decode and JSON.stringify from memory): ${jsonRatio.toFixed(2)} (target >= 0.7)`,
+    );
+    return [baseline, rawRow, jsonBaseRow, jsonRow];
   } finally {
     for (const server of servers) await stop(server);
     await rm(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@
 // the peer's certificate against BROOK_TLS_PEER_CA (or the system's CAs) and presents this broker's certificate,
 // which the peer's internal routes require when it has a peer CA (cluster/peer-auth.ts).
 import { Inject, Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
+import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { currentRequestId } from '../common/request-context.js';
@@ -21,6 +22,7 @@ import { CoordinationStore } from '../coordination/coordination-store.js';
 import { BROKERS_PREFIX } from '../coordination/cluster-keys.js';
 import type { BrokerRegistration } from '../topic/cluster-metadata.js';
 import { type Clock, CLOCK, systemClock } from '../common/clock.js';
+import { type BinaryAnswer, getBinary } from './peer-binary-get.js';
 
 export const INTERNAL_PREFIX = '/internal/v1';
 export const CLUSTER_SECRET_HEADER = 'x-brook-cluster-secret';
@@ -102,6 +104,8 @@ export class PeerClient implements OnModuleDestroy {
   private directoryReadAtMs = -Infinity;
   private refreshing: Promise<void> | null = null;
   private readonly httpsAgent: HttpsAgent | null;
+  /** Keep-alive connections for getBinary over plain HTTP (fetch keeps its own pool for the rest). */
+  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: PEER_SOCKETS_MAX });
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -123,6 +127,7 @@ export class PeerClient implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.httpsAgent?.destroy();
+    this.httpAgent.destroy();
   }
 
   /**
@@ -180,16 +185,42 @@ export class PeerClient implements OnModuleDestroy {
     }
     if (response.ok) return response;
     const text = await response.text().catch(() => '');
-    let parsed: { error_code?: unknown; message?: unknown } = {};
+    throw peerError(response.status, text, response.headers.get(OUTCOME_HEADER));
+  }
+
+  /**
+   * A GET of a peer's internal route with a binary answer (the follower fetch, once per replicated batch run):
+   * over node:http(s) with keep-alive agents, the body as one Buffer, without fetch's web streams and Response
+   * objects. Errors as in call: unreachable, or the peer's BrookError for an answer that is not 2xx.
+   */
+  async getBinary(
+    baseUrl: string,
+    request: Pick<PeerRequest, 'path' | 'query' | 'timeoutMs' | 'signal'>,
+  ): Promise<BinaryAnswer> {
+    const url = new URL(`${INTERNAL_PREFIX}${request.path}`, baseUrl);
+    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { [CLUSTER_SECRET_HEADER]: this.config.clusterSecret ?? '' };
+    const requestId = currentRequestId();
+    if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
+    const https = url.protocol === 'https:' && this.httpsAgent !== null;
+    let answer: BinaryAnswer;
     try {
-      parsed = JSON.parse(text) as typeof parsed;
-    } catch {
-      // not a Brook error body
+      answer = await getBinary(url, {
+        headers,
+        agent: https ? this.httpsAgent! : this.httpAgent,
+        https,
+        timeoutMs: request.timeoutMs ?? PEER_REQUEST_TIMEOUT_MS,
+        signal: request.signal,
+      });
+    } catch (error) {
+      throw new PeerUnreachableError(
+        `broker at ${baseUrl} did not answer: ${(error as Error).message}`,
+        mayHaveArrived(error),
+      );
     }
-    const code = typeof parsed.error_code === 'number' ? parsed.error_code : response.status;
-    const message = typeof parsed.message === 'string' ? parsed.message : `peer answered ${response.status}`;
-    const outcome = response.headers.get(OUTCOME_HEADER) === 'unknown' ? 'unknown' : undefined;
-    throw new BrookError(response.status, code, message, undefined, outcome);
+    if (answer.status >= 200 && answer.status < 300) return answer;
+    const outcome = answer.headers[OUTCOME_HEADER];
+    throw peerError(answer.status, answer.body.toString('utf8'), typeof outcome === 'string' ? outcome : null);
   }
 
   /** One read of the registrations at a time; a failed read keeps the addresses read last. */
@@ -214,6 +245,19 @@ export class PeerClient implements OnModuleDestroy {
     this.directory = directory;
     this.directoryReadAtMs = this.clock.monotonicMs();
   }
+}
+
+/** The BrookError of a peer's answer that is not 2xx: its Brook error body, else its status. */
+function peerError(status: number, text: string, outcomeHeader: string | null): BrookError {
+  let parsed: { error_code?: unknown; message?: unknown } = {};
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    // not a Brook error body
+  }
+  const code = typeof parsed.error_code === 'number' ? parsed.error_code : status;
+  const message = typeof parsed.message === 'string' ? parsed.message : `peer answered ${status}`;
+  return new BrookError(status, code, message, undefined, outcomeHeader === 'unknown' ? 'unknown' : undefined);
 }
 
 /** fetch's contract over node:https with an agent (fetch itself takes no CA or client certificate in Node 20). */

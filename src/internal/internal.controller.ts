@@ -3,6 +3,7 @@
 // per record), followers' fetches from their leader, what a broker
 // forwards to the controller (admin commands), what a restoring controller asks every broker (its metadata
 // snapshot), the producer-id blocks other brokers took, and the broker's cluster status (for operators and tests). Not in openapi.yaml: not public.
+import { clientGoneSignal } from '../common/client-gone.js';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BATCHES_MEDIA_TYPE } from '../cluster/peer-client.js';
@@ -153,8 +154,7 @@ export class InternalController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const partition = integerParam(partitionText, 'partition');
-    const abort = new AbortController();
-    reply.raw.once('close', () => abort.abort());
+    const signal = clientGoneSignal(reply.raw);
     const answer = await this.replicas.replicaFetch(
       topic,
       partition,
@@ -167,7 +167,7 @@ export class InternalController {
         maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
         waitMs: integerParam(query.wait_ms, 'wait_ms', { max: this.config.readWaitMsMax, fallback: 0 }),
       },
-      abort.signal,
+      signal,
     );
     void reply.header('content-type', BATCHES_MEDIA_TYPE).headers(answerHeaders(answer));
     return answer.batches;
@@ -181,12 +181,11 @@ export class InternalController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const partition = integerParam(partitionText, 'partition');
-    const abort = new AbortController();
-    reply.raw.once('close', () => abort.abort());
+    const signal = clientGoneSignal(reply.raw);
     const result = await this.replicas.read(topic, partition, integerParam(query.offset, 'offset'), {
       maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
       waitMs: integerParam(query.wait_ms, 'wait_ms', { max: this.config.readWaitMsMax, fallback: 0 }),
-      signal: abort.signal,
+      signal,
     });
     void reply
       .header('content-type', BATCHES_MEDIA_TYPE)

@@ -1,5 +1,6 @@
 // The fetchers of the partitions this broker follows (replica-fetcher.ts, one per partition), by partition key,
-// and their I/O: a follower fetch is a GET of the leader's internal replica-fetch route (replica-fetch-protocol.ts).
+// and their I/O: a follower fetch is a GET of the leader's internal replica-fetch route (replica-fetch-protocol.ts),
+// through PeerClient.getBinary (node:http with a keep-alive agent, the answer's batches in one Buffer).
 // The replica manager starts one when a Partition becomes a follower of a new leader or epoch, and stops it (its
 // last write to the log done) before the Partition leads, follows another leader, or goes.
 import type { LoggerService } from '@nestjs/common';
@@ -90,13 +91,18 @@ export class FollowerFetchers {
   ): Promise<ReplicaFetchAnswer> {
     const url = await this.peers.brokerUrl(leaderId);
     if (url === null) throw new Error(`the leader, broker ${leaderId}, is not registered`);
-    const response = await this.peers.call(url, {
-      method: 'GET',
+    const answer = await this.peers.getBinary(url, {
       path: `/partitions/${encodeURIComponent(target.topic)}/${target.partition}/replica-fetch`,
       query: replicaFetchQuery(request),
       timeoutMs: PEER_REQUEST_TIMEOUT_MS + request.waitMs,
       signal,
     });
-    return parseAnswer(response.headers, Buffer.from(await response.arrayBuffer()));
+    const { headers } = answer;
+    return parseAnswer({ get: (name) => headerText(headers[name]) }, answer.body);
   }
+}
+
+/** A header of a node:http answer as one string, or null when absent (or repeated, which no Brook leader sends). */
+function headerText(value: string | string[] | undefined): string | null {
+  return typeof value === 'string' ? value : null;
 }

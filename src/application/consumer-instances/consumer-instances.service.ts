@@ -3,6 +3,7 @@
 // poll bounded by the instance's timeout and max_bytes, Confluent's commit semantics, auto-commit, and removal
 // of instances idle longer than consumer.instance.timeout.ms. The instance's configuration lives in
 // __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer (instance-fetcher.ts reads).
+import { JsonTextBuffer } from '../record-json.js';
 import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
@@ -13,7 +14,6 @@ import { PartitionRouter } from '../../replication/partition-router.service.js';
 import { Metrics } from '../../metrics/metrics.service.js';
 import { ReplicaManager } from '../../replication/replica-manager.service.js';
 import { MetadataCache } from '../../topic/metadata-cache.service.js';
-import type { ApiRecord } from '../record-format.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import { ConsumerInstance } from './consumer-instance.js';
 import { GroupCoordinator, type OffsetToCommit } from '../../group-coordinator/group-coordinator.service.js';
@@ -190,7 +190,8 @@ export class ConsumerInstances implements OnApplicationShutdown {
     return this.use(groupId, name).value.format;
   }
 
-  async poll(groupId: string, name: string, options: PollOptions): Promise<ApiRecord[]> {
+  /** The records of one poll as the JSON array text of the answer (record-json.ts), UTF-8. */
+  async poll(groupId: string, name: string, options: PollOptions): Promise<Buffer> {
     const { runtime, value } = this.use(groupId, name);
     const timeoutMs = Math.min(options.timeoutMs ?? value.requestTimeoutMs, this.config.readWaitMsMax);
     const maxBytes = Math.min(options.maxBytes ?? this.config.readBytesMax, this.config.readBytesMax);
@@ -202,7 +203,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
           this.logger.warn(`auto-commit of ${groupId}/${name} failed: ${(error as Error).message}`),
         );
       }
-      const collected: ApiRecord[] = [];
+      const collected: string[] = [];
       let bytes = 0;
       for (;;) {
         const current = this.coordinator.instance(groupId, name) ?? value;
@@ -212,7 +213,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
         // before anything more is read; what was collected is of topics readable when it was read.
         const unreadable = assigned.find((tp) => !options.mayRead(tp.topic));
         if (unreadable !== undefined) {
-          if (collected.length > 0) return collected;
+          if (collected.length > 0) return jsonArray(collected);
           throw forbiddenRead(unreadable.topic);
         }
         await this.fetcher.initPositions(runtime, current, assigned);
@@ -220,7 +221,9 @@ export class ConsumerInstances implements OnApplicationShutdown {
         runtime.lastUsedMs = this.clock.monotonicMs();
         const remaining = deadline - this.clock.monotonicMs();
         const satisfied = collected.length > 0 && bytes >= value.fetchMinBytes;
-        if (satisfied || remaining <= 0 || runtime.closing.signal.aborted || bytes >= maxBytes) return collected;
+        if (satisfied || remaining <= 0 || runtime.closing.signal.aborted || bytes >= maxBytes) {
+          return jsonArray(collected);
+        }
         const positions = assigned.map((tp) => ({
           ...tp,
           offset: runtime.positions.get(topicPartitionKey(tp.topic, tp.partition))?.offset ?? 0,
@@ -375,4 +378,18 @@ function runtimeKey(groupId: string, name: string): string {
 
 function forbiddenRead(topic: string): BrookError {
   return new BrookError(403, 40301, `Not authorized to READ topic '${topic}', which is assigned to this instance.`);
+}
+
+/** JSON texts as the text of a JSON array of them, UTF-8. */
+function jsonArray(texts: string[]): Buffer {
+  let bytes = 2;
+  for (const text of texts) bytes += text.length + 1;
+  const out = new JsonTextBuffer(bytes);
+  out.append('[');
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0) out.append(',');
+    out.append(texts[i]);
+  }
+  out.append(']');
+  return out.toBuffer();
 }

@@ -11,7 +11,7 @@ import { topicPartitionKey, type InstanceValue } from '../../group-coordinator/g
 import type { Metrics } from '../../metrics/metrics.service.js';
 import { batchesIn, decodeRecords } from '../../partition-log/record-batch.js';
 import type { PartitionRouter } from '../../replication/partition-router.service.js';
-import { toApiRecord, type ApiRecord } from '../record-format.js';
+import { recordJson } from '../record-json.js';
 import { isSchemaReadFormat } from '../schemas/schema-fields.js';
 import type { SchemaSerde } from '../schemas/schema-serde.service.js';
 import type { ConsumerInstance } from './consumer-instance.js';
@@ -32,7 +32,8 @@ export class InstanceFetcher {
     runtime: ConsumerInstance,
     assigned: TopicPartition[],
     generation: number,
-    out: ApiRecord[],
+    /** The records' JSON texts in Brook's record shape (record-json.ts). */
+    out: string[],
     budgetBytes: number,
   ): Promise<number> {
     let added = 0;
@@ -65,7 +66,7 @@ export class InstanceFetcher {
           if (record.offset < next) continue;
           const size = (record.key?.length ?? 0) + (record.value?.length ?? 0);
           if (out.length > 0 && added + size > budgetBytes) break outer;
-          out.push(toApiRecord(record, partition, format, topic, this.schemas.lookup));
+          out.push(recordJson(record, partition, format, topic, this.schemas.lookup));
           added += size;
           next = record.offset + 1;
         }

@@ -6,7 +6,8 @@
 // same records get the same EncodedRun, whose joined JSON is built once. Pure: no I/O; records in a schema format
 // are decoded with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
 import { batchesIn, decodeRecords, lastOffsetOf } from '../../partition-log/record-batch.js';
-import { toApiRecord, type ReadFormat } from '../record-format.js';
+import type { ReadFormat } from '../record-format.js';
+import { JsonTextBuffer, recordJson } from '../record-json.js';
 import type { SchemaLookup } from '../schemas/record-codec.js';
 import { isSchemaReadFormat } from '../schemas/schema-fields.js';
 
@@ -35,9 +36,14 @@ export class EncodedRun {
   /** The records' JSON joined by commas (the inside of a JSON array), UTF-8; built once per run. */
   get joinedJson(): Buffer {
     if (this.joined === null) {
-      let text = '';
-      for (let i = 0; i < this.records.length; i++) text += (i === 0 ? '' : ',') + this.records[i].json;
-      this.joined = Buffer.from(text, 'utf8');
+      let bytes = 0;
+      for (const record of this.records) bytes += record.json.length + 1;
+      const out = new JsonTextBuffer(bytes);
+      for (let i = 0; i < this.records.length; i++) {
+        if (i > 0) out.append(',');
+        out.append(this.records[i].json);
+      }
+      this.joined = out.toBuffer();
     }
     return this.joined;
   }
@@ -131,7 +137,7 @@ export class RecordJsonCache {
   private encodeBatch(batch: Buffer, topic: string, partition: number, format: ReadFormat): Entry {
     let bytes = ENTRY_OVERHEAD_BYTES;
     const records = decodeRecords(batch).map((record) => {
-      const json = JSON.stringify(toApiRecord(record, partition, format, topic, this.schemas?.lookup));
+      const json = recordJson(record, partition, format, topic, this.schemas?.lookup);
       bytes += json.length * 2 + ENTRY_OVERHEAD_BYTES;
       return { offset: record.offset, json };
     });

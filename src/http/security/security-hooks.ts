@@ -320,9 +320,13 @@ export function registerSecurityHooks(app: FastifyInstance, services: SecuritySe
 
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode === 200 && routeFacts(request)?.consume === true) {
-      const bytes =
-        typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
-      quotas.charge(principalOf(request), 'consumer_byte_rate', bytes);
+      const principal = principalOf(request);
+      // counting a JSON answer's UTF-8 bytes walks the whole string: only for a principal with a quota to charge
+      if (quotas.limits(principal, 'consumer_byte_rate')) {
+        const bytes =
+          typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+        quotas.charge(principal, 'consumer_byte_rate', bytes);
+      }
     }
     done(null, payload);
   });

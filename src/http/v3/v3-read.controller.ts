@@ -2,16 +2,17 @@
 // &max_records=&wait_ms=&format= (binary, json, string, or avro, jsonschema, protobuf: decoded with the registry's
 // schemas). JSON answers {records, next_offset, high_watermark}; with
 // `Accept: application/vnd.brook.batches` the stored batches are sent as they are (Kafka v2 layout), with
-// X-Brook-Next-Offset and X-Brook-High-Watermark headers. The query is checked by records.dto.ts. The route's rights
-// are checked before the handler; since a read may wait up to wait_ms, security's one read check is asked again once
-// there is something to answer.
+// X-Brook-Next-Offset and X-Brook-High-Watermark headers; the JSON answer's text is written by record-json.ts. The
+// query is checked by records.dto.ts. The route's rights are checked before the handler; since a read may wait up
+// to wait_ms, security's one read check is asked again once there is something to answer.
+import { clientGoneSignal } from '../../common/client-gone.js';
 import { Controller, Get, Headers, Param, Query, Res, UseGuards, UsePipes } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BrookError } from '../../common/brook-error.js';
 import { ReadAccess } from '../../security/read-access.js';
 import { hostOf, principalOf } from '../../security/request-identity.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
-import { recordsFromBatches } from '../../application/record-format.js';
+import { JsonTextBuffer, jsonSizeHint, recordsJsonFromBatches } from '../../application/record-json.js';
 import { isSchemaReadFormat } from '../../application/schemas/schema-fields.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import { Metrics } from '../../metrics/metrics.service.js';
@@ -23,6 +24,8 @@ import { KnownPartitionGuard } from './known-partition.guard.js';
 import { ReadLimitsPipe, ReadRecordsQuery } from './records.dto.js';
 
 export const BATCHES_MEDIA_TYPE = 'application/vnd.brook.batches';
+/** What Fastify sends for an object it serialises. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 @Controller('v3/clusters/:cluster_id/topics/:topic_name/partitions/:partition_id')
 @UseGuards(KnownClusterGuard)
@@ -46,9 +49,8 @@ export class V3ReadController {
   ) {
     const { format, max_bytes: maxBytes, max_records: maxRecords, wait_ms: waitMs } = query;
     const offset = await this.startOffset(topic, partition, query);
-    const abort = new AbortController();
-    reply.raw.once('close', () => abort.abort());
-    const result = await this.replicas.read(topic, partition, offset, { maxBytes, waitMs, signal: abort.signal });
+    const signal = clientGoneSignal(reply.raw);
+    const result = await this.replicas.read(topic, partition, offset, { maxBytes, waitMs, signal });
     const reader = { principal: principalOf(reply.request), host: hostOf(reply.request), path: 'rest.read' };
     if (!this.access.mayRead({ ...reader, requestId: reply.request.id }, topic))
       throw new BrookError(403, 40301, `${reader.principal} is not authorized to READ topic '${topic}'.`);
@@ -63,7 +65,11 @@ export class V3ReadController {
       return result.batches;
     }
     if (isSchemaReadFormat(format)) await this.serde.prepare(result.batches);
-    const { records, nextOffset } = recordsFromBatches(
+    // the answer's text is written here, records and all (record-json.ts), and sent as it is
+    const out = new JsonTextBuffer(jsonSizeHint(result.batches));
+    out.append('{"records":[');
+    const { count, nextOffset } = recordsJsonFromBatches(
+      out,
       result.batches,
       partition,
       format,
@@ -71,8 +77,10 @@ export class V3ReadController {
       maxRecords,
       this.serde.lookup,
     );
-    this.metrics.consumed(topic, records.length, result.batches.length);
-    return { records, next_offset: nextOffset ?? result.nextOffset, high_watermark: result.highWatermark };
+    out.append(`],"next_offset":${nextOffset ?? result.nextOffset},"high_watermark":${result.highWatermark}}`);
+    this.metrics.consumed(topic, count, result.batches.length);
+    void reply.header('content-type', JSON_CONTENT_TYPE);
+    return out.toBuffer();
   }
 
   private async startOffset(topic: string, partition: number, query: ReadRecordsQuery): Promise<number> {

@@ -1,0 +1,103 @@
+// Stored records as the JSON text of Brook's record shape, for the answers that carry many of them (the stateless
+// read, WebSocket and SSE records, v2 polls). For the formats whose key and value need no decoding step (binary:
+// base64; string: UTF-8 text) the text is written field by field, the same text as
+// JSON.stringify(toApiRecord(...)) (record-json.spec.ts checks it on generated records) without an ApiRecord per
+// record and without JSON.stringify walking it; the other formats (json, the schema formats) are toApiRecord's
+// objects, stringified. An answer is then its records' texts written into one UTF-8 Buffer (JsonTextBuffer), sent
+// as it is.
+import { batchesIn, decodeRecords, type LogRecord } from '../partition-log/record-batch.js';
+import { toApiRecord, type ReadFormat } from './record-format.js';
+import type { SchemaLookup } from './schemas/record-codec.js';
+
+/** The JSON text of one stored record in Brook's record shape (with `topic` when given). */
+export function recordJson(
+  record: LogRecord,
+  partition: number,
+  format: ReadFormat,
+  topic?: string,
+  schemas?: SchemaLookup,
+): string {
+  if (format !== 'binary' && format !== 'string') {
+    return JSON.stringify(toApiRecord(record, partition, format, topic, schemas));
+  }
+  const binary = format === 'binary';
+  let text = topic === undefined ? '{"partition":' : `{"topic":${JSON.stringify(topic)},"partition":`;
+  text += `${partition},"offset":${record.offset},"timestamp":${record.timestamp},"key":`;
+  text += fieldJson(record.key, binary);
+  text += ',"value":';
+  text += fieldJson(record.value, binary);
+  if (record.headers.length === 0) return text + ',"headers":[]}';
+  text += ',"headers":[';
+  for (let i = 0; i < record.headers.length; i++) {
+    const header = record.headers[i];
+    const value = header.value === null ? 'null' : `"${header.value.toString('base64')}"`;
+    text += `${i === 0 ? '' : ','}{"name":${JSON.stringify(header.key)},"value":${value}}`;
+  }
+  return text + ']}';
+}
+
+/** A key or value: base64 needs no escaping; text is escaped by JSON.stringify. */
+function fieldJson(bytes: Buffer | null, binary: boolean): string {
+  if (bytes === null) return 'null';
+  return binary ? `"${bytes.toString('base64')}"` : JSON.stringify(bytes.toString('utf8'));
+}
+
+/**
+ * JSON text written into one growing UTF-8 Buffer, piece by piece: many small strings joined with `+=` make a rope
+ * that Buffer.from must flatten, which cost more than writing the records' texts.
+ */
+export class JsonTextBuffer {
+  private buffer: Buffer;
+  private length = 0;
+
+  constructor(sizeHintBytes: number) {
+    this.buffer = Buffer.allocUnsafe(Math.max(1024, sizeHintBytes));
+  }
+
+  append(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; only near the end is the exact length asked
+    const room = this.buffer.length - this.length;
+    if (text.length * 3 > room && Buffer.byteLength(text, 'utf8') > room) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + text.length * 3));
+      this.buffer.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    this.length += this.buffer.write(text, this.length, 'utf8');
+  }
+
+  /** The text written so far (a view of the buffer). */
+  toBuffer(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
+
+/** Room for the JSON of the records in `batches`: base64 takes 4/3 of the bytes, and each record's fields more. */
+export function jsonSizeHint(batches: Buffer): number {
+  return 2 * batches.length + 1024;
+}
+
+/**
+ * Writes the JSON texts of the records in `batches` from `fromOffset` on, at most `maxRecords`, joined by commas
+ * (the inside of a JSON array), into `out`; nextOffset is the first record not taken, null when every one was.
+ */
+export function recordsJsonFromBatches(
+  out: JsonTextBuffer,
+  batches: Buffer,
+  partition: number,
+  format: ReadFormat,
+  fromOffset: number,
+  maxRecords: number,
+  schemas?: SchemaLookup,
+): { count: number; nextOffset: number | null } {
+  let count = 0;
+  for (const { header, position } of batchesIn(batches)) {
+    for (const record of decodeRecords(batches.subarray(position, position + header.sizeBytes))) {
+      if (record.offset < fromOffset) continue;
+      if (count >= maxRecords) return { count, nextOffset: record.offset };
+      if (count > 0) out.append(',');
+      out.append(recordJson(record, partition, format, undefined, schemas));
+      count++;
+    }
+  }
+  return { count, nextOffset: null };
+}
