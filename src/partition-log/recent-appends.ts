@@ -57,8 +57,8 @@ export class RecentAppendsBudget {
       const oldest = this.queue[this.head++];
       if (oldest.live) oldest.owner.dropOldest(oldest);
     }
-    // the dropped slabs leave the queue at once: a slab the queue still named would keep its memory alive
-    if (this.head > 0) {
+    // the dropped prefix is released in one step once it is half the queue
+    if (this.head > 64 && this.head * 2 > this.queue.length) {
       this.queue.splice(0, this.head);
       this.head = 0;
     }
@@ -186,8 +186,9 @@ export class RecentAppends {
     this.slabs.shift();
     this.budget.released(slab);
     while (this.first < this.entries.length && this.entries[this.first].slab === slab) this.first++;
-    // the dropped batches leave at once: an entry still held would keep its slab's memory alive
-    this.entries = this.entries.slice(this.first);
-    this.first = 0;
+    if (this.first > 256 && this.first * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.first);
+      this.first = 0;
+    }
   }
 }
