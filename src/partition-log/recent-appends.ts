@@ -5,8 +5,8 @@
 // A copy of the bytes exactly as written: a batch enters only once its group's write succeeded (log-appender.ts),
 // in offset order, and only while someone reads at the log end (a read of the active segment within
 // READ_INTEREST_MS), so a log nobody tails holds nothing. Batches are copied end to end into slabs of SLAB_BYTES,
-// written once and never reused, so a read of consecutive batches is a view of one slab (no copy; a read across
-// two slabs is left to the file) and stays valid after the slab is dropped. All is dropped when the log loses its end
+// written once and never reused, so a read of consecutive batches is a view of one slab (no copy; only a read
+// across two slabs joins them) and stays valid after the slab is dropped. All is dropped when the log loses its end
 // (truncation, reset), rolls, or compaction replaces the active segment; a batch that does not continue the last
 // one starts it over; a batch larger than a slab is not kept. Bounded twice: each log keeps at most
 // RECENT_APPENDS_LOG_SLABS_MAX slabs, and all logs sharing a RecentAppendsBudget at most its slabsMax, the oldest
@@ -166,9 +166,17 @@ export class RecentAppends {
     }
     const firstEntry = entries[start];
     const lastEntry = entries[end - 1];
-    // across two slabs the file is read instead: a thread-pool read copies off this thread, a join would not
-    if (firstEntry.slab !== lastEntry.slab) return undefined;
-    return firstEntry.slab.buffer.subarray(firstEntry.start, lastEntry.end);
+    if (firstEntry.slab === lastEntry.slab) return firstEntry.slab.buffer.subarray(firstEntry.start, lastEntry.end);
+    const pieces: Buffer[] = [];
+    for (let i = start; i < end; i++) {
+      const entry = entries[i];
+      const previous = pieces.length > 0 && entries[i - 1].slab === entry.slab;
+      if (previous) continue;
+      let pieceEnd = i;
+      while (pieceEnd + 1 < end && entries[pieceEnd + 1].slab === entry.slab) pieceEnd++;
+      pieces.push(entry.slab.buffer.subarray(entry.start, entries[pieceEnd].end));
+    }
+    return Buffer.concat(pieces);
   }
 
   /** Drops every kept batch (the log lost its end, rolled, or its active segment was replaced). */
