@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appendBatches, dir, logFiles, open, useLogDir } from '../../test/support/partition-log-spec.js';
-import {
-  batchesOf,
-  batchOf,
-  CountingPool,
-  harness,
-  readAll,
-  recordsOf,
-  T0,
-  valuesOf,
-} from '../../test/support/log-fixtures.js';
-import { READ_INTEREST_MS } from './recent-appends.js';
+import { batchesOf, batchOf, harness, readAll, recordsOf, T0 } from '../../test/support/log-fixtures.js';
 import { OffsetOutOfRangeError } from './log-errors.js';
 import { hasValidCrc } from './record-batch.js';
 
@@ -180,71 +170,6 @@ describe('PartitionLog', () => {
       await log.applyRetention(log.logEndOffset);
       expect(log.logStartOffset).toBeGreaterThan(0);
       expect(await log.offsetForTimestamp(0)).toBe(log.logStartOffset);
-    });
-  });
-
-  describe('reads at the log end (the batches kept in memory, recent-appends.ts)', () => {
-    /** A log read at its end before `batches` batches of 4 records were appended, on a pool counting reads. */
-    async function tailedLog(batches: number, overrides: Parameters<typeof harness>[1] = {}) {
-      const pool = new CountingPool(64);
-      const h = harness(dir, overrides, pool);
-      const log = await open(h);
-      await log.read(0, { maxBytes: 1 << 20 }); // a reader at the log end
-      await appendBatches(log, batches, 4);
-      pool.reset();
-      return { h, log, pool };
-    }
-
-    it('answers what was just appended without reading the file, the same bytes the file holds', async () => {
-      const { h, log, pool } = await tailedLog(3);
-      const answers = [];
-      for (const [offset, maxOffsetExclusive] of [
-        [0, 12],
-        [5, 12],
-        [11, 12],
-        [5, 8],
-        [9, 8],
-      ])
-        answers.push(await log.read(offset, { maxBytes: 1 << 20, maxOffsetExclusive }));
-      expect(pool.totals().read).toBe(0);
-      await log.close();
-      const reopened = await open(h);
-      for (const [i, [offset, maxOffsetExclusive]] of [
-        [0, 12],
-        [5, 12],
-        [11, 12],
-        [5, 8],
-        [9, 8],
-      ].entries())
-        expect(await reopened.read(offset, { maxBytes: 1 << 20, maxOffsetExclusive })).toEqual(answers[i]);
-      expect(answers.map((answer) => answer.nextOffset)).toEqual([12, 12, 12, 8, 9]);
-    });
-
-    it('keeps nothing for a log nobody reads at its end', async () => {
-      const pool = new CountingPool(64);
-      const h = harness(dir, {}, pool);
-      const log = await open(h);
-      await appendBatches(log, 2, 4);
-      h.clock.advance(READ_INTEREST_MS + 1);
-      await log.read(0, { maxBytes: 1 << 20 });
-      await appendBatches(log, 1, 4); // kept: read just now
-      pool.reset();
-      expect(valuesOf((await log.read(4, { maxBytes: 1 << 20 })).batches)).toHaveLength(8);
-      expect(pool.totals().read).toBeGreaterThan(0); // offsets 4-7 came before the read
-      pool.reset();
-      expect(valuesOf((await log.read(8, { maxBytes: 1 << 20 })).batches)).toHaveLength(4);
-      expect(pool.totals().read).toBe(0);
-    });
-
-    it('serves the new end after a truncation and after a roll, not what was kept before', async () => {
-      const { log } = await tailedLog(3, { segmentBytes: 400 });
-      await log.truncateTo(4);
-      await log.appendAsLeader(batchOf({ value: 'new' }), 1);
-      expect(valuesOf((await log.read(4, { maxBytes: 1 << 20 })).batches)).toEqual(['new']);
-      await appendBatches(log, 6, 4, 1); // rolls (400-byte segments)
-      expect(recordsOf((await log.read(0, { maxBytes: 1 << 20 })).batches)[0].offset).toBe(0);
-      const all = await readAll(log);
-      expect(all.map((record) => record.offset)).toEqual(Array.from({ length: all.length }, (_, i) => i));
     });
   });
 });

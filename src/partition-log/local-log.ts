@@ -19,7 +19,6 @@ import type { ProducerStateManager, ProducerStateSettings } from './producer-sta
 import { writeProducerSnapshot } from './producer-state-files.js';
 import { lastOffsetOf } from './record-batch-layout.js';
 import { batchesIn, decodeRecords } from './record-batch-reader.js';
-import { RecentAppends, RecentAppendsBudget } from './recent-appends.js';
 import { SerialQueue } from './serial-queue.js';
 
 /** Most bytes a single read may return (a caller's max_bytes is clamped to this). */
@@ -34,8 +33,6 @@ export interface PartitionLogDeps {
   pool: FileHandlePool;
   /** The broker's producer-state bounds; DEFAULT_PRODUCER_STATE_SETTINGS when absent. */
   producerState?: ProducerStateSettings;
-  /** The bound on recently appended batches kept in memory, shared by the broker's logs (a log's own when absent). */
-  recentAppends?: RecentAppendsBudget;
 }
 
 /** Kafka's producer.id.expiration.ms default, Brook's idempotency retention default, and Brook's bound. */
@@ -77,8 +74,6 @@ export class LocalLog {
   private closed = false;
   private offline: Error | null = null;
   private readonly queue = new SerialQueue();
-  /** The leader's last appends to the active segment, for reads at the log end (recent-appends.ts). */
-  readonly recent: RecentAppends;
 
   constructor(
     readonly dir: string,
@@ -95,7 +90,6 @@ export class LocalLog {
     this.startOffset = offsets.logStartOffset;
     this.recoveryPointOffset = offsets.recoveryPoint;
     this.cleanerCheckpointOffset = offsets.cleanerCheckpoint;
-    this.recent = new RecentAppends(deps.recentAppends ?? new RecentAppendsBudget());
   }
 
   get config(): LogConfig {
@@ -152,7 +146,6 @@ export class LocalLog {
   /** The log is about to lose records at its end. */
   bumpGeneration(): void {
     this.generationCount++;
-    this.recent.clear();
   }
 
   /** Takes the log offline after an I/O error (the first cause stays) and returns the cause. */
@@ -202,7 +195,6 @@ export class LocalLog {
   /** Closes the active segment (fsynced, indexes written) and starts a new one at `newBaseOffset`. */
   async roll(newBaseOffset: number): Promise<void> {
     await this.segments.active.flush();
-    this.recent.clear();
     // every batch below newBaseOffset is written and in the table (the appender applies each group it wrote)
     await writeProducerSnapshot(this.dir, newBaseOffset, this.producers.written);
     this.segments.add(await this.createSegment(newBaseOffset));
@@ -245,23 +237,17 @@ export class LocalLog {
     const limit = Math.min(options.maxOffsetExclusive ?? logEnd, logEnd);
     const maxBytes = Math.max(0, Math.min(options.maxBytes, READ_BYTES_MAX));
     const empty: ReadResult = { batches: Buffer.alloc(0), nextOffset: startOffset };
-    const active = this.segments.active;
-    // a reader of the active segment, or one waiting at the log end: keep what is appended next for it
-    if (startOffset >= active.baseOffset) this.recent.noteRead(this.deps.clock.monotonicMs());
     if (startOffset >= limit) return empty;
     const segments = this.segments.all;
     let index = floorSegmentIndex(segments, startOffset);
     for (; index < segments.length; index++) {
       const segment = segments[index];
-      if (segment === active) {
-        const minOneBatch = options.minOneBatch ?? true;
-        const kept = this.recent.read(segment.baseOffset, startOffset, maxBytes, limit, minOneBatch);
-        if (kept !== undefined) return kept.length === 0 ? empty : { batches: kept, nextOffset: nextOffsetAfter(kept) };
-      }
       const batches = await segment.readFromOffset(startOffset, maxBytes, limit, options.minOneBatch ?? true);
       if (batches === null) continue; // compaction can leave a segment with nothing at or after the offset
       if (batches.length === 0) return empty;
-      return { batches, nextOffset: nextOffsetAfter(batches) };
+      let nextOffset = startOffset;
+      for (const { header } of batchesIn(batches)) nextOffset = lastOffsetOf(header) + 1;
+      return { batches, nextOffset };
     }
     return empty;
   }
@@ -291,7 +277,6 @@ export class LocalLog {
     return this.serial(async () => {
       if (this.closed) return;
       this.closed = true;
-      this.recent.clear();
       if (this.offline) return;
       await this.segments.active.flush();
       this.recoveryPointOffset = this.endOffset;
@@ -306,16 +291,8 @@ export class LocalLog {
   delete(): Promise<void> {
     return this.serial(async () => {
       this.closed = true;
-      this.recent.clear();
       for (const segment of this.segments.all) this.deps.pool.forget(segment.logPath);
       await rm(this.dir, { recursive: true, force: true });
     });
   }
-}
-
-/** The offset after the last of `batches` (whole batches, at least one). */
-function nextOffsetAfter(batches: Buffer): number {
-  let nextOffset = 0;
-  for (const { header } of batchesIn(batches)) nextOffset = lastOffsetOf(header) + 1;
-  return nextOffset;
 }

@@ -280,7 +280,6 @@ export class LogAppender {
       // every batch in `unchecked` was checked, the corrupt ones listed
       for (const i of unchecked) group[i].crcUnchecked = false;
       if (corruptIndexes.length === 0) {
-        this.keepRecent(group, active.baseOffset);
         this.local.updateLogEndOffset(group[group.length - 1].info.lastOffset + 1);
         const nowMs = this.local.deps.clock.nowMs();
         for (const item of group) {
@@ -302,19 +301,6 @@ export class LogAppender {
         // Told only once the log is as if they had never come (epochs saved), so a retry finds it so.
         for (const { item, error } of refused) item.reject(error);
       }
-    }
-  }
-
-  /** A leader's group just written, for the readers at the log end (recent-appends.ts); a follower keeps none. */
-  private keepRecent(group: PendingAppend[], segmentBaseOffset: number): void {
-    const recent = this.local.recent;
-    if (!recent.wanted(this.local.deps.clock.monotonicMs())) return;
-    for (const item of group) {
-      if (item.fromLeader) {
-        recent.clear();
-        return;
-      }
-      recent.add(item.batch.buffer, item.info.firstOffset, item.info.lastOffset, segmentBaseOffset);
     }
   }
 

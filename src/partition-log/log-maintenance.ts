@@ -77,7 +77,6 @@ export class LogMaintenance {
   /** Called by the cleaner inside `exclusive`: replaces a segment object after its file was swapped. */
   replaceSegment(replacement: LogSegment): void {
     this.local.segments.replace(replacement);
-    this.local.recent.clear(); // the kept batches belong to the segment they were written to
   }
 
   /** Called by the cleaner inside `exclusive`. */

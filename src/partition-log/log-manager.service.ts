@@ -16,7 +16,6 @@ import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { forEachBounded } from '../common/bounded-concurrency.js';
 import { FileHandlePool } from './file-handle-pool.js';
 import type { LogConfig } from './log-config.js';
-import { RecentAppendsBudget } from './recent-appends.js';
 import { toLogConfig } from './log-config-mapping.js';
 import { cleanLog } from './log-cleaner.js';
 import { PartitionLog } from './partition-log.js';
@@ -38,8 +37,6 @@ export class LogManager {
   private readonly logs = new Map<string, PartitionLog>();
   private readonly opening = new Map<string, Promise<PartitionLog>>();
   private readonly pool: FileHandlePool;
-  /** The bound on the batches the logs keep in memory for their readers at the log end. */
-  private readonly recentAppends = new RecentAppendsBudget();
   private readonly timers: NodeJS.Timeout[] = [];
   private highWatermarkOf: HighWatermarkSource = () => undefined;
 
@@ -145,7 +142,6 @@ export class LogManager {
       const log = await PartitionLog.open(dir, logConfig, {
         clock: this.clock,
         pool: this.pool,
-        recentAppends: this.recentAppends,
         producerState: {
           producerIdExpirationMs: this.config.producerIdExpirationMs,
           idempotencyRetentionMs: this.config.idempotencyRetentionMs,

@@ -96,8 +96,6 @@ export interface FileCalls {
   /** Writes through the native append (LogSegment.append reads the handle's fd once for each). */
   nativeWritev: number;
   sync: number;
-  /** Reads of the file (segment reads, index rebuilds). */
-  read: number;
 }
 
 /** Write calls of any kind: fs write, fs writev, the native append's checked writev. */
@@ -105,7 +103,7 @@ export function writeCalls(calls: FileCalls): number {
   return calls.write + calls.writev + calls.nativeWritev;
 }
 
-/** A pool whose handles count write, writev, sync and read calls (and reads of `fd`, see FileCalls) per path. */
+/** A pool whose handles count write, writev and sync calls (and reads of `fd`, see FileCalls) per path. */
 export class CountingPool extends FileHandlePool {
   readonly calls = new Map<string, FileCalls>();
 
@@ -123,13 +121,12 @@ export class CountingPool extends FileHandlePool {
   }
 
   totals(): FileCalls {
-    const total: FileCalls = { write: 0, writev: 0, nativeWritev: 0, sync: 0, read: 0 };
+    const total: FileCalls = { write: 0, writev: 0, nativeWritev: 0, sync: 0 };
     for (const calls of this.calls.values()) {
       total.write += calls.write;
       total.writev += calls.writev;
       total.nativeWritev += calls.nativeWritev;
       total.sync += calls.sync;
-      total.read += calls.read;
     }
     return total;
   }
@@ -142,7 +139,7 @@ export class CountingPool extends FileHandlePool {
     const counts = (): FileCalls => {
       let calls = this.calls.get(path);
       if (calls === undefined) {
-        calls = { write: 0, writev: 0, nativeWritev: 0, sync: 0, read: 0 };
+        calls = { write: 0, writev: 0, nativeWritev: 0, sync: 0 };
         this.calls.set(path, calls);
       }
       return calls;
@@ -152,7 +149,7 @@ export class CountingPool extends FileHandlePool {
         const value = Reflect.get(target, property, target) as unknown;
         if (property === 'fd') counts().nativeWritev++;
         if (typeof value !== 'function') return value;
-        if (property === 'write' || property === 'writev' || property === 'sync' || property === 'read') {
+        if (property === 'write' || property === 'writev' || property === 'sync') {
           return (...args: unknown[]) => {
             counts()[property]++;
             return (value as (...a: unknown[]) => unknown).apply(target, args);
