@@ -1,7 +1,8 @@
 // The HTTP client side of the benchmarks: keep-alive requests to a broker or a baseline, the bench topic, and the
 // produce workload (100-byte records, 1,000 per request in the v2 binary format, from several connections for a
 // fixed time, every answer checked).
-import { call, callJson, CONNECTIONS, cpuMs, type Response, type Server } from './bench-processes.js';
+import { call, callJson, CONNECTIONS, cpuMs, type Response, rssBytes, type Server } from './bench-processes.js';
+import type { Measurement } from './measure.js';
 
 export const RECORD_BYTES = 100;
 export const RECORDS_PER_REQUEST = 1000;
@@ -62,5 +63,32 @@ export async function produceFor(
     seconds: Number(process.hrtime.bigint() - started) / 1e9,
     latenciesMs,
     cpuMs: cpuBefore === undefined || cpuAfter === undefined ? 0 : cpuAfter - cpuBefore,
+  };
+}
+
+/** A produce load's requests on one server, summed over its rounds (produceFor's answers). */
+export interface ProduceTotal {
+  requests: number;
+  seconds: number;
+  latenciesMs: number[];
+  cpuMs: number;
+}
+
+/** The line of one server: records and bytes from its requests, its RSS now, its CPU per request. */
+export function produceMeasurement(
+  server: Server,
+  name: string,
+  total: ProduceTotal,
+  recordsPerRequest = RECORDS_PER_REQUEST,
+): Measurement {
+  const records = total.requests * recordsPerRequest;
+  return {
+    name,
+    records,
+    bytes: records * RECORD_BYTES,
+    seconds: total.seconds,
+    latenciesMs: total.latenciesMs,
+    rssBytes: rssBytes(server.child.pid),
+    cpuMsPerRequest: total.cpuMs > 0 ? total.cpuMs / total.requests : undefined,
   };
 }

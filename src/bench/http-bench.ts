@@ -21,6 +21,8 @@ import {
   PRODUCE_PATH,
   produceBody,
   produceFor,
+  produceMeasurement,
+  type ProduceTotal,
   RECORD_BYTES,
   RECORDS_PER_REQUEST,
   TOPIC,
@@ -68,7 +70,7 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
     let keys = 0;
     const keyed = () => ({ ...PRODUCE_HEADERS, 'idempotency-key': `bench-${process.pid}-${keys++}` });
     await produceFor(broker, body, WARMUP_SECONDS, PRODUCE_PATH, keyed);
-    type Total = { requests: number; seconds: number; latenciesMs: number[]; cpuMs: number };
+    type Total = ProduceTotal;
     const fresh = (): Total => ({ requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 });
     const sides: Array<{ server: Server; headers?: () => Record<string, string>; total: Total }> = [
       { server: baselineServer, total: fresh() },
@@ -90,18 +92,8 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
         for (const latency of run.latenciesMs) total.latenciesMs.push(latency);
       }
     }
-    const row = (server: Server, name: string, total = totals.get(server)!): Measurement => {
-      const records = total.requests * RECORDS_PER_REQUEST;
-      return {
-        name,
-        records,
-        bytes: records * RECORD_BYTES,
-        seconds: total.seconds,
-        latenciesMs: total.latenciesMs,
-        rssBytes: rssBytes(server.child.pid),
-        cpuMsPerRequest: total.cpuMs > 0 ? total.cpuMs / total.requests : undefined,
-      };
-    };
+    const row = (server: Server, name: string, total = totals.get(server)!): Measurement =>
+      produceMeasurement(server, name, total);
     const baseline = row(baselineServer, 'baseline: http + fs.write of the body');
     const brook = row(broker, 'brook: v2 binary produce, 1000 rec/request');
     const withKeys = row(broker, 'brook: the same with an Idempotency-Key per request', sides[2].total);

@@ -17,7 +17,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkProduced, PRODUCE_HEADERS } from './bench-client.js';
+import { checkProduced, PRODUCE_HEADERS, produceMeasurement, type ProduceTotal } from './bench-client.js';
 import {
   brokerPorts,
   call,
@@ -196,7 +196,7 @@ export async function runS1(partitions: number, seconds: number): Promise<Measur
     servers.push(baseline);
     await produceSpread(baseline, layout, body, 'once-per-topic');
     await produceSpread(broker, layout, body, 'once-per-topic', acknowledged);
-    type Total = { requests: number; seconds: number; latenciesMs: number[]; cpuMs: number };
+    type Total = ProduceTotal;
     const totals = new Map<Server, Total>();
     for (let round = 0; round < ROUNDS; round++) {
       for (const server of [baseline, broker]) {
@@ -215,19 +215,8 @@ export async function runS1(partitions: number, seconds: number): Promise<Measur
         totals.set(server, sum);
       }
     }
-    const row = (server: Server, name: string): Measurement => {
-      const sum = totals.get(server)!;
-      const records = sum.requests * recordsPerRequest;
-      return {
-        name,
-        records,
-        bytes: records * RECORD_BYTES,
-        seconds: sum.seconds,
-        latenciesMs: sum.latenciesMs,
-        rssBytes: rssBytes(server.child.pid),
-        cpuMsPerRequest: sum.cpuMs > 0 ? sum.cpuMs / sum.requests : undefined,
-      };
-    };
+    const row = (server: Server, name: string): Measurement =>
+      produceMeasurement(server, name, totals.get(server)!, recordsPerRequest);
     const base = row(baseline, 'baseline: http + fs.write of the body');
     const spread = row(broker, `brook: v2 produce over ${total.toLocaleString('en-US')} partitions`);
     await stop(baseline);

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { call, callJson, CONNECTIONS, freePort, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
 import { formatMeasurement, type Measurement } from './measure.js';
+import { sendTimes, timedValue } from './send-times.js';
 
 const RECORD_BYTES = 1024;
 const RECORDS_PER_REQUEST = 100;
@@ -28,7 +29,6 @@ const DRAIN_MS = 1_000;
 const WAIT_MS = 5_000;
 const CREDITS = 10_000;
 const TOPIC = 'w2';
-const VALUE_MARK = Buffer.from('"value":"');
 
 const BASELINE = `
 const http = require('node:http');
@@ -81,23 +81,8 @@ interface Side {
   wsUrl: string;
 }
 
-/** The send times (ms) of the records in a frame or answer: each value starts with "<ms>|". */
-function sendTimes(data: Buffer, into: (sentMs: number) => void): number {
-  let count = 0;
-  let at = data.indexOf(VALUE_MARK);
-  while (at >= 0) {
-    const start = at + VALUE_MARK.length;
-    const end = data.indexOf(0x7c, start);
-    into(Number(data.toString('latin1', start, end)));
-    count++;
-    at = data.indexOf(VALUE_MARK, end);
-  }
-  return count;
-}
-
 function requestBody(sentMs: number): string {
-  const head = `${sentMs.toFixed(3)}|`;
-  const data = head + 'x'.repeat(RECORD_BYTES - head.length);
+  const data = timedValue(sentMs, RECORD_BYTES);
   const entries = Array.from({ length: RECORDS_PER_REQUEST }, (_, i) => ({
     id: String(i),
     partition_id: 0,

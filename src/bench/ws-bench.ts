@@ -20,6 +20,7 @@ import WebSocket from 'ws';
 import { createTopic } from './bench-client.js';
 import { freePort, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
 import { formatMeasurement, type Measurement } from './measure.js';
+import { sendTimes, timedValue } from './send-times.js';
 
 const RECORD_BYTES = 512;
 const TICK_MS = 10;
@@ -29,7 +30,6 @@ const DRAIN_MS = 1_000;
 const CREDITS = 10_000;
 const RECORDS_PER_FRAME_MAX = 500;
 const TOPIC = 'bench';
-const VALUE_MARK = Buffer.from('"value":"');
 
 const BROADCAST_BASELINE = `
 const { WebSocketServer } = require(process.env.BENCH_WS_PATH);
@@ -168,23 +168,8 @@ function sendOpen(socket: WebSocket, text: string): void {
   socket.send(text);
 }
 
-/** The send times (ms) of the records in a frame: each value starts with "<ms>|". */
-function sendTimes(data: Buffer, into: (sentMs: number) => void): number {
-  let count = 0;
-  let at = data.indexOf(VALUE_MARK);
-  while (at >= 0) {
-    const start = at + VALUE_MARK.length;
-    const end = data.indexOf(0x7c, start);
-    into(Number(data.toString('latin1', start, end)));
-    count++;
-    at = data.indexOf(VALUE_MARK, end);
-  }
-  return count;
-}
-
 function value(sentMs: number): string {
-  const head = `${sentMs.toFixed(3)}|`;
-  return head + 'x'.repeat(RECORD_BYTES - head.length);
+  return timedValue(sentMs, RECORD_BYTES);
 }
 
 async function runOnce(side: Side, subscribers: number, rate: number, seconds: number): Promise<Measurement> {
