@@ -175,9 +175,11 @@ describe('kafkajs on a three-broker cluster (RF=3, min.insync.replicas=2, acks=-
       expect(failures.slice(0, 5)).toEqual([]);
       expect(counts.ackedAfterKill).toBeGreaterThan(20);
       expect(counts.ackedAfterReturn).toBeGreaterThan(20);
-      // the kill is seen as lost connections, the move back as NOT_LEADER_OR_FOLLOWER
+      // the kill is seen as lost connections. The move back is seen as NOT_LEADER_OR_FOLLOWER from the old leader or
+      // through a metadata refresh kafkajs makes first (after its timeouts during the kill it refreshes on its own:
+      // a CI run saw no NOT_LEADER_OR_FOLLOWER at all), so that count is logged, not asserted; that the client follows
+      // is shown by the acknowledgements after the move back (only the leader acknowledges) and its metadata above.
       expect(retries.count('connection')).toBeGreaterThan(0);
-      expect(retries.count('NOT_LEADER_OR_FOLLOWER')).toBeGreaterThan(0);
     } finally {
       stopping = true;
       await Promise.allSettled(loops);
