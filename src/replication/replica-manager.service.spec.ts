@@ -189,7 +189,8 @@ describe('ReplicaManager effects', () => {
   it('an acks=all produce and a long-polling read wake when a follower fetch advances the HW', async () => {
     await decide(state(SELF, 1, [SELF, FOLLOWER]));
     const produced = manager.produce(TOPIC, 0, batch(3), 'all');
-    await settle();
+    // the append goes through real files: wait for it (a fetch at 3 before it would find nothing to acknowledge)
+    await vi.waitFor(() => expect(manager.localReplica(TOPIC, 0).view.log_end_offset).toBe(3));
     const read = manager.read(TOPIC, 0, 0, { maxBytes: 1 << 20, waitMs: 10_000 });
     await settle();
     await fetchAt(3);
