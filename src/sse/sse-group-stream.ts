@@ -5,12 +5,13 @@
 //
 // SSE has no way back from the client, so the broker commits for it, as Kafka's auto-commit does (which commits, at
 // each poll, what the previous poll returned): every BROOK_SSE_AUTO_COMMIT_INTERVAL_MS, and when the stream closes,
-// it commits per owned partition the position reached one interval earlier, so a record is committed only once the
-// stream has stayed open a whole interval after writing it. Records written in the last interval before a close are
-// delivered again to the next member (at least once); a record still in a socket buffer when the connection broke is
-// not committed past. The open response is the member's liveness: heartbeats go out while it is open; a closed
-// response commits and leaves the group. A partition whose stream fails ends the response (the member leaves, the
-// group reassigns the partition).
+// it commits per owned partition the position reached one interval earlier (past an idempotency key's marker too,
+// partition-stream.ts: a partition whose last batch is one is committed to its end), so a record is committed only
+// once the stream has stayed open a whole interval after writing it. Records written in the last interval before a
+// close are delivered again to the next member (at least once); a record still in a socket buffer when the
+// connection broke is not committed past. The open response is the member's liveness: heartbeats go out while it is
+// open; a closed response commits and leaves the group. A partition whose stream fails ends the response (the
+// member leaves, the group reassigns the partition).
 import type { ReadFormat } from '../application/record-format.js';
 import { GroupMember, type MemberEvent, type MemberOwner } from '../application/streaming/group-member.js';
 import type { StreamGroupPort } from '../application/streaming/group-port.js';
@@ -48,7 +49,7 @@ export interface EventWriter {
 
 /** The positions of one running partition, for the auto-commit. */
 interface Positions {
-  /** The offset after the last record written; null before the first. */
+  /** The stream's position: every offset below it was written or holds no record (a marker); null at first. */
   delivered: number | null;
   /** `delivered` as it was at the previous auto-commit tick: what the next commit stores. */
   settled: number | null;
@@ -126,7 +127,9 @@ export class SseGroupStream {
       waitForRoom: (signal) => this.sink.waitForRoom(signal),
       deliver: (topic: string, partition: number, run: EncodedRun) => {
         this.sink.deliver(topic, partition, run);
-        running.progress.delivered = run.records[run.records.length - 1].offset + 1;
+      },
+      reached: (_topic, _partition, offset) => {
+        running.progress.delivered = offset;
       },
       fail: (topic, partition, error) => {
         // the member would keep a partition it no longer reads: end the stream, the group reassigns it

@@ -30,6 +30,12 @@ export interface StreamSink {
   deliver(topic: string, partition: number, run: EncodedRun): void;
   /** The partition cannot be streamed any more (deleted topic, offset gone); the stream of it stops. */
   fail(topic: string, partition: number, error: BrookError): void;
+  /**
+   * The stream's position moved to `offset`: every offset below it was delivered or holds no record (an
+   * idempotency key's marker, a compaction gap), so a commit of `offset` skips nothing. It may pass the last record
+   * delivered: a partition whose last batch is a marker is read to its log end. Synchronous; optional.
+   */
+  reached?(topic: string, partition: number, offset: number): void;
 }
 
 /** Concurrent reads of the same partition, offset and size share one read (no waiting: reads here never long-poll). */
@@ -102,7 +108,9 @@ export async function streamPartition(
       if (signal.aborted) return;
       const { run, nextOffset } = options.cache.encode(batches, topic, partition, format, offset, room);
       if (run.records.length > 0) sink.deliver(topic, partition, run);
-      offset = nextOffset ?? Math.max(readNext, offset);
+      const position = nextOffset ?? Math.max(readNext, offset);
+      if (position > offset) sink.reached?.(topic, partition, position);
+      offset = position;
     } catch (error) {
       if (signal.aborted) return;
       // A leader failing over is a pause, as for a Kafka consumer: read again (from the same offset) once a new

@@ -73,6 +73,7 @@ export class PartitionStreams<Progress> {
         room: () => sink.room(),
         waitForRoom: (signal) => sink.waitForRoom(signal),
         deliver: (deliveredTopic, deliveredPartition, run) => sink.deliver(deliveredTopic, deliveredPartition, run),
+        reached: (reachedTopic, reachedPartition, offset) => sink.reached?.(reachedTopic, reachedPartition, offset),
         fail: (failedTopic, failedPartition, error) => {
           if (this.running.get(key) === running) this.running.delete(key);
           sink.fail(failedTopic, failedPartition, error);

@@ -9,6 +9,11 @@
 //   then reads again; a partition with an error or a diverging epoch answers at once, as Kafka does. A wait is
 //   for records past what is stored now (what the last round could not take stays there), and a request with no
 //   partition to wait on sleeps out its max_wait_ms: a round that cannot grow never spins on the event loop.
+// - Only batches with records count toward min_bytes: a partition whose answer is nothing but empty batches (an
+//   idempotency key's markers, application/produce/partition-appends.ts) waits like an empty one, and gets them
+//   when the wait ends. Kafka's cleaner never empties a batch of the active segment, so a Kafka log never ends with
+//   one; a Brook log may end with a marker, and kafkajs, which does not move its fetch offset past a fetch with no
+//   record, would fetch it again at once, forever (hundreds of Fetch requests a second).
 // - Bounds: each partition reads at most its partition_max_bytes, and the whole answer at most max_bytes; only
 //   the first partition with data may exceed them by its first batch (KIP-74), so a client always progresses.
 // - Errors per partition: TOPIC_AUTHORIZATION_FAILED (READ on the topic, asked of ReadAccess, the one check of
@@ -62,7 +67,7 @@ export const fetchHandler = defineHandler({
     for (;;) {
       const round = await readAll(context, body, topics);
       const remainingMs = deadline - context.services.clock.monotonicMs();
-      if (round.bytes >= body.minBytes || round.failed || remainingMs <= 0 || context.signal.aborted) {
+      if (round.recordBytes >= body.minBytes || round.failed || remainingMs <= 0 || context.signal.aborted) {
         context.charge('consumer_byte_rate', round.bytes);
         return { throttleTimeMs: 0, errorCode: 0, sessionId: 0, responses: round.responses };
       }
@@ -125,8 +130,10 @@ async function readAll(
   context: KafkaRequestContext,
   body: RequestOf<'Fetch'>['body'],
   topics: readonly ResolvedTopic[],
-): Promise<{ responses: FetchAnswer['responses']; bytes: number; failed: boolean }> {
+): Promise<{ responses: FetchAnswer['responses']; bytes: number; recordBytes: number; failed: boolean }> {
   let bytes = 0;
+  /** The bytes of the partitions whose answer holds a record: what min_bytes is compared with (see the header). */
+  let recordBytes = 0;
   let failed = false;
   const responses: FetchAnswer['responses'] = [];
   for (let t = 0; t < body.topics.length; t++) {
@@ -138,12 +145,19 @@ async function readAll(
         ? await readPartition(context, topics[t], wanted, limit, bytes === 0)
         : failedPartition(wanted.partition, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
       bytes += answer.records.length;
+      if (holdsRecords(answer.records)) recordBytes += answer.records.length;
       if (answer.errorCode !== KafkaErrorCode.NONE || answer.divergingEpoch !== undefined) failed = true;
       partitions.push(answer);
     }
     responses.push({ topic: topics[t].asSent, partitions });
   }
-  return { responses, bytes, failed };
+  return { responses, bytes, recordBytes, failed };
+}
+
+/** Does any batch in `batches` hold a record (not only empty batches: markers)? */
+function holdsRecords(batches: Buffer): boolean {
+  for (const { header } of batchesIn(batches)) if (header.recordCount > 0) return true;
+  return false;
 }
 
 function failedPartition(partitionIndex: number, errorCode: number): PartitionAnswer & { records: Buffer } {
