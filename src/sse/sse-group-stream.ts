@@ -126,7 +126,7 @@ export class SseGroupStream {
       waitForRoom: (signal) => this.sink.waitForRoom(signal),
       deliver: (topic: string, partition: number, run: EncodedRun) => {
         this.sink.deliver(topic, partition, run);
-        running.progress.delivered = run.records[run.records.length - 1].offset + 1;
+        running.progress.delivered = run.lastOffset + 1;
       },
       fail: (topic, partition, error) => {
         // the member would keep a partition it no longer reads: end the stream, the group reassigns it

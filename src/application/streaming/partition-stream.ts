@@ -101,7 +101,7 @@ export async function streamPartition(
       await options.cache.prepare(batches, format);
       if (signal.aborted) return;
       const { run, nextOffset } = options.cache.encode(batches, topic, partition, format, offset, room);
-      if (run.records.length > 0) sink.deliver(topic, partition, run);
+      if (run.count > 0) sink.deliver(topic, partition, run);
       offset = nextOffset ?? Math.max(readNext, offset);
     } catch (error) {
       if (signal.aborted) return;
