@@ -26,6 +26,12 @@ export interface SessionDeps extends SocketSecurityDeps, SubscriptionsDeps {
   clock: Clock;
 }
 
+/** The connection under the WebSocket (request.socket of its upgrade), corked while one frame is written. */
+export interface SocketTransport {
+  cork(): void;
+  uncork(): void;
+}
+
 export class WsSession {
   /** False once this session closed the socket or saw it close. */
   private open = true;
@@ -40,6 +46,7 @@ export class WsSession {
   constructor(
     private readonly socket: WebSocket,
     private readonly deps: SessionDeps,
+    private readonly transport: SocketTransport | null = null,
   ) {
     this.pressure = new SendPressure(
       {
@@ -90,13 +97,19 @@ export class WsSession {
 
   /**
    * A `records` frame as one text message in three fragments: the subscription's prefix, the records' JSON (one
-   * Buffer shared by every subscriber of the same run, not copied) and the closing brackets.
+   * Buffer shared by every subscriber of the same run, not copied) and the closing brackets. The connection is
+   * corked meanwhile, so the three go out in one write (one writev, not three TCP segments for the client).
    */
   sendRecords(prefix: Buffer, joinedJson: Buffer): void {
     if (!this.open) return;
-    this.socket.send(prefix, { binary: false, fin: false });
-    this.socket.send(joinedJson, { binary: false, fin: false });
-    this.socket.send(RECORDS_FRAME_END, { binary: false, fin: true }, () => this.observePressure());
+    this.transport?.cork();
+    try {
+      this.socket.send(prefix, { binary: false, fin: false });
+      this.socket.send(joinedJson, { binary: false, fin: false });
+      this.socket.send(RECORDS_FRAME_END, { binary: false, fin: true }, () => this.observePressure());
+    } finally {
+      this.transport?.uncork();
+    }
     this.observePressure();
   }
 
