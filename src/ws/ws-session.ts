@@ -26,12 +26,6 @@ export interface SessionDeps extends SocketSecurityDeps, SubscriptionsDeps {
   clock: Clock;
 }
 
-/** The connection under the WebSocket (request.socket of its upgrade), corked while one frame is written. */
-export interface SocketTransport {
-  cork(): void;
-  uncork(): void;
-}
-
 export class WsSession {
   /** False once this session closed the socket or saw it close. */
   private open = true;
@@ -46,7 +40,6 @@ export class WsSession {
   constructor(
     private readonly socket: WebSocket,
     private readonly deps: SessionDeps,
-    private readonly transport: SocketTransport | null = null,
   ) {
     this.pressure = new SendPressure(
       {
@@ -97,19 +90,13 @@ export class WsSession {
 
   /**
    * A `records` frame as one text message in three fragments: the subscription's prefix, the records' JSON (one
-   * Buffer shared by every subscriber of the same run, not copied) and the closing brackets. The connection is
-   * corked meanwhile, so the three go out in one write (one writev, not three TCP segments for the client).
+   * Buffer shared by every subscriber of the same run, not copied) and the closing brackets.
    */
   sendRecords(prefix: Buffer, joinedJson: Buffer): void {
     if (!this.open) return;
-    this.transport?.cork();
-    try {
-      this.socket.send(prefix, { binary: false, fin: false });
-      this.socket.send(joinedJson, { binary: false, fin: false });
-      this.socket.send(RECORDS_FRAME_END, { binary: false, fin: true }, () => this.observePressure());
-    } finally {
-      this.transport?.uncork();
-    }
+    this.socket.send(prefix, { binary: false, fin: false });
+    this.socket.send(joinedJson, { binary: false, fin: false });
+    this.socket.send(RECORDS_FRAME_END, { binary: false, fin: true }, () => this.observePressure());
     this.observePressure();
   }
 

@@ -93,24 +93,20 @@ export class WsSessions implements SocketIntake, OnApplicationBootstrap, BeforeA
   open(socket: WebSocket, request: IncomingMessage, { principal, credential }: Identified): void {
     const host = hostOfSocket(request);
     const reader = { principal, host, path: 'ws.subscription' };
-    const session = new WsSession(
-      socket,
-      {
-        replicas: this.replicas,
-        producer: this.producer,
-        limits: this.config.ws,
-        clock: systemClock,
-        cache: this.cache,
-        reads: this.reads,
-        groups: this.groups,
-        topicExists: (topic) => this.metadata.topic(topic) !== undefined,
-        identity: { principal, host, credential },
-        guard: this.guard,
-        mayRead: (topic) => this.access.mayRead(reader, topic),
-        quotas: this.quotas,
-      },
-      request.socket,
-    );
+    const session = new WsSession(socket, {
+      replicas: this.replicas,
+      producer: this.producer,
+      limits: this.config.ws,
+      clock: systemClock,
+      cache: this.cache,
+      reads: this.reads,
+      groups: this.groups,
+      topicExists: (topic) => this.metadata.topic(topic) !== undefined,
+      identity: { principal, host, credential },
+      guard: this.guard,
+      mayRead: (topic) => this.access.mayRead(reader, topic),
+      quotas: this.quotas,
+    });
     this.sessions.set(socket, session);
   }
 
