@@ -65,6 +65,11 @@ export class JsonTextBuffer {
     this.length += this.buffer.write(text, this.length, 'utf8');
   }
 
+  /** Bytes written so far. */
+  get byteLength(): number {
+    return this.length;
+  }
+
   /** The text written so far (a view of the buffer). */
   toBuffer(): Buffer {
     return this.buffer.subarray(0, this.length);

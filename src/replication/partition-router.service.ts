@@ -176,7 +176,7 @@ export class PartitionRouter {
     signal?: AbortSignal,
   ): Promise<void> {
     if (this.isLocal(topic, partition)) {
-      await this.replicas.waitForAny([{ topic, partition, offset }], waitMs, signal);
+      await this.replicas.waitForRecords(topic, partition, offset, waitMs, signal);
       return;
     }
     await this.read(topic, partition, offset, { maxBytes: 1, waitMs, signal }).catch(() => undefined);

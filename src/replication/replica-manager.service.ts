@@ -332,6 +332,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
     });
     const done = appended.then(
       (info) => {
+        this.lastAppends.remember(leader, info, batch);
         this.effects.execute(replica, replica.leaderAppended(leader));
         return info;
       },

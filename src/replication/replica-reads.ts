@@ -13,6 +13,7 @@ import { NO_LEADER } from '../topic/cluster-metadata.js';
 import type { MetadataCache } from '../topic/metadata-cache.service.js';
 import { type LeaderPartition, learningHighWatermark, partitionKey } from './leader-partition.js';
 import type { Partition } from './partition.js';
+import { LastAppends } from './last-appends.js';
 import { PartitionWaiters } from './partition-waiters.js';
 
 export interface PartitionRead extends ReadResult {
@@ -39,6 +40,8 @@ export abstract class ReplicaReads {
   protected readonly seeds = new Map<string, number>();
   /** Consumers' long polls, woken when the HW moves. */
   protected readonly readers: PartitionWaiters;
+  /** The batch each leadership here appended last, for the readers it wakes (last-appends.ts). */
+  protected readonly lastAppends = new LastAppends();
   /** Set once a controlled shutdown has drained: no more reads answered as leader here. */
   protected handingOver = false;
 
@@ -92,12 +95,36 @@ export abstract class ReplicaReads {
   ): Promise<PartitionRead> {
     const led = await this.servingLeaderOf(topic, partition, options.signal);
     const minOneBatch = options.minOneBatch ?? true;
-    const first = await led.partition.readBelowHighWatermark(led.leader, offset, options.maxBytes, minOneBatch);
+    const first = await this.readLed(led, offset, options.maxBytes, minOneBatch);
     if (first.batches.length > 0 || options.waitMs <= 0 || offset < first.highWatermark) return first;
     const waitMs = Math.min(options.waitMs, this.config.readWaitMsMax);
     await this.readers.wait(led.leader.key, offset, waitMs, options.signal);
     const now = await this.servingLeaderOf(topic, partition, options.signal);
-    return now.partition.readBelowHighWatermark(now.leader, offset, options.maxBytes, minOneBatch);
+    return this.readLed(now, offset, options.maxBytes, minOneBatch);
+  }
+
+  /** A read below the HW of a partition led here: the batch just appended from memory, else from the log. */
+  private readLed(led: Led, offset: number, maxBytes: number, minOneBatch: boolean): Promise<PartitionRead> {
+    const recent = this.lastAppends.read(led.leader, offset, maxBytes, minOneBatch);
+    if (recent !== null) return Promise.resolve(recent);
+    return led.partition.readBelowHighWatermark(led.leader, offset, maxBytes, minOneBatch);
+  }
+
+  /**
+   * Resolves when the partition has data at or past `offset`, after `waitMs`, or on abort: waitForAny of one
+   * partition, parked directly among its waiters (a caught-up stream waits here after every delivery).
+   */
+  waitForRecords(
+    topic: string,
+    partition: number,
+    offset: number,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const highWatermark = this.highWatermarkOf(topic, partition);
+    if (waitMs <= 0 || (highWatermark !== undefined && highWatermark > offset)) return Promise.resolve();
+    const boundedMs = Math.min(waitMs, this.config.readWaitMsMax);
+    return this.readers.wait(partitionKey(topic, partition), offset, boundedMs, signal);
   }
 
   /** Resolves when any of the partitions has data at or past its offset, after `waitMs`, or on abort. */

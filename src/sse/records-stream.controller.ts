@@ -82,7 +82,7 @@ class ResponseSink implements StreamSink {
     }
     const text = recordEvents(partition, run.records);
     this.response.write(text);
-    this.security.throttle.delivered(run.records.length, Buffer.byteLength(text));
+    this.security.throttle.delivered(run.count, Buffer.byteLength(text));
   }
 
   get signal(): AbortSignal {

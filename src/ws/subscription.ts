@@ -81,7 +81,7 @@ export class Subscription implements StreamSink {
       this.owner.readRefused(this.id, topic);
       return;
     }
-    const count = run.records.length;
+    const count = run.count;
     const taken = this.credits.take(count);
     if (taken !== count) throw new Error(`delivered ${count} records with ${taken} credits`);
     this.owner.sendRecords(this.framePrefix, run.joinedJson);

@@ -102,12 +102,15 @@ export async function streamPartition(
         continue;
       }
       emptyReads = 0;
-      const room = Math.min(sink.room(), RECORDS_PER_FRAME_MAX);
-      if (room === 0) continue;
+      if (sink.room() === 0) continue;
       await options.cache.prepare(batches, format);
       if (signal.aborted) return;
+      // The room is read now, in the same turn as the delivery: the other partitions of the sink may have spent
+      // its credits while this one waited (a read answered from memory resolves in the same turn for all).
+      const room = Math.min(sink.room(), RECORDS_PER_FRAME_MAX);
+      if (room === 0) continue;
       const { run, nextOffset } = options.cache.encode(batches, topic, partition, format, offset, room);
-      if (run.records.length > 0) sink.deliver(topic, partition, run);
+      if (run.count > 0) sink.deliver(topic, partition, run);
       const position = nextOffset ?? Math.max(readNext, offset);
       if (position > offset) sink.reached?.(topic, partition, position);
       offset = position;

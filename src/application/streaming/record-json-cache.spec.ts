@@ -37,13 +37,40 @@ describe('RecordJsonCache', () => {
     expect(cache.encode(batches, 't', 0, 'string', 0, 10).run).toBe(first);
     expect(first.joinedJson.toString()).toBe(first.records.map((record) => record.json).join(','));
     expect(first.joinedJson).toBe(first.joinedJson);
-    // Another read of the same batch: a new run over the same cached record texts.
-    const second = cache.encode(Buffer.from(batches), 't', 0, 'string', 0, 10).run.records;
-    expect(second[0]).toBe(first.records[0]);
+    // Another read of the same batch: a new run over the same cached text (a view of the same bytes, not a copy).
+    const second = cache.encode(Buffer.from(batches), 't', 0, 'string', 0, 10).run;
+    expect(second).not.toBe(first);
+    expect(second.joinedJson.buffer).toBe(first.joinedJson.buffer);
+    expect(second.joinedJson.byteOffset).toBe(first.joinedJson.byteOffset);
+    expect(second.records).toEqual(first.records);
     expect(cache.hits).toBe(1);
     const binary = cache.encode(batches, 't', 0, 'binary', 0, 10).run.records;
     expect(JSON.parse(binary[0].json).value).toBe(Buffer.from('a').toString('base64'));
     expect(cache.misses).toBe(2);
+  });
+
+  it('joins runs across batches with commas, and counts the records and the last offset of a run', () => {
+    const cache = new RecordJsonCache();
+    const batches = Buffer.concat([batchAt(10, ['a', 'é"b']), batchAt(12, ['c', 'd', 'e'])]);
+    const { run, nextOffset } = cache.encode(batches, 't', 0, 'string', 11, 3);
+    expect(nextOffset).toBe(14);
+    expect(run.count).toBe(3);
+    expect(run.lastOffset).toBe(13);
+    const texts = run.records.map((record) => record.json);
+    expect(run.joinedJson.toString('utf8')).toBe(texts.join(','));
+    expect(JSON.parse(`[${run.joinedJson.toString('utf8')}]`).map((record: { value: string }) => record.value)).toEqual(
+      ['é"b', 'c', 'd'],
+    );
+    // within one batch, from its middle to its end: a view of the cached batch
+    const tail = cache.encode(batches, 't', 0, 'string', 13, 10).run;
+    expect(tail.joinedJson.toString('utf8')).toBe(tail.records.map((record) => record.json).join(','));
+    expect(
+      JSON.parse(`[${tail.joinedJson.toString('utf8')}]`).map((record: { offset: number }) => record.offset),
+    ).toEqual([13, 14]);
+    const empty = cache.encode(batches, 't', 0, 'string', 15, 10);
+    expect(empty.run.count).toBe(0);
+    expect(empty.run.lastOffset).toBe(-1);
+    expect(empty.nextOffset).toBeNull();
   });
 
   it('skips batches entirely below the offset without decoding them', () => {

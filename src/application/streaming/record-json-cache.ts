@@ -1,13 +1,15 @@
 // Records serialised once per broker, not once per consumer: WebSocket subscriptions and SSE streams of the same
 // partition in the same format read the same batches, so the JSON text of each record (Brook's record shape plus
 // `topic`) is cached per batch and shared. Keyed by topic, partition, format and the batch's base offset, CRC and
-// size, so a batch rewritten in place (compaction) is a different key. Least recently used entries are evicted
-// past RECORD_JSON_CACHE_BYTES_MAX (string bytes counted as UTF-16). Streams that shared one read and ask for the
-// same records get the same EncodedRun, whose joined JSON is built once. Pure: no I/O; records in a schema format
+// size, so a batch rewritten in place (compaction) is a different key. A batch's texts are kept joined by commas
+// in one UTF-8 Buffer (EncodedBatch), so a run of records within one batch is a view of it, shared by every
+// stream that asks for those records, and the cached texts are no JS-heap strings for the garbage collector to
+// copy. Least recently used entries are evicted past RECORD_JSON_CACHE_BYTES_MAX (the bytes they hold). Streams
+// that shared one read and ask for the same records get the same EncodedRun. Pure: no I/O; records in a schema format
 // are decoded with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
 import { batchesIn, decodeRecords, lastOffsetOf } from '../../partition-log/record-batch.js';
 import type { ReadFormat } from '../record-format.js';
-import { JsonTextBuffer, recordJson } from '../record-json.js';
+import { JsonTextBuffer, jsonSizeHint, recordJson } from '../record-json.js';
 import type { SchemaLookup } from '../schemas/record-codec.js';
 import { isSchemaReadFormat } from '../schemas/schema-fields.js';
 
@@ -27,32 +29,90 @@ export interface EncodedRecord {
   json: string;
 }
 
+/**
+ * One stored batch's records as JSON: their texts joined by commas in one UTF-8 Buffer (off the JS heap, so the
+ * cache's texts cost the young-generation collector nothing to keep), each record's offset, and where each text
+ * starts (`starts[i]`; `starts[count]` is one past the end, as if a comma followed the last).
+ */
+class EncodedBatch {
+  constructor(
+    readonly json: Buffer,
+    readonly offsets: Float64Array,
+    readonly starts: Uint32Array,
+  ) {}
+
+  get count(): number {
+    return this.offsets.length;
+  }
+
+  get bytes(): number {
+    return this.json.length + this.offsets.byteLength + this.starts.byteLength + ENTRY_OVERHEAD_BYTES;
+  }
+
+  /** Records [from, to) joined by commas: a view of this batch's Buffer. */
+  joined(from: number, to: number): Buffer {
+    return this.json.subarray(this.starts[from], this.starts[to] - 1);
+  }
+
+  text(index: number): string {
+    return this.json.toString('utf8', this.starts[index], this.starts[index + 1] - 1);
+  }
+}
+
+interface Piece {
+  batch: EncodedBatch;
+  from: number;
+  to: number;
+}
+
 /** Consecutive records of one partition, as handed to every stream that asked for the same ones. */
 export class EncodedRun {
   private joined: Buffer | null = null;
+  private texts: EncodedRecord[] | null = null;
+  readonly count: number;
 
-  constructor(readonly records: EncodedRecord[]) {}
+  constructor(private readonly pieces: Piece[]) {
+    let count = 0;
+    for (const { from, to } of pieces) count += to - from;
+    this.count = count;
+  }
 
-  /** The records' JSON joined by commas (the inside of a JSON array), UTF-8; built once per run. */
+  /** The offset of the last record (-1 when the run is empty). */
+  get lastOffset(): number {
+    const last = this.pieces.at(-1);
+    return last === undefined ? -1 : last.batch.offsets[last.to - 1];
+  }
+
+  /** The records one by one, with their JSON as strings (SSE events); built once per run. */
+  get records(): EncodedRecord[] {
+    if (this.texts === null) {
+      this.texts = [];
+      for (const { batch, from, to } of this.pieces) {
+        for (let i = from; i < to; i++) this.texts.push({ offset: batch.offsets[i], json: batch.text(i) });
+      }
+    }
+    return this.texts;
+  }
+
+  /**
+   * The records' JSON joined by commas (the inside of a JSON array), UTF-8: a view of the cached batch when the
+   * run lies in one batch, else built once per run.
+   */
   get joinedJson(): Buffer {
     if (this.joined === null) {
-      let bytes = 0;
-      for (const record of this.records) bytes += record.json.length + 1;
-      const out = new JsonTextBuffer(bytes);
-      for (let i = 0; i < this.records.length; i++) {
-        if (i > 0) out.append(',');
-        out.append(this.records[i].json);
+      const parts = this.pieces.map(({ batch, from, to }) => batch.joined(from, to));
+      if (parts.length === 1) this.joined = parts[0];
+      else {
+        const withCommas: Buffer[] = [];
+        for (const part of parts) withCommas.push(...(withCommas.length > 0 ? [COMMA, part] : [part]));
+        this.joined = Buffer.concat(withCommas);
       }
-      this.joined = out.toBuffer();
     }
     return this.joined;
   }
 }
 
-interface Entry {
-  records: EncodedRecord[];
-  bytes: number;
-}
+const COMMA = Buffer.from(',');
 
 interface Encoded {
   run: EncodedRun;
@@ -60,7 +120,7 @@ interface Encoded {
 }
 
 export class RecordJsonCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, EncodedBatch>();
   /** Results per read buffer: streams that shared a read (SharedReads) and ask for the same records share one run. */
   private readonly runs = new WeakMap<Buffer, Map<string, Encoded>>();
   private bytes = 0;
@@ -109,46 +169,54 @@ export class RecordJsonCache {
     fromOffset: number,
     maxRecords: number,
   ): Encoded {
-    const records: EncodedRecord[] = [];
+    const pieces: Piece[] = [];
+    let taken = 0;
     for (const { header, position } of batchesIn(batches)) {
       if (lastOffsetOf(header) < fromOffset) continue;
       const key = `${topic}\u0000${partition}\u0000${format}\u0000${header.baseOffset}\u0000${header.crc}\u0000${header.sizeBytes}`;
-      let entry = this.entries.get(key);
-      if (entry === undefined) {
+      let batch = this.entries.get(key);
+      if (batch === undefined) {
         this.misses++;
-        entry = this.encodeBatch(batches.subarray(position, position + header.sizeBytes), topic, partition, format);
-        this.entries.set(key, entry);
-        this.bytes += entry.bytes;
+        batch = this.encodeBatch(batches.subarray(position, position + header.sizeBytes), topic, partition, format);
+        this.entries.set(key, batch);
+        this.bytes += batch.bytes;
         this.evict();
       } else {
         this.hits++;
         this.entries.delete(key);
-        this.entries.set(key, entry);
+        this.entries.set(key, batch);
       }
-      for (const record of entry.records) {
-        if (record.offset < fromOffset) continue;
-        if (records.length >= maxRecords) return { run: new EncodedRun(records), nextOffset: record.offset };
-        records.push(record);
-      }
+      let from = 0;
+      while (from < batch.count && batch.offsets[from] < fromOffset) from++;
+      const to = Math.min(batch.count, from + maxRecords - taken);
+      if (to > from) pieces.push({ batch, from, to });
+      taken += to - from;
+      if (to < batch.count) return { run: new EncodedRun(pieces), nextOffset: batch.offsets[to] };
     }
-    return { run: new EncodedRun(records), nextOffset: null };
+    return { run: new EncodedRun(pieces), nextOffset: null };
   }
 
-  private encodeBatch(batch: Buffer, topic: string, partition: number, format: ReadFormat): Entry {
-    let bytes = ENTRY_OVERHEAD_BYTES;
-    const records = decodeRecords(batch).map((record) => {
-      const json = recordJson(record, partition, format, topic, this.schemas?.lookup);
-      bytes += json.length * 2 + ENTRY_OVERHEAD_BYTES;
-      return { offset: record.offset, json };
-    });
-    return { records, bytes };
+  private encodeBatch(stored: Buffer, topic: string, partition: number, format: ReadFormat): EncodedBatch {
+    const records = decodeRecords(stored);
+    const offsets = new Float64Array(records.length);
+    const starts = new Uint32Array(records.length + 1);
+    const out = new JsonTextBuffer(jsonSizeHint(stored));
+    for (let i = 0; i < records.length; i++) {
+      if (i > 0) out.append(',');
+      starts[i] = out.byteLength;
+      offsets[i] = records[i].offset;
+      out.append(recordJson(records[i], partition, format, topic, this.schemas?.lookup));
+    }
+    starts[records.length] = out.byteLength + 1;
+    // a copy of the exact length, so that the cache holds no unused room
+    return new EncodedBatch(Buffer.from(out.toBuffer()), offsets, starts);
   }
 
   private evict(): void {
-    for (const [key, entry] of this.entries) {
+    for (const [key, batch] of this.entries) {
       if (this.bytes <= this.bytesMax) return;
       this.entries.delete(key);
-      this.bytes -= entry.bytes;
+      this.bytes -= batch.bytes;
     }
   }
 }
