@@ -57,12 +57,22 @@ export class JsonTextBuffer {
   append(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit; only near the end is the exact length asked
     const room = this.buffer.length - this.length;
-    if (text.length * 3 > room && Buffer.byteLength(text, 'utf8') > room) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + text.length * 3));
-      this.buffer.copy(grown, 0, 0, this.length);
-      this.buffer = grown;
-    }
+    if (text.length * 3 > room && Buffer.byteLength(text, 'utf8') > room) this.grow(text.length * 3);
     this.length += this.buffer.write(text, this.length, 'utf8');
+  }
+
+  /**
+   * Makes room for `bytes` more at once, when the writer knows roughly how much is coming: one copy of what was
+   * written rather than one per doubling.
+   */
+  reserve(bytes: number): void {
+    if (this.buffer.length - this.length < bytes) this.grow(bytes);
+  }
+
+  private grow(atLeastBytes: number): void {
+    const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + atLeastBytes));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
   }
 
   /** The text written so far (a view of the buffer). */

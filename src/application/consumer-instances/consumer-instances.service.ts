@@ -3,10 +3,9 @@
 // poll bounded by the instance's timeout and max_bytes, Confluent's commit semantics, auto-commit, and removal
 // of instances idle longer than consumer.instance.timeout.ms. The instance's configuration lives in
 // __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer (instance-fetcher.ts reads).
-import { JsonTextBuffer } from '../record-json.js';
-import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
+import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
 import { systemClock, type Clock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
@@ -20,6 +19,7 @@ import { GroupCoordinator, type OffsetToCommit } from '../../group-coordinator/g
 import { topicPartitionKey, type InstanceFormat, type InstanceValue } from '../../group-coordinator/group-records.js';
 import { SchemaSerde } from '../schemas/schema-serde.service.js';
 import { InstanceFetcher } from './instance-fetcher.js';
+import { PollAnswer } from './poll-answer.js';
 import { newInstance, type CreateInstanceBody } from './instance-config.js';
 import { parseSubscription, validateGroupId, type Subscriber, type SubscriptionBody } from './instance-requests.js';
 
@@ -203,7 +203,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
           this.logger.warn(`auto-commit of ${groupId}/${name} failed: ${(error as Error).message}`),
         );
       }
-      const collected: string[] = [];
+      const answer = new PollAnswer();
       let bytes = 0;
       for (;;) {
         const current = this.coordinator.instance(groupId, name) ?? value;
@@ -213,16 +213,16 @@ export class ConsumerInstances implements OnApplicationShutdown {
         // before anything more is read; what was collected is of topics readable when it was read.
         const unreadable = assigned.find((tp) => !options.mayRead(tp.topic));
         if (unreadable !== undefined) {
-          if (collected.length > 0) return jsonArray(collected);
+          if (answer.count > 0) return answer.finish();
           throw forbiddenRead(unreadable.topic);
         }
         await this.fetcher.initPositions(runtime, current, assigned);
-        bytes += await this.fetcher.fetchOnce(runtime, assigned, generation, collected, maxBytes - bytes);
+        bytes += await this.fetcher.fetchOnce(runtime, assigned, generation, answer, maxBytes - bytes);
         runtime.lastUsedMs = this.clock.monotonicMs();
         const remaining = deadline - this.clock.monotonicMs();
-        const satisfied = collected.length > 0 && bytes >= value.fetchMinBytes;
+        const satisfied = answer.count > 0 && bytes >= value.fetchMinBytes;
         if (satisfied || remaining <= 0 || runtime.closing.signal.aborted || bytes >= maxBytes) {
-          return jsonArray(collected);
+          return answer.finish();
         }
         const positions = assigned.map((tp) => ({
           ...tp,
@@ -378,18 +378,4 @@ function runtimeKey(groupId: string, name: string): string {
 
 function forbiddenRead(topic: string): BrookError {
   return new BrookError(403, 40301, `Not authorized to READ topic '${topic}', which is assigned to this instance.`);
-}
-
-/** JSON texts as the text of a JSON array of them, UTF-8. */
-function jsonArray(texts: string[]): Buffer {
-  let bytes = 2;
-  for (const text of texts) bytes += text.length + 1;
-  const out = new JsonTextBuffer(bytes);
-  out.append('[');
-  for (let i = 0; i < texts.length; i++) {
-    if (i > 0) out.append(',');
-    out.append(texts[i]);
-  }
-  out.append(']');
-  return out.toBuffer();
 }
