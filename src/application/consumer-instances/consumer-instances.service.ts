@@ -5,8 +5,7 @@
 // __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer (instance-fetcher.ts reads).
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
-import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
-import { systemClock, type Clock } from '../../common/clock.js';
+import { sleep, systemClock, type Clock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
@@ -29,6 +28,8 @@ export const AUTO_COMMIT_INTERVAL_MS = 5_000;
 const EVICTION_CHECK_INTERVAL_MS = 1_000;
 /** How often a waiting poll looks again at partitions led by other brokers. */
 const REMOTE_POLL_INTERVAL_MS = 100;
+/** How often a poll of an instance without partitions looks again, unless its group assigns it some first. */
+const UNASSIGNED_POLL_INTERVAL_MS = 100;
 
 /** A committed partition as Confluent's v2 commit answers it: the last consumed offset and the stored one. */
 export interface CommittedPosition extends TopicPartition {
@@ -224,6 +225,10 @@ export class ConsumerInstances implements OnApplicationShutdown {
         if (satisfied || remaining <= 0 || runtime.closing.signal.aborted || bytes >= maxBytes) {
           return answer.finish();
         }
+        if (assigned.length === 0) {
+          await this.waitForAssignment(runtime, Math.min(remaining, UNASSIGNED_POLL_INTERVAL_MS));
+          continue;
+        }
         const positions = assigned.map((tp) => ({
           ...tp,
           offset: runtime.positions.get(topicPartitionKey(tp.topic, tp.partition))?.offset ?? 0,
@@ -233,12 +238,26 @@ export class ConsumerInstances implements OnApplicationShutdown {
         const remote = positions.some(({ topic, partition }) => !this.router.isLocal(topic, partition));
         await this.replicas.waitForAny(
           positions.filter(({ topic, partition }) => this.router.isLocal(topic, partition)),
-          assigned.length === 0 ? 0 : remote ? Math.min(remaining, REMOTE_POLL_INTERVAL_MS) : remaining,
+          remote ? Math.min(remaining, REMOTE_POLL_INTERVAL_MS) : remaining,
           runtime.closing.signal,
         );
-        if (assigned.length === 0) await sleepUnlessAborted(Math.min(remaining, 100), runtime.closing.signal);
       }
     });
+  }
+
+  /**
+   * A poll of an instance with no partitions waits until its group gives it an assignment (it is told the moment
+   * the generation is written), the instance closes, or `ms` pass (a manual assignment or a subscription may
+   * change meanwhile).
+   */
+  private async waitForAssignment(runtime: ConsumerInstance, ms: number): Promise<void> {
+    const assigned = new AbortController();
+    const stopWatching = this.coordinator.watchMember(runtime.groupId, runtime.name, () => assigned.abort());
+    try {
+      await sleep(this.clock, ms, AbortSignal.any([assigned.signal, runtime.closing.signal]));
+    } finally {
+      stopWatching();
+    }
   }
 
   // ---- offsets ----
