@@ -21,7 +21,7 @@ export function recordJson(
     return JSON.stringify(toApiRecord(record, partition, format, topic, schemas));
   }
   const binary = format === 'binary';
-  let text = topic === undefined ? '{"partition":' : `{"topic":${JSON.stringify(topic)},"partition":`;
+  let text = topic === undefined ? '{"partition":' : topicOpening(topic);
   text += `${partition},"offset":${record.offset},"timestamp":${record.timestamp},"key":`;
   text += fieldJson(record.key, binary);
   text += ',"value":';
@@ -34,6 +34,18 @@ export function recordJson(
     text += `${i === 0 ? '' : ','}{"name":${JSON.stringify(header.key)},"value":${value}}`;
   }
   return text + ']}';
+}
+
+let lastTopic = '';
+let lastTopicOpening = '{"topic":"","partition":';
+
+/** A record's text up to its partition, with `topic`: the same topic's is reused (a poll's records come in runs). */
+function topicOpening(topic: string): string {
+  if (topic !== lastTopic) {
+    lastTopic = topic;
+    lastTopicOpening = `{"topic":${JSON.stringify(topic)},"partition":`;
+  }
+  return lastTopicOpening;
 }
 
 /** A key or value: base64 needs no escaping; text is escaped by JSON.stringify. */
