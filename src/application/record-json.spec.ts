@@ -63,4 +63,13 @@ describe('JsonTextBuffer', () => {
     for (const piece of pieces) out.append(piece);
     expect(out.toBuffer().toString('utf8')).toBe(pieces.join(''));
   });
+
+  it('keeps what was written when room is reserved, and the reserved room takes the next pieces', () => {
+    const out = new JsonTextBuffer(0);
+    out.append('[1,');
+    out.reserve(5000);
+    const pieces = Array.from({ length: 1000 }, (_, i) => `"ü${i}",`);
+    for (const piece of pieces) out.append(piece);
+    expect(out.toBuffer().toString('utf8')).toBe('[1,' + pieces.join(''));
+  });
 });

@@ -21,7 +21,7 @@ export function recordJson(
     return JSON.stringify(toApiRecord(record, partition, format, topic, schemas));
   }
   const binary = format === 'binary';
-  let text = topic === undefined ? '{"partition":' : `{"topic":${JSON.stringify(topic)},"partition":`;
+  let text = topic === undefined ? '{"partition":' : topicOpening(topic);
   text += `${partition},"offset":${record.offset},"timestamp":${record.timestamp},"key":`;
   text += fieldJson(record.key, binary);
   text += ',"value":';
@@ -34,6 +34,18 @@ export function recordJson(
     text += `${i === 0 ? '' : ','}{"name":${JSON.stringify(header.key)},"value":${value}}`;
   }
   return text + ']}';
+}
+
+let lastTopic = '';
+let lastTopicOpening = '{"topic":"","partition":';
+
+/** A record's text up to its partition, with `topic`: the same topic's is reused (a poll's records come in runs). */
+function topicOpening(topic: string): string {
+  if (topic !== lastTopic) {
+    lastTopic = topic;
+    lastTopicOpening = `{"topic":${JSON.stringify(topic)},"partition":`;
+  }
+  return lastTopicOpening;
 }
 
 /** A key or value: base64 needs no escaping; text is escaped by JSON.stringify. */
@@ -57,17 +69,27 @@ export class JsonTextBuffer {
   append(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit; only near the end is the exact length asked
     const room = this.buffer.length - this.length;
-    if (text.length * 3 > room && Buffer.byteLength(text, 'utf8') > room) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + text.length * 3));
-      this.buffer.copy(grown, 0, 0, this.length);
-      this.buffer = grown;
-    }
+    if (text.length * 3 > room && Buffer.byteLength(text, 'utf8') > room) this.grow(text.length * 3);
     this.length += this.buffer.write(text, this.length, 'utf8');
   }
 
   /** Bytes written so far. */
   get byteLength(): number {
     return this.length;
+  }
+
+  /**
+   * Makes room for `bytes` more at once, when the writer knows roughly how much is coming: one copy of what was
+   * written rather than one per doubling.
+   */
+  reserve(bytes: number): void {
+    if (this.buffer.length - this.length < bytes) this.grow(bytes);
+  }
+
+  private grow(atLeastBytes: number): void {
+    const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + atLeastBytes));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
   }
 
   /** The text written so far (a view of the buffer). */

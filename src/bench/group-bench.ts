@@ -5,12 +5,16 @@
 //   - group: a fresh consumer group of 3 REST v2 instances (binary format) that subscribe, wait for their
 //     assignment, and loop poll (max_bytes 1 MiB) + commit (empty body) until every record has been consumed.
 // Both sides count records the same way (occurrences of "offset": in the answers), so the client's parsing cost
-// is equal; the ratio is group / stateless.
+// is equal; the ratio is group / stateless. Beside the rates: the broker's CPU time per record of each side (from
+// /proc, so that a figure taken while other processes share the CPU can still be judged), and the group's two
+// fixed phases per round: until the first records come (instances created and subscribed, the initial rebalance
+// delay, the assignment), and after the last ones (an instance whose partitions are drained while others still
+// read polls again and waits out its timeout, since no record comes; then the instances are deleted).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatMeasurement, type Measurement } from './measure.js';
-import { call, callJson, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
+import { call, callJson, cpuMs, rssBytes, startBroker, stop, type Server } from './bench-processes.js';
 
 const TOPIC = 'group-bench';
 const PARTITIONS = 6;
@@ -67,7 +71,14 @@ async function readStateless(broker: Server, clusterId: string, ends: number[]):
   return total;
 }
 
-async function consumeAsGroup(broker: Server, group: string, records: number): Promise<number> {
+interface GroupRound {
+  consumed: number;
+  /** Monotonic ms when the first records came and when the last did. */
+  firstRecordsAt: number;
+  lastRecordsAt: number;
+}
+
+async function consumeAsGroup(broker: Server, group: string, records: number): Promise<GroupRound> {
   const names = Array.from({ length: INSTANCES }, (_, i) => `bench-${i}`);
   for (const name of names) {
     await callJson(broker, 'POST', `/consumers/${group}`, {
@@ -86,6 +97,8 @@ async function consumeAsGroup(broker: Server, group: string, records: number): P
     if (res.status !== 204) throw new Error(`subscribe: ${res.status}`);
   }
   let consumed = 0;
+  let firstRecordsAt = NaN;
+  let lastRecordsAt = NaN;
   const consumer = async (name: string) => {
     const base = `/consumers/${group}/instances/${name}`;
     while (consumed < records) {
@@ -96,6 +109,8 @@ async function consumeAsGroup(broker: Server, group: string, records: number): P
       const count = countRecords(res.body);
       consumed += count;
       if (count > 0) {
+        lastRecordsAt = performance.now();
+        if (Number.isNaN(firstRecordsAt)) firstRecordsAt = lastRecordsAt;
         const commit = await call(broker, 'POST', `${base}/offsets`, undefined, V2);
         if (commit.status !== 200) throw new Error(`commit: ${commit.status} ${commit.body.toString('utf8', 0, 200)}`);
       }
@@ -103,7 +118,7 @@ async function consumeAsGroup(broker: Server, group: string, records: number): P
   };
   await Promise.all(names.map(consumer));
   for (const name of names) await call(broker, 'DELETE', `/consumers/${group}/instances/${name}`);
-  return consumed;
+  return { consumed, firstRecordsAt, lastRecordsAt };
 }
 
 export async function runGroupBench(records: number): Promise<Measurement[]> {
@@ -133,16 +148,28 @@ export async function runGroupBench(records: number): Promise<Measurement[]> {
       seconds: 0,
     };
     let grouped: Measurement = { name: 'G1 group of 3 v2 instances, poll + commit', records: 0, bytes: 0, seconds: 0 };
+    const cpu = { stateless: 0, grouped: 0 };
+    const phases: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      let started = process.hrtime.bigint();
+      let started = performance.now();
+      let cpuBefore = cpuMs(broker.child.pid) ?? NaN;
       const read = await readStateless(broker, clusterId, ends);
-      stateless = add(stateless, read, Number(process.hrtime.bigint() - started) / 1e9);
+      stateless = add(stateless, read, (performance.now() - started) / 1000);
+      cpu.stateless += (cpuMs(broker.child.pid) ?? NaN) - cpuBefore;
       if (read !== total) throw new Error(`stateless read ${read} of ${total} records`);
-      started = process.hrtime.bigint();
-      const consumed = await consumeAsGroup(broker, `bench-group-${round}`, total);
-      grouped = add(grouped, consumed, Number(process.hrtime.bigint() - started) / 1e9);
+      started = performance.now();
+      cpuBefore = cpuMs(broker.child.pid) ?? NaN;
+      const { consumed, firstRecordsAt, lastRecordsAt } = await consumeAsGroup(broker, `bench-group-${round}`, total);
+      const ended = performance.now();
+      grouped = add(grouped, consumed, (ended - started) / 1000);
+      cpu.grouped += (cpuMs(broker.child.pid) ?? NaN) - cpuBefore;
       if (consumed !== total) throw new Error(`group consumed ${consumed} of ${total} records`);
+      phases.push(
+        `${(firstRecordsAt - started).toFixed(0)} + ${(ended - lastRecordsAt).toFixed(0)} of ${(ended - started).toFixed(0)}`,
+      );
     }
+    stateless.cpuUsPerRecord = (1000 * cpu.stateless) / stateless.records || undefined;
+    grouped.cpuUsPerRecord = (1000 * cpu.grouped) / grouped.records || undefined;
     grouped.rssBytes = rssBytes(broker.child.pid);
     results.push(stateless, grouped);
     console.log(
@@ -150,6 +177,7 @@ export async function runGroupBench(records: number): Promise<Measurement[]> {
     );
     console.log(formatMeasurement(stateless));
     console.log(formatMeasurement(grouped, stateless));
+    console.log(`G1 group rounds, ms until the first records + after the last of the round: ${phases.join(', ')}`);
     return results;
   } finally {
     if (broker !== undefined) await stop(broker);

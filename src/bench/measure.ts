@@ -11,6 +11,8 @@ export interface Measurement {
   cpuMsPerRequest?: number;
   /** CPU time (user + system, all threads) the server process spent per MB (1e6 bytes) sent, from /proc. */
   cpuMsPerMB?: number;
+  /** CPU time (user + system, all threads) the server process spent per record, in microseconds, from /proc. */
+  cpuUsPerRecord?: number;
 }
 
 export function percentile(sortedMs: number[], fraction: number): number {
@@ -33,6 +35,7 @@ export function formatMeasurement(m: Measurement, baseline?: Measurement): strin
   if (m.rssBytes !== undefined) parts.push(`rss ${(m.rssBytes / 1e6).toFixed(0)} MB`);
   if (m.cpuMsPerRequest !== undefined) parts.push(`cpu ${m.cpuMsPerRequest.toFixed(2)} ms/req`);
   if (m.cpuMsPerMB !== undefined) parts.push(`cpu ${m.cpuMsPerMB.toFixed(2)} ms/MB`);
+  if (m.cpuUsPerRecord !== undefined) parts.push(`cpu ${m.cpuUsPerRecord.toFixed(2)} us/rec`);
   if (baseline) parts.push(`ratio ${(m.bytes / m.seconds / (baseline.bytes / baseline.seconds)).toFixed(2)}`);
   return parts.join('  ');
 }

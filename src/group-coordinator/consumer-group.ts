@@ -186,6 +186,14 @@ export class ConsumerGroup implements ClassicHost {
     return { rebalance: true };
   }
 
+  /**
+   * When the rebalance that Brook runs for its members is due (monotonic ms): set while the group prepares one,
+   * null otherwise (Kafka clients' groups end their join phase in classic-membership.ts).
+   */
+  get rebalanceDueMs(): number | null {
+    return this.state === 'PreparingRebalance' && this.usedBy !== 'kafka' ? this.rebalanceDeadlineMs : null;
+  }
+
   /** Extends the member's session; false for an unknown member. */
   heartbeat(memberId: string): boolean {
     const member = this.members.get(memberId);

@@ -147,11 +147,15 @@ export class GroupCoordinator implements OnApplicationShutdown {
     } else {
       group.leave(name);
     }
+    this.ticker.wakeForRebalance(group);
   }
 
   async deleteInstance(groupId: string, name: string): Promise<void> {
     await this.writer.append(groupId, [{ kind: 'instance', group: groupId, instance: name, value: null }]);
-    this.groups.get(groupId)?.leave(name);
+    const group = this.groups.get(groupId);
+    if (group === undefined) return;
+    group.leave(name);
+    this.ticker.wakeForRebalance(group);
   }
 
   // ---- members (WebSocket subscriptions and REST instances) ----
@@ -159,7 +163,9 @@ export class GroupCoordinator implements OnApplicationShutdown {
   async join(groupId: string, request: JoinRequest): Promise<void> {
     await this.ensureOffsetsTopic();
     this.assertCoordinator(groupId);
-    this.groupOrCreate(groupId).join(request);
+    const group = this.groupOrCreate(groupId);
+    group.join(request);
+    this.ticker.wakeForRebalance(group);
   }
 
   heartbeat(groupId: string, memberId: string): boolean {
@@ -167,8 +173,10 @@ export class GroupCoordinator implements OnApplicationShutdown {
   }
 
   leave(groupId: string, memberId: string): void {
-    this.groups.get(groupId)?.leave(memberId);
+    const group = this.groups.get(groupId);
+    group?.leave(memberId);
     this.listeners.forget(groupId, memberId);
+    if (group !== undefined) this.ticker.wakeForRebalance(group);
   }
 
   /** The group's current generation here; -1 for a group this broker does not hold. */

@@ -17,12 +17,12 @@ import { MemberListeners } from './member-listeners.js';
 const SESSION_MS = 10_000;
 const RETENTION_CHECK_MS = 60_000;
 
-function setUp() {
+function setUp(initialRebalanceDelayMs = 0) {
   const clock = new ManualClock();
   const config = {
     brokerId: 0,
     groups: {
-      initialRebalanceDelayMs: 0,
+      initialRebalanceDelayMs,
       defaultAssignor: 'range',
       maxSize: 10,
       minSessionTimeoutMs: 1,
@@ -111,6 +111,44 @@ describe('GroupTicker', () => {
     await flush();
     expect(written[0]).toEqual([{ kind: 'offset', group: 'g', topic: 'gone', partition: 0, value: null }]);
     ticker.stop();
+  });
+
+  it('computes a generation when the initial delay ends between two ticks, extended by every join', async () => {
+    const { clock, held, written, ticker } = setUp(30);
+    ticker.start();
+    clock.advance(10);
+    join(held, 'm1'); // the join phase ends at 40
+    ticker.wakeForRebalance(held.groupOrCreate('g'));
+    clock.advance(10);
+    join(held, 'm2'); // ... now at 50
+    ticker.wakeForRebalance(held.groupOrCreate('g'));
+    clock.advance(29);
+    await flush();
+    expect(written).toEqual([]);
+    clock.advance(1);
+    await flush();
+    expect(written).toHaveLength(1);
+    expect(held.groups.get('g')?.state).toBe('Stable');
+    expect(held.groups.get('g')?.assignmentOf('m2')?.partitions.length).toBeGreaterThan(0);
+    ticker.stop();
+  });
+
+  it('rebalances a stable group at once when a member leaves, not at the next tick', async () => {
+    const { clock, held, written, ticker } = setUp();
+    join(held, 'm1');
+    join(held, 'm2');
+    ticker.start();
+    clock.advance(GROUP_TICK_INTERVAL_MS);
+    await flush();
+    expect(written).toHaveLength(1);
+    held.groups.get('g')?.leave('m2');
+    ticker.wakeForRebalance(held.groupOrCreate('g'));
+    clock.advance(0);
+    await flush();
+    expect(written).toHaveLength(2);
+    expect(held.groups.get('g')?.assignmentOf('m1')?.partitions).toHaveLength(3);
+    ticker.stop();
+    expect(clock.pendingTimers).toBe(0);
   });
 
   it('stops ticking on stop: no timer is left on the clock', () => {

@@ -1,12 +1,13 @@
-// The coordinator's clock work, every GROUP_TICK_INTERVAL_MS on the injected Clock: each group held here is ticked
-// (members whose session expired leave, a due generation is computed by the group's assignor and written before it
-// takes effect, then its members are told their assignments), and every offsets.retention.check.interval.ms the
-// offsets of groups empty past offsets.retention.minutes, and of deleted topics, are expired.
+// The coordinator's clock work, every GROUP_TICK_INTERVAL_MS on the injected Clock, and once more when a group's
+// rebalance is due between two ticks: each group held here is ticked (members whose session expired leave, a due
+// generation is computed by the group's assignor and written before it takes effect, then its members are told
+// their assignments), and every offsets.retention.check.interval.ms the offsets of groups empty past
+// offsets.retention.minutes, and of deleted topics, are expired.
 import type { LoggerService } from '@nestjs/common';
 import { everyMs, type CancelTimer, type Clock } from '../common/clock.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import type { ClassicSink } from './classic-sink.js';
-import type { TopicCounts } from './consumer-group.js';
+import type { ConsumerGroup, TopicCounts } from './consumer-group.js';
 import { offsetsToExpire } from './group-offsets.js';
 import type { GroupWriter } from './group-writer.js';
 import type { HeldGroups } from './held-groups.js';
@@ -28,6 +29,8 @@ export interface GroupTickerDeps {
 
 export class GroupTicker {
   private cancel: CancelTimer | null = null;
+  /** The timer of wakeForRebalance, if one is set. */
+  private wake: { dueMs: number; cancel: CancelTimer } | null = null;
   private lastRetentionCheckMs = 0;
 
   constructor(private readonly deps: GroupTickerDeps) {}
@@ -40,6 +43,41 @@ export class GroupTicker {
   stop(): void {
     this.cancel?.();
     this.cancel = null;
+    this.wake?.cancel();
+    this.wake = null;
+  }
+
+  /**
+   * Ticks once more when `group`'s rebalance is due, between the periodic ticks: a generation is computed when its
+   * join phase ends (group.initial.rebalance.delay.ms after the last join, or at once for a running group whose
+   * members changed), as Kafka's delayed join completes, rather than up to a tick interval later.
+   */
+  wakeForRebalance(group: ConsumerGroup): void {
+    const dueMs = group.rebalanceDueMs;
+    if (dueMs !== null) this.wakeAt(dueMs);
+  }
+
+  /** One timer, at the earliest due time asked; when it fires the groups still due later set the next one. */
+  private wakeAt(dueMs: number): void {
+    if (this.cancel === null || (this.wake !== null && this.wake.dueMs <= dueMs)) return;
+    this.wake?.cancel();
+    const cancel = this.deps.clock.setTimer(
+      Math.max(0, Math.ceil(dueMs - this.deps.clock.monotonicMs())),
+      () => {
+        this.wake = null;
+        this.tick();
+        // a due time this tick passed by is left to the periodic tick (it must not spin)
+        const now = this.deps.clock.monotonicMs();
+        let nextMs = Infinity;
+        for (const held of this.deps.held.groups.values()) {
+          const heldDueMs = held.rebalanceDueMs;
+          if (heldDueMs !== null && heldDueMs > now) nextMs = Math.min(nextMs, heldDueMs);
+        }
+        if (nextMs !== Infinity) this.wakeAt(nextMs);
+      },
+      { background: true },
+    );
+    this.wake = { dueMs, cancel };
   }
 
   private tick(): void {

@@ -3,11 +3,9 @@
 // poll bounded by the instance's timeout and max_bytes, Confluent's commit semantics, auto-commit, and removal
 // of instances idle longer than consumer.instance.timeout.ms. The instance's configuration lives in
 // __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer (instance-fetcher.ts reads).
-import { JsonTextBuffer } from '../record-json.js';
-import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
-import { systemClock, type Clock } from '../../common/clock.js';
+import { sleep, systemClock, type Clock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
@@ -20,6 +18,7 @@ import { GroupCoordinator, type OffsetToCommit } from '../../group-coordinator/g
 import { topicPartitionKey, type InstanceFormat, type InstanceValue } from '../../group-coordinator/group-records.js';
 import { SchemaSerde } from '../schemas/schema-serde.service.js';
 import { InstanceFetcher } from './instance-fetcher.js';
+import { PollAnswer } from './poll-answer.js';
 import { newInstance, type CreateInstanceBody } from './instance-config.js';
 import { parseSubscription, validateGroupId, type Subscriber, type SubscriptionBody } from './instance-requests.js';
 
@@ -29,6 +28,8 @@ export const AUTO_COMMIT_INTERVAL_MS = 5_000;
 const EVICTION_CHECK_INTERVAL_MS = 1_000;
 /** How often a waiting poll looks again at partitions led by other brokers. */
 const REMOTE_POLL_INTERVAL_MS = 100;
+/** How often a poll of an instance without partitions looks again, unless its group assigns it some first. */
+const UNASSIGNED_POLL_INTERVAL_MS = 100;
 
 /** A committed partition as Confluent's v2 commit answers it: the last consumed offset and the stored one. */
 export interface CommittedPosition extends TopicPartition {
@@ -203,7 +204,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
           this.logger.warn(`auto-commit of ${groupId}/${name} failed: ${(error as Error).message}`),
         );
       }
-      const collected: string[] = [];
+      const answer = new PollAnswer();
       let bytes = 0;
       for (;;) {
         const current = this.coordinator.instance(groupId, name) ?? value;
@@ -213,16 +214,20 @@ export class ConsumerInstances implements OnApplicationShutdown {
         // before anything more is read; what was collected is of topics readable when it was read.
         const unreadable = assigned.find((tp) => !options.mayRead(tp.topic));
         if (unreadable !== undefined) {
-          if (collected.length > 0) return jsonArray(collected);
+          if (answer.count > 0) return answer.finish();
           throw forbiddenRead(unreadable.topic);
         }
         await this.fetcher.initPositions(runtime, current, assigned);
-        bytes += await this.fetcher.fetchOnce(runtime, assigned, generation, collected, maxBytes - bytes);
+        bytes += await this.fetcher.fetchOnce(runtime, assigned, generation, answer, maxBytes - bytes);
         runtime.lastUsedMs = this.clock.monotonicMs();
         const remaining = deadline - this.clock.monotonicMs();
-        const satisfied = collected.length > 0 && bytes >= value.fetchMinBytes;
+        const satisfied = answer.count > 0 && bytes >= value.fetchMinBytes;
         if (satisfied || remaining <= 0 || runtime.closing.signal.aborted || bytes >= maxBytes) {
-          return jsonArray(collected);
+          return answer.finish();
+        }
+        if (assigned.length === 0) {
+          await this.waitForAssignment(runtime, Math.min(remaining, UNASSIGNED_POLL_INTERVAL_MS));
+          continue;
         }
         const positions = assigned.map((tp) => ({
           ...tp,
@@ -233,12 +238,26 @@ export class ConsumerInstances implements OnApplicationShutdown {
         const remote = positions.some(({ topic, partition }) => !this.router.isLocal(topic, partition));
         await this.replicas.waitForAny(
           positions.filter(({ topic, partition }) => this.router.isLocal(topic, partition)),
-          assigned.length === 0 ? 0 : remote ? Math.min(remaining, REMOTE_POLL_INTERVAL_MS) : remaining,
+          remote ? Math.min(remaining, REMOTE_POLL_INTERVAL_MS) : remaining,
           runtime.closing.signal,
         );
-        if (assigned.length === 0) await sleepUnlessAborted(Math.min(remaining, 100), runtime.closing.signal);
       }
     });
+  }
+
+  /**
+   * A poll of an instance with no partitions waits until its group gives it an assignment (it is told the moment
+   * the generation is written), the instance closes, or `ms` pass (a manual assignment or a subscription may
+   * change meanwhile).
+   */
+  private async waitForAssignment(runtime: ConsumerInstance, ms: number): Promise<void> {
+    const assigned = new AbortController();
+    const stopWatching = this.coordinator.watchMember(runtime.groupId, runtime.name, () => assigned.abort());
+    try {
+      await sleep(this.clock, ms, AbortSignal.any([assigned.signal, runtime.closing.signal]));
+    } finally {
+      stopWatching();
+    }
   }
 
   // ---- offsets ----
@@ -378,18 +397,4 @@ function runtimeKey(groupId: string, name: string): string {
 
 function forbiddenRead(topic: string): BrookError {
   return new BrookError(403, 40301, `Not authorized to READ topic '${topic}', which is assigned to this instance.`);
-}
-
-/** JSON texts as the text of a JSON array of them, UTF-8. */
-function jsonArray(texts: string[]): Buffer {
-  let bytes = 2;
-  for (const text of texts) bytes += text.length + 1;
-  const out = new JsonTextBuffer(bytes);
-  out.append('[');
-  for (let i = 0; i < texts.length; i++) {
-    if (i > 0) out.append(',');
-    out.append(texts[i]);
-  }
-  out.append(']');
-  return out.toBuffer();
 }

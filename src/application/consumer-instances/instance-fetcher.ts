@@ -15,6 +15,7 @@ import { recordJson } from '../record-json.js';
 import { isSchemaReadFormat } from '../schemas/schema-fields.js';
 import type { SchemaSerde } from '../schemas/schema-serde.service.js';
 import type { ConsumerInstance } from './consumer-instance.js';
+import type { PollAnswer } from './poll-answer.js';
 
 /** Bytes read from one partition per step of a poll. */
 const POLL_READ_BYTES_MAX = 1024 * 1024;
@@ -27,13 +28,12 @@ export class InstanceFetcher {
     private readonly schemas: SchemaSerde,
   ) {}
 
-  /** One round over the assigned partitions; appends records to `out` and returns the key+value bytes added. */
+  /** One round over the assigned partitions; adds records to `out` and returns the key+value bytes added. */
   async fetchOnce(
     runtime: ConsumerInstance,
     assigned: TopicPartition[],
     generation: number,
-    /** The records' JSON texts in Brook's record shape (record-json.ts). */
-    out: string[],
+    out: PollAnswer,
     budgetBytes: number,
   ): Promise<number> {
     let added = 0;
@@ -60,19 +60,20 @@ export class InstanceFetcher {
       }
       if (isSchemaReadFormat(format)) await this.schemas.prepare(read.batches);
       let next = position.offset;
-      const before = out.length;
+      const before = out.count;
+      out.reading(read.batches, budgetBytes - added);
       outer: for (const { header, position: at } of batchesIn(read.batches)) {
         for (const record of decodeRecords(read.batches.subarray(at, at + header.sizeBytes))) {
           if (record.offset < next) continue;
           const size = (record.key?.length ?? 0) + (record.value?.length ?? 0);
-          if (out.length > 0 && added + size > budgetBytes) break outer;
-          out.push(recordJson(record, partition, format, topic, this.schemas.lookup));
+          if (out.count > 0 && added + size > budgetBytes) break outer;
+          out.add(recordJson(record, partition, format, topic, this.schemas.lookup));
           added += size;
           next = record.offset + 1;
         }
         next = Math.max(next, header.baseOffset + header.lastOffsetDelta + 1);
       }
-      this.metrics.consumed(topic, out.length - before, read.batches.length);
+      this.metrics.consumed(topic, out.count - before, read.batches.length);
       if (next > position.offset) {
         runtime.seek(topic, partition, next);
         runtime.markReturned(topic, partition, next, generation);
