@@ -6,8 +6,12 @@ import type { BrokerProcess } from './broker-process.js';
 import { call } from './http.js';
 
 export async function createTopic(target: BrokerProcess, name: string, partitions: number): Promise<void> {
-  const cid = await target.clusterId();
-  const response = await call(target.url, 'POST', `/v3/clusters/${cid}/topics`, {
+  await createTopicAt(target.url, await target.clusterId(), name, partitions);
+}
+
+/** Creates a topic through the broker at `url` of cluster `cid`. */
+export async function createTopicAt(url: string, cid: string, name: string, partitions: number): Promise<void> {
+  const response = await call(url, 'POST', `/v3/clusters/${cid}/topics`, {
     body: { topic_name: name, partitions_count: partitions },
   });
   expect(response.status, response.text).toBe(201);
