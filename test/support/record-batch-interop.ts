@@ -1,12 +1,12 @@
 // Shared helpers of the record batch's interop specs (src/partition-log/record-batch.*.interop.spec.ts, against
 // kafkajs and @platformatic/kafka): fast-check arbitraries of records and batch options, comparable views of
-// decoded records, and a byte comparison that names the first difference.
+// decoded records (those of record-batch-fixtures.ts), and a byte comparison that names the first difference.
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { CompressionType } from '../../src/partition-log/compression.js';
-import type { BatchOptions, LogRecord, RecordInput } from '../../src/partition-log/record-batch.js';
+import type { BatchOptions, RecordInput } from '../../src/partition-log/record-batch.js';
 
-export const T0 = Date.UTC(2024, 0, 1);
+export { expectedViews, hex, T0, view } from './record-batch-fixtures.js';
 
 /** Batch options with every producer and epoch field given, as both encoders take them. */
 export type FullOptions = Required<
@@ -66,28 +66,6 @@ export const optionsArb: fc.Arbitrary<FullOptions> = fc.record({
 });
 
 export const compressionArb = fc.constantFrom(CompressionType.None, CompressionType.Gzip);
-
-export const hex = (buffer: Buffer | null): string | null => (buffer === null ? null : buffer.toString('hex'));
-
-export function view(record: LogRecord) {
-  return {
-    offset: record.offset,
-    timestamp: record.timestamp,
-    key: hex(record.key),
-    value: hex(record.value),
-    headers: record.headers.map((h) => ({ key: h.key, value: hex(h.value) })),
-  };
-}
-
-export function expectedViews(records: RecordInput[], baseOffset: number) {
-  return records.map((r, i) => ({
-    offset: baseOffset + i,
-    timestamp: r.timestamp,
-    key: hex(r.key),
-    value: hex(r.value),
-    headers: (r.headers ?? []).map((h) => ({ key: h.key, value: hex(h.value) })),
-  }));
-}
 
 /** Locates the first differing byte, so a failure names the field instead of dumping two buffers. */
 export function firstDifference(a: Buffer, b: Buffer): string {
