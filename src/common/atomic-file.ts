@@ -1,27 +1,43 @@
 // Replacing a small file so that a crash leaves either the old or the new content, never a mix:
 // write a temp file beside it (owner-only, file-modes.ts), fsync it, rename over the target, fsync the folder.
-import { open, rename } from 'node:fs/promises';
+// Reading one back: its text, or null when it does not exist yet (a first start). Through `fs.promises`, so that
+// a test can make one step fail.
+import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import { DATA_FILE_MODE } from './file-modes.js';
 
+/** The temp file's suffix: `<path>.tmp` (a stale one, left by a crash, is the reader's to remove). */
+export const ATOMIC_TEMP_SUFFIX = '.tmp';
+
 export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
-  const temporary = `${path}.tmp`;
-  const file = await open(temporary, 'w', DATA_FILE_MODE);
+  const temporary = `${path}${ATOMIC_TEMP_SUFFIX}`;
+  const file = await fsp.open(temporary, 'w', DATA_FILE_MODE);
   try {
     await file.writeFile(data);
     await file.sync();
   } finally {
     await file.close();
   }
-  await rename(temporary, path);
+  await fsp.rename(temporary, path);
   await fsyncDirectory(dirname(path));
 }
 
 export async function fsyncDirectory(path: string): Promise<void> {
-  const directory = await open(path, 'r');
+  if (process.platform === 'win32') return; // directories cannot be opened for fsync there
+  const directory = await fsp.open(path, 'r');
   try {
     await directory.sync();
   } finally {
     await directory.close();
+  }
+}
+
+/** The file's text, or null when there is no such file; any other error is thrown. */
+export async function readFileIfPresent(path: string): Promise<string | null> {
+  try {
+    return await fsp.readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
   }
 }

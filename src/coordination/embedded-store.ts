@@ -9,6 +9,7 @@
 // - Watch events are published after that wait, in the order of the operations.
 // - A failed write stops the store (CoordinationStoreFailedError): memory may be ahead of disk.
 import { mkdir } from 'node:fs/promises';
+import { writeFileAtomic } from '../common/atomic-file.js';
 import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { dirname } from 'node:path';
 
@@ -40,7 +41,7 @@ import {
   type WatchEvent,
   type WatchListener,
 } from './coordination-store.js';
-import { readStoreFile, serializeSnapshot, type StoreSnapshot, storeFilePath, writeStoreFile } from './store-file.js';
+import { readStoreFile, serializeSnapshot, type StoreSnapshot, storeFilePath } from './store-file.js';
 import { WatchHub } from './watch-hub.js';
 
 /** How often expired TTL keys are swept (and watchers told) when nobody touches them. */
@@ -90,7 +91,7 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
       this.entries.set(key, { value, version, expiresAtMs: null });
     }
     for (const { key, value } of snapshot?.counters ?? []) this.counters.set(key, value);
-    this.writer = new CoalescingWriter(() => writeStoreFile(this.file, serializeSnapshot(this.snapshot())));
+    this.writer = new CoalescingWriter(() => writeFileAtomic(this.file, serializeSnapshot(this.snapshot())));
     this.hub = new WatchHub(options.onListenerError ?? reportListenerError);
     const sweepIntervalMs = options.sweepIntervalMs ?? EMBEDDED_SWEEP_INTERVAL_MS_DEFAULT;
     this.sweepTimer = setInterval(() => this.sweep(), sweepIntervalMs).unref();

@@ -5,13 +5,13 @@
 //     "entries":  [ { "key": "...", "value": "...", "version": 3 }, ... ],   sorted by key
 //     "counters": [ { "key": "...", "value": 7 }, ... ] }                    sorted by key
 //
-// Written whole and atomically: store.json.tmp is written and fsync'd, renamed over store.json, then the folder
+// Written whole and atomically (common/atomic-file.ts): store.json.tmp is written and fsync'd, renamed over store.json, then the folder
 // is fsync'd so the rename itself is durable. A crash leaves either the old or the new file, plus maybe a stale
 // .tmp that open removes. Reading asserts the whole shape and every bound; anything else is corruption and stops
 // the broker (CoordinationStoreCorruptError names the file) rather than start with an empty store.
 import { promises as fsp } from 'node:fs';
-import { DATA_FILE_MODE } from '../common/file-modes.js';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { ATOMIC_TEMP_SUFFIX, readFileIfPresent } from '../common/atomic-file.js';
 
 import { CoordinationStoreCorruptError } from './coordination-errors.js';
 import { assertCounterValue, assertKey, assertValue } from './coordination-limits.js';
@@ -19,7 +19,7 @@ import type { KeyedVersionedValue } from './coordination-store.js';
 
 export const COORDINATION_DIR = 'coordination';
 export const STORE_FILE = 'store.json';
-export const TEMP_SUFFIX = '.tmp';
+export const TEMP_SUFFIX = ATOMIC_TEMP_SUFFIX;
 const FORMAT = 'brook-coordination-store';
 const FORMAT_VERSION = 1;
 
@@ -39,40 +39,12 @@ export function serializeSnapshot(snapshot: StoreSnapshot): string {
 /** The snapshot in file, null when there is none yet (first start); a stale temp file is removed. */
 export async function readStoreFile(file: string): Promise<StoreSnapshot | null> {
   await fsp.rm(file + TEMP_SUFFIX, { force: true });
-  let text: string;
-  try {
-    text = await fsp.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readFileIfPresent(file);
+  if (text === null) return null;
   try {
     return parseSnapshot(text);
   } catch (error) {
     throw new CoordinationStoreCorruptError(file, error instanceof Error ? error.message : String(error));
-  }
-}
-
-export async function writeStoreFile(file: string, data: string): Promise<void> {
-  const temp = file + TEMP_SUFFIX;
-  const handle = await fsp.open(temp, 'w', DATA_FILE_MODE);
-  try {
-    await handle.writeFile(data, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fsp.rename(temp, file);
-  await syncDirectory(dirname(file));
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  if (process.platform === 'win32') return; // directories cannot be opened for fsync there
-  const handle = await fsp.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 

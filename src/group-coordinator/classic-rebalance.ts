@@ -1,11 +1,12 @@
 // The rebalance of a classic group (classic-membership.ts is the machine; the table of events is in its header):
-// the join phase and its deadline (the initial delay of a new group, the members' rebalance timeout), its end
-// (the next generation, the join answers, the leader's member list), and the deadline for SyncGroups. Pure; time
-// from the injected Clock.
+// the join phase and its deadline (the initial delay of a new group, initial-rebalance-delay.ts; the members'
+// rebalance timeout), its end (the next generation, the join answers, the leader's member list), and the deadline
+// for SyncGroups. Pure; time from the injected Clock.
 import type { Clock } from '../common/clock.js';
 import { EMPTY_BYTES, syncError, type ClassicEffects, type ClassicError } from './classic-answers.js';
 import { memberView, selectProtocol } from './classic-members.js';
 import type { ClassicHost, ClassicRoster } from './classic-roster.js';
+import { extendedJoinDeadline, initialJoinPhase } from './initial-rebalance-delay.js';
 
 export class ClassicRebalance {
   private joinDeadlineMs: number | null = null;
@@ -28,8 +29,8 @@ export class ClassicRebalance {
   /** A new member joined: during the initial rebalance the join phase waits another delay for more (capped). */
   memberAdded(): void {
     if (this.host.state !== 'PreparingRebalance' || this.initialDelayCapMs === null) return;
-    const extended = this.clock.monotonicMs() + this.initialRebalanceDelayMs;
-    this.joinDeadlineMs = Math.min(extended, this.initialDelayCapMs);
+    const now = this.clock.monotonicMs();
+    this.joinDeadlineMs = extendedJoinDeadline(now, this.initialRebalanceDelayMs, this.initialDelayCapMs);
   }
 
   prepareOrCompleteJoin(effects: ClassicEffects): void {
@@ -46,8 +47,9 @@ export class ClassicRebalance {
     this.host.moveTo('PreparingRebalance');
     const now = this.clock.monotonicMs();
     if (initial) {
-      this.joinDeadlineMs = now + this.initialRebalanceDelayMs;
-      this.initialDelayCapMs = now + Math.max(this.initialRebalanceDelayMs, this.roster.rebalanceTimeoutMs());
+      const phase = initialJoinPhase(now, this.initialRebalanceDelayMs, this.roster.rebalanceTimeoutMs());
+      this.joinDeadlineMs = phase.deadlineMs;
+      this.initialDelayCapMs = phase.capMs;
       return;
     }
     this.initialDelayCapMs = null;

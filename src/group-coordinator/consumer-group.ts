@@ -1,6 +1,6 @@
 // One consumer group as a pure state machine (no I/O; time from an injected Clock): members with session
-// deadlines, the rebalance that the coordinator runs on their behalf (server-side assignment), generations, the
-// committed offsets, and the REST consumer instances kept with the group. The coordinator service persists what
+// deadlines, the rebalance that the coordinator runs on their behalf (server-side assignment; when it runs:
+// assigned-rebalance.ts), generations, the committed offsets, and the REST consumer instances kept with the group. The coordinator service persists what
 // the handlers return and replays stored records into the same object, so a restart rebuilds it by replay.
 // Kafka clients use the group through Kafka's classic protocol instead (classic-membership.ts: their leader
 // assigns), over the same states, generations and offsets.
@@ -12,6 +12,7 @@
 // instances, WebSocket and SSE members) or Kafka clients; the other kind is refused until it is empty again.
 import type { Clock } from '../common/clock.js';
 import { errors } from '../common/brook-error.js';
+import { AssignedRebalance } from './assigned-rebalance.js';
 import type { AssignorName, TopicPartition } from './assignors/assignor.js';
 import { ClassicMembership, type ClassicHost } from './classic-membership.js';
 import {
@@ -79,8 +80,8 @@ export class ConsumerGroup implements ClassicHost {
   readonly instances = new Map<string, InstanceValue>();
   /** Wall-clock time the group entered its state (offset retention of an empty group counts from it). */
   stateTimestampMs: number;
-  private rebalanceDeadlineMs = 0;
-  private initialDelayCapMs: number | null = null;
+  /** When the Brook-assigned group rebalances (assigned-rebalance.ts). */
+  private readonly rebalance: AssignedRebalance;
   /** The generation of the write in flight, if any. */
   private pendingGeneration: number | null = null;
   /** The highest generation number handed out (written or in flight): numbers are never reused. */
@@ -102,6 +103,7 @@ export class ConsumerGroup implements ClassicHost {
   ) {
     this.assignor = settings.defaultAssignor;
     this.stateTimestampMs = clock.nowMs();
+    this.rebalance = new AssignedRebalance(this, settings.initialRebalanceDelayMs, clock);
     this.classic = new ClassicMembership(
       this,
       { ...settings, newMemberJoinTimeoutMs: NEW_MEMBER_JOIN_TIMEOUT_MS },
@@ -168,7 +170,7 @@ export class ConsumerGroup implements ClassicHost {
       }
       this.members.set(request.memberId, rejoined(existing, request, now));
       if (!subscriptionChanged) return { rebalance: false };
-      this.triggerRebalance();
+      this.rebalance.trigger();
       return { rebalance: true };
     }
     if (this.members.size >= this.settings.maxSize) {
@@ -182,7 +184,7 @@ export class ConsumerGroup implements ClassicHost {
       ownedSince: new Map(),
       deadlineMs: now + request.sessionTimeoutMs,
     });
-    this.triggerRebalance();
+    this.rebalance.trigger();
     return { rebalance: true };
   }
 
@@ -205,35 +207,8 @@ export class ConsumerGroup implements ClassicHost {
   /** Removes the member at once (a dynamic member leaving, an instance deleted or evicted). */
   leave(memberId: string): boolean {
     if (!this.members.delete(memberId)) return false;
-    this.triggerRebalance();
+    this.rebalance.trigger();
     return true;
-  }
-
-  private triggerRebalance(): void {
-    const now = this.clock.monotonicMs();
-    switch (this.state) {
-      case 'Empty': {
-        this.transition('PreparingRebalance');
-        const maxRebalanceTimeout = Math.max(0, ...[...this.members.values()].map((m) => m.rebalanceTimeoutMs));
-        this.initialDelayCapMs = now + Math.max(this.settings.initialRebalanceDelayMs, maxRebalanceTimeout);
-        this.rebalanceDeadlineMs = now + this.settings.initialRebalanceDelayMs;
-        return;
-      }
-      case 'PreparingRebalance':
-        // Kafka's delayed initial join: every join during the initial delay extends it, up to the cap.
-        if (this.initialDelayCapMs !== null) {
-          this.rebalanceDeadlineMs = Math.min(now + this.settings.initialRebalanceDelayMs, this.initialDelayCapMs);
-        }
-        return;
-      case 'CompletingRebalance':
-      case 'Stable':
-        this.transition('PreparingRebalance');
-        this.initialDelayCapMs = null;
-        this.rebalanceDeadlineMs = now;
-        return;
-      case 'Dead':
-        return;
-    }
   }
 
   /**
@@ -247,12 +222,12 @@ export class ConsumerGroup implements ClassicHost {
     for (const member of expired) this.leave(member.memberId);
     if (this.state === 'Stable' && this.assignedSignature !== null) {
       if (this.assignedSignature !== assignmentSignature(this.members.values(), topics, this.resolve))
-        this.triggerRebalance();
+        this.rebalance.trigger();
     } else if (this.state === 'Stable') {
       this.assignedSignature = assignmentSignature(this.members.values(), topics, this.resolve);
     }
-    if (this.state !== 'PreparingRebalance' || now < this.rebalanceDeadlineMs) return { expired, write: null };
-    this.initialDelayCapMs = null;
+    if (!this.rebalance.due(now)) return { expired, write: null };
+    this.rebalance.computed();
     const next = this.nextGeneration();
     if (this.members.size === 0) {
       this.transition('Empty');
@@ -281,7 +256,7 @@ export class ConsumerGroup implements ClassicHost {
   rebalanceWriteFailed(generation: number): void {
     if (this.state !== 'CompletingRebalance' || this.pendingGeneration !== generation) return;
     this.pendingGeneration = null;
-    this.triggerRebalance();
+    this.rebalance.trigger();
   }
 
   /** The topics a member's subscription reads now (a pattern: those its subscriber may describe). */

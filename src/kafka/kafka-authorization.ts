@@ -59,6 +59,29 @@ export const ACL_OPERATION_CODES: Readonly<Record<CheckedOperation, number>> = {
   ALTER_CONFIGS: 11,
 };
 
+/** The authorized-operations fields' value when the request did not ask for them (Kafka's Integer.MIN_VALUE). */
+export const OPERATIONS_NOT_REQUESTED = -2147483648;
+
+/** The operations Kafka defines on each resource type, for the authorized-operations bit fields. */
+export const TOPIC_OPERATIONS: readonly CheckedOperation[] = [
+  'READ',
+  'WRITE',
+  'CREATE',
+  'DELETE',
+  'ALTER',
+  'DESCRIBE',
+  'DESCRIBE_CONFIGS',
+  'ALTER_CONFIGS',
+];
+export const CLUSTER_OPERATIONS: readonly CheckedOperation[] = [
+  'CREATE',
+  'ALTER',
+  'DESCRIBE',
+  'DESCRIBE_CONFIGS',
+  'ALTER_CONFIGS',
+];
+export const GROUP_OPERATIONS: readonly CheckedOperation[] = ['READ', 'DESCRIBE', 'DELETE'];
+
 /** Kafka's authorized-operations bit field: bit N set when the principal may do the operation of code N. */
 export function authorizedOperations(
   context: KafkaRequestContext,

@@ -1,7 +1,8 @@
 // One segment of a partition log: a `.log` file of record batches end to end, with its sparse offset and time
 // indexes held in memory (segment-indexes.ts) and written beside it on roll, flush and close
 // (segment-index-files.ts). A segment knows byte positions; the partition log above it knows offsets across
-// segments. The walks over its batch headers are in segment-scan.ts.
+// segments. The walks over its batch headers are in segment-scan.ts, the write of an append with its CRC check in
+// segment-append-write.ts.
 //
 // Compaction swaps a segment's file under the same path. A LogSegment object describes one version of the file
 // (its size and index positions), so the cleaner retires the old object before the rename: a read through it
@@ -11,16 +12,15 @@ import { open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { DATA_FILE_MODE } from '../common/file-modes.js';
 import type { FileHandlePool } from './file-handle-pool.js';
 import type { OffsetIndex } from './offset-index.js';
-import { nativeWritevChecked } from './native-append.js';
 import {
   BATCH_HEADER_BYTES,
   CorruptBatchError,
-  hasValidCrc,
   lastOffsetOf,
   readBatchHeader,
   type BatchHeader,
 } from './record-batch-layout.js';
 import { maxIndexEntries } from './roll-policy.js';
+import { type CheckedWrite, writeCheckedBatches } from './segment-append-write.js';
 import { indexFilePath, logFilePath, timeIndexFilePath } from './segment-files.js';
 import { readIndexFiles, writeIndexFiles } from './segment-index-files.js';
 import { SegmentIndexes } from './segment-indexes.js';
@@ -176,63 +176,33 @@ export class LogSegment {
   }
 
   /**
-   * Writes batches with a positional writev at the end of the file (more than one only after a short write, or for
-   * more than IOV_MAX buffers) and indexes them. `uncheckedCrc` lists the batches (by index) whose CRC is still to
+   * Writes batches at the end of the file (segment-append-write.ts) and indexes them. `uncheckedCrc` lists the batches (by index) whose CRC is still to
    * be checked; when one is wrong, nothing of this append stays in the file, nothing is indexed, and append returns
    * the indexes of the corrupt batches (else []). Readers never see refused bytes: every read stops at `sizeBytes`,
    * which only moves for kept batches.
-   *
-   * With the native addon the check and the write are one job in libuv's thread pool, the check first (nothing is
-   * written when it fails). Without, the CRCs are checked on this thread while the write is in flight there, and
-   * refused bytes are cut off again once the write returned.
    */
   async append(batches: BatchToWrite[], uncheckedCrc: readonly number[] = []): Promise<number[]> {
     const buffers = batches.map((batch) => batch.buffer);
     const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
     const position = this.sizeBytes;
-    let corrupt: number[] = [];
-    let checkError: unknown = null;
-    let wroteRefused = false;
     const lease = this.pool.lease(this.logPath);
+    let write: CheckedWrite;
     try {
       const handle = lease.opened ?? (await lease.opening);
-      if (nativeWritevChecked !== null) {
-        corrupt = await nativeWritevChecked(handle.fd, buffers, position, [...uncheckedCrc]);
-      } else {
-        let written = 0;
-        while (written < total) {
-          const pending = written === 0 ? buffers : remainingBuffers(buffers, written);
-          const writing =
-            pending.length === 1
-              ? handle.write(pending[0], 0, pending[0].length, position + written)
-              : handle.writev(pending, position + written);
-          if (written === 0 && uncheckedCrc.length > 0) {
-            try {
-              for (const index of uncheckedCrc) if (!hasValidCrc(buffers[index])) corrupt.push(index);
-            } catch (error) {
-              // the write still completes, then is cut off below like a refused one
-              checkError = error;
-            }
-            wroteRefused = corrupt.length > 0 || checkError !== null;
-          }
-          const { bytesWritten } = await writing;
-          if (bytesWritten <= 0) throw new Error(`short write to ${this.logPath}`);
-          written += bytesWritten;
-        }
-      }
+      write = await writeCheckedBatches(handle, this.logPath, buffers, position, uncheckedCrc);
     } finally {
       lease.release();
     }
-    if (wroteRefused) await this.truncateFileTo(position);
-    if (checkError !== null) throw checkError;
-    if (corrupt.length > 0) return corrupt;
+    if (write.wroteRefused) await this.truncateFileTo(position);
+    if (write.checkError !== null) throw write.checkError;
+    if (write.corrupt.length > 0) return write.corrupt;
     let batchPosition = position;
     for (const batch of batches) {
       this.indexes.add(batch.header, batchPosition, this.options.indexIntervalBytes);
       batchPosition += batch.buffer.length;
     }
     this.sizeBytes = position + total;
-    return corrupt;
+    return write.corrupt;
   }
 
   /**
@@ -383,18 +353,4 @@ export class LogSegment {
       );
     });
   }
-}
-
-function remainingBuffers(buffers: Buffer[], skipBytes: number): Buffer[] {
-  const rest: Buffer[] = [];
-  let skip = skipBytes;
-  for (const buffer of buffers) {
-    if (skip >= buffer.length) {
-      skip -= buffer.length;
-      continue;
-    }
-    rest.push(skip > 0 ? buffer.subarray(skip) : buffer);
-    skip = 0;
-  }
-  return rest;
 }

@@ -1,7 +1,7 @@
-// The fs path LogSegment.append takes where the native append is not available (no compiler at build time, or
-// BROOK_NATIVE_APPEND=false): CRCs checked on the JavaScript thread while the write is in flight, a refused group
-// written and then cut off again. The modules are loaded afresh with the switch set, so this runs wherever the
-// addon exists too.
+// The fs path LogSegment.append takes (segment-append-write.ts) where the native append is not available (no
+// compiler at build time, or BROOK_NATIVE_APPEND=false): CRCs checked on the JavaScript thread while the write is
+// in flight, a refused group written and then cut off again. The modules are loaded afresh with the switch set, so
+// this runs wherever the addon exists too.
 import { stat } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 

@@ -1,7 +1,7 @@
 // The write of a log append as one job in libuv's thread pool that also checks the CRCs of the batches still
 // unchecked, before writing (writevChecked in native/crc32c.c): the CRC no longer runs on the JavaScript thread.
-// Null when the addon was not built here or does not load (LogSegment then writes with fs and checks the CRCs on
-// this thread while the write is in flight). BROOK_NATIVE_APPEND=false forces that path, and so does
+// Null when the addon was not built here or does not load (segment-append-write.ts then writes with fs and checks
+// the CRCs on this thread while the write is in flight). BROOK_NATIVE_APPEND=false forces that path, and so does
 // BROOK_NATIVE_CRC32C=false (the native CRC is off, and this job computes it).
 import { loadAddonFunction } from '../common/native-addon.js';
 

@@ -13,9 +13,8 @@
 // Kafka does too). A lost file only makes the HW start lower. Entries are keyed by topic name, as in Kafka: a topic
 // deleted and re-created under its name while this broker was down finds its replica directory replaced (topic
 // ids, KIP-516), so the old entry is capped at the new, empty log's end.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../common/atomic-file.js';
+import { readFileIfPresent, writeFileAtomic } from '../common/atomic-file.js';
 
 export const HIGH_WATERMARK_CHECKPOINT_FILE = 'replication-offset-checkpoint';
 const VERSION = 0;
@@ -61,13 +60,8 @@ export function parseHighWatermarks(text: string): HighWatermarkEntry[] {
 
 /** The checkpoint in `dataDir`; empty when there is none. */
 export async function readHighWatermarkCheckpoint(dataDir: string): Promise<HighWatermarkEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(join(dataDir, HIGH_WATERMARK_CHECKPOINT_FILE), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const text = await readFileIfPresent(join(dataDir, HIGH_WATERMARK_CHECKPOINT_FILE));
+  if (text === null) return [];
   return parseHighWatermarks(text);
 }
 

@@ -1,17 +1,9 @@
 // The replica manager (Kafka's ReplicaManager): the per-broker loop around the Partitions this broker hosts
 // (partition.ts, one per hosted replica). It turns the controller's decisions (partition states in the metadata)
-// into role changes of the partitions (partition-role.ts has the transition table), runs a follower's fetcher
-// (replica-fetcher.ts), dispatches produce, follower fetches and reads to the partition, and executes what the
-// partitions return (PartitionEffects): ISR changes written compare-and-set (isr-writer.ts) before they count,
+// into role changes of the partitions (partition-roles.ts: the roles, their fetchers, the refusals), dispatches
+// produce, follower fetches and reads to the partition, and executes what the partitions return
+// (PartitionEffects, effect-executor.ts): ISR changes written compare-and-set (isr-writer.ts) before they count,
 // long polls woken as the HW or the leader's log end moves, every waiter woken when a role is given up.
-//
-//   role       entered when the partition state says              here
-//   none       the log is not open, or the partition has no leader, stop any fetcher
-//              or it names this broker but leadership-admission.ts
-//              refuses (an earlier incarnation, an old epoch)
-//   follower   another broker leads, epoch E                      start a fetcher for (leader, E) unless one runs
-//   leader     this broker, as the incarnation it runs, leads in  stop the fetcher (its last write done) first
-//              epoch E
 //
 // Leader side: produce appends with the partition's leader epoch; acks=0 answers at once, acks=1 after the local
 // write, acks=all after the high watermark passes the batch (acks-all-wait.ts, bounded by acksAllTimeoutMs), and is
@@ -31,15 +23,15 @@ import { CoordinationStore } from '../coordination/coordination-store.js';
 import { Metrics } from '../metrics/metrics.service.js';
 import { LogManager } from '../partition-log/log-manager.service.js';
 import type { AppendInfo, PartitionLog } from '../partition-log/partition-log.js';
-import { NO_LEADER, type PartitionState, type TopicMetadata } from '../topic/cluster-metadata.js';
+import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { EffectExecutor } from './effect-executor.js';
 import { FollowerFetchers } from './follower-fetchers.js';
 import { HighWatermarks } from './high-watermarks.js';
-import { type Incarnation, leadershipAdmission } from './leadership-admission.js';
+import type { Incarnation } from './leadership-admission.js';
 import { checkEpoch, type LeaderPartition, partitionKey, splitKey, translate } from './leader-partition.js';
 import { Partition } from './partition.js';
-import type { Role } from './partition-role.js';
+import { PartitionRoles } from './partition-roles.js';
 import { OffsetWaiters, PartitionWaiters, WaiterBudget } from './partition-waiters.js';
 import type { ReplicaFetchAnswer, ReplicaFetchRequest } from './replica-fetch-protocol.js';
 import { ReplicaReads } from './replica-reads.js';
@@ -77,6 +69,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
   private readonly progress: OffsetWaiters;
   private readonly fetchers: FollowerFetchers;
   private readonly effects: EffectExecutor;
+  private readonly roles: PartitionRoles;
   private readonly minInsyncByMetadata = new WeakMap<TopicMetadata, number>();
   private readonly highWatermarks: HighWatermarks;
   private readonly timers: CancelTimer[] = [];
@@ -85,8 +78,6 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
   private draining = false;
   /** This process's incarnation, known once the broker has registered (start). */
   private incarnation: Incarnation = { brokerId: -1, brokerEpoch: -1 };
-  /** Leaderships and transitions refused, as `<partition>@<leader epoch>`: each is logged once. */
-  private readonly refusals = new Set<string>();
 
   constructor(
     @Inject(BROKER_CONFIG) config: BrokerConfig,
@@ -109,6 +100,14 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
       progress: this.progress,
       logger: this.logger,
       onIsrChanged: (kind) => (kind === 'shrink' ? metrics.isrShrinks : metrics.isrExpands).inc(),
+      reloadMetadata: () => void metadata.reload(),
+    });
+    this.roles = new PartitionRoles({
+      brokerId: config.brokerId,
+      fetchers: this.fetchers,
+      effects: this.effects,
+      logger: this.logger,
+      incarnation: () => this.incarnation,
       reloadMetadata: () => void metadata.reload(),
     });
     this.highWatermarks = new HighWatermarks(config.dataDir, this.logger, () => this.checkpointEntries());
@@ -174,7 +173,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
         changes.push(async () => {
           try {
             const partition = await this.hostedPartition(key, name, index, log);
-            await this.applyState(partition, state, replicas, topic.stateVersions[index] ?? 0);
+            await this.roles.apply(partition, state, replicas, topic.stateVersions[index] ?? 0);
           } catch (error) {
             this.logger.error(`${key}: role change failed: ${(error as Error).message}`);
           }
@@ -186,8 +185,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
     await forEachBounded(changes, ROLE_CHANGES_CONCURRENT_MAX, (change) => change());
     for (const [key, partition] of [...this.partitions]) {
       if (hosted.has(key)) continue;
-      await this.fetchers.stop(key);
-      this.effects.step(partition, () => partition.makeNone(true));
+      await this.roles.release(partition, true);
       this.partitions.delete(key);
       // a deleted (or moved away) partition's HW must not seed a partition of the same name created later
       const highWatermark = partition.highWatermark;
@@ -200,10 +198,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
   private async hostedPartition(key: string, topic: string, index: number, log: PartitionLog): Promise<Partition> {
     const current = this.partitions.get(key);
     if (current?.log === log) return current;
-    if (current !== undefined) {
-      await this.fetchers.stop(key);
-      this.effects.step(current, () => current.makeNone(true));
-    }
+    if (current !== undefined) await this.roles.release(current, true);
     const seed = current === undefined ? this.seeds.get(key) : undefined;
     this.seeds.delete(key);
     const partition = new Partition(
@@ -221,66 +216,6 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
     );
     this.partitions.set(key, partition);
     return partition;
-  }
-
-  private async applyState(
-    partition: Partition,
-    state: PartitionState,
-    replicas: number[],
-    version: number,
-  ): Promise<void> {
-    const { key, log } = partition;
-    if (state.leader === this.config.brokerId) {
-      const admission = leadershipAdmission(state, this.incarnation, log.latestEpochAtOpen);
-      if (!admission.lead) {
-        await this.fetchers.stop(key);
-        this.effects.step(partition, () => partition.makeNone());
-        this.refuseOnce(key, state.leaderEpoch, `not leading: ${admission.reason}`);
-        return;
-      }
-      if (!this.allowed(partition, 'leader', state.leaderEpoch)) return;
-      const wasLeader = partition.leader?.epoch === state.leaderEpoch;
-      if (!wasLeader) await this.fetchers.stop(key);
-      this.effects.execute(partition, await partition.makeLeader({ state, replicas, version }));
-      if (!wasLeader) this.logger.log(`${key}: leader in epoch ${state.leaderEpoch}, ISR [${state.isr.join(',')}]`);
-      return;
-    }
-    if (state.leader === NO_LEADER) {
-      await this.fetchers.stop(key);
-      this.effects.step(partition, () => partition.makeNone());
-      return;
-    }
-    if (!this.allowed(partition, 'follower', state.leaderEpoch)) return;
-    let startFetcher = false;
-    this.effects.step(partition, () => {
-      const followed = partition.makeFollower(state.leader, state.leaderEpoch);
-      startFetcher = followed.startFetcher;
-      return followed.effects;
-    });
-    if (startFetcher || this.fetchers.get(key)?.log !== log) await this.startFetcher(partition, state);
-  }
-
-  /** Whether the partition's transition table allows the role; a refusal is logged once per epoch. */
-  private allowed(partition: Partition, to: Role, epoch: number): boolean {
-    const check = partition.check(to, epoch);
-    if (!check.allowed) this.refuseOnce(partition.key, epoch, `refused: ${check.reason}`);
-    return check.allowed;
-  }
-
-  private refuseOnce(key: string, epoch: number, message: string): void {
-    const refusal = `${key}@${epoch}`;
-    if (this.refusals.has(refusal)) return;
-    this.refusals.add(refusal);
-    this.logger.warn(`${key}: ${message}`);
-  }
-
-  private async startFetcher(partition: Partition, state: PartitionState): Promise<void> {
-    const { topic, partition: index, key, log } = partition;
-    const target = { topic, partition: index, key, log, leaderId: state.leader, leaderEpoch: state.leaderEpoch };
-    await this.fetchers.start(target, this.incarnation.brokerEpoch, {
-      onHighWatermark: (highWatermark) => this.effects.execute(partition, partition.followerLearnt(highWatermark)),
-      onFenced: () => void this.metadata.reload(),
-    });
   }
 
   // ---- periodic work ----

@@ -6,9 +6,8 @@
 // "logEpochs"?: {"<topic>-<partition>": epoch}} with TopicMetadata as in cluster-metadata.ts (assignment, states,
 // stateVersions, configs); `incarnation` is the store's metadata incarnation the snapshot was read under (null: a
 // store that never had one); `logEpochs` the latest leader epoch in each local replica's epoch checkpoint.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../common/atomic-file.js';
+import { readFileIfPresent, writeFileAtomic } from '../common/atomic-file.js';
 import type { TopicMetadata } from './cluster-metadata.js';
 
 export const METADATA_SNAPSHOT_FILE = 'cluster-metadata.json';
@@ -62,13 +61,8 @@ export function parseSnapshot(text: string): MetadataSnapshot {
 
 /** The snapshot in dataDir, or null when there is none. */
 export async function readSnapshot(dataDir: string): Promise<MetadataSnapshot | null> {
-  let text: string;
-  try {
-    text = await readFile(snapshotPath(dataDir), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readFileIfPresent(snapshotPath(dataDir));
+  if (text === null) return null;
   return parseSnapshot(text);
 }
 

@@ -3,8 +3,8 @@
 // listing, describing, compatibility levels, soft and permanent deletes; `console-producer --value-schema-file
 // --format avro` writes Confluent's wire format (decoded by @kafkajs/confluent-schema-registry, a client nobody here
 // wrote) and `console-consumer --format avro` prints the values as JSON, alone or as a group member, reporting a
-// record not in the wire format instead of printing it; JSON Schema and Protobuf with key schemas; and `brook acls
-// --subject` adds, lists and removes SUBJECT bindings.
+// record not in the wire format instead of printing it; JSON Schema and Protobuf with key schemas. `brook acls
+// --subject` is in cli-acls-subject.e2e.ts.
 import { SchemaRegistry as ConfluentClient } from '@kafkajs/confluent-schema-registry';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -347,71 +347,5 @@ describe('console tools with schemas', () => {
     ]);
     expect(keyWithoutParse.code).toBe(2);
     expect(keyWithoutParse.stderr).toContain('--key-schema-file needs --property parse.key=true');
-  });
-});
-
-describe('brook acls --subject', () => {
-  it('adds, lists and removes SUBJECT bindings, literal and prefixed', async () => {
-    const added = await run([
-      'acls',
-      '--add',
-      '--allow-principal',
-      'User:alice',
-      '--operation',
-      'Read',
-      '--operation',
-      'Write',
-      '--subject',
-      'orders-',
-      '--resource-pattern-type',
-      'prefixed',
-    ]);
-    expect(added.code, added.stderr).toBe(0);
-    const pattern = 'ResourcePattern(resourceType=SUBJECT, name=orders-, patternType=PREFIXED)';
-    expect(added.stdout).toContain(`Adding ACLs for resource \`${pattern}\`: \n`);
-    expect(added.stdout).toContain('\t(principal=User:alice, host=*, operation=WRITE, permissionType=ALLOW)');
-    expect(
-      (
-        await run([
-          'acls',
-          '--add',
-          '--allow-principal',
-          'User:bob',
-          '--operation',
-          'Describe',
-          '--subject',
-          'docs-value',
-        ])
-      ).code,
-    ).toBe(0);
-    const all = await run(['acls', '--list']);
-    expect(all.stdout).toContain(`Current ACLs for resource \`${pattern}\`: \n`);
-    expect(all.stdout).toContain('ResourcePattern(resourceType=SUBJECT, name=docs-value, patternType=LITERAL)');
-    const one = JSON.parse((await run(['acls', '--list', '--subject', 'docs-value', '--output', 'json'])).stdout);
-    expect(one).toEqual([
-      {
-        resource_type: 'SUBJECT',
-        resource_name: 'docs-value',
-        pattern_type: 'LITERAL',
-        principal: 'User:bob',
-        host: '*',
-        operation: 'DESCRIBE',
-        permission: 'ALLOW',
-      },
-    ]);
-    const refused = await run([
-      'acls',
-      '--add',
-      '--allow-principal',
-      'User:bob',
-      '--operation',
-      'Create',
-      '--subject',
-      'x',
-    ]);
-    expect(refused.code).toBe(1);
-    const removed = await run(['acls', '--remove', '--subject', 'orders-', '--resource-pattern-type', 'prefixed']);
-    expect(removed.code, removed.stderr).toBe(0);
-    expect((await run(['acls', '--list'])).stdout).not.toContain('name=orders-');
   });
 });

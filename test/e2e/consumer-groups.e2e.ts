@@ -1,60 +1,27 @@
 // Consumer groups end to end against a broker process: REST Proxy v2 instances sharing a topic, rebalances on
-// delete and on idle eviction, consumption without loss or duplicates, commits that survive kill -9, offset reset
-// policies, fencing of stale commits, lags, and the operator's reset and delete. Answers are validated against
-// openapi.yaml.
-import { request } from 'node:http';
+// delete, consumption without loss or duplicates, offset reset policies, fencing of stale commits, lags, and the
+// operator's reset and delete. Answers are validated against openapi.yaml. Groups across a kill -9 and idle
+// instances' eviction are in consumer-groups-restart.e2e.ts.
 import { describe, expect, it } from 'vitest';
+import { createTopicAt } from './support/broker-helpers.js';
 import { brokerForSuite } from './support/broker-process.js';
 import { call, expectError } from './support/http.js';
-import { I, V2, V2Consumer, waitForAssignment, type V2Record } from './support/v2-consumer.js';
+import {
+  getWithBody,
+  I,
+  produceValues,
+  V2,
+  V2Consumer,
+  valueText,
+  waitForAssignment,
+  type V2Record,
+} from './support/v2-consumer.js';
 
 const G = '/v3/clusters/{cluster_id}/consumer-groups/{consumer_group_id}';
 const GROUP_ENV = {
   BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '200',
   BROOK_OFFSETS_TOPIC_NUM_PARTITIONS: '5',
 };
-
-async function createTopic(url: string, cid: string, name: string, partitions: number): Promise<void> {
-  const response = await call(url, 'POST', `/v3/clusters/${cid}/topics`, {
-    body: { topic_name: name, partitions_count: partitions },
-  });
-  expect(response.status, response.text).toBe(201);
-}
-
-/** Produces `values` (strings) spread over partitions by key, through v2 binary produce, 100 per request. */
-async function produceValues(url: string, topic: string, values: string[], partition?: number): Promise<void> {
-  const b64 = (text: string) => Buffer.from(text).toString('base64');
-  for (let i = 0; i < values.length; i += 100) {
-    const records = values.slice(i, i + 100).map((value) => ({ key: b64(`key-${value}`), value: b64(value) }));
-    const path = partition === undefined ? `/topics/${topic}` : `/topics/${topic}/partitions/${partition}`;
-    const response = await call(url, 'POST', path, {
-      body: { records },
-      contentType: 'application/vnd.kafka.binary.v2+json',
-    });
-    expect(response.status, response.text).toBe(200);
-    expect(response.body.offsets.every((o: { error_code: number | null }) => o.error_code === null)).toBe(true);
-  }
-}
-
-/** Confluent's committed-offsets query sends its partitions in a GET body, which fetch() refuses to send. */
-function getWithBody(target: string, body: unknown): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const payload = JSON.stringify(body);
-    const req = request(
-      target,
-      { method: 'GET', headers: { 'content-type': V2, 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve(JSON.parse(text) as unknown));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-const text = (record: V2Record) => Buffer.from(record.value as string, 'base64').toString('utf8');
 
 /** The last record of each partition in `records`, as explicit commit offsets. */
 function lastOffsets(records: V2Record[]): Array<{ topic: string; partition: number; offset: number }> {
@@ -68,7 +35,7 @@ describe('consumer groups', () => {
   const suite = brokerForSuite({ env: GROUP_ENV });
 
   it('three instances on six partitions get two each; deleting one hands its partitions to the others', async () => {
-    await createTopic(suite.url, suite.clusterId, 'orders', 6);
+    await createTopicAt(suite.url, suite.clusterId, 'orders', 6);
     const consumers = await Promise.all(
       ['a', 'b', 'c'].map((name) =>
         V2Consumer.create(suite.url, 'orders-group', name, { 'auto.commit.enable': 'false' }),
@@ -110,7 +77,7 @@ describe('consumer groups', () => {
   });
 
   it('consumes every record exactly once across the group when each instance commits after processing', async () => {
-    await createTopic(suite.url, suite.clusterId, 'work', 6);
+    await createTopicAt(suite.url, suite.clusterId, 'work', 6);
     const values = Array.from({ length: 600 }, (_, i) => `record-${i}`);
     await produceValues(suite.url, 'work', values);
     const consumers = await Promise.all(
@@ -139,7 +106,7 @@ describe('consumer groups', () => {
     while ([...seen.values()].length < 600 && Date.now() < deadline) {
       for (const consumer of consumers) {
         const records = await consumer.poll(50, 3_000);
-        for (const record of records) seen.set(text(record), (seen.get(text(record)) ?? 0) + 1);
+        for (const record of records) seen.set(valueText(record), (seen.get(valueText(record)) ?? 0) + 1);
         if (records.length > 0) {
           const commit = await consumer.commit(lastOffsets(records));
           expect(commit.status, commit.text).toBe(200);
@@ -170,7 +137,7 @@ describe('consumer groups', () => {
     const values = Array.from({ length: 300 }, (_, i) => `second-${i}`);
     await produceValues(suite.url, 'work', values);
     // w3 receives records, does not commit them, and goes away: they are the rebalance window.
-    const uncommitted = new Set((await consumers[2].poll(500)).map(text));
+    const uncommitted = new Set((await consumers[2].poll(500)).map(valueText));
     expect(uncommitted.size).toBeGreaterThan(0);
     await consumers[2].delete();
     await Promise.all(consumers.slice(0, 2).map((c) => waitForAssignment(c, (p) => p.length === 3)));
@@ -180,7 +147,7 @@ describe('consumer groups', () => {
     while (seen.size < 300 && Date.now() < deadline) {
       for (const consumer of consumers.slice(0, 2)) {
         const records = await consumer.poll(50);
-        for (const record of records) seen.set(text(record), (seen.get(text(record)) ?? 0) + 1);
+        for (const record of records) seen.set(valueText(record), (seen.get(valueText(record)) ?? 0) + 1);
         if (records.length > 0) expect((await consumer.commit(lastOffsets(records))).status).toBe(200);
       }
     }
@@ -203,7 +170,7 @@ describe('consumer groups', () => {
   });
 
   it('auto.offset.reset earliest, latest and none behave as in Kafka', async () => {
-    await createTopic(suite.url, suite.clusterId, 'resets', 1);
+    await createTopicAt(suite.url, suite.clusterId, 'resets', 1);
     await produceValues(suite.url, 'resets', ['r0', 'r1', 'r2', 'r3', 'r4'], 0);
     const assign = async (consumer: V2Consumer) => {
       const response = await consumer.call('POST', '/assignments', { partitions: [{ topic: 'resets', partition: 0 }] });
@@ -217,7 +184,7 @@ describe('consumer groups', () => {
     await assign(latest);
     expect(await latest.poll(200)).toEqual([]);
     await produceValues(suite.url, 'resets', ['r5'], 0);
-    expect((await latest.poll(2_000)).map((r) => [r.offset, text(r)])).toEqual([[5, 'r5']]);
+    expect((await latest.poll(2_000)).map((r) => [r.offset, valueText(r)])).toEqual([[5, 'r5']]);
 
     const none = await V2Consumer.create(suite.url, 'reset-none', 'n', { 'auto.offset.reset': 'none' });
     await assign(none);
@@ -232,7 +199,7 @@ describe('consumer groups', () => {
   });
 
   it('commits what was returned on an empty-body commit, and reads committed offsets with a GET body too', async () => {
-    await createTopic(suite.url, suite.clusterId, 'returned', 2);
+    await createTopicAt(suite.url, suite.clusterId, 'returned', 2);
     await produceValues(suite.url, 'returned', ['x0', 'x1', 'x2'], 0);
     const consumer = await V2Consumer.create(suite.url, 'returned-group', 'r', {
       'auto.offset.reset': 'earliest',
@@ -260,7 +227,7 @@ describe('consumer groups', () => {
   });
 
   it('serialises concurrent polls of one instance: no record is returned twice', async () => {
-    await createTopic(suite.url, suite.clusterId, 'concurrent', 1);
+    await createTopicAt(suite.url, suite.clusterId, 'concurrent', 1);
     await produceValues(
       suite.url,
       'concurrent',
@@ -280,8 +247,8 @@ describe('consumer groups', () => {
   });
 
   it('subscribes by topic_pattern, and auto-commits what was returned when the instance is deleted', async () => {
-    await createTopic(suite.url, suite.clusterId, 'metrics.eu', 1);
-    await createTopic(suite.url, suite.clusterId, 'metrics.us', 1);
+    await createTopicAt(suite.url, suite.clusterId, 'metrics.eu', 1);
+    await createTopicAt(suite.url, suite.clusterId, 'metrics.us', 1);
     await produceValues(suite.url, 'metrics.eu', ['eu'], 0);
     await produceValues(suite.url, 'metrics.us', ['us'], 0);
     const consumer = await V2Consumer.create(suite.url, 'pattern-group', 'p', {
@@ -294,7 +261,7 @@ describe('consumer groups', () => {
     await waitForAssignment(consumer, (p) => p.length === 2);
     const values: string[] = [];
     const deadline = Date.now() + 10_000;
-    while (values.length < 2 && Date.now() < deadline) values.push(...(await consumer.poll(200)).map(text));
+    while (values.length < 2 && Date.now() < deadline) values.push(...(await consumer.poll(200)).map(valueText));
     expect(values.sort()).toEqual(['eu', 'us']);
     await consumer.delete();
     const lags = await call(suite.url, 'GET', `/v3/clusters/${suite.clusterId}/consumer-groups/pattern-group/lags`, {
@@ -415,87 +382,5 @@ describe('consumer groups', () => {
     const deleted = await call(suite.url, 'DELETE', base, { spec: G });
     expect(deleted.status, deleted.text).toBe(204);
     expectError(await call(suite.url, 'GET', base, { spec: G }), 404, 404);
-  });
-});
-
-describe('consumer groups across a kill -9', () => {
-  const suite = brokerForSuite({ env: GROUP_ENV });
-
-  it('keeps committed offsets and instances; a new instance resumes from the committed offset', async () => {
-    await createTopic(suite.url, suite.clusterId, 'durable', 1);
-    await produceValues(
-      suite.url,
-      'durable',
-      Array.from({ length: 10 }, (_, i) => `d${i}`),
-      0,
-    );
-    const first = await V2Consumer.create(suite.url, 'durable-group', 'first', {
-      'auto.offset.reset': 'earliest',
-      'auto.commit.enable': 'false',
-    });
-    await first.call('POST', '/assignments', { partitions: [{ topic: 'durable', partition: 0 }] });
-    const records = await first.poll(500, 10); // max_bytes 10: the first record (8 bytes of key and value) only
-    expect(records.length).toBeGreaterThan(0);
-    const last = records[records.length - 1];
-    expect((await first.commit([{ topic: 'durable', partition: 0, offset: last.offset }])).status).toBe(200);
-
-    await suite.broker.restart('SIGKILL');
-
-    const survived = await first.call('GET', '/assignments');
-    expect(survived.status, survived.text).toBe(200);
-    expect(survived.body.partitions).toEqual([{ topic: 'durable', partition: 0 }]);
-    const second = await V2Consumer.create(suite.url, 'durable-group', 'second', { 'auto.offset.reset': 'earliest' });
-    await second.call('POST', '/assignments', { partitions: [{ topic: 'durable', partition: 0 }] });
-    const resumed = await second.poll(1_000);
-    expect(resumed[0].offset).toBe(last.offset + 1);
-    expect(resumed.map(text)).toEqual(
-      Array.from({ length: 10 - last.offset - 1 }, (_, i) => `d${last.offset + 1 + i}`),
-    );
-  });
-
-  it('a subscribed group is restored with its members and resumes after its commits', async () => {
-    await createTopic(suite.url, suite.clusterId, 'restored', 2);
-    await produceValues(suite.url, 'restored', ['a', 'b', 'c', 'd']);
-    const member = await V2Consumer.create(suite.url, 'restored-group', 'm', {
-      'auto.offset.reset': 'earliest',
-      'auto.commit.enable': 'false',
-    });
-    await member.subscribe(['restored']);
-    await waitForAssignment(member, (p) => p.length === 2);
-    const consumed: V2Record[] = [];
-    while (consumed.length < 4) consumed.push(...(await member.poll(200)));
-    expect((await member.commitReturned()).status).toBe(200);
-
-    await suite.broker.restart('SIGKILL');
-
-    expect(await waitForAssignment(member, (p) => p.length === 2)).toEqual(['restored-0', 'restored-1']);
-    await produceValues(suite.url, 'restored', ['e']);
-    const after = await member.poll(2_000);
-    expect(after.map(text)).toEqual(['e']);
-  });
-});
-
-describe('idle consumer instances', () => {
-  const suite = brokerForSuite({ env: { ...GROUP_ENV, BROOK_CONSUMER_INSTANCE_TIMEOUT_MS: '2000' } });
-
-  it('evicts an instance idle past consumer.instance.timeout.ms; its partitions move and its commits are rejected', async () => {
-    await createTopic(suite.url, suite.clusterId, 'idle', 4);
-    const [busy, idle] = await Promise.all(
-      ['busy', 'idle'].map((name) =>
-        V2Consumer.create(suite.url, 'idle-group', name, { 'auto.commit.enable': 'false' }),
-      ),
-    );
-    await busy.subscribe(['idle']);
-    await idle.subscribe(['idle']);
-    await Promise.all([busy, idle].map((c) => waitForAssignment(c, (p) => p.length === 2)));
-    const deadline = Date.now() + 10_000;
-    let moved: string[] = [];
-    while (Date.now() < deadline && moved.length !== 4) {
-      await busy.poll(300); // keeps busy alive; idle is never touched
-      moved = await busy.assignment();
-    }
-    expect(moved).toEqual(['idle-0', 'idle-1', 'idle-2', 'idle-3']);
-    expectError(await idle.commit([{ topic: 'idle', partition: 0, offset: 0 }]), 404, 40403);
-    await busy.delete();
   });
 });

@@ -9,10 +9,9 @@
 // After the coordination store lost its data, no block is taken until a controller has restored it (the metadata
 // incarnation key is back, and the counter was raised above every live broker's block first): meanwhile the route
 // answers 503 50003 and the client retries.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
-import { writeFileAtomic } from '../../common/atomic-file.js';
+import { readFileIfPresent, writeFileAtomic } from '../../common/atomic-file.js';
 import { errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
@@ -89,13 +88,8 @@ export class ProducerIdService {
 }
 
 async function readHighestBlock(path: string): Promise<number> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw error;
-  }
+  const text = await readFileIfPresent(path);
+  if (text === null) return 0;
   const block = Number(text.trim());
   if (!Number.isSafeInteger(block) || block < 0) throw new Error(`${path} does not hold a producer id block`);
   return block;

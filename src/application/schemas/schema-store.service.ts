@@ -12,11 +12,10 @@
 // controller epoch: the id allocator never hands out an id at or below it, even after the coordination store
 // came back empty and compaction removed the records that held the highest ids.
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
 import { BrookError, errors } from '../../common/brook-error.js';
-import { writeFileAtomic } from '../../common/atomic-file.js';
+import { readFileIfPresent, writeFileAtomic } from '../../common/atomic-file.js';
 import { outsideRequest } from '../../common/request-context.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
@@ -264,13 +263,8 @@ export class SchemaStore implements OnApplicationShutdown {
 }
 
 async function readHighestId(path: string): Promise<number> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw error;
-  }
+  const text = await readFileIfPresent(path);
+  if (text === null) return 0;
   const id = (JSON.parse(text) as { highestSchemaId?: unknown }).highestSchemaId;
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
     throw new Error(`${path} holds no valid highestSchemaId`);

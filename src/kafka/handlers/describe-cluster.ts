@@ -2,14 +2,18 @@
 // listener, as Metadata has them; v1's endpoint type 2 (KRaft controllers) has no meaning here:
 // UNSUPPORTED_ENDPOINT_TYPE. Authorization: DESCRIBE on the cluster. The cluster's authorized operations on request.
 import { KafkaErrorCode } from '../protocol/error-codes.js';
-import { authorized, authorizedOperations, CLUSTER } from '../kafka-authorization.js';
+import {
+  authorized,
+  authorizedOperations,
+  CLUSTER,
+  CLUSTER_OPERATIONS,
+  OPERATIONS_NOT_REQUESTED,
+} from '../kafka-authorization.js';
 import { defineHandler } from '../kafka-handler.js';
 
 const BROKERS_ENDPOINT = 1;
 /** Kafka's UNSUPPORTED_ENDPOINT_TYPE (KIP-919). */
 const UNSUPPORTED_ENDPOINT_TYPE = 115;
-const OPERATIONS_NOT_REQUESTED = -2147483648;
-const CLUSTER_OPERATIONS = ['CREATE', 'ALTER', 'DESCRIBE', 'DESCRIBE_CONFIGS', 'ALTER_CONFIGS'] as const;
 
 export const describeClusterHandler = defineHandler({
   api: 'DescribeCluster',

@@ -4,15 +4,16 @@
 // when another broker coordinates it, as in Kafka before v6. v3+ may ask for the principal's authorized operations
 // on each group; v4+ show static members' instance ids. Authorization: DESCRIBE on each group.
 // Pipelined: it reads the group coordinator's state and changes nothing.
-import type { CheckedOperation } from '../../security/authorizer.service.js';
 import { KafkaErrorCode } from '../protocol/error-codes.js';
-import { authorized, authorizedOperations, groupResource } from '../kafka-authorization.js';
+import {
+  authorized,
+  authorizedOperations,
+  GROUP_OPERATIONS,
+  groupResource,
+  OPERATIONS_NOT_REQUESTED,
+} from '../kafka-authorization.js';
 import { defineHandler } from '../kafka-handler.js';
 import { groupErrorCode } from '../group-errors.js';
-
-/** The operations Kafka defines on a group, for the authorized-operations bit field. */
-const GROUP_OPERATIONS: readonly CheckedOperation[] = ['READ', 'DESCRIBE', 'DELETE'];
-const UNKNOWN_OPERATIONS = -2147483648;
 
 export const describeGroupsHandler = defineHandler({
   api: 'DescribeGroups',
@@ -29,14 +30,14 @@ export const describeGroupsHandler = defineHandler({
           return {
             ...empty,
             errorCode: KafkaErrorCode.GROUP_AUTHORIZATION_FAILED,
-            authorizedOperations: UNKNOWN_OPERATIONS,
+            authorizedOperations: OPERATIONS_NOT_REQUESTED,
           };
         }
         const { error, group } = context.services.groups.describe(groupId);
         const authorizedOps =
           request.apiVersion >= 3 && includeAuthorizedOperations
             ? authorizedOperations(context, groupResource(groupId), GROUP_OPERATIONS)
-            : UNKNOWN_OPERATIONS;
+            : OPERATIONS_NOT_REQUESTED;
         if (error !== null) {
           return { ...empty, errorCode: groupErrorCode(error), authorizedOperations: authorizedOps };
         }

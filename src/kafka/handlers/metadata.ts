@@ -18,6 +18,9 @@ import {
   authorizedOperations,
   authorizedOrCluster,
   CLUSTER,
+  CLUSTER_OPERATIONS,
+  OPERATIONS_NOT_REQUESTED,
+  TOPIC_OPERATIONS,
   topicResource,
 } from '../kafka-authorization.js';
 import { CloseConnection, defineHandler, type KafkaRequestContext } from '../kafka-handler.js';
@@ -25,20 +28,7 @@ import { kafkaErrorCode } from '../kafka-errors.js';
 
 type TopicAnswer = ResponseInput<'Metadata'>['topics'][number];
 
-/** Kafka's "not requested" value of the authorized-operations fields. */
-const OPERATIONS_NOT_REQUESTED = -2147483648;
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
-const TOPIC_OPERATIONS = [
-  'READ',
-  'WRITE',
-  'CREATE',
-  'DELETE',
-  'ALTER',
-  'DESCRIBE',
-  'DESCRIBE_CONFIGS',
-  'ALTER_CONFIGS',
-] as const;
-const CLUSTER_OPERATIONS = ['CREATE', 'ALTER', 'DESCRIBE', 'DESCRIBE_CONFIGS', 'ALTER_CONFIGS'] as const;
 
 export const metadataHandler = defineHandler({
   api: 'Metadata',

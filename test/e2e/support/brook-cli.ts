@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 export const BROOK_CLI = fileURLToPath(new URL('../../../dist/cli/brook.js', import.meta.url));
 
+/** Broker settings for CLI tests: new groups assign at once instead of waiting 3 s for more members (the tests'
+ * console consumers are alone). */
+export const FAST_GROUPS = { BROOK_GROUP_INITIAL_REBALANCE_DELAY_MS: '0' };
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;

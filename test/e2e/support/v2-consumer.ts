@@ -1,5 +1,7 @@
 // A REST Proxy v2 consumer instance as a test uses it: create, subscribe or assign, poll, commit, delete; every
-// answer validated against openapi.yaml.
+// answer validated against openapi.yaml. Also the records' side: producing string values through v2 binary
+// produce, and a binary record's value as text.
+import { request } from 'node:http';
 import { expect } from 'vitest';
 import { call, type ApiResponse } from './http.js';
 
@@ -126,4 +128,40 @@ export async function waitForAssignment(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`assignment of ${consumer.name} never matched; last ${JSON.stringify(last)}`);
+}
+
+/** Produces `values` (strings) spread over partitions by key, through v2 binary produce, 100 per request. */
+export async function produceValues(url: string, topic: string, values: string[], partition?: number): Promise<void> {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  for (let i = 0; i < values.length; i += 100) {
+    const records = values.slice(i, i + 100).map((value) => ({ key: b64(`key-${value}`), value: b64(value) }));
+    const path = partition === undefined ? `/topics/${topic}` : `/topics/${topic}/partitions/${partition}`;
+    const response = await call(url, 'POST', path, {
+      body: { records },
+      contentType: 'application/vnd.kafka.binary.v2+json',
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.offsets.every((o: { error_code: number | null }) => o.error_code === null)).toBe(true);
+  }
+}
+
+/** A binary-format record's value, as UTF-8 text. */
+export const valueText = (record: V2Record) => Buffer.from(record.value as string, 'base64').toString('utf8');
+
+/** Confluent's committed-offsets query sends its partitions in a GET body, which fetch() refuses to send. */
+export function getWithBody(target: string, body: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = request(
+      target,
+      { method: 'GET', headers: { 'content-type': V2, 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve(JSON.parse(text) as unknown));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

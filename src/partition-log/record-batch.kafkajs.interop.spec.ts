@@ -1,29 +1,28 @@
-// Byte-for-byte and decode compatibility of Brook's v2 record-batch codec with two independent implementations:
-// kafkajs 2.2.4 (its internal protocol encoder/decoder, CommonJS without types) and @platformatic/kafka 1.35.0.
+// Byte-for-byte and decode compatibility of Brook's v2 record-batch codec with kafkajs 2.2.4 (its internal protocol
+// encoder/decoder, CommonJS without types); @platformatic/kafka's is in record-batch.platformatic.interop.spec.ts.
 import { createRequire } from 'node:module';
-import {
-  createRecordsBatch,
-  type MessageRecord,
-  type CreateRecordsBatchOptions,
-  Reader,
-  readRecordsBatch,
-  type RecordsBatch,
-} from '@platformatic/kafka';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CompressionType } from './compression.js';
 import {
-  type BatchOptions,
   decodeRecords,
   encodeBatch,
-  type LogRecord,
   type RecordHeader,
   type RecordInput,
   stampLogAppendTime,
   validateBatch,
 } from './record-batch.js';
-
-const T0 = Date.UTC(2024, 0, 1);
+import {
+  compressionArb,
+  expectedViews,
+  expectSameBytes,
+  type FullOptions,
+  hex,
+  optionsArb,
+  recordsArb,
+  T0,
+  view,
+} from '../../test/support/record-batch-interop.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // kafkajs internals, typed just enough for these tests
@@ -125,10 +124,6 @@ function kafkajsDecodedHeaders(headers: RecordHeader[]): KafkajsDecodedBatch['re
   return object;
 }
 
-type FullOptions = Required<
-  Pick<BatchOptions, 'baseOffset' | 'partitionLeaderEpoch' | 'producerId' | 'producerEpoch' | 'baseSequence'>
->;
-
 /** Records with headers already in kafkajs order, ready for both encoders. */
 function inKafkajsOrder(records: RecordInput[]): RecordInput[] {
   return records.map((r) => ({ ...r, headers: toKafkajsHeaders(r.headers ?? []).ordered }));
@@ -164,128 +159,6 @@ async function kafkajsEncode(
 }
 
 const kafkajsDecode = (batch: Buffer): Promise<KafkajsDecodedBatch> => kafkajs.decodeBatch(new kafkajs.Decoder(batch));
-
-// ---------------------------------------------------------------------------------------------------------------
-// @platformatic/kafka
-
-function platformaticMessages(records: RecordInput[]): MessageRecord[] {
-  return records.map((r) => ({
-    topic: 't',
-    partition: 0,
-    key: r.key ?? undefined,
-    value: r.value as Buffer, // null is written as length -1, which is what we want
-    timestamp: BigInt(r.timestamp),
-    headers: new Map((r.headers ?? []).map((h) => [Buffer.from(h.key, 'utf8'), h.value as Buffer])),
-  }));
-}
-
-function platformaticEncode(records: RecordInput[], options: FullOptions, compression: CompressionType): Buffer {
-  const batchOptions: Partial<CreateRecordsBatchOptions> = {
-    compression: compression === CompressionType.Gzip ? 'gzip' : 'none',
-    producerId: BigInt(options.producerId),
-    producerEpoch: options.producerEpoch,
-    partitionLeaderEpoch: options.partitionLeaderEpoch,
-    // platformatic looks the base sequence up per topic-partition in its own map type.
-    sequences: { getWithDefault: () => options.baseSequence } as unknown as CreateRecordsBatchOptions['sequences'],
-  };
-  return createRecordsBatch(platformaticMessages(records), batchOptions).buffer;
-}
-
-const platformaticDecode = (batch: Buffer): RecordsBatch => readRecordsBatch(Reader.from(batch));
-
-// ---------------------------------------------------------------------------------------------------------------
-// Arbitraries and expectations
-
-/** Header keys kafkajs's decoder can represent: its header object is a plain {}, so Object.prototype names clash. */
-const headerKeyArb = fc.string({ unit: 'binary', maxLength: 10 }).filter((key) => !(key in {}));
-const bufferArb = (maxLength: number) => fc.uint8Array({ maxLength }).map((array) => Buffer.from(array));
-const nullableBufferArb = (maxLength: number) => fc.option(bufferArb(maxLength), { nil: null, freq: 4 });
-
-/** Default spread of timestamps within a batch: ±2^40 ms, so deltas need more than 32 bits (varlong, not varint). */
-const WIDE_SKEW = 2 ** 40;
-
-/**
- * @platformatic/kafka 1.35.0 (through @platformatic/dynamic-buffer 0.3.1) zig-zags varlongs with `value >> 31n`
- * where Kafka's ByteUtils.writeVarlong uses `value >> 63`, so it writes timestamp deltas of 2^31 ms or more wrongly
- * (2^31 comes out as -1). Brook, kafkajs and Kafka agree; platformatic is only compared below that.
- */
-const PLATFORMATIC_SKEW = 2 ** 30 - 1;
-
-const recordsArb = (options: { nullHeaderValues: boolean; firstIsOldest: boolean; maxSkew?: number }) =>
-  fc
-    .tuple(
-      fc.integer({ min: 2 ** 40, max: 2 ** 42 }),
-      fc.array(
-        fc.record({
-          key: nullableBufferArb(40),
-          value: nullableBufferArb(300),
-          headers: fc.array(
-            fc.record({ key: headerKeyArb, value: options.nullHeaderValues ? nullableBufferArb(20) : bufferArb(20) }),
-            { maxLength: 4 },
-          ),
-          skew: fc.oneof(
-            fc.integer({ min: -1000, max: 1000 }),
-            fc.integer({ min: -(options.maxSkew ?? WIDE_SKEW), max: options.maxSkew ?? WIDE_SKEW }),
-          ),
-        }),
-        { minLength: 1, maxLength: 12 },
-      ),
-    )
-    .map(([base, drafts]): RecordInput[] => {
-      const records = drafts.map(({ skew, ...rest }) => ({ ...rest, timestamp: base + skew }));
-      if (options.firstIsOldest) {
-        const oldest = Math.min(...records.map((r) => r.timestamp));
-        records[0] = { ...records[0], timestamp: oldest };
-      }
-      return records;
-    });
-
-const optionsArb: fc.Arbitrary<FullOptions> = fc.record({
-  baseOffset: fc.integer({ min: 0, max: 2 ** 50 }),
-  partitionLeaderEpoch: fc.integer({ min: -1, max: 2 ** 31 - 1 }),
-  producerId: fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 2 ** 50 })),
-  producerEpoch: fc.integer({ min: -1, max: 2 ** 15 - 1 }),
-  baseSequence: fc.integer({ min: -1, max: 2 ** 31 - 1 }),
-});
-
-const compressionArb = fc.constantFrom(CompressionType.None, CompressionType.Gzip);
-
-const hex = (buffer: Buffer | null): string | null => (buffer === null ? null : buffer.toString('hex'));
-
-function view(record: LogRecord) {
-  return {
-    offset: record.offset,
-    timestamp: record.timestamp,
-    key: hex(record.key),
-    value: hex(record.value),
-    headers: record.headers.map((h) => ({ key: h.key, value: hex(h.value) })),
-  };
-}
-
-function expectedViews(records: RecordInput[], baseOffset: number) {
-  return records.map((r, i) => ({
-    offset: baseOffset + i,
-    timestamp: r.timestamp,
-    key: hex(r.key),
-    value: hex(r.value),
-    headers: (r.headers ?? []).map((h) => ({ key: h.key, value: hex(h.value) })),
-  }));
-}
-
-/** Locates the first differing byte, so a failure names the field instead of dumping two buffers. */
-function firstDifference(a: Buffer, b: Buffer): string {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    if (a[i] !== b[i]) return `byte ${i}: brook ${a[i].toString(16)} vs other ${b[i].toString(16)}`;
-  }
-  return a.length === b.length ? 'identical' : `lengths ${a.length} vs ${b.length}`;
-}
-
-function expectSameBytes(brook: Buffer, other: Buffer): void {
-  expect(firstDifference(brook, other)).toBe('identical');
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 
 describe('kafkajs 2.2.4 compatibility', () => {
   it('a readable example: every field shape encodes to the same bytes', async () => {
@@ -437,87 +310,5 @@ describe('kafkajs 2.2.4 compatibility', () => {
     expect(decoded.timestampType).toBe(kafkajs.LOG_APPEND_TIME);
     expect(decoded.records.map((r) => r.timestamp)).toEqual([String(T0 + 1_000), String(T0 + 1_000)]);
     expect(decodeRecords(batch).map((r) => r.timestamp)).toEqual([T0 + 1_000, T0 + 1_000]);
-  });
-});
-
-describe('@platformatic/kafka 1.35.0 compatibility', () => {
-  // platformatic always writes baseOffset 0 and bases timestamps on the first record, so for byte equality the
-  // first record is made the oldest and baseOffset is 0.
-  it('property: batches are byte-identical to createRecordsBatch (none and gzip, null header values included)', () => {
-    fc.assert(
-      fc.property(
-        recordsArb({ nullHeaderValues: true, firstIsOldest: true, maxSkew: PLATFORMATIC_SKEW }),
-        optionsArb,
-        compressionArb,
-        (records, options, compression) => {
-          const atZero = { ...options, baseOffset: 0 };
-          const brook = encodeBatch(records, { ...atZero, compression });
-          expectSameBytes(brook, platformaticEncode(records, atZero, compression));
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
-
-  it('property: Brook decodes platformatic batches, including ones whose first record is not the oldest', () => {
-    fc.assert(
-      fc.property(
-        recordsArb({ nullHeaderValues: true, firstIsOldest: false, maxSkew: PLATFORMATIC_SKEW }),
-        optionsArb,
-        compressionArb,
-        (records, options, compression) => {
-          const batch = platformaticEncode(records, options, compression);
-          const header = validateBatch(batch);
-          expect(header.baseTimestamp).toBe(records[0].timestamp);
-          expect(header.maxTimestamp).toBe(Math.max(...records.map((r) => r.timestamp)));
-          expect(header.baseSequence).toBe(options.baseSequence);
-          expect(decodeRecords(batch).map(view)).toEqual(expectedViews(records, 0));
-        },
-      ),
-      { numRuns: 200 },
-    );
-  });
-
-  it('property: platformatic decodes Brook batches (its varlong reader is right, so full-width deltas)', () => {
-    fc.assert(
-      fc.property(
-        recordsArb({ nullHeaderValues: true, firstIsOldest: false }),
-        optionsArb,
-        compressionArb,
-        (records, options, compression) => {
-          const decoded = platformaticDecode(encodeBatch(records, { ...options, compression }));
-          const baseTimestamp = Math.min(...records.map((r) => r.timestamp));
-          expect(decoded).toMatchObject({
-            firstOffset: BigInt(options.baseOffset),
-            partitionLeaderEpoch: options.partitionLeaderEpoch,
-            magic: 2,
-            attributes: compression,
-            lastOffsetDelta: records.length - 1,
-            firstTimestamp: BigInt(baseTimestamp),
-            producerId: BigInt(options.producerId),
-            producerEpoch: options.producerEpoch,
-            firstSequence: options.baseSequence,
-          });
-          expect(
-            decoded.records.map((r) => ({
-              offsetDelta: r.offsetDelta,
-              timestamp: Number(BigInt(baseTimestamp) + r.timestampDelta),
-              key: hex(r.key),
-              value: hex(r.value),
-              headers: r.headers.map(([key, value]) => ({ key: key?.toString('utf8'), value: hex(value) })),
-            })),
-          ).toEqual(
-            records.map((r, i) => ({
-              offsetDelta: i,
-              timestamp: r.timestamp,
-              key: hex(r.key),
-              value: hex(r.value),
-              headers: (r.headers ?? []).map((h) => ({ key: h.key, value: hex(h.value) })),
-            })),
-          );
-        },
-      ),
-      { numRuns: 200 },
-    );
   });
 });

@@ -1,0 +1,71 @@
+// The write of a segment append (log-segment.ts): the batches end to end at a byte position of the `.log` file,
+// with a positional writev (more than one only after a short write, or for more than IOV_MAX buffers), together
+// with the CRC check of the batches still unchecked. With the native addon (native-append.ts) the check and the
+// write are one job in libuv's thread pool, the check first: nothing is written when it fails. Without, the CRCs
+// are checked on this thread while the write is in flight there, and the caller cuts the refused bytes off again
+// once the write returned (`wroteRefused`).
+import type { FileHandle } from 'node:fs/promises';
+import { nativeWritevChecked } from './native-append.js';
+import { hasValidCrc } from './record-batch-layout.js';
+
+export interface CheckedWrite {
+  /** The indexes of the batches whose CRC is wrong; [] when every checked one is right. */
+  corrupt: number[];
+  /** What the check threw (a batch it could not read), else null; the write completed all the same. */
+  checkError: unknown;
+  /** Whether refused bytes reached the file: the caller truncates it back to the write's position. */
+  wroteRefused: boolean;
+}
+
+/** Writes `buffers` at `position` of `handle` (the file at `path`), checking the CRCs of `uncheckedCrc`. */
+export async function writeCheckedBatches(
+  handle: FileHandle,
+  path: string,
+  buffers: Buffer[],
+  position: number,
+  uncheckedCrc: readonly number[],
+): Promise<CheckedWrite> {
+  if (nativeWritevChecked !== null) {
+    const corrupt = await nativeWritevChecked(handle.fd, buffers, position, [...uncheckedCrc]);
+    return { corrupt, checkError: null, wroteRefused: false };
+  }
+  const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
+  const corrupt: number[] = [];
+  let checkError: unknown = null;
+  let wroteRefused = false;
+  let written = 0;
+  while (written < total) {
+    const pending = written === 0 ? buffers : remainingBuffers(buffers, written);
+    const writing =
+      pending.length === 1
+        ? handle.write(pending[0], 0, pending[0].length, position + written)
+        : handle.writev(pending, position + written);
+    if (written === 0 && uncheckedCrc.length > 0) {
+      try {
+        for (const index of uncheckedCrc) if (!hasValidCrc(buffers[index])) corrupt.push(index);
+      } catch (error) {
+        // the write still completes, then is cut off like a refused one
+        checkError = error;
+      }
+      wroteRefused = corrupt.length > 0 || checkError !== null;
+    }
+    const { bytesWritten } = await writing;
+    if (bytesWritten <= 0) throw new Error(`short write to ${path}`);
+    written += bytesWritten;
+  }
+  return { corrupt, checkError, wroteRefused };
+}
+
+function remainingBuffers(buffers: Buffer[], skipBytes: number): Buffer[] {
+  const rest: Buffer[] = [];
+  let skip = skipBytes;
+  for (const buffer of buffers) {
+    if (skip >= buffer.length) {
+      skip -= buffer.length;
+      continue;
+    }
+    rest.push(skip > 0 ? buffer.subarray(skip) : buffer);
+    skip = 0;
+  }
+  return rest;
+}
