@@ -53,6 +53,11 @@ export class AssignedRebalance {
     }
   }
 
+  /** When the next generation is due (monotonic ms) while a rebalance is being prepared, else null. */
+  get dueMs(): number | null {
+    return this.host.state === 'PreparingRebalance' ? this.deadlineMs : null;
+  }
+
   /** Whether the next generation is due at `nowMs`: a rebalance is being prepared and its deadline has passed. */
   due(nowMs: number): boolean {
     return this.host.state === 'PreparingRebalance' && nowMs >= this.deadlineMs;

@@ -193,7 +193,7 @@ export class ConsumerGroup implements ClassicHost {
    * null otherwise (Kafka clients' groups end their join phase in classic-membership.ts).
    */
   get rebalanceDueMs(): number | null {
-    return this.state === 'PreparingRebalance' && this.usedBy !== 'kafka' ? this.rebalanceDeadlineMs : null;
+    return this.usedBy !== 'kafka' ? this.rebalance.dueMs : null;
   }
 
   /** Extends the member's session; false for an unknown member. */
