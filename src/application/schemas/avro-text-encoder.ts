@@ -78,8 +78,6 @@ interface TextNode {
   kind: Kind;
   /** Fixed: its size. */
   size: number;
-  /** String: how many bytes the last one's length took (plainString's guess for the next). */
-  lengthBytes: number;
   /** Enum: index by symbol. */
   symbols: Map<string, number> | null;
   /** Array items, map values. */
@@ -97,8 +95,8 @@ const INT_MAX = 0x7fff_ffff;
 const FLOAT_MAX = 3.4028234663852886e38;
 /** Integers of up to 15 digits are read here (always safe); longer ones are left to the generic way. */
 const INTEGER_DIGITS_MAX = 15;
-/** Strings up to this long are found and copied by loops here (see closingQuote). */
-const SHORT_BYTES_MAX = 32;
+/** Strings up to this long are found and copied by loops here, longer ones by indexOf and Buffer#copy. */
+const SHORT_BYTES_MAX = 64;
 /** The most bytes a long's varint takes. */
 const VARINT_BYTES_MAX = 10;
 /** A map key that JSON objects order before the others, or that sets an object's prototype. */
@@ -139,7 +137,6 @@ function node(kind: Kind): TextNode {
   return {
     kind,
     size: 0,
-    lengthBytes: 1,
     symbols: null,
     element: null,
     branches: null,
@@ -242,9 +239,6 @@ function varintBytes(value: number): number {
 
 /** One schema's encoder. */
 export class AvroTextEncoder {
-  /** The end of the text being encoded. */
-  private end = 0;
-
   constructor(private readonly root: TextNode) {}
 
   /**
@@ -253,7 +247,6 @@ export class AvroTextEncoder {
    */
   encode(text: Buffer, at: number, end: number, sink: ByteSink): boolean {
     const start = sink.at;
-    this.end = end;
     const after = this.value(this.root, text, skipWhitespace(text, at), sink);
     if (after !== BAIL && skipWhitespace(text, after) === end) return true;
     sink.at = start;
@@ -349,7 +342,7 @@ export class AvroTextEncoder {
   /** A string's UTF-8 bytes as they are (plainString); bytes and fixed only when every character is ASCII (one byte each). */
   private string(type: TextNode, text: Buffer, at: number, sink: ByteSink): number {
     if (text[at] !== QUOTE) return BAIL;
-    if (type.kind === Kind.String) return this.plainString(type, text, at, sink);
+    if (type.kind === Kind.String) return this.plainString(text, at, sink);
     const close = closingQuote(text, at + 1);
     const length = close - at - 1;
     for (let i = at + 1; i < close; i++) if (text[i] >= 0x80) return BAIL;
@@ -360,29 +353,14 @@ export class AvroTextEncoder {
     return close + 1;
   }
 
-  /**
-   * A string's bytes copied in the one pass that finds its end, after room for its length's varint as long as the
-   * last string of this node needed (the bytes are moved when this one's differs).
-   */
-  private plainString(type: TextNode, text: Buffer, at: number, sink: ByteSink): number {
-    // the string ends within the field's text
-    sink.ensure(VARINT_BYTES_MAX + this.end - at);
-    const data = sink.data;
-    const lengthAt = sink.at;
-    const guessed = type.lengthBytes;
-    let to = lengthAt + guessed;
-    let i = at + 1;
-    for (let byte = text[i]; byte !== QUOTE; byte = text[++i]) data[to++] = byte;
-    const length = i - at - 1;
-    const lengthBytes = varintBytes(length);
-    if (lengthBytes !== guessed) {
-      data.copyWithin(lengthAt + lengthBytes, lengthAt + guessed, to);
-      to += lengthBytes - guessed;
-      type.lengthBytes = lengthBytes;
-    }
+  /** A string's UTF-8 bytes as they are: its end found by indexOf, its bytes copied by copyBytes. */
+  private plainString(text: Buffer, at: number, sink: ByteSink): number {
+    const close = text.indexOf(QUOTE, at + 1);
+    const length = close - at - 1;
+    sink.ensure(VARINT_BYTES_MAX + length);
     writeLong(sink, length);
-    sink.at = to;
-    return i + 1;
+    copyBytes(text, at + 1, close, sink);
+    return close + 1;
   }
 
   /**
