@@ -7,10 +7,17 @@
 // Fields are encoded in record order, key before value, so the first one that does not match its schema is the
 // one refused (DataConversionError, 42203), as encoding each record in turn refuses it.
 //
+// encodeWireFormatTextSpans takes the fields as JSON text instead (spans of a request body whose syntax the caller
+// checked): an Avro field with no escape in its strings goes through the schema's text encoder
+// (avro-text-encoder.ts), straight from the text to Avro binary; any other field, and one that encoder gives up on,
+// is parsed alone (JSON.parse of its text) and encoded as above, so each span and each refusal is what parsing the
+// whole body and encoding its values gives.
+//
 // The buffer is this module's, reused by the next call: a caller frames the spans (copies them out) before it
 // encodes another request's. It grows to what a request needs and is kept up to SCRATCH_KEPT_BYTES_MAX.
 import type avro from 'avsc';
 import { avroValueFromJson } from './avro-data.js';
+import { avroTextEncoder, type AvroTextEncoder, type ByteSink } from './avro-text-encoder.js';
 import type { ParsedSchema } from './parsed-schema.js';
 import { asDataConversionError, encodePayload } from './record-codec.js';
 import { MAGIC_BYTE, WIRE_HEADER_BYTES } from './wire-format.js';
@@ -74,10 +81,90 @@ export function encodeWireFormatSpans(
   return { data, end: writer.at, keyAt, keyLength, valueAt, valueLength };
 }
 
+/**
+ * Record i's key as JSON text is text[keyAt[i], keyEnd[i]) (keyAt[i] -1: null), its value likewise; bit
+ * KEY_ESCAPED (VALUE_ESCAPED) of escaped[i] is set when a string in the key (value) has an escape.
+ */
+export interface FieldTexts {
+  readonly text: Buffer;
+  readonly keyAt: Int32Array;
+  readonly keyEnd: Int32Array;
+  readonly valueAt: Int32Array;
+  readonly valueEnd: Int32Array;
+  readonly escaped: Uint8Array;
+}
+
+export const KEY_ESCAPED = 1;
+export const VALUE_ESCAPED = 2;
+
+/** encodeWireFormatSpans for fields given as JSON text (see the header): the same spans and the same refusals. */
+export function encodeWireFormatTextSpans(
+  count: number,
+  keySchema: SpanSchema | null,
+  valueSchema: SpanSchema | null,
+  fields: FieldTexts,
+): WireFormatSpans {
+  const writer = new SpanWriter();
+  const keyLength = new Int32Array(count);
+  const valueAt = new Int32Array(count);
+  const valueLength = new Int32Array(count);
+  const { text, escaped } = fields;
+  const keyAt = new Int32Array(count);
+  const keyEncoder = textEncoderOf(keySchema);
+  const valueEncoder = textEncoderOf(valueSchema);
+  for (let i = 0; i < count; i++) {
+    const keyTextAt = fields.keyAt[i];
+    keyAt[i] = writer.at;
+    keyLength[i] =
+      keyTextAt < 0 || keySchema === null
+        ? -1
+        : writer.writeText(
+            keySchema,
+            (escaped[i] & KEY_ESCAPED) === 0 ? keyEncoder : null,
+            text,
+            keyTextAt,
+            fields.keyEnd[i],
+          );
+    const valueTextAt = fields.valueAt[i];
+    valueAt[i] = writer.at;
+    valueLength[i] =
+      valueTextAt < 0 || valueSchema === null
+        ? -1
+        : writer.writeText(
+            valueSchema,
+            (escaped[i] & VALUE_ESCAPED) === 0 ? valueEncoder : null,
+            text,
+            valueTextAt,
+            fields.valueEnd[i],
+          );
+  }
+  const data = writer.data;
+  if (data.length <= SCRATCH_KEPT_BYTES_MAX) scratch = data;
+  return { data, end: writer.at, keyAt, keyLength, valueAt, valueLength };
+}
+
 /** Appends wire-format fields to the scratch buffer, growing it. */
-class SpanWriter {
+class SpanWriter implements ByteSink {
   data = scratch;
   at = 0;
+
+  /**
+   * Writes one field given as JSON text (text[at, end), one value) with its schema's text encoder when it has one
+   * (null for a text with escapes); returns its length.
+   */
+  writeText(schema: SpanSchema, encoder: AvroTextEncoder | null, text: Buffer, at: number, end: number): number {
+    if (encoder !== null) {
+      const start = this.at;
+      this.header(schema.id);
+      if (encoder.encode(text, at, end, this)) return this.at - start;
+      this.at = start;
+    }
+    return this.write(schema, JSON.parse(text.toString('utf8', at, end)));
+  }
+
+  ensure(bytes: number): void {
+    this.grow(this.at + bytes);
+  }
 
   /** Writes one field at `at`; returns its length. */
   write({ id, schema }: SpanSchema, json: unknown): number {
@@ -125,6 +212,11 @@ class SpanWriter {
     this.data.copy(grown, 0, 0, this.at);
     this.data = grown;
   }
+}
+
+/** The Avro text encoder of a schema (null for other types, and Avro schemas it does not take). */
+function textEncoderOf(schema: SpanSchema | null): AvroTextEncoder | null {
+  return schema?.schema.schemaType === 'AVRO' ? avroTextEncoder(schema.schema.avroType) : null;
 }
 
 function avroValue(type: avro.Type, json: unknown): unknown {

@@ -4,13 +4,15 @@
 // JSON and JSON nested deeper than JSON_DEPTH_MAX (400: recursive code such as JSON.stringify of a JSON record value
 // would otherwise overflow the stack), and hands the streaming produce route its raw body: a v3 `.../records` POST
 // sent chunked (no Content-Length) is a stream of concatenated records, parsed by the route as it arrives. A v2
-// binary produce body goes through the fast scanner (v2-binary-body.ts) first; what it does not take is parsed here
-// the full way.
+// binary produce body goes through the fast scanner (v2-binary-body.ts) first, a v2 avro one through the schema body
+// scanner (v2-schema-body.ts); what they do not take is parsed here the full way.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { BATCHES_MEDIA_TYPE, INTERNAL_PREFIX } from '../../cluster/peer-client.js';
 import { BrookError } from '../../common/brook-error.js';
 import { scanV2BinaryBody } from '../v2-binary/v2-binary-body.js';
+import { scanV2SchemaBody } from '../v2/v2-schema-body.js';
+import { v2SchemaType } from '../v2/v2-schema-produce.js';
 
 export const JSON_MEDIA_TYPES =
   /^application\/(?:vnd\.kafka(?:\.(?:json|binary|avro|jsonschema|protobuf))?\.v2\+|vnd\.schemaregistry(?:\.v1)?\+)?json$/;
@@ -104,8 +106,9 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
         if (failed) return;
         try {
           const body = gathered(chunks, received);
-          if (isV2BinaryProduce(request)) {
-            const scanned = scanV2BinaryBody(body);
+          const produce = v2ProduceScan(request);
+          if (produce !== null) {
+            const scanned = produce === 'binary' ? scanV2BinaryBody(body) : scanV2SchemaBody(body, JSON_DEPTH_MAX);
             if (scanned !== null) {
               done(null, scanned);
               return;
@@ -146,16 +149,21 @@ export const V2_JSON_FORMAT = 'application/vnd.kafka.json.v2+json';
 const V2_JSON_EMBEDDED = /^application\/vnd\.kafka\.(?:json|avro|jsonschema|protobuf)\.v2\+json/;
 
 /**
- * A v2 produce in the binary format with a declared length: the body goes through the fast scanner first (a
- * chunked body is charged to the producer quota by its parsed size, so it keeps the full path).
+ * Which fast scanner a v2 produce with a declared length goes through first: the binary one in the binary format,
+ * the schema body one in the avro format, none otherwise (a chunked body is charged to the producer quota by its
+ * parsed size, so it keeps the full path).
  */
-function isV2BinaryProduce(request: FastifyRequest): boolean {
-  return (
-    request.method === 'POST' &&
-    request.headers['content-length'] !== undefined &&
-    V2_PRODUCE_ROUTES.has(request.routeOptions.url ?? '') &&
-    !V2_JSON_EMBEDDED.test(request.headers['content-type'] ?? '')
-  );
+function v2ProduceScan(request: FastifyRequest): 'binary' | 'avro' | null {
+  if (
+    request.method !== 'POST' ||
+    request.headers['content-length'] === undefined ||
+    !V2_PRODUCE_ROUTES.has(request.routeOptions.url ?? '')
+  ) {
+    return null;
+  }
+  const contentType = request.headers['content-type'] ?? '';
+  if (v2SchemaType(contentType) === 'AVRO') return 'avro';
+  return V2_JSON_EMBEDDED.test(contentType) ? null : 'binary';
 }
 
 /** Raw record batches, accepted on the internal broker-to-broker routes only. */

@@ -7,14 +7,21 @@
 // its schema, 42205 an inline schema that does not parse, 42207 a schema id that names no schema of that type.
 // The keys and values are written into one buffer and framed as one batch's records section (as the binary scanner
 // lays out its records), so the request is produced and answered as a scanned binary one, with no per-record
-// Buffer or object.
+// Buffer or object. A body the schema body scanner read (v2-schema-body.ts: its syntax and shape checked, its keys
+// and values left as text) is encoded from that text, with the same records and refusals as the parsed body.
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { ResolvedSchema, SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { SchemaType } from '../../application/schemas/schema-types.js';
-import { encodeWireFormatSpans, type SpanSchema } from '../../application/schemas/wire-format-spans.js';
+import {
+  encodeWireFormatSpans,
+  encodeWireFormatTextSpans,
+  type SpanSchema,
+  type WireFormatSpans,
+} from '../../application/schemas/wire-format-spans.js';
 import { frameRecordSpans } from '../../partition-log/record-batch.js';
 import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
 import { v2SchemaRecords, type V2Record } from './produce-records.schema.js';
+import { ScannedSchemaBody } from './v2-schema-body.js';
 
 const SCHEMA_MEDIA_TYPES: ReadonlyArray<[string, SchemaType]> = [
   ['application/vnd.kafka.avro.v2+json', 'AVRO'],
@@ -45,23 +52,47 @@ export async function v2SchemaRecordsEncoded(
   schemaType: SchemaType,
   body: unknown,
 ): Promise<V2SchemaProduce> {
-  const records = v2SchemaRecords(body);
-  const object = body as Record<string, unknown>;
+  const scanned = body instanceof ScannedSchemaBody ? body : null;
+  const records = scanned === null ? v2SchemaRecords(body) : null;
+  const member = (name: 'key_schema' | 'key_schema_id' | 'value_schema' | 'value_schema_id') =>
+    scanned === null ? (body as Record<string, unknown>)[name] : scanned.member(name);
   const present = (field: 'key' | 'value') =>
-    records.some((record) => record[field] !== undefined && record[field] !== null);
-  const keySchema = await schemaOf(serde, topic, schemaType, true, object.key_schema, object.key_schema_id);
+    records === null
+      ? scanned!.has(field)
+      : records.some((record) => record[field] !== undefined && record[field] !== null);
+  const keySchema = await schemaOf(serde, topic, schemaType, true, member('key_schema'), member('key_schema_id'));
   if (keySchema === null && present('key')) {
     throw new BrookError(422, 42201, 'Request includes keys but does not include key schema');
   }
-  const valueSchema = await schemaOf(serde, topic, schemaType, false, object.value_schema, object.value_schema_id);
+  const valueSchema = await schemaOf(
+    serde,
+    topic,
+    schemaType,
+    false,
+    member('value_schema'),
+    member('value_schema_id'),
+  );
   if (valueSchema === null && present('value')) {
     throw new BrookError(422, 42202, 'Request includes values but does not include value schema');
   }
   return {
-    records: schemaRecordsLaidOut(records, keySchema, valueSchema),
+    records:
+      scanned === null
+        ? schemaRecordsLaidOut(records!, keySchema, valueSchema)
+        : scannedSchemaRecordsLaidOut(scanned, keySchema, valueSchema),
     keySchemaId: keySchema?.id ?? null,
     valueSchemaId: valueSchema?.id ?? null,
   };
+}
+
+/** schemaRecordsLaidOut for the records of a scanned body, encoded from their text: the same records. */
+export function scannedSchemaRecordsLaidOut(
+  body: ScannedSchemaBody,
+  keySchema: SpanSchema | null,
+  valueSchema: SpanSchema | null,
+): ScannedV2Records {
+  const spans = encodeWireFormatTextSpans(body.count, keySchema, valueSchema, body.fields);
+  return laidOut(spans, body.count, (i) => body.partitions?.[i]);
 }
 
 /**
@@ -82,11 +113,20 @@ export function schemaRecordsLaidOut(
     valueSchema,
     (i) => records[i].value,
   );
+  return laidOut(spans, count, (i) => records[i].partition);
+}
+
+/** The spans framed as one batch's records section, with each record's own partition (when any has one). */
+function laidOut(
+  spans: WireFormatSpans,
+  count: number,
+  partitionOf: (index: number) => number | null | undefined,
+): ScannedV2Records {
   const framed = frameRecordSpans(spans, count);
   let partitions: Array<number | null> | null = null;
   let keyed = false;
   for (let i = 0; i < count; i++) {
-    const partition = records[i].partition;
+    const partition = partitionOf(i);
     if (partition !== undefined && partition !== null) {
       partitions ??= new Array<number | null>(count).fill(null);
       partitions[i] = partition;

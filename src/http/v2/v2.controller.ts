@@ -45,7 +45,8 @@ import { v2SchemaRecordsEncoded, v2SchemaType } from './v2-schema-produce.js';
 import { AnswerBuffers, consecutiveOffsetsAnswer } from './v2-answer.js';
 import { v2ProduceInputs } from './produce-records.schema.js';
 import { ListTopicsQuery } from './topics.dto.js';
-import { V2_JSON_FORMAT } from '../body/json-body-parser.js';
+import { parseJson, V2_JSON_FORMAT } from '../body/json-body-parser.js';
+import { ScannedSchemaBody } from './v2-schema-body.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
 import { type Clock, CLOCK, systemClock } from '../../common/clock.js';
 
@@ -148,7 +149,8 @@ export class V2Controller {
     const producer = requestProducer(headers, { principal: principalOf(request), topic }, () =>
       body instanceof ScannedV2Records
         ? [route, body.data.subarray(BATCH_HEADER_BYTES, body.end), JSON.stringify(body.partitions)]
-        : [route, JSON.stringify(body)],
+        : // a scanned schema body is fingerprinted as the same body parsed the full way is
+          [route, JSON.stringify(body instanceof ScannedSchemaBody ? parseJson(body.text) : body)],
     );
     if (body instanceof ScannedV2Records) return this.produceScanned(topic, partition, acks, body, reply, producer);
     const schemaType = v2SchemaType(typeof contentType === 'string' ? contentType : undefined);
