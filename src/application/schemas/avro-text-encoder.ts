@@ -11,8 +11,9 @@
 // (avro-text-encoder.property.spec.ts compares the two on random schemas and data).
 //
 // The text given is one valid JSON value (the caller checked its syntax), so literals are told by their first byte.
+// The schema's compiled form is avro-text-nodes.ts's.
 import type avro from 'avsc';
-import { branchName } from './avro-data.js';
+import { compileType, Kind, type TextNode } from './avro-text-nodes.js';
 import {
   CLOSE_BRACE,
   CLOSE_BRACKET,
@@ -45,51 +46,6 @@ export interface ByteSink {
   ensure(bytes: number): void;
 }
 
-const enum Kind {
-  Null,
-  Boolean,
-  Int,
-  Long,
-  Float,
-  Double,
-  String,
-  Bytes,
-  Fixed,
-  Enum,
-  Array,
-  Map,
-  Union,
-  Record,
-}
-
-interface Field {
-  /** The name's bytes, for comparing a member's name without making a string. */
-  readonly name: Buffer;
-  node: TextNode;
-}
-
-interface Branch {
-  readonly index: number;
-  readonly node: TextNode;
-}
-
-/** A compiled Avro type. Recursive schemas make the tree a graph: a named type is compiled once. */
-interface TextNode {
-  kind: Kind;
-  /** Fixed: its size. */
-  size: number;
-  /** Enum: index by symbol. */
-  symbols: Map<string, number> | null;
-  /** Array items, map values. */
-  element: TextNode | null;
-  /** Union: the branches by name, and the null branch's index (-1: none). */
-  branches: Map<string, Branch> | null;
-  nullIndex: number;
-  /** Record: its fields in order, and the names of them all. */
-  fields: Field[] | null;
-  fieldNames: Set<string> | null;
-}
-
 const INT_MIN = -0x8000_0000;
 const INT_MAX = 0x7fff_ffff;
 const FLOAT_MAX = 3.4028234663852886e38;
@@ -102,9 +58,6 @@ const VARINT_BYTES_MAX = 10;
 /** A map key that JSON objects order before the others, or that sets an object's prototype. */
 const REORDERED_KEY = /^(?:\d+|__proto__)$/;
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- avsc's typings do not declare its types' fields. */
-type AnyType = any;
-
 const compiled = new WeakMap<avro.Type, AvroTextEncoder | null>();
 
 /** The schema's text encoder, compiled on first use; null when the schema has a type this encoder does not know. */
@@ -116,93 +69,6 @@ export function avroTextEncoder(type: avro.Type): AvroTextEncoder | null {
     compiled.set(type, encoder);
   }
   return encoder;
-}
-
-function kindName(type: AnyType): string {
-  return String(type.typeName).startsWith('union') ? 'union' : String(type.typeName);
-}
-
-const PRIMITIVE_KINDS: Record<string, Kind> = {
-  null: Kind.Null,
-  boolean: Kind.Boolean,
-  int: Kind.Int,
-  long: Kind.Long,
-  float: Kind.Float,
-  double: Kind.Double,
-  string: Kind.String,
-  bytes: Kind.Bytes,
-};
-
-function node(kind: Kind): TextNode {
-  return {
-    kind,
-    size: 0,
-    symbols: null,
-    element: null,
-    branches: null,
-    nullIndex: -1,
-    fields: null,
-    fieldNames: null,
-  };
-}
-
-function compileType(type: AnyType, named: Map<AnyType, TextNode>): TextNode | null {
-  const known = named.get(type);
-  if (known !== undefined) return known;
-  const kind = kindName(type);
-  if (kind in PRIMITIVE_KINDS) return node(PRIMITIVE_KINDS[kind]);
-  switch (kind) {
-    case 'fixed': {
-      const fixed = node(Kind.Fixed);
-      fixed.size = type.size as number;
-      return fixed;
-    }
-    case 'enum': {
-      const enumeration = node(Kind.Enum);
-      enumeration.symbols = new Map((type.symbols as string[]).map((symbol, index) => [symbol, index]));
-      return enumeration;
-    }
-    case 'array':
-    case 'map': {
-      const element = compileType(kind === 'array' ? type.itemsType : type.valuesType, named);
-      if (element === null) return null;
-      const container = node(kind === 'array' ? Kind.Array : Kind.Map);
-      container.element = element;
-      return container;
-    }
-    case 'union': {
-      const union = node(Kind.Union);
-      union.branches = new Map();
-      for (const [index, branch] of (type.types as AnyType[]).entries()) {
-        if (kindName(branch) === 'null') {
-          union.nullIndex = index;
-          continue;
-        }
-        const compiledBranch = compileType(branch, named);
-        if (compiledBranch === null) return null;
-        union.branches.set(branchName(branch), { index, node: compiledBranch });
-      }
-      return union;
-    }
-    case 'record':
-    case 'error': {
-      const record = node(Kind.Record);
-      named.set(type, record);
-      const fields: Field[] = [];
-      for (const field of type.fields as AnyType[]) {
-        // a field by this name is a prototype on the generic way's objects: leave the schema to it
-        if (field.name === '__proto__') return null;
-        const fieldNode = compileType(field.type, named);
-        if (fieldNode === null) return null;
-        fields.push({ name: Buffer.from(field.name as string, 'latin1'), node: fieldNode });
-      }
-      record.fields = fields;
-      record.fieldNames = new Set(fields.map((field) => field.name.toString('latin1')));
-      return record;
-    }
-    default:
-      return null;
-  }
 }
 
 /** Writes Avro's zigzag varint of a safe integer (avsc's writeLong); the caller ensured VARINT_BYTES_MAX. */
@@ -526,4 +392,3 @@ function sameName(text: Buffer, at: number, end: number, name: Buffer): boolean 
   for (let i = 0; i < name.length; i++) if (text[at + i] !== name[i]) return false;
   return true;
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
