@@ -165,8 +165,10 @@ describe('scanV2SchemaBody', () => {
       }),
       { numRuns: 800 },
     );
-    expect(taken).toBeGreaterThan(300);
-    expect(refused).toBeGreaterThan(100);
+    // Both kinds must be drawn often: over 15 runs of 800 bodies the scanner took 298-349 and the full path alone
+    // refused 380-428 (a floor at the median, 300, failed a CI run); these floors are several deviations below.
+    expect(taken).toBeGreaterThan(200);
+    expect(refused).toBeGreaterThan(250);
   });
 
   it('agrees with the full path on bodies with bytes cut, changed or inserted', () => {
