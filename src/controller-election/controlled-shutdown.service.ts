@@ -4,7 +4,8 @@
 // out of every ISR, then checks its metadata; it retries controlled.shutdown.max.retries times, waiting
 // controlled.shutdown.retry.backoff.ms, and stops anyway after that. Requests parked on acks=all when leadership
 // moves keep waiting as a follower (replica-manager.service.ts), so a rolling restart fails no request.
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { type Clock, CLOCK, sleep, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
@@ -22,6 +23,7 @@ export class ControlledShutdown {
     private readonly controller: ControllerService,
     private readonly metadata: MetadataCache,
     private readonly replicas: ReplicaManager,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   /** Resolves once this broker leads nothing, or after the last retry; never throws. */
@@ -42,7 +44,7 @@ export class ControlledShutdown {
         this.logger.warn(`controlled shutdown attempt ${attempt + 1} failed: ${(error as Error).message}`);
       }
       if (attempt < this.config.controlledShutdownMaxRetries) {
-        await new Promise((resolve) => setTimeout(resolve, this.config.controlledShutdownRetryBackoffMs));
+        await sleep(this.clock, this.config.controlledShutdownRetryBackoffMs);
       }
     }
     this.logger.warn('controlled shutdown did not complete; stopping anyway');

@@ -15,7 +15,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { errors } from '../common/brook-error.js';
-import { type Clock, CLOCK, systemClock } from '../common/clock.js';
+import { type CancelTimer, type Clock, CLOCK, everyMs, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -44,7 +44,7 @@ export class ControllerElection implements OnModuleDestroy {
   private readonly leaseValue: string;
   private controllerEpoch = -1;
   private leaseValidUntilMs = -Infinity;
-  private heartbeat: NodeJS.Timeout | null = null;
+  private stopHeartbeat: CancelTimer | null = null;
   private ticking = false;
   private storeEmptySinceMs: number | null = null;
   private meta: BrokerMeta = { brokerId: -1, clusterId: null, highestControllerEpochSeen: 0 };
@@ -110,13 +110,12 @@ export class ControllerElection implements OnModuleDestroy {
     await this.registration.registerAtStart();
     await this.metaFile.save(this.meta);
     await this.standIfAllowed();
-    this.heartbeat = setInterval(() => void this.tick(), this.config.brokerHeartbeatIntervalMs);
-    this.heartbeat.unref();
+    this.stopHeartbeat = everyMs(this.clock, this.config.brokerHeartbeatIntervalMs, () => void this.tick());
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.stopHeartbeat?.();
     if (this.controllerEpoch >= 0) this.resign('shutting down');
     await this.store.releaseLease(CONTROLLER_KEY, this.leaseValue).catch(() => false);
     await this.registration.release();

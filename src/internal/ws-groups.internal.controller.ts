@@ -2,8 +2,9 @@
 // on another broker (application/streaming/routing-group-port.ts): join, heartbeat, leave, a long poll for the
 // member's next generation, commit and committed offsets. Guarded by the cluster secret; not public, not in
 // openapi.yaml. The asking broker has already authenticated and authorised the socket's operation.
-import { Body, Controller, Delete, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Optional, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { errors } from '../common/brook-error.js';
+import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 import { GroupCoordinator } from '../group-coordinator/group-coordinator.service.js';
 import { ClusterSecretGuard } from './cluster-secret.guard.js';
 import { integerParam } from '../application/params.js';
@@ -17,7 +18,10 @@ const TOPICS_MAX = 10_000;
 export class WsGroupsInternalController {
   private readonly port: CoordinatorGroupPort;
 
-  constructor(private readonly coordinator: GroupCoordinator) {
+  constructor(
+    private readonly coordinator: GroupCoordinator,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+  ) {
     this.port = new CoordinatorGroupPort(coordinator);
   }
 
@@ -73,10 +77,10 @@ export class WsGroupsInternalController {
     const now = this.status(group, member);
     if (!now.known || (now.assignment?.generation ?? -1) > after || waitMs === 0) return now;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, waitMs);
+      const cancelTimer = this.clock.setTimer(waitMs, done);
       const stop = this.coordinator.watchMember(group, member, done);
       function done(): void {
-        clearTimeout(timer);
+        cancelTimer();
         stop();
         resolve();
       }

@@ -49,7 +49,7 @@ import {
   type ScramCredential,
   type ScramMechanism,
 } from '../config/scram-credentials.js';
-import { type Clock, CLOCK, systemClock } from '../common/clock.js';
+import { type CancelTimer, type Clock, CLOCK, everyMs, systemClock } from '../common/clock.js';
 
 export const ANONYMOUS = 'User:ANONYMOUS';
 export const USERS_FILE_POLL_MS = 2_000;
@@ -107,7 +107,7 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
   private usersFileStamp = '';
   private readonly verified = new Map<string, { principal: string; expiresAt: number }>();
   private readonly cacheKey = randomBytes(32);
-  private timer: NodeJS.Timeout | null = null;
+  private stopPolling: CancelTimer | null = null;
   private readonly listeners: Array<() => void> = [];
   /** Checked when the user is unknown, so that a wrong name costs what a wrong password costs. */
   private readonly dummyPassword: PasswordEntry;
@@ -206,12 +206,11 @@ export class Authenticator implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     if (this.config.security.usersFile === null) return;
     this.loadUsersFile(true);
-    this.timer = setInterval(() => this.loadUsersFile(false), USERS_FILE_POLL_MS);
-    this.timer.unref();
+    this.stopPolling = everyMs(this.clock, USERS_FILE_POLL_MS, () => this.loadUsersFile(false));
   }
 
   onModuleDestroy(): void {
-    if (this.timer !== null) clearInterval(this.timer);
+    this.stopPolling?.();
   }
 
   async authenticate(credentials: Credentials): Promise<string> {

@@ -3,8 +3,8 @@
 // (on this broker or, through the coordination store's watch, on another) or the users file is reloaded.
 // WebSocket sessions and subscriptions and SSE streams register here with the identity they were opened by. Each
 // stream it ends is an audit line (authorization.revoked) with the principal, the host and the reason.
-import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { systemClock } from '../common/clock.js';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import { type CancelTimer, type Clock, CLOCK, everyMs, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { Authenticator, type Credential } from './authenticator.service.js';
@@ -24,20 +24,21 @@ export interface StreamCredentials extends StreamIdentity {
 @Injectable()
 export class StreamGuard implements OnModuleInit, OnModuleDestroy {
   private readonly reauthorizer: StreamReauthorizer<StreamCredentials>;
-  private timer: NodeJS.Timeout | null = null;
+  private stopPolling: CancelTimer | null = null;
 
   constructor(
     @Inject(BROKER_CONFIG) config: BrokerConfig,
     private readonly authenticator: Authenticator,
     private readonly authorizer: Authorizer,
     private readonly audit: AuditLog,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     this.reauthorizer = new StreamReauthorizer<StreamCredentials>(
       {
         credentialProblem: (identity, nowMs) => authenticator.credentialProblem(identity.credential, nowMs),
         allowed: ({ principal, host }, check) => authorizer.authorize(principal, host, check.operation, check.resource),
       },
-      systemClock,
+      clock,
       config.security.streamReauthorizeIntervalMs,
     );
   }
@@ -50,12 +51,11 @@ export class StreamGuard implements OnModuleInit, OnModuleDestroy {
     this.authorizer.onChange(changed);
     this.authenticator.onCredentialsChange(changed);
     const pollMs = Math.min(REAUTHORIZE_POLL_MS, this.reauthorizer.intervalMs);
-    this.timer = setInterval(() => this.reauthorizer.poll(), pollMs);
-    this.timer.unref();
+    this.stopPolling = everyMs(this.clock, pollMs, () => this.reauthorizer.poll());
   }
 
   onModuleDestroy(): void {
-    if (this.timer !== null) clearInterval(this.timer);
+    this.stopPolling?.();
   }
 
   /** Registers an open stream; call the returned function when it ends by itself. */

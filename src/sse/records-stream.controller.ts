@@ -15,9 +15,9 @@ import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
 import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { BrookError, errors } from '../common/brook-error.js';
+import { type Clock, everyMs, sleep } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { originAllowed } from '../config/cors-origins.js';
@@ -57,6 +57,7 @@ class ResponseSink implements StreamSink {
     private readonly response: ServerResponse,
     private readonly abort: AbortController,
     private readonly security: SinkSecurity,
+    private readonly clock: Clock,
   ) {}
 
   room(): number {
@@ -69,7 +70,7 @@ class ResponseSink implements StreamSink {
     // in between sent the stream to wait for a 'drain' that no pending write would ever emit.
     const throttleMs = this.security.throttle.waitMs();
     if (this.room() > 0 || signal.aborted) return;
-    if (throttleMs > 0) await sleep(throttleMs, undefined, { signal }).catch(() => undefined);
+    if (throttleMs > 0) await sleep(this.clock, throttleMs, signal);
     else await once(this.response, 'drain', { signal }).catch(() => undefined);
   }
 
@@ -252,13 +253,18 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
     response.write(HEARTBEAT_EVENT);
     const abort = new AbortController();
     const reader = { principal, host, path: 'sse.stream', requestId: request.id };
-    const sink = new ResponseSink(response, abort, {
-      principal,
-      mayRead: (name) => this.access.mayRead(reader, name),
-      throttle: new DeliveryThrottle(this.quotas, principal, ({ quota, waitMs }) => {
-        if (!response.writableEnded) response.write(throttledEvent(quota, waitMs));
-      }),
-    });
+    const sink = new ResponseSink(
+      response,
+      abort,
+      {
+        principal,
+        mayRead: (name) => this.access.mayRead(reader, name),
+        throttle: new DeliveryThrottle(this.quotas, principal, ({ quota, waitMs }) => {
+          if (!response.writableEnded) response.write(throttledEvent(quota, waitMs));
+        }),
+      },
+      this.reads.clock,
+    );
     const rights: Check[] = [{ operation: 'READ', resource: { type: 'TOPIC', name: topic } }];
     if (group !== null) rights.push({ operation: 'READ', resource: { type: 'GROUP', name: group } });
     const unguard = this.guard.register({
@@ -266,13 +272,13 @@ export class RecordsStreamController implements BeforeApplicationShutdown {
       rights: () => rights,
       end: (error) => sink.end(error),
     });
-    const heartbeat = setInterval(() => {
+    const stopHeartbeat = everyMs(this.reads.clock, this.config.ws.sseHeartbeatMs, () => {
       if (!response.writableNeedDrain) response.write(HEARTBEAT_EVENT);
-    }, this.config.ws.sseHeartbeatMs);
+    });
     response.once('close', () => {
       abort.abort();
       unguard();
-      clearInterval(heartbeat);
+      stopHeartbeat();
       this.responses.delete(response);
     });
     return sink;

@@ -12,6 +12,7 @@
 // connection broke is not committed past. The open response is the member's liveness: heartbeats go out while it is
 // open; a closed response commits and leaves the group. A partition whose stream fails ends the response (the
 // member leaves, the group reassigns the partition).
+import { type CancelTimer, everyMs } from '../common/clock.js';
 import type { ReadFormat } from '../application/record-format.js';
 import { GroupMember, type MemberEvent, type MemberOwner } from '../application/streaming/group-member.js';
 import type { StreamGroupPort } from '../application/streaming/group-port.js';
@@ -59,7 +60,7 @@ interface Positions {
 export class SseGroupStream {
   private readonly streams: PartitionStreams<Positions>;
   private readonly member: GroupMember;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers: CancelTimer[] = [];
   private streamClosed = false;
 
   constructor(
@@ -95,6 +96,7 @@ export class SseGroupStream {
       deps.replicas,
       owner,
       options.sessionTimeoutMs,
+      deps.reads.clock,
     );
   }
 
@@ -106,15 +108,16 @@ export class SseGroupStream {
   async open(): Promise<void> {
     await this.member.join();
     if (this.streamClosed) return; // closed while joining: the member has left
-    this.timers.push(setInterval(() => void this.member.heartbeat(), this.options.heartbeatMs));
-    this.timers.push(setInterval(() => void this.autoCommit(), this.options.autoCommitIntervalMs));
+    const clock = this.deps.reads.clock;
+    this.timers.push(everyMs(clock, this.options.heartbeatMs, () => void this.member.heartbeat()));
+    this.timers.push(everyMs(clock, this.options.autoCommitIntervalMs, () => void this.autoCommit()));
   }
 
   /** The response closed: commit what had settled, then leave the group. */
   async closeStream(): Promise<void> {
     if (this.streamClosed) return;
     this.streamClosed = true;
-    for (const timer of this.timers) clearInterval(timer);
+    for (const cancel of this.timers) cancel();
     await this.commitSettled();
     this.member.close();
     this.streams.close();

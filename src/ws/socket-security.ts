@@ -5,6 +5,7 @@
 // debt the session stops reading frames (a `throttled` notice says so); each subscription gets the one read check
 // and a DeliveryThrottle on the consumer quota.
 import type { BrookError } from '../common/brook-error.js';
+import type { CancelTimer, Clock } from '../common/clock.js';
 import type { StreamCredentials } from '../security/stream-guard.service.js';
 import { chargeFrame, DeliveryThrottle, type QuotaAccount } from '../security/stream-quota.js';
 import type { GuardedStream } from '../security/stream-reauthorizer.js';
@@ -18,6 +19,8 @@ export interface SocketSecurityDeps {
   /** Security's one read check, asked before every delivery. */
   mayRead: (topic: string) => boolean;
   quotas: QuotaAccount;
+  /** The clock of the quota's pauses. */
+  clock: Clock;
 }
 
 export interface SecuredSocket {
@@ -32,7 +35,7 @@ export interface SecuredSocket {
 
 export class SocketSecurity {
   private readonly unguard: () => void;
-  private pause: NodeJS.Timeout | null = null;
+  private pause: CancelTimer | null = null;
 
   constructor(
     private readonly deps: SocketSecurityDeps,
@@ -54,11 +57,11 @@ export class SocketSecurity {
     const notice = chargeFrame(this.deps.quotas, this.principal, bytes, produces);
     if (notice === null) return;
     this.socket.send(throttledFrame(notice.quota, notice.waitMs));
-    if (this.pause !== null) clearTimeout(this.pause);
-    this.pause = setTimeout(() => {
+    this.pause?.();
+    this.pause = this.deps.clock.setTimer(notice.waitMs, () => {
       this.pause = null;
       this.socket.pauseFrames(0);
-    }, notice.waitMs);
+    });
     this.socket.pauseFrames(notice.waitMs);
   }
 
@@ -83,7 +86,7 @@ export class SocketSecurity {
 
   close(): void {
     this.unguard();
-    if (this.pause !== null) clearTimeout(this.pause);
+    this.pause?.();
     this.pause = null;
   }
 }

@@ -214,6 +214,7 @@ export class SocketSubscriptions implements SubscriptionOwner, MemberOwner {
       this.deps.replicas,
       this,
       this.deps.limits.groupSessionTimeoutMs,
+      this.deps.reads.clock,
     );
     entry.member = member;
     await member.join();

@@ -5,6 +5,7 @@
 // charged to the principal's consumer quota, and while that is in debt it delivers nothing (DeliveryThrottle:
 // delivery delayed, a `throttled` notice at the start of each throttle).
 import { BrookError, errors } from '../common/brook-error.js';
+import type { Clock } from '../common/clock.js';
 import type { DeliveryThrottle } from '../security/stream-quota.js';
 import type { ReadFormat } from '../application/record-format.js';
 import type { StreamSink } from '../application/streaming/partition-stream.js';
@@ -37,6 +38,7 @@ export class Subscription implements StreamSink {
   private readonly framePrefix: Buffer;
   /** The partitions this subscription streams; every one delivers to this subscription's credits. */
   readonly streams: PartitionStreams<null>;
+  private readonly clock: Clock;
 
   constructor(
     readonly id: FrameId,
@@ -46,6 +48,7 @@ export class Subscription implements StreamSink {
     deps: StreamDeps,
     private readonly checks: DeliveryChecks,
   ) {
+    this.clock = deps.reads.clock;
     this.framePrefix = Buffer.from(`{"op":"records","id":${JSON.stringify(id)},"records":[`);
     this.streams = new PartitionStreams(format, deps, { progress: () => null, sinkFor: () => this });
   }
@@ -60,9 +63,9 @@ export class Subscription implements StreamSink {
     const throttleMs = this.checks.throttle.waitMs();
     if (this.room() > 0 || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = throttleMs > 0 ? setTimeout(() => wake(), throttleMs) : null;
+      const cancelTimer = throttleMs > 0 ? this.clock.setTimer(throttleMs, () => wake()) : null;
       const wake = () => {
-        if (timer !== null) clearTimeout(timer);
+        cancelTimer?.();
         this.wakers.delete(wake);
         signal.removeEventListener('abort', wake);
         resolve();

@@ -3,14 +3,21 @@
 // the previous ping is dropped, unless the broker itself stopped reading it), the periodic slow-consumer check of
 // every session, and the close of them all (1001) when the broker stops. The adapter asks it whether a socket may
 // stay and charges the frames it reads to their socket; the gateway opens and finds the sessions.
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  Optional,
+} from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { ProduceService } from '../application/produce/produce.service.js';
 import { STREAM_GROUP_PORT, type StreamGroupPort } from '../application/streaming/group-port.js';
 import { SharedReads } from '../application/streaming/partition-stream.js';
 import { RecordJsonCache } from '../application/streaming/record-json-cache.js';
-import { systemClock } from '../common/clock.js';
+import { type CancelTimer, type Clock, CLOCK, everyMs, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { Metrics } from '../metrics/metrics.service.js';
@@ -33,7 +40,7 @@ const PRESSURE_CHECK_MS_MAX = 1_000;
 export class WsSessions implements SocketIntake, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebSocket');
   private readonly sessions = new Map<WebSocket, WsSession>();
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers: CancelTimer[] = [];
   private stopping = false;
 
   constructor(
@@ -48,6 +55,7 @@ export class WsSessions implements SocketIntake, OnApplicationBootstrap, BeforeA
     private readonly guard: StreamGuard,
     private readonly quotas: QuotaManager,
     metrics: Metrics,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     metrics.gaugeOf('brook_websocket_connections', 'Open WebSockets on /v3/ws.', () => this.sessions.size);
     metrics.gaugeOf('brook_websocket_subscriptions', 'Subscriptions of the open WebSockets.', () => {
@@ -59,14 +67,14 @@ export class WsSessions implements SocketIntake, OnApplicationBootstrap, BeforeA
 
   onApplicationBootstrap(): void {
     const limits = this.config.ws;
-    this.timers.push(setInterval(() => this.ping(), limits.pingIntervalMs).unref());
+    this.timers.push(everyMs(this.clock, limits.pingIntervalMs, () => this.ping()));
     const checkMs = Math.min(PRESSURE_CHECK_MS_MAX, Math.max(10, Math.floor(limits.slowConsumerTimeoutMs / 4)));
-    this.timers.push(setInterval(() => this.checkPressure(), checkMs).unref());
+    this.timers.push(everyMs(this.clock, checkMs, () => this.checkPressure()));
   }
 
   beforeApplicationShutdown(): void {
     this.stopping = true;
-    for (const timer of this.timers) clearInterval(timer);
+    for (const cancel of this.timers) cancel();
     for (const [socket, session] of this.sessions) {
       session.close(CLOSE_CODES.goingAway, 'broker shutting down');
       socket.terminate();
@@ -97,7 +105,7 @@ export class WsSessions implements SocketIntake, OnApplicationBootstrap, BeforeA
       replicas: this.replicas,
       producer: this.producer,
       limits: this.config.ws,
-      clock: systemClock,
+      clock: this.clock,
       cache: this.cache,
       reads: this.reads,
       groups: this.groups,

@@ -5,7 +5,7 @@
 // __consumer_offsets; its fetch positions live here, in memory, as in a Kafka consumer (instance-fetcher.ts reads).
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { BrookError, errors } from '../../common/brook-error.js';
-import { sleep, systemClock, type Clock } from '../../common/clock.js';
+import { type CancelTimer, everyMs, sleep, systemClock, type Clock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
@@ -53,7 +53,7 @@ export class ConsumerInstances implements OnApplicationShutdown {
   private readonly logger = new Logger('ConsumerInstances');
   private readonly runtimes = new Map<string, ConsumerInstance>();
   private readonly clock: Clock = systemClock;
-  private evictionTimer: NodeJS.Timeout | null = null;
+  private stopEviction: CancelTimer | null = null;
   private readonly fetcher: InstanceFetcher;
 
   constructor(
@@ -75,12 +75,11 @@ export class ConsumerInstances implements OnApplicationShutdown {
       for (const name of group.instances.keys())
         this.runtimes.set(runtimeKey(group.groupId, name), new ConsumerInstance(group.groupId, name, now));
     }
-    this.evictionTimer = setInterval(() => void this.evictIdle(), EVICTION_CHECK_INTERVAL_MS);
-    this.evictionTimer.unref();
+    this.stopEviction = everyMs(this.clock, EVICTION_CHECK_INTERVAL_MS, () => void this.evictIdle());
   }
 
   onApplicationShutdown(): void {
-    if (this.evictionTimer !== null) clearInterval(this.evictionTimer);
+    this.stopEviction?.();
     for (const runtime of this.runtimes.values()) runtime.closing.abort();
   }
 

@@ -12,7 +12,7 @@
 // compacted; for a compacted topic it counts the offsets in the log, of which compaction may have removed some.
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import { PeerClient } from '../../cluster/peer-client.js';
-import { CLOCK, systemClock, type Clock } from '../../common/clock.js';
+import { type CancelTimer, CLOCK, everyMs, systemClock, type Clock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { ControllerElection } from '../../controller-election/controller-election.service.js';
@@ -67,7 +67,7 @@ export interface ClusterStats {
 export class ClusterStatsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ClusterStatsService.name);
   private readonly rates = new RateWindow();
-  private timer: NodeJS.Timeout | null = null;
+  private stopSampling: CancelTimer | null = null;
   private cached: { atMs: number; stats: Promise<ClusterStats> } | null = null;
 
   constructor(
@@ -83,12 +83,11 @@ export class ClusterStatsService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     void this.sample();
-    this.timer = setInterval(() => void this.sample(), RATE_SAMPLE_INTERVAL_MS);
-    this.timer.unref();
+    this.stopSampling = everyMs(this.clock, RATE_SAMPLE_INTERVAL_MS, () => void this.sample());
   }
 
   onModuleDestroy(): void {
-    if (this.timer !== null) clearInterval(this.timer);
+    this.stopSampling?.();
   }
 
   private async sample(): Promise<void> {

@@ -7,7 +7,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PEER_REQUEST_TIMEOUT_MS, PeerClient, PeerUnreachableError } from '../../cluster/peer-client.js';
 import { BrookError, errors } from '../../common/brook-error.js';
-import { systemClock, type Clock } from '../../common/clock.js';
+import { sleep, systemClock, type Clock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { ControllerService } from '../../controller-election/controller.service.js';
@@ -62,7 +62,7 @@ export class SchemaRegistry {
       } catch (error) {
         const stale = error instanceof BrookError && STALE_ROUTE_CODES.has(error.errorCode);
         if (!stale || attempt >= ROUTING_ATTEMPTS_MAX) throw error;
-        await new Promise((resolve) => setTimeout(resolve, ROUTING_BACKOFF_MS));
+        await sleep(this.clock, ROUTING_BACKOFF_MS);
         await this.metadata.reload();
       }
     }
@@ -116,7 +116,7 @@ export class SchemaRegistry {
       if (this.clock.monotonicMs() >= deadline) {
         throw errors.retriable(`${SCHEMAS_TOPIC_NAME} has no leader yet (waited ${TOPIC_READY_WAIT_MS} ms); retry.`);
       }
-      await new Promise((resolve) => setTimeout(resolve, TOPIC_READY_POLL_MS));
+      await sleep(this.clock, TOPIC_READY_POLL_MS);
       await this.metadata.reload();
     }
   }

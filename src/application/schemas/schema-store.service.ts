@@ -11,11 +11,11 @@
 // The highest schema id this broker has seen is kept in its data dir (schema-registry.json), like the highest
 // controller epoch: the id allocator never hands out an id at or below it, even after the coordination store
 // came back empty and compaction removed the records that held the highest ids.
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { join } from 'node:path';
-import { sleepUnlessAborted } from '../../common/abortable-sleep.js';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { readFileIfPresent, writeFileAtomic } from '../../common/atomic-file.js';
+import { type CancelTimer, type Clock, CLOCK, sleep, systemClock } from '../../common/clock.js';
 import { outsideRequest } from '../../common/request-context.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
@@ -47,7 +47,7 @@ const STATE_FILE = 'schema-registry.json';
 interface Waiter {
   offset: number;
   resolve: (reached: boolean) => void;
-  timer: NodeJS.Timeout;
+  cancelTimer: CancelTimer;
 }
 
 @Injectable()
@@ -67,6 +67,7 @@ export class SchemaStore implements OnApplicationShutdown {
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
     private readonly metadata: MetadataCache,
     private readonly router: PartitionRouter,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   /** Loads the highest id seen and starts following `_schemas`. */
@@ -78,7 +79,7 @@ export class SchemaStore implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.stopping.abort();
     for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
+      waiter.cancelTimer();
       waiter.resolve(false);
     }
     this.waiters = [];
@@ -112,10 +113,10 @@ export class SchemaStore implements OnApplicationShutdown {
       const waiter: Waiter = {
         offset,
         resolve,
-        timer: setTimeout(() => {
+        cancelTimer: this.clock.setTimer(timeoutMs, () => {
           this.waiters = this.waiters.filter((w) => w !== waiter);
           resolve(false);
-        }, timeoutMs),
+        }),
       };
       this.waiters.push(waiter);
     });
@@ -177,7 +178,7 @@ export class SchemaStore implements OnApplicationShutdown {
     const signal = this.stopping.signal;
     while (!signal.aborted) {
       if (this.metadata.topic(SCHEMAS_TOPIC_NAME) === undefined) {
-        await sleepUnlessAborted(RETRY_MS, signal);
+        await sleep(this.clock, RETRY_MS, signal);
         continue;
       }
       try {
@@ -191,7 +192,7 @@ export class SchemaStore implements OnApplicationShutdown {
         if (signal.aborted) return;
         if (error instanceof BrookError && error.errorCode === 40002) this.replayFromStart(error);
         else this.warn(`reading ${SCHEMAS_TOPIC_NAME}: ${errorText(error)}`);
-        await sleepUnlessAborted(RETRY_MS, signal);
+        await sleep(this.clock, RETRY_MS, signal);
       }
     }
   }
@@ -228,7 +229,7 @@ export class SchemaStore implements OnApplicationShutdown {
     const still: Waiter[] = [];
     for (const waiter of this.waiters) {
       if (waiter.offset <= this.nextOffset) {
-        clearTimeout(waiter.timer);
+        waiter.cancelTimer();
         waiter.resolve(true);
       } else still.push(waiter);
     }

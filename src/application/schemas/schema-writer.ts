@@ -10,7 +10,7 @@
 //   4. wait until the copy has applied them, and answer with the offset after them.
 // Two registrations of one schema therefore get one id, whichever brokers they arrive on.
 import { Inject, Injectable } from '@nestjs/common';
-import { systemClock, type Clock } from '../../common/clock.js';
+import { sleep, systemClock, type Clock } from '../../common/clock.js';
 import { errors } from '../../common/brook-error.js';
 import { CoordinationStore } from '../../coordination/coordination-store.js';
 import { SCHEMA_ID_COUNTER_KEY } from '../../coordination/cluster-keys.js';
@@ -101,7 +101,7 @@ export class SchemaWriter {
       const pause = Math.min(remaining, CATCH_UP_POLL_MS);
       // the copy waits for the high watermark too, so it is behind or it is the high watermark that is
       if (this.store.appliedOffset() < end) await this.store.waitFor(end, pause);
-      else await new Promise((resolve) => setTimeout(resolve, pause));
+      else await sleep(this.clock, pause);
     }
   }
 

@@ -8,6 +8,7 @@
 // retries the coordinator's retriable answers itself (coordinator-retry.ts).
 import { randomUUID } from 'node:crypto';
 import { BrookError, errors } from '../../common/brook-error.js';
+import { type Clock, sleep, systemClock } from '../../common/clock.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import { topicPartitionKey } from '../../group-coordinator/group-records.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
@@ -56,7 +57,7 @@ export class GroupMember {
   private joined = false;
   private heartbeating = false;
   private readonly retries: RetryPorts = {
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep: (ms) => sleep(this.clock, ms),
     abandoned: () => this.left,
   };
 
@@ -67,6 +68,8 @@ export class GroupMember {
     private readonly replicas: PartitionRouter,
     private readonly owner: MemberOwner,
     private readonly sessionTimeoutMs: number,
+    /** The clock of the coordinator retries' pauses. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   get group(): string {

@@ -7,13 +7,12 @@
 // Fan-out: streams of one partition that are caught up wake together when a produce lands and read the same
 // offset. SharedReads lets them share one read (the same Buffer), and RecordJsonCache then hands them the same
 // encoded run, so N subscribers cost one read and one serialisation, not N.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { PartitionRead } from '../../replication/replica-manager.service.js';
 import type { ReadFormat } from '../record-format.js';
 import type { EncodedRun, RecordJsonCache } from './record-json-cache.js';
-import { type Clock, systemClock } from '../../common/clock.js';
+import { type Clock, sleep, systemClock } from '../../common/clock.js';
 
 /** Records handed to a sink at once: a WebSocket `records` frame, a run of SSE events. */
 export const RECORDS_PER_FRAME_MAX = 500;
@@ -98,7 +97,7 @@ export async function streamPartition(
         const startedMs = options.reads.clock.monotonicMs();
         await replicas.waitForData(topic, partition, offset, STREAM_WAIT_MS, signal);
         if (emptyReads > 1 && options.reads.clock.monotonicMs() - startedMs < EMPTY_READ_BACKOFF_MS)
-          await sleep(EMPTY_READ_BACKOFF_MS, undefined, { signal }).catch(() => undefined);
+          await sleep(options.reads.clock, EMPTY_READ_BACKOFF_MS, signal);
         continue;
       }
       emptyReads = 0;
@@ -121,7 +120,7 @@ export async function streamPartition(
       if (isLeadershipInTransit(error)) {
         failures++;
         const backoffMs = Math.min(LEADER_RETRY_MS_MAX, LEADER_RETRY_MS * 2 ** Math.min(failures - 1, 4));
-        await sleep(backoffMs, undefined, { signal }).catch(() => undefined);
+        await sleep(options.reads.clock, backoffMs, signal);
         continue;
       }
       sink.fail(topic, partition, error instanceof BrookError ? error : errors.kafkaError((error as Error).message));

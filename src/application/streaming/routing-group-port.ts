@@ -8,12 +8,11 @@
 // under the same id and subscription, as a Kafka consumer rejoins after NOT_COORDINATOR: the socket sees a new
 // generation (`revoked`/`assigned`), not an error. Only a coordinator that is still the group's coordinator and no
 // longer knows the member ends the subscription (its session expired).
-import { setTimeout as sleep } from 'node:timers/promises';
 import { PEER_REQUEST_TIMEOUT_MS, PeerClient } from '../../cluster/peer-client.js';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { NO_LEADER } from '../../topic/cluster-metadata.js';
 import type { GroupAssignment, StreamGroupPort } from './group-port.js';
-import { type Clock, systemClock } from '../../common/clock.js';
+import { type Clock, sleep, systemClock } from '../../common/clock.js';
 
 /** How long one long poll for a remote member's next generation waits at the coordinator. */
 export const WS_GROUP_POLL_WAIT_MS = 5_000;
@@ -76,7 +75,7 @@ export class RoutingGroupPort implements StreamGroupPort {
         return;
       } catch (error) {
         if (!isRetriable(error) || this.clock.monotonicMs() >= deadline || link.closed) throw error;
-        await sleep(POLL_RETRY_MS);
+        await sleep(this.clock, POLL_RETRY_MS);
       }
     }
   }
@@ -194,7 +193,7 @@ export class RoutingGroupPort implements StreamGroupPort {
           return true;
         } catch (error) {
           if (!isRetriable(error) || this.clock.monotonicMs() >= deadline) return false;
-          await sleep(POLL_RETRY_MS);
+          await sleep(this.clock, POLL_RETRY_MS);
         }
       }
       return false;
@@ -246,7 +245,7 @@ export class RoutingGroupPort implements StreamGroupPort {
         }
         failures++;
         const backoffMs = Math.min(POLL_RETRY_MS_MAX, POLL_RETRY_MS * 2 ** Math.min(failures - 1, 5));
-        await sleep(backoffMs, undefined, { signal }).catch(() => undefined);
+        await sleep(this.clock, backoffMs, signal);
         continue;
       }
       if (signal.aborted) return;
