@@ -9,12 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addApiKey, addUser } from '../../src/config/users-file.js';
 import { BrokerProcess } from './support/broker-process.js';
-import { call, expectError, type ApiResponse, type CallOptions } from './support/http.js';
+import { call, expectError, type CallOptions } from './support/http.js';
 import { WsClient } from './support/ws-client.js';
-
-const C = '/v3/clusters/{cluster_id}';
-const T = `${C}/topics/{topic_name}`;
-const V2 = 'application/vnd.kafka.v2+json';
+import { allowAlice, C, produceBody, routeGroups, T, V2 } from './support/auth-route-groups.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'brook-auth-'));
 const usersFile = join(dir, 'users');
@@ -40,17 +37,6 @@ async function acl(method: 'POST' | 'DELETE', fields: Record<string, string>): P
       : await as(ADMIN, 'DELETE', `${path}?${new URLSearchParams(fields)}`, { spec: `${C}/acls` });
   expect(response.status, response.text).toBe(method === 'POST' ? 201 : 200);
 }
-
-const allowAlice = (resource_type: string, resource_name: string, operation: string, extra = {}) => ({
-  resource_type,
-  resource_name,
-  pattern_type: 'LITERAL',
-  principal: 'User:alice',
-  host: '*',
-  operation,
-  permission: 'ALLOW',
-  ...extra,
-});
 
 beforeAll(async () => {
   await addUser(usersFile, 'admin', 'admin-secret');
@@ -82,123 +68,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface RouteGroup {
-  name: string;
-  /** Makes the request as `who`; the ACL that allows it for alice. */
-  request: (who: Record<string, string> | null) => Promise<ApiResponse>;
-  acl: Record<string, string> | null;
-  allowed: number;
-}
-
-const produceBody = { value: { type: 'STRING', data: 'hello' } };
-const groups: RouteGroup[] = [
-  {
-    name: 'cluster metadata (any authenticated principal)',
-    request: (who) => as(who, 'GET', '/v3/clusters/{c}', { spec: C }),
-    acl: null,
-    allowed: 200,
-  },
-  {
-    name: 'topic describe (v3)',
-    request: (who) => as(who, 'GET', '/v3/clusters/{c}/topics/orders', { spec: T }),
-    acl: allowAlice('TOPIC', 'orders', 'DESCRIBE'),
-    allowed: 200,
-  },
-  {
-    name: 'topic configs (v3, alter)',
-    request: (who) =>
-      as(who, 'PUT', '/v3/clusters/{c}/topics/orders/configs/retention.ms', {
-        body: { value: '3600000' },
-        spec: `${T}/configs/{name}`,
-      }),
-    acl: allowAlice('TOPIC', 'orders', 'ALTER_CONFIGS'),
-    allowed: 204,
-  },
-  {
-    name: 'broker configs (v3, describe)',
-    request: (who) =>
-      as(who, 'GET', '/v3/clusters/{c}/brokers/0/configs', { spec: `${C}/brokers/{broker_id}/configs` }),
-    acl: allowAlice('CLUSTER', 'kafka-cluster', 'DESCRIBE_CONFIGS'),
-    allowed: 200,
-  },
-  {
-    name: 'broker configs (v3, alter cluster-wide)',
-    request: (who) =>
-      as(who, 'PUT', '/v3/clusters/{c}/broker-configs/num.partitions', {
-        body: { value: '2' },
-        spec: `${C}/broker-configs/{name}`,
-      }),
-    acl: allowAlice('CLUSTER', 'kafka-cluster', 'ALTER_CONFIGS'),
-    allowed: 204,
-  },
-  {
-    name: 'produce (v3)',
-    request: (who) =>
-      as(who, 'POST', '/v3/clusters/{c}/topics/orders/records', { body: produceBody, spec: `${T}/records` }),
-    acl: allowAlice('TOPIC', 'orders', 'WRITE'),
-    allowed: 200,
-  },
-  {
-    name: 'read (Brook stateless read)',
-    request: (who) =>
-      as(who, 'GET', '/v3/clusters/{c}/topics/orders/partitions/0/records?offset=0', {
-        spec: `${T}/partitions/{partition_id}/records`,
-      }),
-    acl: allowAlice('TOPIC', 'orders', 'READ'),
-    allowed: 200,
-  },
-  {
-    name: 'produce (v2)',
-    request: (who) =>
-      as(who, 'POST', '/topics/orders', {
-        body: { records: [{ value: 'aGk=' }] },
-        contentType: 'application/vnd.kafka.binary.v2+json',
-        spec: '/topics/{topic_name}',
-      }),
-    acl: allowAlice('TOPIC', 'orders', 'WRITE'),
-    allowed: 200,
-  },
-  {
-    name: 'consumer group (v3 lags)',
-    request: (who) =>
-      as(who, 'GET', '/v3/clusters/{c}/consumer-groups/g1/lag-summary', {
-        spec: `${C}/consumer-groups/{consumer_group_id}/lag-summary`,
-      }),
-    acl: allowAlice('GROUP', 'g1', 'DESCRIBE'),
-    // the group does not exist yet: allowed means past the authorizer, to the 404
-    allowed: 404,
-  },
-  {
-    name: 'consumer instance (v2 create)',
-    request: (who) =>
-      as(who, 'POST', '/consumers/g2', {
-        body: { name: `c-${Math.random().toString(36).slice(2)}`, format: 'binary' },
-        contentType: V2,
-        spec: '/consumers/{group_name}',
-      }),
-    acl: allowAlice('GROUP', 'g2', 'READ'),
-    allowed: 200,
-  },
-  {
-    name: 'ACLs (v3, search)',
-    request: (who) => as(who, 'GET', '/v3/clusters/{c}/acls', { spec: `${C}/acls` }),
-    acl: allowAlice('CLUSTER', 'kafka-cluster', 'DESCRIBE'),
-    allowed: 200,
-  },
-  {
-    name: 'topic create (v3)',
-    request: (who) =>
-      as(who, 'POST', '/v3/clusters/{c}/topics', {
-        body: { topic_name: `alices-${Math.random().toString(36).slice(2)}`, partitions_count: 1 },
-        spec: `${C}/topics`,
-      }),
-    acl: allowAlice('TOPIC', 'alices-', 'CREATE', { pattern_type: 'PREFIXED' }),
-    allowed: 201,
-  },
-];
-
 describe('authorisation matrix', () => {
-  for (const group of groups) {
+  for (const group of routeGroups(as)) {
     it(group.name, async () => {
       const none = await group.request(null);
       expectError(none, 401, 40101);
