@@ -1,5 +1,5 @@
 // copyRun against Buffer#copy: runs of every length around its thresholds, at every alignment of both buffers,
-// with the DataViews it keeps switching between buffers.
+// ending with their buffer or not, with the DataViews it keeps switching between buffers.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { copyRun } from './byte-runs.js';
@@ -18,7 +18,10 @@ describe('copyRun', () => {
         fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1000, max: 1100 })),
         fc.nat(3),
         fc.nat(40),
-        (from, at, length, shift, toAt) => {
+        fc.boolean(),
+        (from, start, length, shift, toAt, atEnd) => {
+          // a run that ends with its buffer, or one with bytes after it
+          const at = atEnd ? from.length - length : start;
           const to = Buffer.alloc(shift + 1200, 0xee).subarray(shift);
           const expected = Buffer.from(to);
           from.copy(expected, toAt, at, at + length);

@@ -86,7 +86,7 @@ export function skipJsonValue(text: Buffer, at: number, depth: number, depthMax:
 }
 
 /** A string's first bytes up to this many are read one at a time; the rest of a longer one four at a time (plainRunEnd). */
-const WORD_RUN_BYTES_MIN = 16;
+const WORD_RUN_BYTES_MIN = 8;
 
 /**
  * The text whose bytes `words` views four at a time (the last text a long string was read in; kept until the next
@@ -116,10 +116,11 @@ function plainRunEnd(text: Buffer, at: number, end: number): number {
     i++;
   }
   if (i >= end) return end;
+  const view = words;
   let word = (offset + i - (offset & ~3)) >> 2;
   const lastWord = (offset + end - (offset & ~3)) >> 2;
   while (word < lastWord) {
-    const x = words[word];
+    const x = view[word];
     const quote = x ^ 0x22222222;
     const backslash = x ^ 0x5c5c5c5c;
     const stops =
