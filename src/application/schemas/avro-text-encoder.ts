@@ -14,6 +14,7 @@
 // The schema's compiled form is avro-text-nodes.ts's.
 import type avro from 'avsc';
 import { compileType, Kind, type TextNode } from './avro-text-nodes.js';
+import { copyRun } from './byte-runs.js';
 import {
   CLOSE_BRACE,
   CLOSE_BRACKET,
@@ -51,7 +52,7 @@ const INT_MAX = 0x7fff_ffff;
 const FLOAT_MAX = 3.4028234663852886e38;
 /** Integers of up to 15 digits are read here (always safe); longer ones are left to the generic way. */
 const INTEGER_DIGITS_MAX = 15;
-/** Strings up to this long are found and copied by loops here, longer ones by indexOf and Buffer#copy. */
+/** Strings up to this long are found by a loop here, longer ones by indexOf. */
 const SHORT_BYTES_MAX = 64;
 /** The most bytes a long's varint takes. */
 const VARINT_BYTES_MAX = 10;
@@ -375,16 +376,9 @@ function closingQuote(text: Buffer, at: number): number {
   return text.indexOf(QUOTE, scanned);
 }
 
-/** text[at, end) appended to the sink (room ensured); short runs copied here rather than by Buffer.copy's call. */
+/** text[at, end) appended to the sink (room ensured). */
 function copyBytes(text: Buffer, at: number, end: number, sink: ByteSink): void {
-  const data = sink.data;
-  let to = sink.at;
-  if (end - at <= SHORT_BYTES_MAX) {
-    for (let i = at; i < end; i++) data[to++] = text[i];
-    sink.at = to;
-  } else {
-    sink.at += text.copy(data, to, at, end);
-  }
+  sink.at = copyRun(text, at, end, sink.data, sink.at);
 }
 
 function sameName(text: Buffer, at: number, end: number, name: Buffer): boolean {

@@ -85,11 +85,63 @@ export function skipJsonValue(text: Buffer, at: number, depth: number, depthMax:
   return skipJsonNumber(text, at);
 }
 
+/** A string's first bytes up to this many are read one at a time; the rest of a longer one four at a time (plainRunEnd). */
+const WORD_RUN_BYTES_MIN = 8;
+
+/**
+ * The text whose bytes `words` views four at a time (the last text a long string was read in; kept until the next
+ * one), and that view.
+ */
+let wordsText: Buffer | null = null;
+let words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+
+/**
+ * Where the plain run of string characters at `at` (no quote, backslash or control character) stops, at most at
+ * `end`, read a word of four bytes at a time: a word holds a stop byte exactly when one of the zero-byte tests below
+ * finds one (for each byte b: b < 0x20, b ^ 0x22 = 0, b ^ 0x5c = 0; the tests are exact for any word, borrows
+ * included, since no threshold passes 0x80). The bytes before the first aligned word and after the last are read
+ * one at a time.
+ */
+function plainRunEnd(text: Buffer, at: number, end: number): number {
+  if (wordsText !== text) {
+    // the view starts at the text's buffer's first aligned word and only words within [at, end) are read
+    const first = text.byteOffset & ~3;
+    words = new Int32Array(text.buffer, first, (text.byteOffset + text.length - first) >> 2);
+    wordsText = text;
+  }
+  const offset = text.byteOffset;
+  let i = at;
+  while (i < end && ((offset + i) & 3) !== 0) {
+    if (STRING_STOP[text[i]] === 1) return i;
+    i++;
+  }
+  if (i >= end) return end;
+  const view = words;
+  let word = (offset + i - (offset & ~3)) >> 2;
+  const lastWord = (offset + end - (offset & ~3)) >> 2;
+  while (word < lastWord) {
+    const x = view[word];
+    const quote = x ^ 0x22222222;
+    const backslash = x ^ 0x5c5c5c5c;
+    const stops =
+      (((x - 0x20202020) | 0) & ~x) |
+      (((quote - 0x01010101) | 0) & ~quote) |
+      (((backslash - 0x01010101) | 0) & ~backslash);
+    if ((stops & 0x80808080) !== 0) break;
+    word++;
+  }
+  i = (word << 2) + (offset & ~3) - offset;
+  while (i < end && STRING_STOP[text[i]] === 0) i++;
+  return i;
+}
+
 /** The end of the string whose opening quote is at `at` (just past its closing quote), or -1. */
 export function skipJsonString(text: Buffer, at: number, notes: SkipNotes): number {
   let i = at + 1;
   for (;;) {
-    while (i < text.length && STRING_STOP[text[i]] === 0) i++;
+    const bytewise = Math.min(text.length, i + WORD_RUN_BYTES_MIN);
+    while (i < bytewise && STRING_STOP[text[i]] === 0) i++;
+    if (i === bytewise) i = plainRunEnd(text, i, text.length);
     if (i >= text.length) return -1;
     const byte = text[i];
     if (byte === QUOTE) return i + 1;

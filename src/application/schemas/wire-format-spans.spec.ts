@@ -1,6 +1,7 @@
 // The produce path's encoder (many records' fields into one buffer) against encodeRecord, one Buffer per field:
-// for random records of several schemas each span holds exactly encodeRecord's bytes, null fields are -1, and data
-// that does not match is refused with the same 42203 error for the same (first) field.
+// for random records of several schemas each span holds exactly encodeRecord's bytes, null fields are -1, the
+// buffer is the records section encodeBatch frames around those fields, and data that does not match is refused
+// with the same 42203 error for the same (first) field.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { avroValueToJson } from './avro-data.js';
@@ -9,6 +10,7 @@ import type { JsonValue, ParsedAvroSchema, ParsedSchema } from './parsed-schema.
 import { encodeRecord } from './record-codec.js';
 import { NO_REFERENCES, type SchemaType } from './schema-types.js';
 import { encodeWireFormatSpans, type SpanSchema, type WireFormatSpans } from './wire-format-spans.js';
+import { encodeBatch, frameSpansBatch } from '../../partition-log/record-batch.js';
 
 const parse = (schemaType: SchemaType, schema: unknown): ParsedSchema =>
   parseSchema({ schemaType, schema: typeof schema === 'string' ? schema : JSON.stringify(schema) }, NO_REFERENCES);
@@ -78,10 +80,15 @@ function encodedFields(key: SpanSchema | null, keys: unknown[], value: SpanSchem
     value,
     (i) => values[i],
   );
-  return keys.map((_, i) => ({
+  const fields = keys.map((_, i) => ({
     key: spanBytes(spans, spans.keyAt[i], spans.keyLength[i]),
     value: spanBytes(spans, spans.valueAt[i], spans.valueLength[i]),
   }));
+  // the spans lie in the records section of one batch, framed as encodeBatch frames those fields
+  const batch = frameSpansBatch(spans.data, spans.end, keys.length, 0);
+  const expectedBatch = encodeBatch(fields.map(({ key, value }) => ({ key, value, timestamp: 0 })));
+  expect(batch.equals(expectedBatch)).toBe(true);
+  return fields;
 }
 
 describe('encodeWireFormatSpans', () => {

@@ -105,8 +105,9 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
       payload.on('end', () => {
         if (failed) return;
         try {
-          const body = gathered(chunks, received);
           const produce = v2ProduceScan(request);
+          // the schema body scanner's answer keeps the body: it gets one of its own, not the reused gather buffer
+          const body = produce === 'avro' ? owned(chunks, received) : gathered(chunks, received);
           if (produce !== null) {
             const scanned = produce === 'binary' ? scanV2BinaryBody(body) : scanV2SchemaBody(body, JSON_DEPTH_MAX);
             if (scanned !== null) {
@@ -139,6 +140,11 @@ function gathered(chunks: Buffer[], received: number): Buffer {
   let at = 0;
   for (const chunk of chunks) at += chunk.copy(gatherBuffer, at);
   return gatherBuffer.subarray(0, received);
+}
+
+/** The body in one buffer nothing else writes: its only chunk (each is a buffer of its own), or the chunks joined. */
+function owned(chunks: Buffer[], received: number): Buffer {
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received);
 }
 
 /** The routes of REST Proxy v2 produce, as registered. */

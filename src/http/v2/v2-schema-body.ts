@@ -48,7 +48,7 @@ const COLUMNS_INITIAL = 1024;
 /** A v2 schema-format produce body the scanner understood: its schema members and its records' texts. */
 export class ScannedSchemaBody {
   constructor(
-    /** The body, owned by this object (the parser's buffers are reused). */
+    /** The body, owned by this object (scanV2SchemaBody's caller writes it no more). */
     readonly text: Buffer,
     /** The schema members present, as JSON.parse reads them. */
     readonly members: ReadonlyMap<SchemaMember, unknown>,
@@ -76,12 +76,13 @@ const NOT_UNDERSTOOD = new Error('not understood by the v2 schema body scanner')
 
 /**
  * Scans a v2 schema-format produce body; null when the full path should read it (see the header). `depthMax` is the
- * full path's bound on nesting (a deeper body is left to it to refuse).
+ * full path's bound on nesting (a deeper body is left to it to refuse). The answer keeps `body`, which nothing may
+ * write after (the body parser gives it a buffer of its own).
  */
 export function scanV2SchemaBody(body: Buffer, depthMax: number): ScannedSchemaBody | null {
   if (body.length === 0 || !isUtf8(body)) return null;
   try {
-    return new SchemaBodyScan(Buffer.from(body), depthMax).body();
+    return new SchemaBodyScan(body, depthMax).body();
   } catch (error) {
     if (error === NOT_UNDERSTOOD) return null;
     throw error;
@@ -99,9 +100,8 @@ class SchemaBodyScan {
   private valueAt = new Int32Array(COLUMNS_INITIAL);
   private valueEnd = new Int32Array(COLUMNS_INITIAL);
   private escaped = new Uint8Array(COLUMNS_INITIAL);
-  /** Each record's partition member; NaN when absent or null. */
-  private partition = new Float64Array(COLUMNS_INITIAL);
-  private partitioned = false;
+  /** Each record's partition member, NaN when absent or null; made when a record first has one. */
+  private partition: Float64Array | null = null;
   private readonly notes: SkipNotes = { escaped: false };
   /** The closing quote of the member name read last. */
   private nameEnd = 0;
@@ -152,9 +152,10 @@ class SchemaBodyScan {
       escaped: this.escaped.subarray(0, count),
     };
     let partitions: Array<number | null> | null = null;
-    if (this.partitioned) {
+    const partition = this.partition;
+    if (partition !== null) {
       partitions = new Array<number | null>(count);
-      for (let r = 0; r < count; r++) partitions[r] = Number.isNaN(this.partition[r]) ? null : this.partition[r];
+      for (let r = 0; r < count; r++) partitions[r] = Number.isNaN(partition[r]) ? null : partition[r];
     }
     return new ScannedSchemaBody(text, members, count, fields, partitions);
   }
@@ -213,7 +214,7 @@ class SchemaBodyScan {
     this.keyAt[index] = -1;
     this.valueAt[index] = -1;
     this.escaped[index] = 0;
-    this.partition[index] = NaN;
+    if (this.partition !== null) this.partition[index] = NaN;
     let seen = 0;
     let i = skipWhitespace(text, at + 1);
     if (text[i] === CLOSE_BRACE) return i + 1;
@@ -258,8 +259,8 @@ class SchemaBodyScan {
     const digits = i - digitsAt;
     expect(digits > 0 && digits <= PARTITION_DIGITS_MAX && (text[digitsAt] !== ZERO || digits === 1));
     expect(!(negative && value === 0) && this.skipValue(at, 3) === i);
+    if (this.partition === null) this.partition = new Float64Array(this.keyAt.length).fill(NaN);
     this.partition[index] = negative ? -value : value;
-    this.partitioned = true;
     return i;
   }
 
@@ -279,9 +280,11 @@ class SchemaBodyScan {
     const escaped = new Uint8Array(capacity);
     escaped.set(this.escaped);
     this.escaped = escaped;
-    const partition = new Float64Array(capacity);
-    partition.set(this.partition);
-    this.partition = partition;
+    if (this.partition !== null) {
+      const partition = new Float64Array(capacity);
+      partition.set(this.partition);
+      this.partition = partition;
+    }
   }
 }
 

@@ -5,9 +5,9 @@
 // encoding, the JSON document, proto3 JSON), stored in Confluent's wire format. Confluent's refusals, for the whole
 // request: the records' shape as in the json format (produce-records.schema.ts), 42201 keys without a key schema, 42202 values without a value schema, 42203 data that does not match
 // its schema, 42205 an inline schema that does not parse, 42207 a schema id that names no schema of that type.
-// The keys and values are written into one buffer and framed as one batch's records section (as the binary scanner
-// lays out its records), so the request is produced and answered as a scanned binary one, with no per-record
-// Buffer or object. A body the schema body scanner read (v2-schema-body.ts: its syntax and shape checked, its keys
+// The keys and values are written into one buffer as one batch's records section, framed as they are written (as
+// the binary scanner lays out its records), so the request is produced and answered as a scanned binary one, with no
+// per-record Buffer or object. A body the schema body scanner read (v2-schema-body.ts: its syntax and shape checked, its keys
 // and values left as text) is encoded from that text, with the same records and refusals as the parsed body.
 import { BrookError, errors } from '../../common/brook-error.js';
 import type { ResolvedSchema, SchemaSerde } from '../../application/schemas/schema-serde.service.js';
@@ -18,7 +18,6 @@ import {
   type SpanSchema,
   type WireFormatSpans,
 } from '../../application/schemas/wire-format-spans.js';
-import { frameRecordSpans } from '../../partition-log/record-batch.js';
 import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
 import { v2SchemaRecords, type V2Record } from './produce-records.schema.js';
 import { ScannedSchemaBody } from './v2-schema-body.js';
@@ -116,13 +115,13 @@ export function schemaRecordsLaidOut(
   return laidOut(spans, count, (i) => records[i].partition);
 }
 
-/** The spans framed as one batch's records section, with each record's own partition (when any has one). */
+/** The spans (already framed as one batch's records section), with each record's own partition (when any has one). */
 function laidOut(
-  spans: WireFormatSpans,
+  framed: WireFormatSpans,
   count: number,
   partitionOf: (index: number) => number | null | undefined,
 ): ScannedV2Records {
-  const framed = frameRecordSpans(spans, count);
+  if (count === 0) throw new RangeError('a record batch holds at least one record');
   let partitions: Array<number | null> | null = null;
   let keyed = false;
   for (let i = 0; i < count; i++) {
