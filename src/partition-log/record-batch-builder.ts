@@ -229,39 +229,9 @@ export function encodeSpansBatch(
   const n = indexes === null ? count : indexes.length;
   if (n === 0) throw new RangeError('a record batch holds at least one record');
   const batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + spanRecordsBytes(records, n, indexes));
-  writeSpanRecords(records, n, indexes, batch, null);
+  writeSpanRecords(records, n, indexes, batch);
   writeUniformHeader(batch, n, timestamp);
   return batch;
-}
-
-/** Records framed as one batch's records section, with each key's and value's span in it. */
-export interface FramedSpans extends RecordSpans {
-  keyAt: Int32Array;
-  keyLength: Int32Array;
-  valueAt: Int32Array;
-  valueLength: Int32Array;
-  /** The records section is data[BATCH_HEADER_BYTES, end); the header's place is left free. */
-  end: number;
-}
-
-/**
- * All `count` records of `records`, in order, framed as encodeSpansBatch frames them into a new buffer after
- * BATCH_HEADER_BYTES left free, for frameSpansBatch to finish as a batch (or encodeSpansBatch to take some of).
- */
-export function frameRecordSpans(records: RecordSpans, count: number): FramedSpans {
-  if (count === 0) throw new RangeError('a record batch holds at least one record');
-  const end = BATCH_HEADER_BYTES + spanRecordsBytes(records, count, null);
-  const data = Buffer.allocUnsafe(end);
-  const framed: FramedSpans = {
-    data,
-    end,
-    keyAt: new Int32Array(count),
-    keyLength: new Int32Array(count),
-    valueAt: new Int32Array(count),
-    valueLength: new Int32Array(count),
-  };
-  writeSpanRecords(records, count, null, data, framed);
-  return framed;
 }
 
 /** The size of the records section of the n records `indexes` names (null: the first n). */
@@ -276,14 +246,8 @@ function spanRecordsBytes(records: RecordSpans, n: number, indexes: readonly num
   return recordsBytes;
 }
 
-/** Writes the records section after batch[0, BATCH_HEADER_BYTES); where each key and value went into `framed`. */
-function writeSpanRecords(
-  records: RecordSpans,
-  n: number,
-  indexes: readonly number[] | null,
-  batch: Buffer,
-  framed: FramedSpans | null,
-): void {
+/** Writes the records section after batch[0, BATCH_HEADER_BYTES). */
+function writeSpanRecords(records: RecordSpans, n: number, indexes: readonly number[] | null, batch: Buffer): void {
   const { data, keyAt, keyLength, valueAt, valueLength } = records;
   let at = BATCH_HEADER_BYTES;
   for (let position = 0; position < n; position++) {
@@ -295,16 +259,8 @@ function writeSpanRecords(
     batch[at++] = 0; // timestamp delta 0
     at = writeVarint(batch, at, position);
     at = writeVarint(batch, at, key);
-    if (framed !== null) {
-      framed.keyAt[position] = at;
-      framed.keyLength[position] = key;
-    }
     at = copySpan(data, keyAt[i], key, batch, at);
     at = writeVarint(batch, at, value);
-    if (framed !== null) {
-      framed.valueAt[position] = at;
-      framed.valueLength[position] = value;
-    }
     at = copySpan(data, valueAt[i], value, batch, at);
     batch[at++] = 0; // header count 0
   }

@@ -29,11 +29,9 @@ export {
   encodeBatch,
   encodeEmptyBatch,
   encodeSpansBatch,
-  frameRecordSpans,
   frameSpansBatch,
   spanRecordBodySize,
   type BatchOptions,
-  type FramedSpans,
   type RecordInput,
   type RecordSpans,
 } from './record-batch-builder.js';

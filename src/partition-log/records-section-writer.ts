@@ -1,5 +1,5 @@
 // Writes a batch's records section in place while its records' keys and values are being encoded: the layout of
-// record-batch-builder.ts's frameRecordSpans (each record: its body length varint, attributes 0, timestamp delta 0,
+// record-batch-builder.ts's encodeSpansBatch (each record: its body length varint, attributes 0, timestamp delta 0,
 // offset delta = its index, key length varint and key, value length varint and value, header count 0), after
 // BATCH_HEADER_BYTES left free for frameSpansBatch, with no intermediate buffer to frame from.
 //
