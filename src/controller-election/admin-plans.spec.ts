@@ -62,4 +62,38 @@ describe('admin plans', () => {
     expect(await store.list(ADMIN_PLANS_PREFIX)).toEqual([]);
     expect(await resumePlans(store, epochFence(second))).toEqual([]);
   });
+
+  it('applies a run of partition states together, after the write before it and before the write after it', async () => {
+    const epoch = await store.increment(CONTROLLER_EPOCH_KEY);
+    const states = [0, 1, 2].map((p) => ({ key: `brook/partition-state/t/${p}`, value: '{}' }));
+    const events: string[] = [];
+    let inFlight = 0;
+    let inFlightMax = 0;
+    const recording = new Proxy(store, {
+      get(target, property, receiver) {
+        const original = Reflect.get(target, property, receiver) as unknown;
+        if ((property !== 'put' && property !== 'delete') || typeof original !== 'function') return original;
+        return async (key: string, ...rest: unknown[]) => {
+          events.push(`start ${key}`);
+          inFlightMax = Math.max(inFlightMax, ++inFlight);
+          try {
+            return await (original as (...args: unknown[]) => Promise<unknown>).call(target, key, ...rest);
+          } finally {
+            inFlight--;
+            events.push(`end ${key}`);
+          }
+        };
+      },
+    });
+    const writes = [{ key: 'brook/topic-configs/t', value: '{}' }, ...states, { key: 'brook/topics/t', value: '{}' }];
+    await executePlan(recording, { description: 'create topic t', writes }, epochFence(epoch));
+
+    const body = events.filter((event) => !event.includes(ADMIN_PLANS_PREFIX));
+    expect(body.slice(0, 2)).toEqual(['start brook/topic-configs/t', 'end brook/topic-configs/t']);
+    expect(body.slice(2, 5).sort()).toEqual(states.map((state) => `start ${state.key}`).sort());
+    expect(body.slice(5, 8).sort()).toEqual(states.map((state) => `end ${state.key}`).sort());
+    expect(body.slice(8)).toEqual(['start brook/topics/t', 'end brook/topics/t']);
+    expect(inFlightMax).toBe(states.length);
+    expect(await store.list('brook/partition-state/')).toHaveLength(states.length);
+  });
 });

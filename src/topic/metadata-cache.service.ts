@@ -9,8 +9,8 @@
 // What was applied is kept in the data dir (metadata-snapshot.ts). When the store has lost its data (the metadata
 // incarnation this broker applied is gone), the broker keeps serving what it applied last, and deletes no log,
 // until a controller has restored the store and written a new incarnation.
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { systemClock } from '../common/clock.js';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { CLOCK, type CancelTimer, type Clock, everyMs, systemClock } from '../common/clock.js';
 import { outsideRequest } from '../common/request-context.js';
 import { StallDetector } from '../common/stall-detector.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -45,17 +45,28 @@ export class MetadataCache implements OnModuleDestroy {
   private savedSnapshot = '';
   private holding = false;
   private readonly stall: StallDetector;
-  private stallTimer: NodeJS.Timeout | null = null;
+  private cancelStallBeat: CancelTimer | null = null;
   loaded = false;
 
   constructor(
     private readonly store: CoordinationStore,
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
-    this.stall = new StallDetector(systemClock, config.brokerSessionTimeoutMs);
+    this.stall = new StallDetector(clock, config.brokerSessionTimeoutMs);
   }
 
   async start(): Promise<void> {
+    // The beat runs from here on, through the first reload: with thousands of partitions that reload opens every
+    // log and may take longer than a broker session, which is no stall (the process ran all along). The time since
+    // construction counts as one, cleared by the first reload, which starts after it.
+    this.stall.beat();
+    const beatMs = Math.min(STALL_BEAT_INTERVAL_MS_MAX, Math.floor(this.config.brokerSessionTimeoutMs / 4));
+    this.cancelStallBeat = everyMs(this.clock, beatMs, () => {
+      if (!this.stall.beat()) return;
+      this.logger.warn('this process did not run for longer than a broker session; reloading the metadata');
+      void this.reload();
+    });
     const saved = await readSnapshot(this.config.dataDir);
     if (saved !== null) {
       this.topics = new Map(saved.topics.map((topic) => [topic.assignment.name, topic]));
@@ -68,19 +79,12 @@ export class MetadataCache implements OnModuleDestroy {
     await this.reload();
     this.reconcileTimer = setInterval(() => void this.reload(), METADATA_RECONCILE_INTERVAL_MS);
     this.reconcileTimer.unref();
-    const beatMs = Math.min(STALL_BEAT_INTERVAL_MS_MAX, Math.floor(this.config.brokerSessionTimeoutMs / 4));
-    this.stallTimer = setInterval(() => {
-      if (!this.stall.beat()) return;
-      this.logger.warn('this process did not run for longer than a broker session; reloading the metadata');
-      void this.reload();
-    }, beatMs);
-    this.stallTimer.unref();
   }
 
   onModuleDestroy(): void {
     for (const stop of this.unwatch) stop();
     if (this.reconcileTimer) clearInterval(this.reconcileTimer);
-    if (this.stallTimer) clearInterval(this.stallTimer);
+    this.cancelStallBeat?.();
   }
 
   /** True when this process may have slept through metadata changes and has not applied a reload since. */

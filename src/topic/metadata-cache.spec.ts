@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { ManualClock } from '../common/clock.js';
 import { loadBrokerConfig } from '../config/broker-config.js';
 import { METADATA_INCARNATION_KEY, partitionStateKey, topicConfigKey, topicKey } from '../coordination/cluster-keys.js';
 import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
@@ -79,5 +80,48 @@ describe('MetadataCache and a store that lost its data', () => {
     await restarted.start();
     expect(seen).toEqual([['kept']]);
     restarted.onModuleDestroy();
+  });
+});
+
+describe('MetadataCache stall detection during a long first load', () => {
+  let dataDir: string;
+  let store: EmbeddedCoordinationStore;
+
+  beforeEach(async () => {
+    dataDir = await fsp.mkdtemp(join(tmpdir(), 'brook-metadata-stall-'));
+    store = await EmbeddedCoordinationStore.open(dataDir);
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await fsp.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('beats through a first load longer than a broker session: no stall, and no second load for one', async () => {
+    await writeTopic(store, 'a');
+    const clock = new ManualClock();
+    const config = loadBrokerConfig({ BROOK_DATA_DIR: dataDir, BROOK_BROKER_ID: '1' });
+    const cache = new MetadataCache(store, config, clock);
+    let loads = 0;
+    let releaseFirstLoad!: () => void;
+    const firstLoadReleased = new Promise<void>((resolve) => (releaseFirstLoad = resolve));
+    // the first load's listener (the log manager opening every log, at start-up) takes three broker sessions
+    cache.onChange(async () => {
+      if (++loads === 1) await firstLoadReleased;
+    });
+    const started = cache.start();
+    while (loads === 0) await new Promise((resolve) => setImmediate(resolve));
+    for (let elapsedMs = 0; elapsedMs < 3 * config.brokerSessionTimeoutMs; elapsedMs += 100) {
+      clock.advance(100);
+      expect(cache.mayBeStale()).toBe(false);
+    }
+    releaseFirstLoad();
+    await started;
+    clock.advance(1_000);
+    await cache.reload();
+    expect(cache.mayBeStale()).toBe(false);
+    // one load at start and the one asked for above: a stall would have added one in between
+    expect(loads).toBe(2);
+    cache.onModuleDestroy();
   });
 });
