@@ -38,7 +38,7 @@ export class MetadataCache implements OnModuleDestroy {
   private readonly listeners: MetadataListener[] = [];
   private logEpochSource: (() => Record<string, number>) | null = null;
   private unwatch: Array<() => void> = [];
-  private reconcileTimer: NodeJS.Timeout | null = null;
+  private cancelReconcile: CancelTimer | null = null;
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
   private appliedIncarnation: string | null = null;
@@ -77,13 +77,12 @@ export class MetadataCache implements OnModuleDestroy {
       this.unwatch.push(this.store.watch(prefix, () => void this.reload()));
     }
     await this.reload();
-    this.reconcileTimer = setInterval(() => void this.reload(), METADATA_RECONCILE_INTERVAL_MS);
-    this.reconcileTimer.unref();
+    this.cancelReconcile = everyMs(this.clock, METADATA_RECONCILE_INTERVAL_MS, () => void this.reload());
   }
 
   onModuleDestroy(): void {
     for (const stop of this.unwatch) stop();
-    if (this.reconcileTimer) clearInterval(this.reconcileTimer);
+    this.cancelReconcile?.();
     this.cancelStallBeat?.();
   }
 
