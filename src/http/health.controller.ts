@@ -1,6 +1,7 @@
 // Liveness, readiness, and the API description this broker serves (openapi.yaml from the repo root, as YAML and
 // as JSON). The JSON form is made on its first request: the YAML parser and the JSON text (about 1.3 MB of heap)
-// would otherwise stay in every broker's heap from start-up, where each full collection marks them.
+// would otherwise stay in every broker's heap from start-up, where each full collection marks them. The YAML text
+// is read at start-up as bytes (a Buffer, outside V8's heap: 0.3 MB fewer for each full collection to mark).
 import { Controller, Get, Header, HttpStatus, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ const OPENAPI_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url
 
 @Controller()
 export class HealthController {
-  private readonly openapiYaml = readFileSync(OPENAPI_PATH, 'utf8');
+  private readonly openapiYaml = readFileSync(OPENAPI_PATH);
   private openapiJson: Promise<string> | undefined;
 
   constructor(
@@ -46,7 +47,7 @@ export class HealthController {
   @Get('openapi.json')
   @Header('content-type', 'application/json')
   json(): Promise<string> {
-    this.openapiJson ??= import('yaml').then(({ parse }) => JSON.stringify(parse(this.openapiYaml)));
+    this.openapiJson ??= import('yaml').then(({ parse }) => JSON.stringify(parse(this.openapiYaml.toString('utf8'))));
     return this.openapiJson;
   }
 }

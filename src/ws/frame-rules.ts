@@ -5,7 +5,7 @@
 // a DTO of its own, validated in turn (class-validator's nested validation). Limits that come from the broker's
 // settings (BROOK_WS_CREDITS_MAX, BROOK_WS_ASSIGN_PARTITIONS_MAX) are named by key and read from the limits the
 // pipe gives every DTO it builds.
-import { registerDecorator, ValidateNested, type ValidationArguments } from 'class-validator';
+import { registerDecorator, ValidateNested, type ValidationArguments } from '../common/class-validator.js';
 import { dotSegmentMessage, isDotSegment } from '../common/url-ids.js';
 import { READ_FORMATS, shown, wording } from './frame-wording.js';
 

@@ -10,7 +10,7 @@
 // that is not a JSON object becomes null (which class-validator refuses as not an object, without descending into
 // it), and every other value is kept as it is for its rule to judge.
 import { Inject, Injectable, mixin, type PipeTransform, type Type } from '@nestjs/common';
-import { validateSync, type ValidationError } from 'class-validator';
+import { validateSync, type ValidationError } from '../common/class-validator.js';
 import { errors } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';

@@ -2,7 +2,7 @@
 // commit, unsubscribe. The pipe (frame-validation.pipe.ts) builds one from the client's JSON object, validates it
 // and gives the handler the typed frame (`toFrame`). Fields are checked in the order they are declared here and
 // the first problem is the answer, so a frame with several problems is refused for the one that comes first.
-import { validateSync } from 'class-validator';
+import { validateSync } from '../common/class-validator.js';
 import { timestampParam } from '../application/params.js';
 import type { ReadFormat } from '../application/record-format.js';
 import { BrookError } from '../common/brook-error.js';

@@ -3,7 +3,7 @@
 // That verdict is avsc's alone. To say why not, the same rules are walked here the way Avro's SchemaCompatibility
 // reports them (NAME_MISMATCH, FIXED_SIZE_MISMATCH, MISSING_ENUM_SYMBOLS, READER_FIELD_MISSING_DEFAULT_VALUE,
 // TYPE_MISMATCH, MISSING_UNION_BRANCH, each at a location such as /fields/0/type), worded as Confluent's messages.
-import avro from 'avsc';
+import type avro from 'avsc';
 import { StepBudget, type Incompatibility } from './compatibility-types.js';
 import { errorText } from './schema-errors.js';
 import type { ParsedAvroSchema } from './parsed-schema.js';

@@ -5,7 +5,7 @@
 // missing record field takes its default); maps as objects; a union value as null or `{"<branch>": value}` with
 // the branch named by its type (`"string"`, `"array"`, a named type's full name). Logical types are their
 // underlying types. Every refusal says where (`$.a.b[2]`) and why, as a DataConversionError (42203).
-import avro from 'avsc';
+import type avro from 'avsc';
 import { DataConversionError } from './schema-errors.js';
 import type { JsonValue } from './parsed-schema.js';
 

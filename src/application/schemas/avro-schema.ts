@@ -4,7 +4,8 @@
 // attributes): named types under their full names and never inlined twice, a primitive without attributes as its
 // bare name, the keys Avro defines in one fixed order, `order: "ascending"` (the default) left out. The normalized
 // text also sorts custom attributes and aliases.
-import avro from 'avsc';
+import type avro from 'avsc';
+import { avsc } from './schema-libraries.js';
 import { errorText, invalidSchema } from './schema-errors.js';
 import type { ResolvedReference } from './schema-references.js';
 import { MAX_SCHEMA_NESTING_DEPTH, type SchemaInput } from './schema-types.js';
@@ -40,7 +41,7 @@ export function parseAvroSchema(input: SchemaInput, references: readonly Resolve
   for (const reference of references) {
     const json = parseJson(input, reference.stored.schema, `reference ${reference.names[0]}`);
     try {
-      avro.Type.forSchema(json as avro.Schema, options);
+      avsc().Type.forSchema(json as avro.Schema, options);
     } catch (error) {
       throw invalidSchema(input, `reference ${reference.names[0]}: ${errorText(error)}`);
     }
@@ -48,7 +49,7 @@ export function parseAvroSchema(input: SchemaInput, references: readonly Resolve
   const json = parseJson(input, input.schema, 'the schema');
   let avroType: avro.Type;
   try {
-    avroType = avro.Type.forSchema(json as avro.Schema, options);
+    avroType = avsc().Type.forSchema(json as avro.Schema, options);
   } catch (error) {
     throw invalidSchema(input, errorText(error));
   }

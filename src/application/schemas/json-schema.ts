@@ -3,27 +3,14 @@
 // under their reference names, so `{"$ref": "customer.json"}` finds the schema referenced as `customer.json`.
 // Unknown keywords are allowed (Confluent's own `connect.*` annotations are common). The canonical text is the
 // document without layout; the normalized text also sorts every object's keys, whose order JSON gives no meaning.
-import { createRequire } from 'node:module';
-import AjvModule, { type Options } from 'ajv';
-import Ajv2019Module from 'ajv/dist/2019.js';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import AjvDraft04Module from 'ajv-draft-04';
-import addFormatsModule from 'ajv-formats';
+import type { Options } from 'ajv';
 import { errorText, invalidSchema } from './schema-errors.js';
+import { jsonSchemaLibrary, type JsonSchemaLibrary } from './schema-libraries.js';
 import type { ResolvedReference } from './schema-references.js';
 import { MAX_SCHEMA_NESTING_DEPTH, type SchemaInput } from './schema-types.js';
 import { nestsDeeperThan, type JsonValue, type ParsedJsonSchema } from './parsed-schema.js';
 
-// These packages are CommonJS: under Node's ESM loader the default import is the module's exports, the class itself.
-const Ajv = AjvModule as unknown as typeof AjvModule.default;
-const Ajv2019 = Ajv2019Module as unknown as typeof Ajv2019Module.default;
-const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
-const AjvDraft04 = AjvDraft04Module as unknown as typeof AjvDraft04Module.default;
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-type Ajv = InstanceType<typeof Ajv>;
-
-const require = createRequire(import.meta.url);
-const DRAFT_06_META_SCHEMA = require('ajv/dist/refs/json-schema-draft-06.json') as object;
+type Ajv = InstanceType<JsonSchemaLibrary['Ajv']>;
 
 export type JsonSchemaDraft = 'draft-04' | 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
 
@@ -46,12 +33,13 @@ export function jsonSchemaDraft(document: JsonValue): JsonSchemaDraft | undefine
 
 function newAjv(draft: JsonSchemaDraft): Ajv {
   const options: Options = { strict: false, allErrors: true, validateFormats: true, logger: false };
+  const { Ajv, Ajv2019, Ajv2020, AjvDraft04, addFormats, draft06MetaSchema } = jsonSchemaLibrary();
   let ajv: Ajv;
   if (draft === 'draft-04') ajv = new AjvDraft04(options);
   else if (draft === '2019-09') ajv = new Ajv2019(options);
   else if (draft === '2020-12') ajv = new Ajv2020(options);
   else ajv = new Ajv(options);
-  if (draft === 'draft-06') ajv.addMetaSchema(DRAFT_06_META_SCHEMA);
+  if (draft === 'draft-06') ajv.addMetaSchema(draft06MetaSchema);
   addFormats(ajv);
   return ajv;
 }

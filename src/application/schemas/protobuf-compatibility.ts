@@ -3,7 +3,8 @@
 // name; each difference by its rule (protobuf-rules.ts) and path (`#/Outer/Inner/3`). Field types compare by kind,
 // by scalar group, and for messages by name within their package and then recursively (a pair of messages already
 // being compared is not compared again, so recursive messages terminate). proto3 `optional` fields are plain fields.
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './schema-libraries.js';
 import { ComparisonTooComplex, StepBudget, tooComplex, type Incompatibility } from './compatibility-types.js';
 import { ComparisonContext, type SchemaDifference } from './comparison-context.js';
 import type { ParsedProtobufSchema } from './parsed-schema.js';
@@ -47,10 +48,10 @@ function compareTypeLists(
   update: readonly protobuf.ReflectionObject[],
 ) {
   const messages = (objects: readonly protobuf.ReflectionObject[]) =>
-    objects.filter((object): object is protobuf.Type => object instanceof protobuf.Type);
+    objects.filter((object): object is protobuf.Type => object instanceof protobufjs().Type);
   const enums = (objects: readonly protobuf.ReflectionObject[]) =>
     new Map(
-      objects.filter((object): object is protobuf.Enum => object instanceof protobuf.Enum).map((e) => [e.name, e]),
+      objects.filter((object): object is protobuf.Enum => object instanceof protobufjs().Enum).map((e) => [e.name, e]),
     );
   const originalMessages = messages(original);
   const updateMessages = messages(update);
@@ -163,18 +164,22 @@ function compareMessages(ctx: Context, original: protobuf.Type, update: protobuf
 type Kind = 'scalar' | 'message' | 'map';
 
 const kindOf = (field: protobuf.Field): Kind =>
-  field instanceof protobuf.MapField ? 'map' : field.resolvedType instanceof protobuf.Type ? 'message' : 'scalar';
+  field instanceof protobufjs().MapField
+    ? 'map'
+    : field.resolvedType instanceof protobufjs().Type
+      ? 'message'
+      : 'scalar';
 
 /** The scalar group of a field's (or map value's) type: enums read as int32. */
 const scalarGroup = (type: string, resolved: protobuf.ReflectionObject | null) =>
-  resolved instanceof protobuf.Enum ? 'number' : SCALAR_GROUPS[type];
+  resolved instanceof protobufjs().Enum ? 'number' : SCALAR_GROUPS[type];
 
 /** A message's name within its package: the chain of enclosing messages and its own name. */
 function localName(type: protobuf.Type): string {
   const names: string[] = [];
   for (
     let current: protobuf.ReflectionObject | null = type;
-    current instanceof protobuf.Type;
+    current instanceof protobufjs().Type;
     current = current.parent
   ) {
     names.unshift(current.name);
@@ -197,8 +202,9 @@ function compareFields(ctx: Context, original: protobuf.Field, update: protobuf.
       ctx.add('FIELD_SCALAR_KIND_CHANGED');
     }
   }
-  const valueKind = kind === 'map' ? (original.resolvedType instanceof protobuf.Type ? 'message' : 'scalar') : kind;
-  const updateValueKind = kind === 'map' ? (update.resolvedType instanceof protobuf.Type ? 'message' : 'scalar') : kind;
+  const valueKind = kind === 'map' ? (original.resolvedType instanceof protobufjs().Type ? 'message' : 'scalar') : kind;
+  const updateValueKind =
+    kind === 'map' ? (update.resolvedType instanceof protobufjs().Type ? 'message' : 'scalar') : kind;
   if (valueKind !== updateValueKind) return ctx.add('FIELD_KIND_CHANGED');
   if (valueKind === 'scalar') {
     if (scalarGroup(original.type, original.resolvedType) !== scalarGroup(update.type, update.resolvedType)) {

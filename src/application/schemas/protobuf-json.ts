@@ -5,7 +5,8 @@
 // of one oneof, a missing proto2 required field or a value out of its type's range are refused with where and why
 // (DataConversionError, 42203). Output omits fields at their proto3 defaults, as JsonFormat does. The well-known
 // types have their own JSON forms (protobuf-well-known.ts).
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './schema-libraries.js';
 import type { JsonValue } from './parsed-schema.js';
 import { isSyntheticOneof } from './protobuf-text.js';
 import { fail, Long, type LongValue } from './protobuf-json-support.js';
@@ -95,8 +96,8 @@ function enumFromJson(type: protobuf.Enum, json: unknown, path: string): number 
 
 function valueFromJson(field: protobuf.Field, json: unknown, path: string): unknown {
   const resolved = field.resolvedType;
-  if (resolved instanceof protobuf.Enum) return enumFromJson(resolved, json, path);
-  if (resolved instanceof protobuf.Type) return messageFromJson(resolved, json, path);
+  if (resolved instanceof protobufjs().Enum) return enumFromJson(resolved, json, path);
+  if (resolved instanceof protobufjs().Type) return messageFromJson(resolved, json, path);
   return scalarFromJson(field.type, json, path);
 }
 
@@ -130,7 +131,7 @@ export function messageFromJson(type: protobuf.Type, json: unknown, path = '$'):
         fail(fieldPath, `${other} and ${field.name} are both set in oneof ${field.partOf.name}`);
       oneofSet.set(field.partOf.name, field.name);
     }
-    if (field instanceof protobuf.MapField) {
+    if (field instanceof protobufjs().MapField) {
       if (!isObject(value)) return fail(fieldPath, `expected an object (a map), found ${describe(value)}`);
       const map: Plain = {};
       for (const [mapKey, item] of Object.entries(value)) {
@@ -167,8 +168,8 @@ export function scalarToJson(type: string, value: unknown): JsonValue {
 
 function valueToJson(field: protobuf.Field, value: unknown): JsonValue {
   const resolved = field.resolvedType;
-  if (resolved instanceof protobuf.Enum) return resolved.valuesById[value as number] ?? (value as number);
-  if (resolved instanceof protobuf.Type) return messageToJson(resolved, value as Decoded);
+  if (resolved instanceof protobufjs().Enum) return resolved.valuesById[value as number] ?? (value as number);
+  if (resolved instanceof protobufjs().Type) return messageToJson(resolved, value as Decoded);
   return scalarToJson(field.type, value);
 }
 
@@ -182,7 +183,9 @@ function isDefault(value: unknown): boolean {
 
 function mapKeyToJson(keyType: string, key: string): string {
   if (SIXTY_FOUR_BITS.has(keyType))
-    return protobuf.util.longFromHash(key, keyType.startsWith('u') || keyType === 'fixed64').toString();
+    return protobufjs()
+      .util.longFromHash(key, keyType.startsWith('u') || keyType === 'fixed64')
+      .toString();
   return key;
 }
 
@@ -195,7 +198,7 @@ export function messageToJson(type: protobuf.Type, message: Decoded): JsonValue 
     if (!Object.prototype.hasOwnProperty.call(message, field.name)) continue;
     const value = message[field.name];
     if (value === null || value === undefined) continue;
-    if (field instanceof protobuf.MapField) {
+    if (field instanceof protobufjs().MapField) {
       const entries = Object.entries(value as Decoded);
       if (entries.length === 0) continue;
       out[jsonName(field)] = Object.fromEntries(

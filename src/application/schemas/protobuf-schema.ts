@@ -4,7 +4,8 @@
 // apart from its references: its top-level types are what compatibility compares, and its messages, numbered depth
 // first, are what Confluent's message indexes name.
 import { createRequire } from 'node:module';
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './schema-libraries.js';
 import { errorText, invalidSchema } from './schema-errors.js';
 import type { ResolvedReference } from './schema-references.js';
 import type { SchemaInput } from './schema-types.js';
@@ -17,7 +18,7 @@ const DESCRIPTOR_PROTO = 'google/protobuf/descriptor.proto';
 /** The well-known files an import may name without a reference, as protobufjs's JSON descriptors. */
 function wellKnownFile(path: string): protobuf.INamespace | undefined {
   if (path === DESCRIPTOR_PROTO) return require('protobufjs/google/protobuf/descriptor.json') as protobuf.INamespace;
-  return protobuf.common.get(path) ?? undefined;
+  return protobufjs().common.get(path) ?? undefined;
 }
 
 const PARSE_OPTIONS: protobuf.IParseOptions = { keepCase: true };
@@ -38,7 +39,7 @@ function packageNamespace(root: protobuf.Root, packageName: string | undefined):
 export function numberMessages(types: readonly protobuf.ReflectionObject[]): ProtobufMessage[] {
   const messages: ProtobufMessage[] = [];
   const walk = (objects: readonly protobuf.ReflectionObject[], prefix: readonly number[]) => {
-    const typesHere = objects.filter((object): object is protobuf.Type => object instanceof protobuf.Type);
+    const typesHere = objects.filter((object): object is protobuf.Type => object instanceof protobufjs().Type);
     typesHere.forEach((type, index) => {
       const indexes = [...prefix, index];
       messages.push({ indexes, type });
@@ -55,10 +56,10 @@ export function parseProtobufSchema(
 ): ParsedProtobufSchema {
   const syntax = syntaxOf(input.schema);
   if (!syntax) throw invalidSchema(input, 'syntax must be "proto2" or "proto3"');
-  const root = new protobuf.Root();
+  const root = new (protobufjs().Root)();
   let parsed: protobuf.IParserResult;
   try {
-    parsed = protobuf.parse(input.schema, root, PARSE_OPTIONS);
+    parsed = protobufjs().parse(input.schema, root, PARSE_OPTIONS);
   } catch (error) {
     throw invalidSchema(input, errorText(error));
   }
@@ -70,7 +71,9 @@ export function parseProtobufSchema(
     imports: parsed.imports ?? [],
     weakImports: parsed.weakImports ?? [],
     options: optionsOf(namespace),
-    types: [...namespace.nestedArray].filter((object) => !(object instanceof protobuf.Namespace) || isDeclared(object)),
+    types: [...namespace.nestedArray].filter(
+      (object) => !(object instanceof protobufjs().Namespace) || isDeclared(object),
+    ),
   };
 
   const referenceNames = new Set(references.flatMap((reference) => reference.names));
@@ -89,7 +92,7 @@ export function parseProtobufSchema(
   for (const reference of references) {
     let referenced: protobuf.IParserResult;
     try {
-      referenced = protobuf.parse(reference.stored.schema, root, PARSE_OPTIONS);
+      referenced = protobufjs().parse(reference.stored.schema, root, PARSE_OPTIONS);
     } catch (error) {
       throw invalidSchema(input, `reference ${reference.names[0]}: ${errorText(error)}`);
     }
@@ -125,5 +128,5 @@ function optionsOf(namespace: protobuf.Namespace): ReadonlyArray<Record<string, 
 
 /** Types, enums and services are declared by the file; plain namespaces are only packages of other files. */
 function isDeclared(object: protobuf.Namespace): boolean {
-  return object instanceof protobuf.Type || object instanceof protobuf.Service;
+  return object instanceof protobufjs().Type || object instanceof protobufjs().Service;
 }

@@ -4,7 +4,8 @@
 // oneofs and reserved entries), and names every message and enum type a field uses by its full name. Types are never
 // reordered: their order numbers messages in the wire format. These texts are for comparing schemas; the registry
 // hands clients back the schema text they registered.
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './schema-libraries.js';
 
 export interface ProtobufFile {
   readonly syntax: 'proto2' | 'proto3';
@@ -70,7 +71,7 @@ export function printProtobufFile(file: ProtobufFile, normalized: boolean): stri
   };
   const fieldLine = (field: protobuf.Field, syntax: string): string => {
     const proto3Optional = field.options?.proto3_optional === true;
-    if (field instanceof protobuf.MapField) {
+    if (field instanceof protobufjs().MapField) {
       return `map<${field.keyType}, ${typeName(field)}> ${field.name} = ${field.id}${bracketed(optionList(field))};`;
     }
     const label =
@@ -84,7 +85,7 @@ export function printProtobufFile(file: ProtobufFile, normalized: boolean): stri
   };
 
   const printType = (object: protobuf.ReflectionObject, depth: number): void => {
-    if (object instanceof protobuf.Type) {
+    if (object instanceof protobufjs().Type) {
       emit(depth, `message ${object.name} {`);
       for (const option of options(optionList(object))) emit(depth + 1, `option ${option};`);
       reserved(depth + 1, object.reserved);
@@ -108,7 +109,7 @@ export function printProtobufFile(file: ProtobufFile, normalized: boolean): stri
       }
       for (const nested of object.nestedArray) printType(nested, depth + 1);
       emit(depth, '}');
-    } else if (object instanceof protobuf.Enum) {
+    } else if (object instanceof protobufjs().Enum) {
       emit(depth, `enum ${object.name} {`);
       for (const option of options(optionList(object))) emit(depth + 1, `option ${option};`);
       reserved(depth + 1, object.reserved);
@@ -117,7 +118,7 @@ export function printProtobufFile(file: ProtobufFile, normalized: boolean): stri
         emit(depth + 1, `${name} = ${number}${bracketed(optionList({ options: valueOptions }))};`);
       }
       emit(depth, '}');
-    } else if (object instanceof protobuf.Service) {
+    } else if (object instanceof protobufjs().Service) {
       emit(depth, `service ${object.name} {`);
       for (const option of options(optionList(object))) emit(depth + 1, `option ${option};`);
       for (const method of object.methodsArray) {
@@ -128,7 +129,7 @@ export function printProtobufFile(file: ProtobufFile, normalized: boolean): stri
         emit(depth + 1, `rpc ${method.name} (${request}) returns (${response})${body}`);
       }
       emit(depth, '}');
-    } else if (object instanceof protobuf.Field && object.extend) {
+    } else if (object instanceof protobufjs().Field && object.extend) {
       emit(depth, `extend ${object.extend} {`);
       emit(depth + 1, fieldLine(object, file.syntax));
       emit(depth, '}');

@@ -3,7 +3,8 @@
 // as their bare value, Struct / Value / ListValue as any JSON, Empty as {}, FieldMask as a comma-separated list of
 // lowerCamelCase paths, and Any as its message's JSON with an "@type" URL (a well-known message's under "value").
 // Output writes fractions with 0, 3, 6 or 9 digits, as JsonFormat does.
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+import { protobufjs } from './schema-libraries.js';
 import type { JsonValue } from './parsed-schema.js';
 import { fail, Long } from './protobuf-json-support.js';
 
@@ -152,7 +153,7 @@ function anyFromJson(type: protobuf.Type, json: unknown, path: string, nested: N
   if (typeof url !== 'string' || !url.includes('/'))
     return fail(`${path}.@type`, 'expected a type URL such as type.googleapis.com/pkg.Message');
   const inner = type.root.lookup(url.slice(url.lastIndexOf('/') + 1));
-  if (!(inner instanceof protobuf.Type)) return fail(`${path}.@type`, `no message ${url} in the schema`);
+  if (!(inner instanceof protobufjs().Type)) return fail(`${path}.@type`, `no message ${url} in the schema`);
   const body = isWellKnown(inner) && wellKnownName(inner) !== 'Any' ? rest.value : rest;
   return { type_url: url, value: inner.encode(nested.messageFromJson(inner, body, path)).finish() };
 }
@@ -160,7 +161,7 @@ function anyFromJson(type: protobuf.Type, json: unknown, path: string, nested: N
 function anyToJson(type: protobuf.Type, message: Plain, nested: NestedJson): JsonValue {
   const url = String(message.type_url ?? '');
   const inner = type.root.lookup(url.slice(url.lastIndexOf('/') + 1));
-  if (!(inner instanceof protobuf.Type))
+  if (!(inner instanceof protobufjs().Type))
     return { '@type': url, value: nested.scalarToJson('bytes', message.value ?? new Uint8Array()) };
   const json = nested.messageToJson(
     inner,

@@ -1,7 +1,7 @@
 // Body of REST Proxy v2's POST /consumers/{group_name} (CreateConsumerRequest): Confluent's field names, booleans
 // and numbers also as strings, as its clients send them. No body is an empty one; every failure is 422 with
 // error_code 42204 (invalid consumer config), as Confluent answers.
-import { IsOptional } from 'class-validator';
+import { IsOptional } from '../../common/class-validator.js';
 import {
   countOf,
   flagOf,

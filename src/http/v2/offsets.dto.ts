@@ -2,7 +2,7 @@
 // records processed; no body, {} or an empty list commits every record returned to the client), and the
 // `?partition=topic:p` query of GET .../offsets, Brook's alternative to a GET body (topic names have no ':').
 import { Transform } from 'class-transformer';
-import { IsOptional, ValidateIf } from 'class-validator';
+import { IsOptional, ValidateIf } from '../../common/class-validator.js';
 import { integerProblem } from '../../application/params.js';
 import type { TopicPartition } from '../../group-coordinator/assignors/assignor.js';
 import { givenFields, IsArrayOfEntries, Rule } from '../validation/body-rules.js';

@@ -1,6 +1,6 @@
 // Body of REST Proxy v2's POST /consumers/{g}/instances/{i}/positions (seek): an offset per partition, the next
 // to read. Shape failures are 400 (40002), bad fields 422 (42206), as for the other partition lists.
-import { IsOptional } from 'class-validator';
+import { IsOptional } from '../../common/class-validator.js';
 import { IsArrayOfEntries, IsNonEmptyString, IsNonNegativeInteger, IsText } from '../validation/body-rules.js';
 import { INVALID_PAYLOAD, INVALID_REQUEST, RejectsWith } from '../validation/rest-validation.pipe.js';
 

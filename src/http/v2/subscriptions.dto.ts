@@ -2,7 +2,7 @@
 // topic_pattern, never both (409, 40901, as Confluent answers). A body that is not an object is 400 (40002); a
 // missing or bad list of topics, or a pattern that is not a string, 422 (42206; the service checks
 // the pattern itself). No body is an empty one.
-import { ValidateIf } from 'class-validator';
+import { ValidateIf } from '../../common/class-validator.js';
 import {
   SUBSCRIPTION_TOPICS_MAX,
   type SubscriptionBody,

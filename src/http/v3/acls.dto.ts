@@ -1,7 +1,7 @@
 // Confluent's v3 ACL inputs: the body of POST /v3/clusters/{c}/acls (CreateAclRequest), of POST .../acls:batch
 // (`data`, a list of CreateAclRequest) and the query of GET and DELETE (a filter: absent fields and ANY match everything, MATCH patterns select what would apply to a resource).
 // Enum values are case-insensitive, as Confluent's are. Every failure is 400 with error_code 40002.
-import { IsOptional } from 'class-validator';
+import { IsOptional } from '../../common/class-validator.js';
 import {
   ACL_NAME_CHARS_MAX as NAME_CHARS_MAX,
   ACL_PRINCIPAL as PRINCIPAL,

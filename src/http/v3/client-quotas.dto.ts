@@ -2,7 +2,7 @@
 // (User:<name>, or <default> for everyone without quotas of their own) and the body of PUT, each quota a positive
 // number up to QUOTA_VALUE_MAX or null. Every failure is 400 with error_code 40002.
 import type { PipeTransform } from '@nestjs/common';
-import { IsOptional } from 'class-validator';
+import { IsOptional } from '../../common/class-validator.js';
 import { errors } from '../../common/brook-error.js';
 import { DEFAULT_ENTITY, QUOTA_KINDS, QUOTA_VALUE_MAX, type QuotaValues } from '../../security/quota.js';
 import { BodyRules, givenFields, Rule } from '../validation/body-rules.js';

@@ -1,7 +1,7 @@
 // Bodies of the v3 topic config routes: PUT .../configs/{name} (Confluent's UpdateConfigRequest) and
 // POST .../configs:alter (AlterConfigBatchRequest: SET or DELETE per entry, validate_only). Every failure is 400
 // with error_code 40002; names and values are checked further against the topic config definitions (same code).
-import { IsOptional } from 'class-validator';
+import { IsOptional } from '../../common/class-validator.js';
 import type { AlterConfigsBody } from '../../application/admin/topic-admin.service.js';
 import { IsArrayOfEntries, IsNonEmptyString, IsOneOf, IsText, IsTrueOrFalse } from '../validation/body-rules.js';
 import { INVALID_REQUEST, RejectsWith } from '../validation/rest-validation.pipe.js';

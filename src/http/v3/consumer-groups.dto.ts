@@ -2,7 +2,7 @@
 // (to earliest, latest, an offset or a timestamp), of which topics and partitions, dry run by default. Failures are
 // 400 with error_code 40002, but a timestamp that is neither epoch milliseconds nor an RFC 3339 date-time is
 // 400 with error_code 400, as a timestamp query parameter is.
-import { IsOptional, ValidateIf } from 'class-validator';
+import { IsOptional, ValidateIf } from '../../common/class-validator.js';
 import { timestampProblem } from '../../application/params.js';
 import type { ResetOffsetsBody } from '../../application/consumer-groups/reset-offsets-body.js';
 import {

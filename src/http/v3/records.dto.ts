@@ -3,7 +3,7 @@
 // to encode keys and values (format: binary, json, string, or a schema format). 400 (400) for a bad one. The bounds that come from the broker's settings
 // (max_bytes up to BROOK_READ_BYTES_MAX, wait_ms up to BROOK_READ_WAIT_MS_MAX) are checked by ReadLimitsPipe.
 import { Inject, Injectable, type PipeTransform } from '@nestjs/common';
-import { IsOptional } from 'class-validator';
+import { IsOptional } from '../../common/class-validator.js';
 import { errors } from '../../common/brook-error.js';
 import { integerProblem } from '../../application/params.js';
 import { READ_FORMATS, type ReadFormat } from '../../application/record-format.js';

@@ -2,7 +2,7 @@
 // partitions), every failure 400 with error_code 40002; names, partition counts, replication factors and config
 // values are checked further by the controller against the cluster (same code). And the query of the topic list
 // (400 with error_code 400).
-import { IsOptional } from 'class-validator';
+import { IsOptional } from '../../common/class-validator.js';
 import type { CreateTopicBody } from '../../application/admin/topic-admin.service.js';
 import {
   IsArrayOfEntries,

@@ -3,7 +3,7 @@
 // "3" is not an integer and 1.5 is not a partition. A field that may be absent (or null) says so with
 // @IsOptional() above its rule; a rule without it rejects absence like any other wrong value.
 import { Type } from 'class-transformer';
-import { registerDecorator, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
+import { registerDecorator, ValidateBy, ValidateNested, type ValidationOptions } from '../../common/class-validator.js';
 import { WHOLE_BODY } from './rest-validation.pipe.js';
 
 type Predicate = (value: unknown) => boolean;

@@ -23,7 +23,7 @@
 // - Which failure: one per request, the first: whole-body rules, then fields in declaration order, depth first, and
 //   within a field its first failing rule (stopAtFirstError). Declare fields in the order the checks should run.
 import { Injectable, ValidationPipe, type ArgumentMetadata, type Type } from '@nestjs/common';
-import type { ValidationError } from 'class-validator';
+import { CLASS_VALIDATOR_PACKAGE, type ValidationError } from '../../common/class-validator.js';
 import { BrookError } from '../../common/brook-error.js';
 
 /** The status and Confluent error code a failure answers. */
@@ -81,6 +81,7 @@ export class RestValidationPipe extends ValidationPipe {
       stopAtFirstError: true,
       forbidUnknownValues: false,
       exceptionFactory: (errors) => new DtoRejected(errors),
+      validatorPackage: CLASS_VALIDATOR_PACKAGE,
     });
   }
 
