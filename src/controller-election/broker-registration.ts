@@ -11,7 +11,7 @@
 //   with the same broker epoch: the same process, with the same logs, is the same incarnation. Held by another
 //   process by then, the id is taken: the caller stops.
 import type { Logger } from '@nestjs/common';
-import type { Clock } from '../common/clock.js';
+import { type Clock, sleep } from '../common/clock.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { BROKER_EPOCH_KEY, brokerKey } from '../coordination/cluster-keys.js';
 import type { CoordinationStore } from '../coordination/coordination-store.js';
@@ -57,7 +57,7 @@ export class RegistrationKeeper {
         this.logger.warn(`broker id ${this.config.brokerId} is registered; waiting for that registration to lapse`);
         warned = true;
       }
-      await sleep(Math.min(this.config.brokerHeartbeatIntervalMs, LAPSE_POLL_MS_MAX));
+      await sleep(this.clock, Math.min(this.config.brokerHeartbeatIntervalMs, LAPSE_POLL_MS_MAX));
     }
   }
 
@@ -165,8 +165,4 @@ function parseRegistration(value: string): BrokerRegistration | null {
   } catch {
     return null;
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

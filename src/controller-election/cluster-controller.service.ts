@@ -44,7 +44,7 @@ import { mergeSnapshots } from './metadata-restore.js';
 import { decideLeaderChanges } from './partition-leadership.js';
 import { decidePreferredLeaders } from './preferred-leader.js';
 import { ReassignmentDriver } from './reassignment-driver.js';
-import { type Clock, CLOCK, systemClock } from '../common/clock.js';
+import { type CancelTimer, type Clock, CLOCK, everyMs, sleep, systemClock } from '../common/clock.js';
 
 /** How long a broker has to hand over its metadata snapshot during a restore. */
 const SNAPSHOT_REQUEST_TIMEOUT_MS = 5_000;
@@ -62,7 +62,7 @@ export class ClusterController implements OnModuleDestroy {
   private epoch = -1;
   private restored = false;
   private stopWatches: Array<() => void> = [];
-  private timer: NodeJS.Timeout | null = null;
+  private cancelHeartbeat: CancelTimer | null = null;
   private running: Promise<void> | null = null;
   private runAgain = false;
   /** Callers waiting for the next whole pass (controlled shutdown). */
@@ -99,7 +99,7 @@ export class ClusterController implements OnModuleDestroy {
   async whenReady(timeoutMs: number): Promise<boolean> {
     const deadline = this.clock.monotonicMs() + timeoutMs;
     while (!this.ready && this.election.isController() && this.clock.monotonicMs() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+      await sleep(this.clock, READY_POLL_MS);
     }
     return this.ready;
   }
@@ -120,8 +120,7 @@ export class ClusterController implements OnModuleDestroy {
         if (this.reassignments.inProgress) this.schedule();
       }),
     ];
-    this.timer = setInterval(() => this.schedule(), this.config.brokerHeartbeatIntervalMs);
-    this.timer.unref();
+    this.cancelHeartbeat = everyMs(this.clock, this.config.brokerHeartbeatIntervalMs, () => this.schedule());
     this.schedule();
   }
 
@@ -131,8 +130,8 @@ export class ClusterController implements OnModuleDestroy {
     this.reassignments.inProgress = false;
     for (const stop of this.stopWatches) stop();
     this.stopWatches = [];
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.cancelHeartbeat?.();
+    this.cancelHeartbeat = null;
   }
 
   /** Runs one pass now, or once more after the running one. */
@@ -161,10 +160,10 @@ export class ClusterController implements OnModuleDestroy {
    */
   async settle(timeoutMs: number): Promise<void> {
     if (this.epoch < 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    let cancelTimer: CancelTimer = () => undefined;
+    const timeout = new Promise<void>((resolve) => (cancelTimer = this.clock.setTimer(timeoutMs, resolve)));
     await Promise.race([this.nextPass(), timeout]);
-    clearTimeout(timer);
+    cancelTimer();
   }
 
   /** Resolves once a pass that started after this call has run (or this broker stopped being controller). */

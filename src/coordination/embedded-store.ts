@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../common/atomic-file.js';
 import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { dirname } from 'node:path';
 
-import { type Clock, systemClock } from '../common/clock.js';
+import { type CancelTimer, type Clock, everyMs, systemClock } from '../common/clock.js';
 import { CoalescingWriter } from './coalescing-writer.js';
 import {
   CoordinationFencedError,
@@ -66,7 +66,7 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
   private readonly ttlKeys = new Set<string>();
   private readonly writer: CoalescingWriter;
   private readonly hub: WatchHub;
-  private readonly sweepTimer: NodeJS.Timeout;
+  private readonly cancelSweep: CancelTimer;
   private closed = false;
 
   static async open(
@@ -94,7 +94,7 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
     this.writer = new CoalescingWriter(() => writeFileAtomic(this.file, serializeSnapshot(this.snapshot())));
     this.hub = new WatchHub(options.onListenerError ?? reportListenerError);
     const sweepIntervalMs = options.sweepIntervalMs ?? EMBEDDED_SWEEP_INTERVAL_MS_DEFAULT;
-    this.sweepTimer = setInterval(() => this.sweep(), sweepIntervalMs).unref();
+    this.cancelSweep = everyMs(clock, sweepIntervalMs, () => this.sweep());
   }
 
   async get(key: string): Promise<VersionedValue | null> {
@@ -209,7 +209,7 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.sweepTimer);
+    this.cancelSweep();
     this.hub.clear();
     // A failed write was already reported to the calls it covered; closing still succeeds.
     await this.writer.barrier().catch(() => undefined);

@@ -12,7 +12,7 @@
 //   (DESIGN.md §1), but not without a short pause.
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import { type Clock, systemClock } from '../common/clock.js';
+import { type CancelTimer, type Clock, everyMs, systemClock } from '../common/clock.js';
 
 import { CoordinationFencedError, CoordinationStoreClosedError } from './coordination-errors.js';
 import {
@@ -73,7 +73,7 @@ export interface RedisStoreOptions {
   onListenerError?: (error: unknown, event: WatchEvent) => void;
   /** Where connection errors are reported (ioredis retries by itself); default: ignored. */
   onConnectionError?: (error: Error) => void;
-  /** Times the start-up wait (default: the system clock). */
+  /** Times the start-up wait and the sweep (default: the system clock). */
   clock?: Clock;
 }
 
@@ -100,7 +100,7 @@ const SCRIPTS = {
 export class RedisCoordinationStore extends CoordinationStore {
   private readonly namespace: string;
   private readonly hub: WatchHub;
-  private readonly sweepTimer: NodeJS.Timeout;
+  private readonly cancelSweep: CancelTimer;
   private subscriber: Redis | null = null;
   /** Until the first SUBSCRIBE is confirmed, scripts wait for it: a write made after watch() is seen by it. */
   private subscribing: Promise<void> | null = null;
@@ -129,7 +129,7 @@ export class RedisCoordinationStore extends CoordinationStore {
     this.namespace = options.namespace ?? REDIS_NAMESPACE_DEFAULT;
     this.hub = new WatchHub(options.onListenerError ?? reportListenerError);
     const sweepIntervalMs = options.sweepIntervalMs ?? REDIS_SWEEP_INTERVAL_MS_DEFAULT;
-    this.sweepTimer = setInterval(() => void this.sweep(), sweepIntervalMs).unref();
+    this.cancelSweep = everyMs(options.clock ?? systemClock, sweepIntervalMs, () => void this.sweep());
   }
 
   async get(key: string): Promise<VersionedValue | null> {
@@ -239,7 +239,7 @@ export class RedisCoordinationStore extends CoordinationStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.sweepTimer);
+    this.cancelSweep();
     this.hub.clear();
     const subscriber = this.subscriber;
     this.subscriber = null;

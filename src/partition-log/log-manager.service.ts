@@ -8,7 +8,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DATA_DIR_MODE, DATA_FILE_MODE } from '../common/file-modes.js';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLOCK, systemClock, type Clock } from '../common/clock.js';
+import { type CancelTimer, CLOCK, everyMs, systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import { resolveTopicConfig } from '../config/topic-config.js';
@@ -37,7 +37,7 @@ export class LogManager {
   private readonly logs = new Map<string, PartitionLog>();
   private readonly opening = new Map<string, Promise<PartitionLog>>();
   private readonly pool: FileHandlePool;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers: CancelTimer[] = [];
   private highWatermarkOf: HighWatermarkSource = () => undefined;
 
   constructor(
@@ -57,12 +57,13 @@ export class LogManager {
 
   startScheduler(): void {
     const every = (intervalMs: number, work: () => Promise<void>) => {
-      const timer = setInterval(
-        () => void work().catch((error) => this.logger.error((error as Error).message)),
-        intervalMs,
+      this.timers.push(
+        everyMs(
+          this.clock,
+          intervalMs,
+          () => void work().catch((error) => this.logger.error((error as Error).message)),
+        ),
       );
-      timer.unref();
-      this.timers.push(timer);
     };
     every(this.config.logRetentionCheckIntervalMs, () => this.applyRetention());
     every(this.config.logCleanerBackoffMs, () => this.cleanCompactedLogs());
@@ -204,7 +205,7 @@ export class LogManager {
   }
 
   async closeAll(): Promise<void> {
-    for (const timer of this.timers) clearInterval(timer);
+    for (const cancel of this.timers) cancel();
     // bounded: each close replaces small files beside its log (descriptors outside the pool)
     await forEachBounded(this.logs.values(), LOG_OPENS_CONCURRENT_MAX, (log) => log.close());
     await this.pool.closeAll();
