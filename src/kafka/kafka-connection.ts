@@ -299,6 +299,8 @@ export class KafkaConnection {
           return;
         }
       }
+      // nothing else in flight can finish in this tick (a consumer's one Fetch at a time): no reason to hold it
+      if (this.schedule.held === 0) this.flushAnswers();
     }
     this.drainBacklog();
   }
@@ -306,7 +308,8 @@ export class KafkaConnection {
   /**
    * Holds the answers written from now until the current run of callbacks, promise reactions included, has
    * finished: the answers of requests that complete together (a log write that took several batches) leave in one
-   * socket write, not one system call (and one wake-up of the client) each.
+   * socket write, not one system call (and one wake-up of the client) each. finish() lets them go at once when no
+   * request is left in flight.
    */
   private corkUntilTicksEnd(): void {
     if (this.corked) return;
