@@ -88,6 +88,8 @@ export class KafkaConnection {
   private muteTimer: NodeJS.Timeout | null = null;
   private pumping = false;
   private pumpAgain = false;
+  /** Whether answers are held for one socket write (corkUntilTicksEnd). */
+  private corked = false;
   private reading = true;
   private closed = false;
 
@@ -288,18 +290,38 @@ export class KafkaConnection {
   private finish(entry: ScheduledRequest<Job, Outcome>, outcome: Outcome): void {
     const released = this.schedule.finish(entry, outcome);
     if (released.length > 0 && !this.socket.destroyed) {
-      this.socket.cork();
+      this.corkUntilTicksEnd();
       for (const { frame, closeReason } of released) {
         if (frame !== null) for (const buffer of frame) this.socket.write(buffer);
         if (closeReason !== null) {
-          this.socket.uncork();
+          this.flushAnswers();
           this.endAfterWrites(closeReason);
           return;
         }
       }
-      this.socket.uncork();
+      // nothing else in flight can finish in this tick (a consumer's one Fetch at a time): no reason to hold it
+      if (this.schedule.held === 0) this.flushAnswers();
     }
     this.drainBacklog();
+  }
+
+  /**
+   * Holds the answers written from now until the current run of callbacks, promise reactions included, has
+   * finished: the answers of requests that complete together (a log write that took several batches) leave in one
+   * socket write, not one system call (and one wake-up of the client) each. finish() lets them go at once when no
+   * request is left in flight.
+   */
+  private corkUntilTicksEnd(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.socket.cork();
+    process.nextTick(() => this.flushAnswers());
+  }
+
+  private flushAnswers(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.socket.uncork();
   }
 
   /** Ends the connection once what was written has gone out (an answer the client should read first). */

@@ -72,9 +72,11 @@ export class TallyCell<T extends string> {
 
 @Injectable()
 export class Metrics {
-  /** Pending counts of messagesIn, bytesIn and requests (see CounterTally). */
+  /** Pending counts of messagesIn, bytesIn, messagesOut, bytesOut and requests (see CounterTally). */
   readonly messagesInTally = new CounterTally<'topic'>();
   readonly bytesInTally = new CounterTally<'topic'>();
+  readonly messagesOutTally = new CounterTally<'topic'>();
+  readonly bytesOutTally = new CounterTally<'topic'>();
   readonly requestsTally = new CounterTally<'method' | 'route' | 'status'>();
 
   readonly registry = new Registry();
@@ -93,17 +95,19 @@ export class Metrics {
     registers: [this.registry],
     collect: () => this.bytesInTally.flushTo(this.bytesIn),
   });
-  readonly messagesOut = new Counter({
+  readonly messagesOut: Counter<'topic'> = new Counter({
     name: 'brook_topic_messages_out_total',
     help: 'Records delivered to consumers (v3 read and v2 consumer poll).',
     labelNames: ['topic'] as const,
     registers: [this.registry],
+    collect: () => this.messagesOutTally.flushTo(this.messagesOut),
   });
-  readonly bytesOut = new Counter({
+  readonly bytesOut: Counter<'topic'> = new Counter({
     name: 'brook_topic_bytes_out_total',
     help: 'Record-batch bytes read from the log for consumers.',
     labelNames: ['topic'] as const,
     registers: [this.registry],
+    collect: () => this.bytesOutTally.flushTo(this.bytesOut),
   });
   /** Counted through requestsTally on the request path (http-metrics.ts). */
   readonly requests: Counter<'method' | 'route' | 'status'> = new Counter({
@@ -167,7 +171,8 @@ export class Metrics {
   }
 
   consumed(topic: string, records: number, batchBytes: number): void {
-    if (records > 0) this.messagesOut.inc({ topic }, records);
-    if (batchBytes > 0) this.bytesOut.inc({ topic }, batchBytes);
+    // a read of nothing makes no series, as prom-client's inc of 0 was never called for it
+    if (records > 0) this.messagesOutTally.cell(topic, () => ({ topic })).add(records);
+    if (batchBytes > 0) this.bytesOutTally.cell(topic, () => ({ topic })).add(batchBytes);
   }
 }

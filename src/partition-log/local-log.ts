@@ -17,8 +17,7 @@ import { floorSegmentIndex, type LogSegments } from './log-segments.js';
 import { writeCleanShutdownMarker, writeLeaderEpochs, writeLogState, type LogState } from './log-state-files.js';
 import type { ProducerStateManager, ProducerStateSettings } from './producer-state-manager.js';
 import { writeProducerSnapshot } from './producer-state-files.js';
-import { lastOffsetOf } from './record-batch-layout.js';
-import { batchesIn, decodeRecords } from './record-batch-reader.js';
+import { batchesIn, batchesSummary, decodeRecords } from './record-batch-reader.js';
 import { SerialQueue } from './serial-queue.js';
 
 /** Most bytes a single read may return (a caller's max_bytes is clamped to this). */
@@ -245,9 +244,7 @@ export class LocalLog {
       const batches = await segment.readFromOffset(startOffset, maxBytes, limit, options.minOneBatch ?? true);
       if (batches === null) continue; // compaction can leave a segment with nothing at or after the offset
       if (batches.length === 0) return empty;
-      let nextOffset = startOffset;
-      for (const { header } of batchesIn(batches)) nextOffset = lastOffsetOf(header) + 1;
-      return { batches, nextOffset };
+      return { batches, nextOffset: batchesSummary(batches, startOffset).nextOffset };
     }
     return empty;
   }

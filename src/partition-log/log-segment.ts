@@ -19,6 +19,7 @@ import {
   readBatchHeader,
   type BatchHeader,
 } from './record-batch-layout.js';
+import { readAt } from './positional-read.js';
 import { maxIndexEntries } from './roll-policy.js';
 import { type CheckedWrite, writeCheckedBatches } from './segment-append-write.js';
 import { indexFilePath, logFilePath, timeIndexFilePath } from './segment-files.js';
@@ -240,7 +241,7 @@ export class LogSegment {
       const length = Math.min(Math.max(maxBytes, BATCH_HEADER_BYTES), available);
       const direct = await this.withReadHandle(async (handle) => {
         const buffer = Buffer.allocUnsafe(length);
-        const { bytesRead } = await handle.read(buffer, 0, length, indexed);
+        const bytesRead = await readAt(handle, buffer, length, indexed);
         return wholeBatchesFrom(buffer.subarray(0, bytesRead), offset, maxBytes, maxOffsetExclusive);
       });
       if (direct !== undefined) return direct;
@@ -268,11 +269,11 @@ export class LogSegment {
       if (minOneBatch && length < BATCH_HEADER_BYTES) length = Math.min(BATCH_HEADER_BYTES, available);
       if (length < BATCH_HEADER_BYTES) return Buffer.alloc(0); // maxBytes below one header, without minOneBatch
       let buffer = Buffer.allocUnsafe(length);
-      let { bytesRead } = await handle.read(buffer, 0, length, position);
+      let bytesRead = await readAt(handle, buffer, length, position);
       const first = readBatchHeader(buffer.subarray(0, bytesRead));
       if (minOneBatch && first.sizeBytes > bytesRead && lastOffsetOf(first) < maxOffsetExclusive) {
         buffer = Buffer.allocUnsafe(first.sizeBytes);
-        ({ bytesRead } = await handle.read(buffer, 0, first.sizeBytes, position));
+        bytesRead = await readAt(handle, buffer, first.sizeBytes, position);
       }
       return buffer.subarray(0, wholeBatchesLength(buffer, bytesRead, maxOffsetExclusive));
     });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CompressionType, UnsupportedCompressionError } from './compression.js';
 import { CorruptBatchError } from './record-batch-layout.js';
 import { encodeBatch } from './record-batch-builder.js';
-import { batchesIn, decodeRecords } from './record-batch-reader.js';
+import { batchesIn, batchesSummary, decodeRecords } from './record-batch-reader.js';
 import {
   AT,
   T0,
@@ -146,6 +146,33 @@ describe('batchesIn', () => {
           end += batch.length;
         }
         expect([...batchesIn(log.subarray(0, cut))].map(({ position }) => position)).toEqual(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('property: batchesSummary gives the offset after the last whole batch and the records batchesIn walks', () => {
+    const batchList = fc.array(
+      fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 1, max: 5 })), // a gap before, then the count
+      { minLength: 0, maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(batchList, fc.double({ min: 0, max: 1, noNaN: true }), (specs, cutFraction) => {
+        let nextOffset = 7;
+        const batches = specs.map(([gap, count]) => {
+          const batch = batchOf(count, nextOffset + gap);
+          nextOffset += gap + count;
+          return batch;
+        });
+        const log = Buffer.concat(batches);
+        const cut = log.subarray(0, Math.floor(cutFraction * log.length));
+        let expectedNext = 3;
+        let expectedRecords = 0;
+        for (const { header } of batchesIn(cut)) {
+          expectedNext = header.baseOffset + header.lastOffsetDelta + 1;
+          expectedRecords += header.recordCount;
+        }
+        expect(batchesSummary(cut, 3)).toEqual({ nextOffset: expectedNext, recordCount: expectedRecords });
       }),
       { numRuns: 200 },
     );

@@ -35,6 +35,24 @@ export function* batchesIn(buffer: Buffer): Generator<{ header: BatchHeader; pos
 }
 
 /**
+ * What a read's batches add up to, in one loop without batchesIn's generator (the fetch path walks every answer):
+ * the offset after the last whole batch (`from` when there is none) and the records they hold.
+ */
+export function batchesSummary(buffer: Buffer, from: number): { nextOffset: number; recordCount: number } {
+  let nextOffset = from;
+  let recordCount = 0;
+  let position = 0;
+  while (buffer.length - position >= BATCH_HEADER_BYTES) {
+    const header = readBatchHeader(buffer, position);
+    if (position + header.sizeBytes > buffer.length) break;
+    nextOffset = header.baseOffset + header.lastOffsetDelta + 1;
+    recordCount += header.recordCount;
+    position += header.sizeBytes;
+  }
+  return { nextOffset, recordCount };
+}
+
+/**
  * Decodes the records of one batch. Under LogAppendTime every record carries the batch's max timestamp, as in
  * Kafka. `maxDecompressedBytes` bounds the memory a compressed batch may expand to. Malformed bytes (a truncated
  * batch, lengths or counts that run past the data, a compressed section that does not inflate or inflates past

@@ -35,4 +35,4 @@ export {
   type RecordInput,
   type RecordSpans,
 } from './record-batch-builder.js';
-export { batchesIn, decodeRecords, type LogRecord } from './record-batch-reader.js';
+export { batchesIn, batchesSummary, decodeRecords, type LogRecord } from './record-batch-reader.js';

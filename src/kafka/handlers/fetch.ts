@@ -28,7 +28,7 @@
 // - @platformatic/kafka 1.35.0 names v12 topics by their ids' text: such a name means that topic and is echoed.
 import { divergingEpoch } from '../../replication/fetch-divergence.js';
 import type { TopicMetadata } from '../../topic/cluster-metadata.js';
-import { batchesIn } from '../../partition-log/record-batch.js';
+import { batchesSummary } from '../../partition-log/record-batch.js';
 import type { ResponseInput } from '../protocol/apis.js';
 import { KafkaErrorCode } from '../protocol/error-codes.js';
 import { kafkaFailure } from '../kafka-errors.js';
@@ -141,11 +141,11 @@ async function readAll(
     const mayRead = readable(context, topics[t]);
     for (const wanted of body.topics[t].partitions) {
       const limit = Math.min(wanted.partitionMaxBytes, body.maxBytes - bytes);
-      const answer = mayRead
+      const { answer, recordCount } = mayRead
         ? await readPartition(context, topics[t], wanted, limit, bytes === 0)
-        : failedPartition(wanted.partition, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
+        : nothingRead(failedPartition(wanted.partition, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED));
       bytes += answer.records.length;
-      if (holdsRecords(answer.records)) recordBytes += answer.records.length;
+      if (recordCount > 0) recordBytes += answer.records.length;
       if (answer.errorCode !== KafkaErrorCode.NONE || answer.divergingEpoch !== undefined) failed = true;
       partitions.push(answer);
     }
@@ -154,10 +154,14 @@ async function readAll(
   return { responses, bytes, recordBytes, failed };
 }
 
-/** Does any batch in `batches` hold a record (not only empty batches: markers)? */
-function holdsRecords(batches: Buffer): boolean {
-  for (const { header } of batchesIn(batches)) if (header.recordCount > 0) return true;
-  return false;
+/** A partition's answer and the records its batches hold (0 for nothing but empty batches: markers). */
+interface PartitionRead {
+  readonly answer: PartitionAnswer & { records: Buffer };
+  readonly recordCount: number;
+}
+
+function nothingRead(answer: PartitionAnswer & { records: Buffer }): PartitionRead {
+  return { answer, recordCount: 0 };
 }
 
 function failedPartition(partitionIndex: number, errorCode: number): PartitionAnswer & { records: Buffer } {
@@ -179,24 +183,28 @@ async function readPartition(
   wanted: PartitionRequest,
   limitBytes: number,
   firstWithData: boolean,
-): Promise<PartitionAnswer & { records: Buffer }> {
+): Promise<PartitionRead> {
   const index = wanted.partition;
-  if (topic.metadata === undefined) return failedPartition(index, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  if (topic.metadata === undefined) {
+    return nothingRead(failedPartition(index, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
+  }
   const name = topic.metadata.assignment.name;
   const { replicas, metrics } = context.services;
   let leader;
   try {
     leader = replicas.leaderLog(name, index);
   } catch (error) {
-    return failedPartition(index, kafkaFailure(error).errorCode);
+    return nothingRead(failedPartition(index, kafkaFailure(error).errorCode));
   }
   const { log, leaderEpoch } = leader;
   if (wanted.currentLeaderEpoch >= 0 && wanted.currentLeaderEpoch !== leaderEpoch) {
-    return failedPartition(
-      index,
-      wanted.currentLeaderEpoch < leaderEpoch
-        ? KafkaErrorCode.FENCED_LEADER_EPOCH
-        : KafkaErrorCode.UNKNOWN_LEADER_EPOCH,
+    return nothingRead(
+      failedPartition(
+        index,
+        wanted.currentLeaderEpoch < leaderEpoch
+          ? KafkaErrorCode.FENCED_LEADER_EPOCH
+          : KafkaErrorCode.UNKNOWN_LEADER_EPOCH,
+      ),
     );
   }
   const offsets = (highWatermark: number) => ({
@@ -209,16 +217,21 @@ async function readPartition(
   });
   const highWatermark = replicas.highWatermarkOf(name, index) ?? -1;
   if (wanted.fetchOffset < log.logStartOffset || wanted.fetchOffset > log.logEndOffset) {
-    return { ...offsets(highWatermark), errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, records: EMPTY };
+    return nothingRead({ ...offsets(highWatermark), errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, records: EMPTY });
   }
   const diverging = divergingEpoch(wanted.fetchOffset, wanted.lastFetchedEpoch, (epoch) =>
     log.endOffsetForEpoch(epoch),
   );
   if (diverging !== null) {
-    return { ...offsets(highWatermark), errorCode: KafkaErrorCode.NONE, divergingEpoch: diverging, records: EMPTY };
+    return nothingRead({
+      ...offsets(highWatermark),
+      errorCode: KafkaErrorCode.NONE,
+      divergingEpoch: diverging,
+      records: EMPTY,
+    });
   }
   if (limitBytes <= 0 || wanted.fetchOffset >= highWatermark) {
-    return { ...offsets(highWatermark), errorCode: KafkaErrorCode.NONE, records: EMPTY };
+    return nothingRead({ ...offsets(highWatermark), errorCode: KafkaErrorCode.NONE, records: EMPTY });
   }
   try {
     const read = await replicas.read(name, index, wanted.fetchOffset, {
@@ -226,15 +239,17 @@ async function readPartition(
       waitMs: 0,
       minOneBatch: firstWithData,
     });
-    let records = 0;
-    for (const { header } of batchesIn(read.batches)) records += header.recordCount;
-    metrics.consumed(name, records, read.batches.length);
-    return { ...offsets(read.highWatermark), errorCode: KafkaErrorCode.NONE, records: read.batches };
+    const { recordCount } = batchesSummary(read.batches, wanted.fetchOffset);
+    metrics.consumed(name, recordCount, read.batches.length);
+    return {
+      answer: { ...offsets(read.highWatermark), errorCode: KafkaErrorCode.NONE, records: read.batches },
+      recordCount,
+    };
   } catch (error) {
     // the log start moved past the offset (retention) between the check and the read
     if (wanted.fetchOffset < log.logStartOffset) {
-      return { ...offsets(highWatermark), errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, records: EMPTY };
+      return nothingRead({ ...offsets(highWatermark), errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, records: EMPTY });
     }
-    return failedPartition(index, kafkaFailure(error).errorCode);
+    return nothingRead(failedPartition(index, kafkaFailure(error).errorCode));
   }
 }
