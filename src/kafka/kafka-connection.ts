@@ -15,6 +15,7 @@
 // client does not drain (reading stops until it does), idle connections (BROOK_CONNECTIONS_MAX_IDLE_MS).
 import { Logger } from '@nestjs/common';
 import type { Socket } from 'node:net';
+import type { CancelTimer } from '../common/clock.js';
 import { apiByName, type ApiName } from './protocol/apis.js';
 import { decodeRequest, encodeResponse, type KafkaRequest } from './protocol/codec.js';
 import type { KafkaDecodeError } from './protocol/errors.js';
@@ -85,7 +86,7 @@ export class KafkaConnection {
   /** Frames read while the schedule was full, in order; at most what one socket read delivered. */
   private readonly backlog: Buffer[] = [];
   private readonly abort = new AbortController();
-  private muteTimer: NodeJS.Timeout | null = null;
+  private muteTimer: CancelTimer | null = null;
   private pumping = false;
   private pumpAgain = false;
   /** Whether answers are held for one socket write (corkUntilTicksEnd). */
@@ -127,7 +128,7 @@ export class KafkaConnection {
     this.closed = true;
     this.logger.debug(`connection from ${this.session.host} closed: ${reason}`);
     this.abort.abort();
-    if (this.muteTimer !== null) clearTimeout(this.muteTimer);
+    this.muteTimer?.();
     this.socket.destroy();
   }
 
@@ -196,13 +197,10 @@ export class KafkaConnection {
         const now = this.services.clock.monotonicMs();
         for (const entry of this.schedule.takeStartable(now)) this.run(entry);
         if (now < this.schedule.mutedUntilMs && this.muteTimer === null) {
-          this.muteTimer = setTimeout(
-            () => {
-              this.muteTimer = null;
-              this.drainBacklog();
-            },
-            Math.ceil(this.schedule.mutedUntilMs - now),
-          );
+          this.muteTimer = this.services.clock.setTimer(Math.ceil(this.schedule.mutedUntilMs - now), () => {
+            this.muteTimer = null;
+            this.drainBacklog();
+          });
         }
       } while (this.pumpAgain);
     } finally {
@@ -330,7 +328,7 @@ export class KafkaConnection {
     this.closed = true;
     this.logger.debug(`connection from ${this.session.host} closed: ${reason}`);
     this.abort.abort();
-    if (this.muteTimer !== null) clearTimeout(this.muteTimer);
+    this.muteTimer?.();
     this.socket.destroySoon(); // ends the socket once its writes are out, then destroys it
   }
 

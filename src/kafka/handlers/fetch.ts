@@ -26,6 +26,7 @@
 // - A client over consumer_byte_rate gets an empty answer with its throttle time (Kafka's throttled fetch); the
 //   bytes sent are charged to it.
 // - @platformatic/kafka 1.35.0 names v12 topics by their ids' text: such a name means that topic and is echoed.
+import { sleep } from '../../common/clock.js';
 import { divergingEpoch } from '../../replication/fetch-divergence.js';
 import type { TopicMetadata } from '../../topic/cluster-metadata.js';
 import { batchesSummary } from '../../partition-log/record-batch.js';
@@ -83,25 +84,11 @@ export const fetchHandler = defineHandler({
               offset: Math.max(p.fetchOffset, replicas.highWatermarkOf(name, p.partition) ?? p.fetchOffset),
             }));
       });
-      if (positions.length === 0) await sleep(remainingMs, context.signal);
+      if (positions.length === 0) await sleep(context.services.clock, remainingMs, context.signal);
       else await replicas.waitForAny(positions, remainingMs, context.signal);
     }
   },
 });
-
-/** Resolves after `ms`, or at once when `signal` aborts (the connection closed). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 function sessionError(errorCode: KafkaErrorCode): FetchAnswer {
   return { throttleTimeMs: 0, errorCode, sessionId: 0, responses: [] };
