@@ -47,6 +47,14 @@ export interface ReplicaFetchAnswer {
   batches: Buffer;
 }
 
+/**
+ * The answer as the leader writes it: its batches in the pieces it holds them in (kept appends, or one file read),
+ * sent one after the other as one body.
+ */
+export interface LeaderFetchAnswer extends Omit<ReplicaFetchAnswer, 'batches'> {
+  batches: readonly Buffer[];
+}
+
 export function replicaFetchQuery(request: ReplicaFetchRequest): Record<string, number> {
   return {
     replica_id: request.replicaId,
@@ -59,7 +67,7 @@ export function replicaFetchQuery(request: ReplicaFetchRequest): Record<string, 
   };
 }
 
-export function answerHeaders(answer: ReplicaFetchAnswer): Record<string, string> {
+export function answerHeaders(answer: Omit<ReplicaFetchAnswer, 'batches'>): Record<string, string> {
   const headers: Record<string, string> = {
     [LEADER_EPOCH_HEADER]: String(answer.leaderEpoch),
     [HIGH_WATERMARK_HEADER]: String(answer.highWatermark),
