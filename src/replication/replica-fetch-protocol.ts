@@ -45,6 +45,11 @@ export interface ReplicaFetchAnswer {
   logStartOffset: number;
   diverging: { epoch: number; endOffset: number } | null;
   batches: Buffer;
+  /**
+   * Present when `batches` lies in a reused buffer (the follower's fetch connection): called once the log no
+   * longer reads them (the append has settled); never called after a failed append, whose writes may still read.
+   */
+  release?(): void;
 }
 
 /**
@@ -81,7 +86,11 @@ export function answerHeaders(answer: Omit<ReplicaFetchAnswer, 'batches'>): Reco
 }
 
 /** Reads an answer's headers back; throws on a missing or malformed one (a peer that is not a Brook leader). */
-export function parseAnswer(headers: { get(name: string): string | null }, batches: Buffer): ReplicaFetchAnswer {
+export function parseAnswer(
+  headers: { get(name: string): string | null },
+  batches: Buffer,
+  release?: () => void,
+): ReplicaFetchAnswer {
   const integer = (name: string): number => {
     const text = headers.get(name);
     const value = Number(text);
@@ -100,5 +109,6 @@ export function parseAnswer(headers: { get(name: string): string | null }, batch
     logStartOffset: integer(LOG_START_OFFSET_HEADER),
     diverging,
     batches,
+    release,
   };
 }

@@ -54,7 +54,10 @@ const logs = {
 } as unknown as LogManager;
 
 /** No peer is reachable: a follower's fetcher fails and backs off on the manual clock. */
-const peers = { brokerUrl: async () => null } as unknown as PeerClient;
+const peers = {
+  brokerUrl: async () => null,
+  fetchConnection: () => ({ close: () => undefined }),
+} as unknown as PeerClient;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'brook-replica-manager-'));
