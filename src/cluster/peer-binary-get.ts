@@ -8,6 +8,8 @@ export interface BinaryAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** Present when `body` lies in a reused buffer (peer-fetch-connection.ts): call once nothing reads it any more. */
+  release?(): void;
 }
 
 export interface BinaryGetOptions {

@@ -22,7 +22,9 @@ import { CoordinationStore } from '../coordination/coordination-store.js';
 import { BROKERS_PREFIX } from '../coordination/cluster-keys.js';
 import type { BrokerRegistration } from '../topic/cluster-metadata.js';
 import { type Clock, CLOCK, systemClock } from '../common/clock.js';
+import { AnswerBuffers } from './answer-buffers.js';
 import { type BinaryAnswer, getBinary } from './peer-binary-get.js';
+import { FetchConnectionError, PeerFetchConnection } from './peer-fetch-connection.js';
 
 export const INTERNAL_PREFIX = '/internal/v1';
 export const CLUSTER_SECRET_HEADER = 'x-brook-cluster-secret';
@@ -106,6 +108,8 @@ export class PeerClient implements OnModuleDestroy {
   private readonly httpsAgent: HttpsAgent | null;
   /** Keep-alive connections for getBinary over plain HTTP (fetch keeps its own pool for the rest). */
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: PEER_SOCKETS_MAX });
+  /** The buffers answers on fetch connections are received into, shared and reused (answer-buffers.ts). */
+  private readonly answerBuffers = new AnswerBuffers();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -191,11 +195,13 @@ export class PeerClient implements OnModuleDestroy {
   /**
    * A GET of a peer's internal route with a binary answer (the follower fetch, once per replicated batch run):
    * over node:http(s) with keep-alive agents, the body as one Buffer, without fetch's web streams and Response
-   * objects. Errors as in call: unreachable, or the peer's BrookError for an answer that is not 2xx.
+   * objects; over `connection` (plain HTTP) into a reused buffer, which the answer's release gives back. Errors as
+   * in call: unreachable, or the peer's BrookError for an answer that is not 2xx.
    */
   async getBinary(
     baseUrl: string,
     request: Pick<PeerRequest, 'path' | 'query' | 'timeoutMs' | 'signal'>,
+    connection?: PeerFetchConnection,
   ): Promise<BinaryAnswer> {
     const url = new URL(`${INTERNAL_PREFIX}${request.path}`, baseUrl);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, String(value));
@@ -203,24 +209,39 @@ export class PeerClient implements OnModuleDestroy {
     const requestId = currentRequestId();
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
     const https = url.protocol === 'https:' && this.httpsAgent !== null;
+    const timeoutMs = request.timeoutMs ?? PEER_REQUEST_TIMEOUT_MS;
     let answer: BinaryAnswer;
     try {
-      answer = await getBinary(url, {
-        headers,
-        agent: https ? this.httpsAgent! : this.httpAgent,
-        https,
-        timeoutMs: request.timeoutMs ?? PEER_REQUEST_TIMEOUT_MS,
-        signal: request.signal,
-      });
+      answer =
+        connection !== undefined && url.protocol === 'http:'
+          ? await connection.get(url, headers, timeoutMs, request.signal)
+          : await getBinary(url, {
+              headers,
+              agent: https ? this.httpsAgent! : this.httpAgent,
+              https,
+              timeoutMs,
+              signal: request.signal,
+            });
     } catch (error) {
       throw new PeerUnreachableError(
         `broker at ${baseUrl} did not answer: ${(error as Error).message}`,
-        mayHaveArrived(error),
+        error instanceof FetchConnectionError ? error.requestMayHaveArrived : mayHaveArrived(error),
       );
     }
     if (answer.status >= 200 && answer.status < 300) return answer;
     const outcome = answer.headers[OUTCOME_HEADER];
-    throw peerError(answer.status, answer.body.toString('utf8'), typeof outcome === 'string' ? outcome : null);
+    const text = answer.body.toString('utf8');
+    answer.release?.();
+    throw peerError(answer.status, text, typeof outcome === 'string' ? outcome : null);
+  }
+
+  /**
+   * A fetch loop's own connection to its leader (peer-fetch-connection.ts), for getBinary: answers over it are
+   * received into reused buffers, given back by the answer's release. Plain HTTP only: over https getBinary uses
+   * the TLS agent. The caller closes it.
+   */
+  fetchConnection(bodyBytesMax: number): PeerFetchConnection {
+    return new PeerFetchConnection(this.answerBuffers, bodyBytesMax);
   }
 
   /** One read of the registrations at a time; a failed read keeps the addresses read last. */

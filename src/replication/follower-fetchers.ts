@@ -1,10 +1,13 @@
 // The fetchers of the partitions this broker follows (replica-fetcher.ts, one per partition), by partition key,
 // and their I/O: a follower fetch is a GET of the leader's internal replica-fetch route (replica-fetch-protocol.ts),
-// through PeerClient.getBinary (node:http with a keep-alive agent, the answer's batches in one Buffer).
+// through PeerClient.getBinary on the fetcher's own connection (peer-fetch-connection.ts: kept alive, the answer's
+// batches received into a reused buffer, given back once appended; over https node:https with a keep-alive agent).
 // The replica manager starts one when a Partition becomes a follower of a new leader or epoch, and stops it (its
 // last write to the log done) before the Partition leads, follows another leader, or goes.
 import type { LoggerService } from '@nestjs/common';
 import { PEER_REQUEST_TIMEOUT_MS, type PeerClient } from '../cluster/peer-client.js';
+import type { PeerFetchConnection } from '../cluster/peer-fetch-connection.js';
+import { BATCH_BYTES_MAX } from '../partition-log/record-batch.js';
 import type { Clock } from '../common/clock.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import type { PartitionLog } from '../partition-log/partition-log.js';
@@ -48,6 +51,8 @@ export class FollowerFetchers {
   /** Starts fetching `target` as incarnation `brokerEpoch`, after stopping any fetcher of the partition. */
   async start(target: FetcherTarget, brokerEpoch: number, events: FetcherEvents): Promise<void> {
     await this.stop(target.key);
+    // the loop's own connection to the leader: one fetch at a time, closed with the loop
+    const connection = this.peers.fetchConnection(this.config.replicaFetchMaxBytes + BATCH_BYTES_MAX);
     const fetcher = new ReplicaFetcher(
       target.leaderId,
       target.leaderEpoch,
@@ -61,11 +66,12 @@ export class FollowerFetchers {
         clock: this.clock,
       },
       {
-        fetch: (leaderId, request, signal) => this.fetchFrom(target, leaderId, request, signal),
+        fetch: (leaderId, request, signal) => this.fetchFrom(target, leaderId, request, signal, connection),
         onHighWatermark: (highWatermark) => events.onHighWatermark(highWatermark),
         onFenced: () => events.onFenced(),
         onError: (error) =>
           this.logger.debug?.(`${target.key}: fetch from broker ${target.leaderId}: ${error.message}`),
+        onStopped: () => connection.close(),
       },
     );
     this.fetchers.set(target.key, fetcher);
@@ -88,17 +94,27 @@ export class FollowerFetchers {
     leaderId: number,
     request: ReplicaFetchRequest,
     signal: AbortSignal,
+    connection: PeerFetchConnection,
   ): Promise<ReplicaFetchAnswer> {
     const url = await this.peers.brokerUrl(leaderId);
     if (url === null) throw new Error(`the leader, broker ${leaderId}, is not registered`);
-    const answer = await this.peers.getBinary(url, {
-      path: `/partitions/${encodeURIComponent(target.topic)}/${target.partition}/replica-fetch`,
-      query: replicaFetchQuery(request),
-      timeoutMs: PEER_REQUEST_TIMEOUT_MS + request.waitMs,
-      signal,
-    });
+    const answer = await this.peers.getBinary(
+      url,
+      {
+        path: `/partitions/${encodeURIComponent(target.topic)}/${target.partition}/replica-fetch`,
+        query: replicaFetchQuery(request),
+        timeoutMs: PEER_REQUEST_TIMEOUT_MS + request.waitMs,
+        signal,
+      },
+      connection,
+    );
     const { headers } = answer;
-    return parseAnswer({ get: (name) => headerText(headers[name]) }, answer.body);
+    try {
+      return parseAnswer({ get: (name) => headerText(headers[name]) }, answer.body, answer.release);
+    } catch (error) {
+      answer.release?.();
+      throw error;
+    }
   }
 }
 

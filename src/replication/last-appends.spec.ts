@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppendInfo } from '../partition-log/append-queue.js';
+import { assignOffsetAndEpoch, encodeBatch } from '../partition-log/record-batch.js';
 import type { LeaderPartition } from './leader-partition.js';
 import { LastAppends } from './last-appends.js';
 
@@ -8,24 +9,43 @@ function leaderOf(key: string, highWatermark = 0, logStartOffset = 0): LeaderPar
   return { key, log: { logStartOffset }, state: { highWatermark } } as unknown as LeaderPartition;
 }
 
+function setHighWatermark(leader: LeaderPartition, highWatermark: number): void {
+  (leader.state as { highWatermark: number }).highWatermark = highWatermark;
+}
+
 function info(firstOffset: number, lastOffset: number, duplicate = false): AppendInfo {
   const recordCount = lastOffset - firstOffset + 1;
   return { firstOffset, lastOffset, logAppendTimeMs: -1, maxTimestampMs: 0, recordCount, duplicate };
 }
 
-/** A batch of `bytes` in its own ArrayBuffer (Buffer.alloc does not pool). */
-function batchOf(bytes: number): Buffer {
-  return Buffer.alloc(bytes, 7);
+/** A written batch of offsets [first, last] with `valueBytes` in each record, in its own ArrayBuffer. */
+function batchOf(first: number, last: number, valueBytes = 50): Buffer {
+  const records = Array.from({ length: last - first + 1 }, () => ({
+    key: null,
+    value: Buffer.alloc(valueBytes, 7),
+    timestamp: 1,
+  }));
+  const encoded = encodeBatch(records);
+  const own = Buffer.alloc(encoded.length);
+  encoded.copy(own);
+  assignOffsetAndEpoch(own, first, 0);
+  return own;
 }
 
-describe('LastAppends', () => {
-  it('answers a read at the last append once the high watermark is at its end, with the batch itself', () => {
+/** Appends [first, last] to `appends` as `leader` did; returns the batch. */
+function append(appends: LastAppends, leader: LeaderPartition, first: number, last: number, valueBytes = 50): Buffer {
+  const batch = batchOf(first, last, valueBytes);
+  appends.remember(leader, info(first, last), batch);
+  return batch;
+}
+
+describe('LastAppends, readers below the high watermark', () => {
+  it('answers a read at a kept batch once the high watermark is at the end of what it takes, with the batch itself', () => {
     const appends = new LastAppends();
     const leader = leaderOf('t-0', 10);
-    const batch = batchOf(100);
-    appends.remember(leader, info(10, 14), batch);
+    const batch = append(appends, leader, 10, 14);
     expect(appends.read(leader, 10, 1024, true)).toBeNull(); // not committed yet
-    (leader.state as { highWatermark: number }).highWatermark = 15;
+    setHighWatermark(leader, 15);
     const read = appends.read(leader, 10, 1024, true)!;
     expect(read.batches).toBe(batch);
     expect(read).toMatchObject({ nextOffset: 15, highWatermark: 15, logStartOffset: 0 });
@@ -33,45 +53,115 @@ describe('LastAppends', () => {
     expect(appends.read(leader, 15, 1024, true)).toBeNull();
   });
 
-  it('reads the file when the log holds more below the HW, retention removed the batch, or maxBytes refuses it', () => {
+  it('joins the contiguous batches below the HW, and stops at maxBytes (the first batch of any size)', () => {
     const appends = new LastAppends();
-    const leader = leaderOf('t-0', 5);
-    appends.remember(leader, info(0, 4), batchOf(100));
-    (leader.state as { highWatermark: number }).highWatermark = 8; // a later append this does not hold
-    expect(appends.read(leader, 0, 1024, true)).toBeNull();
-    (leader.state as { highWatermark: number }).highWatermark = 5;
-    (leader.log as { logStartOffset: number }).logStartOffset = 5;
-    expect(appends.read(leader, 0, 1024, true)).toBeNull();
-    (leader.log as { logStartOffset: number }).logStartOffset = 0;
-    expect(appends.read(leader, 0, 50, false)).toBeNull();
-    expect(appends.read(leader, 0, 50, true)).not.toBeNull(); // a first batch of any size
+    const leader = leaderOf('t-0', 0);
+    const batches = [append(appends, leader, 0, 1), append(appends, leader, 2, 3), append(appends, leader, 4, 5)];
+    setHighWatermark(leader, 4);
+    const read = appends.read(leader, 0, 1 << 20, true)!;
+    expect(read.batches).toEqual(Buffer.concat(batches.slice(0, 2)));
+    expect(read.nextOffset).toBe(4);
+    const one = appends.read(leader, 0, batches[0].length + 1, true)!;
+    expect(one.batches).toBe(batches[0]);
+    expect(one.nextOffset).toBe(2);
+    expect(appends.read(leader, 0, 1, true)!.nextOffset).toBe(2);
+    expect(appends.read(leader, 0, 1, false)).toBeNull();
+    expect(appends.read(leader, 2, 1 << 20, true)!.batches).toBe(batches[1]);
   });
 
-  it('serves only the leadership that appended, and forgets the batch at a duplicate or a batch too large', () => {
-    const appends = new LastAppends(1000, 10_000);
+  it('reads the file when the log holds more below the HW than the run, or retention removed the batch', () => {
+    const appends = new LastAppends();
+    const leader = leaderOf('t-0', 5);
+    append(appends, leader, 0, 4);
+    setHighWatermark(leader, 8); // a later append this does not hold
+    expect(appends.read(leader, 0, 1024, true)).toBeNull();
+    setHighWatermark(leader, 5);
+    (leader.log as { logStartOffset: number }).logStartOffset = 5;
+    expect(appends.read(leader, 0, 1024, true)).toBeNull();
+  });
+});
+
+describe('LastAppends, followers', () => {
+  it('answers a follower at a kept batch with the batches from there up to maxBytes, past the HW too', () => {
+    const appends = new LastAppends();
+    const leader = leaderOf('t-0', 0);
+    const batches = [append(appends, leader, 0, 1), append(appends, leader, 2, 3), append(appends, leader, 4, 5)];
+    expect(appends.readForFollower(leader, 0, 1 << 20)).toEqual(batches);
+    const fromSecond = appends.readForFollower(leader, 2, batches[1].length + batches[2].length)!;
+    expect(fromSecond).toHaveLength(2);
+    expect(fromSecond[0]).toBe(batches[1]); // the kept batches themselves, not copies
+    expect(fromSecond[1]).toBe(batches[2]);
+    expect(appends.readForFollower(leader, 2, batches[1].length + batches[2].length - 1)).toEqual([batches[1]]);
+    expect(appends.readForFollower(leader, 4, 1)).toEqual([batches[2]]); // one whole batch at least
+    expect(appends.readForFollower(leader, 1, 1 << 20)).toBeNull(); // inside a batch
+    expect(appends.readForFollower(leader, 6, 1 << 20)).toBeNull(); // the log end
+  });
+
+  it('drops what every follower fetched past, keeping the last batch for readers', () => {
+    const appends = new LastAppends();
+    const leader = leaderOf('t-0', 0);
+    const batches = [append(appends, leader, 0, 1), append(appends, leader, 2, 3), append(appends, leader, 4, 5)];
+    appends.forgetFetched(leader, 4);
+    expect(appends.readForFollower(leader, 0, 1 << 20)).toBeNull();
+    expect(appends.readForFollower(leader, 2, 1 << 20)).toBeNull();
+    expect(appends.bytes).toBe(batches[2].length);
+    appends.forgetFetched(leader, 6);
+    expect(appends.readForFollower(leader, 4, 1 << 20)).toEqual([batches[2]]);
+  });
+
+  it('starts a new run at a batch that does not continue the last, and keeps the run at a duplicate', () => {
+    const appends = new LastAppends();
+    const leader = leaderOf('t-0', 0);
+    append(appends, leader, 0, 1);
+    appends.remember(leader, info(0, 1, true), batchOf(0, 1)); // a duplicate: nothing written
+    const second = append(appends, leader, 2, 3);
+    expect(appends.readForFollower(leader, 0, 1 << 20)).toHaveLength(2);
+    expect(appends.readForFollower(leader, 0, 1 << 20)![1]).toBe(second);
+    const after = append(appends, leader, 7, 8); // offsets 4-6 written by something this did not see
+    expect(appends.readForFollower(leader, 0, 1 << 20)).toBeNull();
+    expect(appends.readForFollower(leader, 7, 1 << 20)).toEqual([after]);
+    expect(appends.bytes).toBe(after.length);
+  });
+
+  it('keeps no batch whose header does not carry the offsets the append reported', () => {
+    const appends = new LastAppends();
+    const leader = leaderOf('t-0', 0);
+    appends.remember(leader, info(5, 6), batchOf(0, 1));
+    expect(appends.size).toBe(0);
+  });
+});
+
+describe('LastAppends, leaderships and bounds', () => {
+  it('serves only the leadership that appended, and forgets the run at a batch too large', () => {
+    const small = batchOf(0, 0).length;
+    const appends = new LastAppends(small * 3, 1 << 20);
     const before = leaderOf('t-0', 5);
-    appends.remember(before, info(0, 4), batchOf(100));
+    append(appends, before, 0, 4, 1);
     const after = leaderOf('t-0', 5);
     expect(appends.read(after, 0, 1024, true)).toBeNull();
+    expect(appends.readForFollower(after, 0, 1024)).toBeNull();
     expect(appends.size).toBe(0);
-    appends.remember(after, info(5, 9), batchOf(100));
-    appends.remember(after, info(0, 4, true), batchOf(100));
-    expect(appends.size).toBe(0);
-    appends.remember(after, info(5, 9), batchOf(100));
-    appends.remember(after, info(10, 19), batchOf(2000));
+    append(appends, after, 5, 9, 1);
+    append(appends, after, 10, 10, 4 * small);
     expect(appends.size).toBe(0);
     expect(appends.bytes).toBe(0);
   });
 
-  it('holds at most its byte bound, counted by the memory each batch keeps alive, evicting the oldest', () => {
-    const appends = new LastAppends(4096, 10_000);
-    for (let i = 0; i < 10; i++) appends.remember(leaderOf(`t-${i}`, 1), info(0, 0), batchOf(3000));
-    expect(appends.bytes).toBeLessThanOrEqual(10_000);
-    expect(appends.size).toBe(3);
-    expect(appends.read(leaderOf('t-0', 1), 0, 4096, true)).toBeNull();
-    const request = Buffer.alloc(8000);
-    appends.remember(leaderOf('k-0', 1), info(0, 0), request.subarray(0, 100));
-    expect(appends.bytes).toBeGreaterThanOrEqual(8000);
-    expect(appends.bytes).toBeLessThanOrEqual(10_000);
+  it('holds at most its byte bounds, by the memory each batch keeps alive, evicting the oldest first', () => {
+    const size = batchOf(0, 0, 3000).length;
+    const appends = new LastAppends(4 * size, 3 * size + 10, 2 * size);
+    const one = leaderOf('p-0');
+    for (let offset = 0; offset < 3; offset++) append(appends, one, offset, offset, 3000);
+    expect(appends.bytes).toBe(2 * size); // the partition's bound: offset 0 evicted
+    expect(appends.readForFollower(one, 0, 1 << 20)).toBeNull();
+    expect(appends.readForFollower(one, 1, 1 << 20)).toHaveLength(2);
+    for (let i = 0; i < 3; i++) append(appends, leaderOf(`t-${i}`), 0, 0, 3000);
+    expect(appends.bytes).toBeLessThanOrEqual(3 * size + 10);
+    expect(appends.readForFollower(one, 1, 1 << 20)).toBeNull(); // the least recently appended went first
+    const request = Buffer.alloc(3 * size);
+    const slice = request.subarray(0, size);
+    batchOf(0, 0, 3000).copy(slice);
+    appends.remember(leaderOf('k-0'), info(0, 0), slice);
+    expect(appends.size).toBe(3); // the whole request is more than a partition may hold: not kept
   });
 });

@@ -21,7 +21,7 @@ import { type IsrChange, LeaderReplicaState } from './leader-replica-state.js';
 import { checkTransition, type Role, type TransitionCheck } from './partition-role.js';
 import { effects, NO_EFFECTS, type PartitionEffects } from './partition-effects.js';
 import { OffsetWaiters, type WaiterBudget } from './partition-waiters.js';
-import type { ReplicaFetchAnswer, ReplicaFetchRequest } from './replica-fetch-protocol.js';
+import type { LeaderFetchAnswer, ReplicaFetchRequest } from './replica-fetch-protocol.js';
 
 /** The controller's decision for a partition this broker is to lead. */
 export interface LeaderAssignment {
@@ -46,7 +46,7 @@ export interface PartitionPorts {
 
 /** A follower fetch at the leader: either answered at once (divergence, or below the log start), or read on. */
 export type FollowerFetchStep =
-  { kind: 'answer'; answer: ReplicaFetchAnswer } | { kind: 'read'; effects: PartitionEffects };
+  { kind: 'answer'; answer: LeaderFetchAnswer } | { kind: 'read'; effects: PartitionEffects };
 
 /** What an ISR write's outcome did to the leadership that proposed it. */
 export type IsrWriteOutcome = 'stale' | 'refused' | 'committed';
@@ -254,7 +254,7 @@ export class Partition {
       divergingEpoch(request.fetchOffset, request.lastFetchedEpoch, (epoch) => log.endOffsetForEpoch(epoch)) ??
       (request.fetchOffset > log.logEndOffset ? { epoch: -1, endOffset: log.logEndOffset } : null);
     if (diverging !== null || request.fetchOffset < log.logStartOffset) {
-      return { kind: 'answer', answer: this.fetchAnswer(leader, diverging, Buffer.alloc(0)) };
+      return { kind: 'answer', answer: this.fetchAnswer(leader, diverging, []) };
     }
     const outcome = leader.state.onFollowerFetch(
       request.replicaId,
@@ -267,15 +267,20 @@ export class Partition {
   }
 
   /** The batches a follower fetch gets from `fetchOffset` (none at the log end). */
-  async readForFollower(leader: LeaderPartition, fetchOffset: number, maxBytes: number): Promise<ReplicaFetchAnswer> {
-    if (fetchOffset >= this.log.logEndOffset) return this.fetchAnswer(leader, null, Buffer.alloc(0));
+  async readForFollower(leader: LeaderPartition, fetchOffset: number, maxBytes: number): Promise<LeaderFetchAnswer> {
+    if (fetchOffset >= this.log.logEndOffset) return this.fetchAnswer(leader, null, []);
     let read: ReadResult;
     try {
       read = await this.log.read(fetchOffset, { maxBytes, minOneBatch: true });
     } catch (error) {
       throw translate(error);
     }
-    return this.fetchAnswer(leader, null, read.batches);
+    return this.fetchAnswer(leader, null, [read.batches]);
+  }
+
+  /** The answer to a follower fetch with `batches` the leader kept in memory (last-appends.ts), as the log holds them. */
+  followerAnswer(leader: LeaderPartition, batches: readonly Buffer[]): LeaderFetchAnswer {
+    return this.fetchAnswer(leader, null, batches);
   }
 
   /** The ISR shrink the isr-expiration check proposes, for followers not caught up for `lagTimeMaxMs`. */
@@ -376,9 +381,9 @@ export class Partition {
 
   private fetchAnswer(
     leader: LeaderPartition,
-    diverging: ReplicaFetchAnswer['diverging'],
-    batches: Buffer,
-  ): ReplicaFetchAnswer {
+    diverging: LeaderFetchAnswer['diverging'],
+    batches: readonly Buffer[],
+  ): LeaderFetchAnswer {
     return {
       leaderEpoch: leader.epoch,
       highWatermark: leader.state.highWatermark,

@@ -45,6 +45,19 @@ export interface ReplicaFetchAnswer {
   logStartOffset: number;
   diverging: { epoch: number; endOffset: number } | null;
   batches: Buffer;
+  /**
+   * Present when `batches` lies in a reused buffer (the follower's fetch connection): called once the log no
+   * longer reads them (the append has settled); never called after a failed append, whose writes may still read.
+   */
+  release?(): void;
+}
+
+/**
+ * The answer as the leader writes it: its batches in the pieces it holds them in (kept appends, or one file read),
+ * sent one after the other as one body.
+ */
+export interface LeaderFetchAnswer extends Omit<ReplicaFetchAnswer, 'batches'> {
+  batches: readonly Buffer[];
 }
 
 export function replicaFetchQuery(request: ReplicaFetchRequest): Record<string, number> {
@@ -59,7 +72,7 @@ export function replicaFetchQuery(request: ReplicaFetchRequest): Record<string, 
   };
 }
 
-export function answerHeaders(answer: ReplicaFetchAnswer): Record<string, string> {
+export function answerHeaders(answer: Omit<ReplicaFetchAnswer, 'batches'>): Record<string, string> {
   const headers: Record<string, string> = {
     [LEADER_EPOCH_HEADER]: String(answer.leaderEpoch),
     [HIGH_WATERMARK_HEADER]: String(answer.highWatermark),
@@ -73,7 +86,11 @@ export function answerHeaders(answer: ReplicaFetchAnswer): Record<string, string
 }
 
 /** Reads an answer's headers back; throws on a missing or malformed one (a peer that is not a Brook leader). */
-export function parseAnswer(headers: { get(name: string): string | null }, batches: Buffer): ReplicaFetchAnswer {
+export function parseAnswer(
+  headers: { get(name: string): string | null },
+  batches: Buffer,
+  release?: () => void,
+): ReplicaFetchAnswer {
   const integer = (name: string): number => {
     const text = headers.get(name);
     const value = Number(text);
@@ -92,5 +109,6 @@ export function parseAnswer(headers: { get(name: string): string | null }, batch
     logStartOffset: integer(LOG_START_OFFSET_HEADER),
     diverging,
     batches,
+    release,
   };
 }

@@ -169,4 +169,45 @@ describe('ReplicaFetcher', () => {
     expect(fenced).toBeGreaterThanOrEqual(2);
     expect(follower.logEndOffset).toBe(0);
   });
+
+  it('releases the buffer of an answer once its append is written, never after a failed append, and says when it stops', async () => {
+    const leader = await openLog();
+    const follower = await openLog();
+    await append(leader, 'a', 2, 1);
+    const answering = leaderAnswering(leader, 1, () => leader.logEndOffset);
+    const released: number[] = [];
+    const answered: number[] = [];
+    let corruptNext = false;
+    let stopped = 0;
+    const fetcher = new ReplicaFetcher(1, 1, follower, SETTINGS, {
+      fetch: async (leaderId, request) => {
+        const answer = await answering.fetch(leaderId, request);
+        const batches = Buffer.from(answer.batches);
+        if (corruptNext && batches.length > 0) {
+          corruptNext = false;
+          batches[batches.length - 1] ^= 0xff; // a record byte: the CRC check refuses the batch
+        }
+        if (batches.length === 0) return answer;
+        answered.push(request.fetchOffset);
+        return { ...answer, batches, release: () => released.push(request.fetchOffset) };
+      },
+      onHighWatermark: () => undefined,
+      onFenced: () => undefined,
+      onError: () => undefined,
+      onStopped: () => stopped++,
+    });
+    await waitFor('caught up', () => follower.logEndOffset === leader.logEndOffset);
+    const releasedBefore = released.length;
+    expect(released).toContain(0);
+    corruptNext = true;
+    const failedAt = follower.logEndOffset;
+    await append(leader, 'b', 1, 1);
+    await waitFor('caught up again', () => follower.logEndOffset === leader.logEndOffset);
+    expect(answered.filter((offset) => offset === failedAt)).toHaveLength(2); // refused, then again
+    expect(released.filter((offset) => offset === failedAt)).toHaveLength(1); // the retry's, not the refused one's
+    expect(released.length).toBe(releasedBefore + 1);
+    expect(stopped).toBe(0);
+    await fetcher.stop();
+    expect(stopped).toBe(1);
+  });
 });

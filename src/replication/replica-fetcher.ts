@@ -29,6 +29,8 @@ export interface ReplicaFetcherPorts {
   onHighWatermark(highWatermark: number): void;
   onFenced(): void;
   onError(error: Error): void;
+  /** The loop has ended (after stop): what it fetched over may be closed. */
+  onStopped?(): void;
 }
 
 export class ReplicaFetcher {
@@ -57,12 +59,13 @@ export class ReplicaFetcher {
       try {
         await this.fetchOnce(signal);
       } catch (error) {
-        if (signal.aborted) return;
+        if (signal.aborted) break;
         if (error instanceof BrookError && error.errorCode === FENCED_LEADER_EPOCH_CODE) this.ports.onFenced();
         this.ports.onError(error as Error);
         await sleep(this.settings.clock ?? systemClock, this.settings.backoffMs, signal);
       }
     }
+    this.ports.onStopped?.();
   }
 
   private async fetchOnce(signal: AbortSignal): Promise<void> {
@@ -99,6 +102,8 @@ export class ReplicaFetcher {
       return;
     }
     if (answer.batches.length > 0) await log.appendAsFollower(answer.batches);
+    // written (or nothing to write): the batches' buffer may be reused; after a failed append it is not
+    answer.release?.();
     this.ports.onHighWatermark(Math.min(answer.highWatermark, log.logEndOffset));
   }
 }

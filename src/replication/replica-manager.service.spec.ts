@@ -54,7 +54,10 @@ const logs = {
 } as unknown as LogManager;
 
 /** No peer is reachable: a follower's fetcher fails and backs off on the manual clock. */
-const peers = { brokerUrl: async () => null } as unknown as PeerClient;
+const peers = {
+  brokerUrl: async () => null,
+  fetchConnection: () => ({ close: () => undefined }),
+} as unknown as PeerClient;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'brook-replica-manager-'));
@@ -204,6 +207,20 @@ describe('ReplicaManager effects', () => {
     await settle();
     await manager.produce(TOPIC, 0, batch(1), '1');
     expect((await polled).batches.length).toBeGreaterThan(0);
+  });
+
+  it('answers follower fetches from the appends it kept with the bytes its log holds, and drops them once fetched', async () => {
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    for (const count of [2, 3, 1]) await manager.produce(TOPIC, 0, batch(count), '1');
+    const fromMemory = await fetchAt(0);
+    expect(fromMemory.batches).toHaveLength(3); // the kept batches, not one read of the file
+    const stored = await log!.read(0, { maxBytes: 1 << 20, minOneBatch: true });
+    expect(Buffer.concat(fromMemory.batches)).toEqual(stored.batches);
+    expect(Buffer.concat((await fetchAt(2)).batches)).toEqual(stored.batches.subarray(fromMemory.batches[0].length));
+    await fetchAt(6); // the HW is at the log end: what the follower fetched is dropped
+    const fromFile = await fetchAt(0);
+    expect(fromFile.batches).toHaveLength(1);
+    expect(fromFile.batches[0]).toEqual(stored.batches);
   });
 
   it('the lag timer shrinks the ISR through the coordination store, compare-and-set, then reloads the metadata', async () => {

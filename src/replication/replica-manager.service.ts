@@ -33,7 +33,7 @@ import { checkEpoch, type LeaderPartition, partitionKey, splitKey, translate } f
 import { Partition } from './partition.js';
 import { PartitionRoles } from './partition-roles.js';
 import { OffsetWaiters, PartitionWaiters, WaiterBudget } from './partition-waiters.js';
-import type { ReplicaFetchAnswer, ReplicaFetchRequest } from './replica-fetch-protocol.js';
+import type { LeaderFetchAnswer, ReplicaFetchRequest } from './replica-fetch-protocol.js';
 import { ReplicaReads } from './replica-reads.js';
 import { refuseKeyInFlight } from './key-in-flight.js';
 import { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
@@ -332,16 +332,20 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
     partition: number,
     request: ReplicaFetchRequest,
     signal?: AbortSignal,
-  ): Promise<ReplicaFetchAnswer> {
+  ): Promise<LeaderFetchAnswer> {
     const { partition: replica, leader } = this.leaderOf(topic, partition);
     const step = replica.followerFetch(leader, request);
     if (step.kind === 'answer') return step.answer;
     this.effects.execute(replica, step.effects);
+    // what the ISR holds (below the HW) no follower in it fetches again
+    this.lastAppends.forgetFetched(leader, leader.state.highWatermark);
     if (request.fetchOffset >= leader.log.logEndOffset) {
       const waitMs = Math.min(request.waitMs, this.config.readWaitMsMax);
       await this.followerFetches.wait(leader.key, request.fetchOffset, waitMs, signal);
       if (replica.leader !== leader || this.partitions.get(leader.key) !== replica) this.leaderOf(topic, partition);
     }
+    const kept = this.lastAppends.readForFollower(leader, request.fetchOffset, request.maxBytes);
+    if (kept !== null) return replica.followerAnswer(leader, kept);
     return replica.readForFollower(leader, request.fetchOffset, request.maxBytes);
   }
 }

@@ -40,7 +40,7 @@ export abstract class ReplicaReads {
   protected readonly seeds = new Map<string, number>();
   /** Consumers' long polls, woken when the HW moves. */
   protected readonly readers: PartitionWaiters;
-  /** The batch each leadership here appended last, for the readers it wakes (last-appends.ts). */
+  /** The batches each leadership here appended last, for its followers and the readers it wakes (last-appends.ts). */
   protected readonly lastAppends = new LastAppends();
   /** Set once a controlled shutdown has drained: no more reads answered as leader here. */
   protected handingOver = false;

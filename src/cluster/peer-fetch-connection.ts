@@ -1,0 +1,265 @@
+// One follower fetch loop's own kept-alive HTTP/1.1 connection to its leader (plain HTTP; peer-client.ts, getBinary,
+// uses it for the replica fetch of replica-fetch-protocol.ts). One GET at a time: the request is one write, the
+// answer is read with net's `onread` into one read buffer shared by every connection (bytes are copied out in the
+// read callback, before the next read), and its body, which must come with a content-length (a Brook leader's
+// replica-fetch answers and its errors do), is copied into a buffer from AnswerBuffers that the caller gives back
+// (release) once nothing reads it any more. So a fetch allocates no socket chunks, no stream or message objects
+// and no body buffer of its own, as node:http's client does.
+//
+// The connection is kept after a complete answer (unless the answer says `connection: close`) and made again on the
+// next request after any failure. A request sent on a kept connection that closes before any byte of the answer
+// (the peer closed it as idle) is sent once more on a new one: a GET, and the replica fetch may be repeated.
+// Bounded in time (the request's timeout, or its signal) and in size: a head up to ANSWER_HEAD_BYTES_MAX, a body
+// up to `bodyBytesMax`.
+import { connect, type Socket } from 'node:net';
+import type { AnswerBuffers } from './answer-buffers.js';
+
+/** Bytes of an answer's status line and headers. */
+export const ANSWER_HEAD_BYTES_MAX = 16 * 1024;
+/** The read buffer every connection shares (one read callback runs at a time, on the main thread). */
+const READ_BUFFER = Buffer.allocUnsafeSlow(64 * 1024);
+const EMPTY = Buffer.alloc(0);
+
+export interface FetchedAnswer {
+  status: number;
+  /** By lower-case name (a repeated header keeps its last value: no Brook leader repeats one). */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** `body` is no longer read: its memory may be reused. */
+  release(): void;
+}
+
+/** A fetch that failed without an answer; `requestMayHaveArrived` is false when no connection was made. */
+export class FetchConnectionError extends Error {
+  constructor(
+    message: string,
+    readonly requestMayHaveArrived: boolean,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Pending {
+  resolve(answer: FetchedAnswer): void;
+  reject(error: Error): void;
+  head: string;
+  status: number;
+  headers: Record<string, string>;
+  /** -1 until the head is read. */
+  contentLength: number;
+  body: Buffer;
+  bodyAt: number;
+  closeAfter: boolean;
+  answerStarted: boolean;
+}
+
+export class PeerFetchConnection {
+  private socket: Socket | null = null;
+  private origin = '';
+  private connected = false;
+  /** Whether the current socket answered a request before (a failure on it may be the peer closing it as idle). */
+  private reused = false;
+  private pending: Pending | null = null;
+
+  constructor(
+    private readonly buffers: AnswerBuffers,
+    readonly bodyBytesMax: number,
+  ) {}
+
+  /** GET `url` (plain HTTP) with `headers`; resolves with the answer, whatever its status. */
+  async get(
+    url: URL,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<FetchedAnswer> {
+    if (this.pending !== null) throw new Error('one request at a time on a fetch connection');
+    try {
+      return await this.attempt(url, headers, timeoutMs, signal);
+    } catch (error) {
+      const again = error instanceof FetchConnectionError && error.code === 'CLOSED_IDLE' && signal?.aborted !== true;
+      if (!again) throw error;
+      return this.attempt(url, headers, timeoutMs, signal);
+    }
+  }
+
+  /** Closes the connection; a request in flight fails. */
+  close(): void {
+    this.drop(new FetchConnectionError('the fetch connection was closed', true));
+  }
+
+  private attempt(
+    url: URL,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<FetchedAnswer> {
+    if (signal?.aborted === true) return Promise.reject(new FetchConnectionError('aborted', false, 'ABORT_ERR'));
+    const socket = this.socketFor(url);
+    let text = `GET ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+    for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
+    return new Promise<FetchedAnswer>((resolve, reject) => {
+      const onAbort = () => this.drop(new FetchConnectionError('aborted', true, 'ABORT_ERR'));
+      const timer = setTimeout(
+        () => this.drop(new FetchConnectionError(`no answer within ${timeoutMs} ms`, true, 'ETIMEDOUT')),
+        timeoutMs,
+      );
+      const settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending = {
+        resolve: (answer) => {
+          settle();
+          resolve(answer);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+        head: '',
+        status: 0,
+        headers: {},
+        contentLength: -1,
+        body: EMPTY,
+        bodyAt: 0,
+        closeAfter: false,
+        answerStarted: false,
+      };
+      socket.write(`${text}\r\n`, 'latin1');
+    });
+  }
+
+  /** The kept socket when it goes to `url`'s host and port; else a new one. */
+  private socketFor(url: URL): Socket {
+    if (this.socket !== null && this.origin === url.host && !this.socket.destroyed) return this.socket;
+    this.drop(null);
+    const socket: Socket = connect({
+      host: url.hostname,
+      port: Number(url.port === '' ? 80 : url.port),
+      noDelay: true,
+      onread: { buffer: READ_BUFFER, callback: (bytes: number): boolean => this.onRead(socket, bytes) },
+    });
+    this.socket = socket;
+    this.origin = url.host;
+    this.connected = false;
+    this.reused = false;
+    socket.once('connect', () => {
+      if (this.socket === socket) this.connected = true;
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => this.onClosed(socket, error));
+    socket.once('close', () => this.onClosed(socket, null));
+    return socket;
+  }
+
+  private onClosed(socket: Socket, error: NodeJS.ErrnoException | null): void {
+    if (this.socket !== socket) return;
+    const pending = this.pending;
+    const idle = this.reused && pending !== null && !pending.answerStarted;
+    const reason = error?.message ?? 'the connection closed before the end of the answer';
+    this.drop(new FetchConnectionError(reason, this.connected, idle ? 'CLOSED_IDLE' : (error?.code ?? 'ECONNRESET')));
+  }
+
+  /** Ends the socket and fails the request in flight with `error` (its body buffer is given back). */
+  private drop(error: FetchConnectionError | null): void {
+    const socket = this.socket;
+    this.socket = null;
+    socket?.destroy();
+    const pending = this.pending;
+    this.pending = null;
+    if (pending === null) return;
+    if (pending.body !== EMPTY) this.buffers.giveBack(pending.body);
+    pending.reject(error ?? new FetchConnectionError('the fetch connection was replaced', true));
+  }
+
+  /** `bytes` arrived in READ_BUFFER: copied out before this returns. */
+  private onRead(socket: Socket, bytes: number): boolean {
+    if (this.socket !== socket) return false;
+    const pending = this.pending;
+    if (pending === null) {
+      this.drop(null); // bytes nobody asked for: the connection is out of step
+      return false;
+    }
+    pending.answerStarted = true;
+    let at = 0;
+    if (pending.contentLength < 0) {
+      at = this.readHead(pending, bytes);
+      if (at < 0) return false;
+      if (pending.contentLength < 0) return true; // the head goes on in the next read
+    }
+    const copied = Math.min(bytes - at, pending.contentLength - pending.bodyAt);
+    READ_BUFFER.copy(pending.body, pending.bodyAt, at, at + copied);
+    pending.bodyAt += copied;
+    if (at + copied < bytes) {
+      this.drop(new FetchConnectionError('more bytes than the answer announced', true, 'EPROTO'));
+      return false;
+    }
+    if (pending.bodyAt === pending.contentLength) this.complete(pending);
+    return true;
+  }
+
+  /** Reads the head from READ_BUFFER[0, bytes); returns where the body starts, or -1 after failing the request. */
+  private readHead(pending: Pending, bytes: number): number {
+    const before = pending.head.length;
+    const room = ANSWER_HEAD_BYTES_MAX - before;
+    pending.head += READ_BUFFER.toString('latin1', 0, Math.min(bytes, room));
+    const end = pending.head.indexOf('\r\n\r\n');
+    if (end < 0) {
+      if (bytes < room) return bytes;
+      this.drop(new FetchConnectionError('an answer head larger than it may be', true, 'EPROTO'));
+      return -1;
+    }
+    const failure = parseHead(pending, pending.head.slice(0, end), this.bodyBytesMax);
+    if (failure !== null) {
+      this.drop(new FetchConnectionError(failure, true, 'EPROTO'));
+      return -1;
+    }
+    pending.body = pending.contentLength === 0 ? EMPTY : this.buffers.take(pending.contentLength);
+    return end + 4 - before;
+  }
+
+  private complete(pending: Pending): void {
+    this.pending = null;
+    this.reused = true;
+    if (pending.closeAfter) this.drop(null);
+    const whole = pending.body;
+    let released = false;
+    pending.resolve({
+      status: pending.status,
+      headers: pending.headers,
+      body: whole.subarray(0, pending.contentLength),
+      release: () => {
+        if (released || whole === EMPTY) return;
+        released = true;
+        this.buffers.giveBack(whole);
+      },
+    });
+  }
+}
+
+/** Fills the status, headers, content length and connection of `pending` from `head`; an error text, or null. */
+function parseHead(pending: Pending, head: string, bodyBytesMax: number): string | null {
+  const lines = head.split('\r\n');
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
+  if (status === null) return `not an HTTP answer: ${lines[0].slice(0, 80)}`;
+  pending.status = Number(status[1]);
+  for (let index = 1; index < lines.length; index++) {
+    const line = lines[index];
+    const colon = line.indexOf(':');
+    if (colon <= 0) return 'a malformed answer header';
+    pending.headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const { headers } = pending;
+  if (headers['transfer-encoding'] !== undefined)
+    return 'an answer with a transfer-encoding (a content-length is needed)';
+  const length = Number(headers['content-length']);
+  if (headers['content-length'] === undefined || !Number.isSafeInteger(length) || length < 0) {
+    return 'an answer without a valid content-length';
+  }
+  if (length > bodyBytesMax) return `an answer of ${length} bytes, more than ${bodyBytesMax}`;
+  pending.contentLength = length;
+  pending.closeAfter = headers.connection?.toLowerCase() === 'close';
+  return null;
+}
