@@ -2,10 +2,10 @@
 // alice (null: any authenticated principal may). auth-matrix.e2e.ts runs each as nobody, as a forged or wrong
 // credential, as alice before and after the ACL, and as the admin.
 import type { ApiResponse, CallOptions } from './http.js';
+import { aliceAcl, C, V2 } from './secured-broker.js';
 
-export const C = '/v3/clusters/{cluster_id}';
+export { C, V2 };
 export const T = `${C}/topics/{topic_name}`;
-export const V2 = 'application/vnd.kafka.v2+json';
 
 /** A request as `who` (null: no credentials) to `path`, whose `{c}` is the cluster id. */
 export type AsCaller = (
@@ -15,14 +15,9 @@ export type AsCaller = (
   options?: CallOptions,
 ) => Promise<ApiResponse>;
 
+/** The ACL that allows alice `operation` on the resource (secured-broker.ts' aliceAcl), with `extra` fields. */
 export const allowAlice = (resource_type: string, resource_name: string, operation: string, extra = {}) => ({
-  resource_type,
-  resource_name,
-  pattern_type: 'LITERAL',
-  principal: 'User:alice',
-  host: '*',
-  operation,
-  permission: 'ALLOW',
+  ...aliceAcl(resource_type, resource_name, operation),
   ...extra,
 });
 
