@@ -304,10 +304,11 @@ export class KafkaConnection {
   }
 
   /**
-   * Holds the answers written from now until the current callback has finished (process.nextTick, which runs before
-   * the promise reactions it queued): the answers of requests that complete together (a log write that took several
-   * batches, released in one pass of the schedule) leave in one socket write, not one system call (and one wake-up
-   * of the client) each. finish() lets them go at once when no request is left in flight.
+   * Holds the answers written from now until a process.nextTick runs: after the current callback, or, when called
+   * from a promise reaction (the usual case: handlers are async), once the promise reactions queued so far have run.
+   * The answers of requests that complete together (a log write that took several batches) leave in one socket
+   * write, not one system call (and one wake-up of the client) each. finish() lets them go at once when no request
+   * is left in flight.
    */
   private corkUntilTicksEnd(): void {
     if (this.corked) return;
