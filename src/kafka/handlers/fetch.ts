@@ -130,7 +130,7 @@ async function readAll(
       const limit = Math.min(wanted.partitionMaxBytes, body.maxBytes - bytes);
       const { answer, recordCount } = mayRead
         ? await readPartition(context, topics[t], wanted, limit, bytes === 0)
-        : nothingRead(failedPartition(wanted.partition, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED));
+        : failedPartition(wanted.partition, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
       bytes += answer.records.length;
       if (recordCount > 0) recordBytes += answer.records.length;
       if (answer.errorCode !== KafkaErrorCode.NONE || answer.divergingEpoch !== undefined) failed = true;
@@ -151,8 +151,9 @@ function nothingRead(answer: PartitionAnswer & { records: Buffer }): PartitionRe
   return { answer, recordCount: 0 };
 }
 
-function failedPartition(partitionIndex: number, errorCode: number): PartitionAnswer & { records: Buffer } {
-  return {
+/** A partition refused before any read (no offsets known). */
+function failedPartition(partitionIndex: number, errorCode: number): PartitionRead {
+  return nothingRead({
     partitionIndex,
     errorCode,
     highWatermark: -1,
@@ -161,7 +162,7 @@ function failedPartition(partitionIndex: number, errorCode: number): PartitionAn
     abortedTransactions: null,
     preferredReadReplica: -1,
     records: EMPTY,
-  };
+  });
 }
 
 async function readPartition(
@@ -172,26 +173,22 @@ async function readPartition(
   firstWithData: boolean,
 ): Promise<PartitionRead> {
   const index = wanted.partition;
-  if (topic.metadata === undefined) {
-    return nothingRead(failedPartition(index, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
-  }
+  if (topic.metadata === undefined) return failedPartition(index, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
   const name = topic.metadata.assignment.name;
   const { replicas, metrics } = context.services;
   let leader;
   try {
     leader = replicas.leaderLog(name, index);
   } catch (error) {
-    return nothingRead(failedPartition(index, kafkaFailure(error).errorCode));
+    return failedPartition(index, kafkaFailure(error).errorCode);
   }
   const { log, leaderEpoch } = leader;
   if (wanted.currentLeaderEpoch >= 0 && wanted.currentLeaderEpoch !== leaderEpoch) {
-    return nothingRead(
-      failedPartition(
-        index,
-        wanted.currentLeaderEpoch < leaderEpoch
-          ? KafkaErrorCode.FENCED_LEADER_EPOCH
-          : KafkaErrorCode.UNKNOWN_LEADER_EPOCH,
-      ),
+    return failedPartition(
+      index,
+      wanted.currentLeaderEpoch < leaderEpoch
+        ? KafkaErrorCode.FENCED_LEADER_EPOCH
+        : KafkaErrorCode.UNKNOWN_LEADER_EPOCH,
     );
   }
   const offsets = (highWatermark: number) => ({
@@ -237,6 +234,6 @@ async function readPartition(
     if (wanted.fetchOffset < log.logStartOffset) {
       return nothingRead({ ...offsets(highWatermark), errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, records: EMPTY });
     }
-    return nothingRead(failedPartition(index, kafkaFailure(error).errorCode));
+    return failedPartition(index, kafkaFailure(error).errorCode);
   }
 }
