@@ -120,11 +120,12 @@ export async function startBroker(
   env: Record<string, string> = {},
   ports?: BrokerPorts,
   readyWithinMs?: number,
+  mainJs: string = MAIN_JS,
 ): Promise<Server> {
   const { port, kafkaPort, registryPort } = ports ?? (await brokerPorts());
   const server = await startChild(
     'broker',
-    [MAIN_JS],
+    [mainJs],
     {
       BROOK_PORT: String(port),
       BROOK_KAFKA_PORT: String(kafkaPort),

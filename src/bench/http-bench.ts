@@ -8,6 +8,9 @@
 //   Idempotency-Key (target: at least 0.9 of the broker without it). The keyed side has a broker of its own so that
 //   the keys' producer state (kept for BROOK_IDEMPOTENCY_RETENTION_MS) does not weigh on the side without keys,
 //   which stays the same workload as before idempotence existed.
+//   BROOK_BENCH_W1_COMPARE=<another build's dist/main.js> adds a fourth side in the same rounds: a broker of that
+//   build under the same requests, and prints this build's records/s over it (run it with a copy of this build's
+//   own dist/ to see the noise of that ratio, with an older build's to compare the two).
 // W6 (BROOK_BENCH_READ_MB, default 200): catch-up read of a prefilled partition (prefill not timed), 1 MiB per
 //   request, one request at a time, raw batches (Accept: application/vnd.brook.batches) and JSON (format=binary).
 //   Baseline and raw read alternate in rounds. Baseline: a server answering 1 MiB Range requests from a file of the same size with fs.createReadStream.
@@ -75,12 +78,16 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
     let keys = 0;
     const keyed = () => ({ ...PRODUCE_HEADERS, 'idempotency-key': `bench-${process.pid}-${keys++}` });
     await produceFor(keyedBroker, body, WARMUP_SECONDS, PRODUCE_PATH, keyed);
+    const compareMain = process.env.BROOK_BENCH_W1_COMPARE;
+    const compared = compareMain === undefined ? undefined : await startComparedBroker(compareMain, dir, body);
+    if (compared !== undefined) servers.push(compared);
     type Total = ProduceTotal;
     const fresh = (): Total => ({ requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 });
     const sides: Array<{ server: Server; headers?: () => Record<string, string>; total: Total }> = [
       { server: baselineServer, total: fresh() },
       { server: broker, total: fresh() },
       { server: keyedBroker, headers: keyed, total: fresh() },
+      ...(compared === undefined ? [] : [{ server: compared, total: fresh() }]),
     ];
     for (let round = 0; round < W1_ROUNDS; round++) {
       for (const side of sides) {
@@ -114,11 +121,24 @@ export async function runW1(seconds: number): Promise<Measurement[]> {
     console.log(formatMeasurement(withKeys, baseline));
     const keyedRatio = withKeys.records / withKeys.seconds / (brook.records / brook.seconds);
     console.log(`Idempotency-Key / without: ${keyedRatio.toFixed(2)} of the records/s (target >= 0.9)`);
-    return [baseline, brook, withKeys];
+    if (compared === undefined) return [baseline, brook, withKeys];
+    const other = produceMeasurement(compared, `the compared build (${compareMain})`, sides[3].total);
+    console.log(formatMeasurement(other, baseline));
+    const comparedRatio = brook.records / brook.seconds / (other.records / other.seconds);
+    console.log(`this build / the compared build: ${comparedRatio.toFixed(2)} of the records/s`);
+    return [baseline, brook, withKeys, other];
   } finally {
     for (const server of servers) await stop(server);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A broker of another build (its dist/main.js) with W1's topic, warmed up like the others. */
+async function startComparedBroker(mainJs: string, dir: string, body: Buffer): Promise<Server> {
+  const server = await startBroker(join(dir, 'compared-broker'), {}, undefined, undefined, mainJs);
+  await createTopic(server);
+  await produceFor(server, body, WARMUP_SECONDS);
+  return server;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // `npm run bench [-- suite...]`: runs the benchmark suites, each beside its baseline in this same process tree,
 // and prints records/s, MB/s, latencies and the ratio to the baseline. BROOK_BENCH_RECORDS scales the
 // log workload, BROOK_BENCH_SECONDS the W1 produce runs (default 10; `w1` on one broker, `w1c` on a local
-// three-broker cluster with acks=all and acks=1 beside one broker), BROOK_BENCH_W5_SECONDS and
+// three-broker cluster with acks=all and acks=1 beside one broker; BROOK_BENCH_W1_COMPARE another build's
+// dist/main.js, run beside this build's broker in W1's rounds), BROOK_BENCH_W5_SECONDS and
 // BROOK_BENCH_W5_RATE the W5 WebSocket fan-out (default 5 s per run, 10,000 records/s; BROOK_BENCH_W5_SUBSCRIBERS
 // a comma list of subscriber counts, default 1,10,100), BROOK_BENCH_READ_MB the W6 read (default 200),
 // BROOK_BENCH_GROUP_RECORDS the G1 consumer-group run (default 300,000); `w1a` W1 with Avro records by schema id
