@@ -48,12 +48,14 @@ async function readEvents(
   let buffer = '';
   const timer = setTimeout(() => void reader.cancel(), timeoutMs);
   try {
+    // `enough` is asked after every event, not after every chunk: the events are those up to the first that made it
+    // true (a chunk may carry later ones, e.g. a rebalance set off by another stream that had enough and closed)
     while (!enough(events)) {
       const { done, value } = await reader.read();
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      while (!enough(events) && (end = buffer.indexOf('\n\n')) >= 0) {
         const event: SseEvent = {};
         for (const line of buffer.slice(0, end).split('\n')) {
           if (line.startsWith(':')) event.comment = line.slice(1).trim();
@@ -302,21 +304,37 @@ describe('SSE records:stream as a consumer group member', () => {
   it('splits the partitions between two streams of one group, each getting only its own', async () => {
     const url = streamUrl('sse-group', 'group=pair&from=earliest&format=string');
     const oneEach = (so: SseEvent[]) => assignedOf(so).at(-1)?.partitions.length === 1;
+    const sinceAssigned = (events: SseEvent[]) => events.slice(events.findLastIndex((e) => e.event === 'assigned'));
+    // Which records a stream reads before the split depends on whether both joined the first generation (the
+    // group may have committed a partition's records before the second stream came), so the test produces one
+    // record to each partition once both streams hold one partition, and each must get its own and no other.
+    // Each stream's events are kept up to its own late record, and both stay open until both have theirs: a
+    // stream that closed earlier would hand its partition to the other.
+    const split = [false, false];
+    const lateAt = [0, 0];
+    const lateValue = (partition: number) => `late-${partition}`;
+    const gotOwnLate = (side: number) => (so: SseEvent[]) => {
+      split[side] = oneEach(so);
+      if (lateAt[side] === 0 && split[side] && valuesOf(sinceAssigned(so)).some((v) => v.startsWith('late-')))
+        lateAt[side] = so.length;
+      return lateAt[0] > 0 && lateAt[1] > 0;
+    };
     const [left, right] = await Promise.all([fetch(url), fetch(url)]);
-    const [leftEvents, rightEvents] = await Promise.all([
-      readEvents(left, (so) => oneEach(so) && recordsOf(so).length >= 4, 15_000),
-      readEvents(right, (so) => oneEach(so) && recordsOf(so).length >= 4, 15_000),
-    ]);
+    const reading = Promise.all([readEvents(left, gotOwnLate(0), 20_000), readEvents(right, gotOwnLate(1), 20_000)]);
+    await waitUntil('both streams hold one partition', async () => split[0] && split[1], 15_000);
+    await produce('sse-group', [lateValue(0)], 0);
+    await produce('sse-group', [lateValue(1)], 1);
+    const [leftEvents, rightEvents] = (await reading).map((events, side) => events.slice(0, lateAt[side]));
     const leftPartition = assignedOf(leftEvents).at(-1)!.partitions[0].partition;
     const rightPartition = assignedOf(rightEvents).at(-1)!.partitions[0].partition;
     expect([leftPartition, rightPartition].sort()).toEqual([0, 1]);
-    const tail = (events: SseEvent[]) =>
-      events.slice(events.findLastIndex((event) => event.event === 'assigned')).filter((event) => event.id);
     for (const [events, partition] of [
       [leftEvents, leftPartition],
       [rightEvents, rightPartition],
     ] as const) {
-      expect(tail(events).every((event) => event.id!.startsWith(`${partition}:`))).toBe(true);
+      const tail = recordsOf(sinceAssigned(events));
+      expect(tail.every((event) => event.id!.startsWith(`${partition}:`))).toBe(true);
+      expect(valuesOf(tail)).toContain(lateValue(partition));
     }
   });
 });
