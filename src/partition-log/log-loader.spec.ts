@@ -1,4 +1,4 @@
-import { appendFile, readdir, stat, truncate as truncateFile, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, stat, truncate as truncateFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendBatches, dir, open, opened, useLogDir } from '../../test/support/partition-log-spec.js';
@@ -108,6 +108,36 @@ describe('PartitionLog', () => {
       expect(again.logEndOffset).toBe(12);
       expect((await readAll(again)).map((record) => record.offset)).toEqual(Array.from({ length: 12 }, (_, i) => i));
       expect((await again.appendAsLeader(batchOf({ value: 'next' }), 0)).firstOffset).toBe(12);
+    });
+
+    it('after a crash truncates at a hole: a later write landed and an earlier one did not, or only in part', async () => {
+      const h = harness(dir);
+      const log = await open(h);
+      await appendBatches(log, 5, 3);
+      const path = logFilePath(dir, 0);
+      const file = await readFile(path);
+      const batchBytes = file.length / 5;
+      // the 4th batch's write never reached the file (zeros, as pwrite past the end leaves), the 5th's did
+      const hole = Buffer.from(file);
+      hole.fill(0, 3 * batchBytes, 4 * batchBytes);
+      await writeFile(path, hole);
+      const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(crashed);
+      expect(crashed.logEndOffset).toBe(9);
+      expect((await stat(path)).size).toBe(3 * batchBytes);
+      expect((await readAll(crashed)).map((record) => record.offset)).toEqual(Array.from({ length: 9 }, (_, i) => i));
+      await crashed.close();
+
+      // the 2nd batch torn (its first half landed), the 3rd whole after it
+      const torn = Buffer.from(file.subarray(0, 3 * batchBytes));
+      torn.fill(0, batchBytes + Math.floor(batchBytes / 2), 2 * batchBytes);
+      await writeFile(path, torn);
+      await rm(join(dir, CLEAN_SHUTDOWN_FILE), { force: true });
+      const again = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+      opened.push(again);
+      expect(again.logEndOffset).toBe(3);
+      expect((await stat(path)).size).toBe(batchBytes);
+      expect((await again.appendAsLeader(batchOf({ value: 'next' }), 0)).firstOffset).toBe(3);
     });
 
     it('after a crash drops a framed batch whose CRC fails (written while its CRC was being checked)', async () => {
