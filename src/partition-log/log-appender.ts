@@ -273,9 +273,12 @@ export class LogAppender {
       const group = items.slice(groupStart, groupEnd);
       const unchecked: number[] = [];
       for (let i = 0; i < group.length; i++) if (group[i].crcUnchecked) unchecked.push(i);
+      // a follower's batches (from its leader) are written on this thread: its next fetch, which tells the leader
+      // they are written, waits for them (segment-append-write.ts)
       const corruptIndexes = await active.append(
         group.map((item) => item.batch),
         unchecked,
+        group.every((item) => item.fromLeader),
       );
       // every batch in `unchecked` was checked, the corrupt ones listed
       for (const i of unchecked) group[i].crcUnchecked = false;

@@ -180,9 +180,10 @@ export class LogSegment {
    * Writes batches at the end of the file (segment-append-write.ts) and indexes them. `uncheckedCrc` lists the batches (by index) whose CRC is still to
    * be checked; when one is wrong, nothing of this append stays in the file, nothing is indexed, and append returns
    * the indexes of the corrupt batches (else []). Readers never see refused bytes: every read stops at `sizeBytes`,
-   * which only moves for kept batches.
+   * which only moves for kept batches. `inline`: a follower's append, written on this thread when small enough
+   * (segment-append-write.ts).
    */
-  async append(batches: BatchToWrite[], uncheckedCrc: readonly number[] = []): Promise<number[]> {
+  async append(batches: BatchToWrite[], uncheckedCrc: readonly number[] = [], inline = false): Promise<number[]> {
     const buffers = batches.map((batch) => batch.buffer);
     const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
     const position = this.sizeBytes;
@@ -190,7 +191,7 @@ export class LogSegment {
     let write: CheckedWrite;
     try {
       const handle = lease.opened ?? (await lease.opening);
-      write = await writeCheckedBatches(handle, this.logPath, buffers, position, uncheckedCrc);
+      write = await writeCheckedBatches(handle, this.logPath, buffers, position, uncheckedCrc, inline);
     } finally {
       lease.release();
     }

@@ -4,6 +4,12 @@
 // write are one job in libuv's thread pool, the check first: nothing is written when it fails. Without, the CRCs
 // are checked on this thread while the write is in flight there, and the caller cuts the refused bytes off again
 // once the write returned (`wroteRefused`).
+//
+// `inline` (a follower's append, up to INLINE_WRITE_BYTES_MAX): the check, then a writevSync on this thread, as
+// Kafka's fetcher thread appends to the page cache before its next fetch. A follower reports what it wrote only in
+// its next fetch, which waits for this write: on a busy machine the two thread switches of a pool job (the job
+// queued to a worker, its completion back to this loop) were most of that wait (see the caller, log-appender.ts).
+import { writevSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { nativeWritevChecked } from './native-append.js';
 import { hasValidCrc } from './record-batch-layout.js';
@@ -17,19 +23,29 @@ export interface CheckedWrite {
   wroteRefused: boolean;
 }
 
-/** Writes `buffers` at `position` of `handle` (the file at `path`), checking the CRCs of `uncheckedCrc`. */
+/** The largest write `inline` does on this thread; a larger one goes to the thread pool all the same. */
+export const INLINE_WRITE_BYTES_MAX = 1024 * 1024;
+
+/**
+ * Writes `buffers` at `position` of `handle` (the file at `path`), checking the CRCs of `uncheckedCrc`; with
+ * `inline`, on this thread when they are at most INLINE_WRITE_BYTES_MAX (nothing written when a check fails).
+ */
 export async function writeCheckedBatches(
   handle: FileHandle,
   path: string,
   buffers: Buffer[],
   position: number,
   uncheckedCrc: readonly number[],
+  inline = false,
 ): Promise<CheckedWrite> {
+  if (inline && totalBytes(buffers) <= INLINE_WRITE_BYTES_MAX) {
+    return writeInline(handle.fd, path, buffers, position, uncheckedCrc);
+  }
   if (nativeWritevChecked !== null) {
     const corrupt = await nativeWritevChecked(handle.fd, buffers, position, [...uncheckedCrc]);
     return { corrupt, checkError: null, wroteRefused: false };
   }
-  const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
+  const total = totalBytes(buffers);
   const corrupt: number[] = [];
   let checkError: unknown = null;
   let wroteRefused = false;
@@ -54,6 +70,36 @@ export async function writeCheckedBatches(
     written += bytesWritten;
   }
   return { corrupt, checkError, wroteRefused };
+}
+
+/** The check first (a batch it cannot read throws, nothing written), then writevSync until all is written. */
+function writeInline(
+  fd: number,
+  path: string,
+  buffers: Buffer[],
+  position: number,
+  uncheckedCrc: readonly number[],
+): CheckedWrite {
+  const corrupt = uncheckedCrc.filter((index) => !hasValidCrc(buffers[index]));
+  if (corrupt.length > 0) return { corrupt, checkError: null, wroteRefused: false };
+  const total = totalBytes(buffers);
+  let written = 0;
+  while (written < total) {
+    const bytesWritten = writevSync(
+      fd,
+      written === 0 ? buffers : remainingBuffers(buffers, written),
+      position + written,
+    );
+    if (bytesWritten <= 0) throw new Error(`short write to ${path}`);
+    written += bytesWritten;
+  }
+  return { corrupt, checkError: null, wroteRefused: false };
+}
+
+function totalBytes(buffers: readonly Buffer[]): number {
+  let total = 0;
+  for (const buffer of buffers) total += buffer.length;
+  return total;
 }
 
 function remainingBuffers(buffers: Buffer[], skipBytes: number): Buffer[] {
