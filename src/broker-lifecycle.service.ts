@@ -42,7 +42,7 @@ export class BrokerLifecycle implements OnApplicationBootstrap, OnApplicationShu
     await this.replicas.start(this.election.brokerEpoch);
     await this.metadata.start();
     // a change of the dynamic broker configs reconfigures the logs and renews every per-metadata cache
-    this.brokerConfigs.onChange(() => void this.metadata.reload());
+    this.brokerConfigs.onChange(() => void this.metadata.reload({ retell: true }));
     await this.cluster.settle(CONTROLLER_SETTLE_WAIT_MS);
     await this.logs.removeStrayLogs(this.metadata.allTopics());
     this.logs.startScheduler();

@@ -158,8 +158,9 @@ describe('PartitionLog', () => {
       const pool = new CountingPool(16);
       const h = harness(dir, { flushMs: 1000 }, pool);
       const log = await open(h);
+      expect(log.flushIfTimeElapsed()).toBeNull(); // nothing appended: nothing due, no promise
       await log.appendAsLeader(batchOf({ value: 'a' }), 0);
-      await log.flushIfTimeElapsed();
+      expect(log.flushIfTimeElapsed()).toBeNull();
       expect(pool.calls.get(logFilePath(dir, 0))?.sync ?? 0).toBe(0);
       h.clock.advance(1000);
       await log.flushIfTimeElapsed();

@@ -180,9 +180,12 @@ export class LogAppender {
     await this.local.serial(() => this.local.saveEpochs());
   }
 
-  /** fsyncs the active segment when flush.ms has passed since the last flush (called by a periodic task). */
-  flushIfTimeElapsed(): Promise<void> {
-    if (!this.flushPolicy.dueByTime(this.local.deps.clock.monotonicMs(), this.local.config)) return Promise.resolve();
+  /**
+   * fsyncs the active segment when flush.ms has passed since the last flush (called by a periodic task for every
+   * log, every second); null, and nothing allocated, when no flush is due.
+   */
+  flushIfTimeElapsed(): Promise<void> | null {
+    if (!this.flushPolicy.dueByTime(this.local.deps.clock.monotonicMs(), this.local.config)) return null;
     return this.local.serial(() => this.flushActive());
   }
 

@@ -127,8 +127,8 @@ export class PartitionLog {
     return this.appender.assignEpochAtEnd(epoch);
   }
 
-  /** fsyncs the active segment when flush.ms has passed since the last flush (called by a periodic task). */
-  flushIfTimeElapsed(): Promise<void> {
+  /** fsyncs the active segment when flush.ms has passed since the last flush; null when none is due. */
+  flushIfTimeElapsed(): Promise<void> | null {
     return this.appender.flushIfTimeElapsed();
   }
 

@@ -36,7 +36,7 @@ let store: EmbeddedCoordinationStore;
 let log: PartitionLog | undefined;
 let topics: Map<string, TopicMetadata>;
 let reloads: number;
-let listener: ((topics: ReadonlyMap<string, TopicMetadata>) => Promise<void>) | null;
+let listener: ((topics: ReadonlyMap<string, TopicMetadata>) => Promise<boolean>) | null;
 let config: BrokerConfig;
 let manager: ReplicaManager;
 
@@ -103,8 +103,11 @@ function state(leader: number, leaderEpoch: number, isr: number[]): PartitionSta
   };
 }
 
-/** The controller's decision, as the coordination store holds it and the metadata cache hands it over. */
-async function decide(partitionState: PartitionState | null): Promise<void> {
+/**
+ * The controller's decision, as the coordination store holds it and the metadata cache hands it over; what the
+ * manager answered the cache (false: a role change failed, tell it again).
+ */
+async function decide(partitionState: PartitionState | null): Promise<boolean> {
   if (partitionState === null) {
     topics.delete(TOPIC);
   } else {
@@ -123,7 +126,7 @@ async function decide(partitionState: PartitionState | null): Promise<void> {
       configs: { 'min.insync.replicas': '2' },
     });
   }
-  await listener!(topics);
+  return listener!(topics);
 }
 
 function batch(count: number): Buffer {
@@ -164,6 +167,14 @@ describe('ReplicaManager role changes', () => {
     expect(manager.localReplica(TOPIC, 0).view).toMatchObject({ role: 'follower', leader_epoch: 2, isr: null });
     const error = await manager.produce(TOPIC, 0, batch(1), '1').catch((failure: BrookError) => failure);
     expect((error as BrookError).errorCode).toBe(errors.leaderNotAvailable('').errorCode);
+  });
+
+  it('answers the metadata cache false while a role change fails, so that it is told again', async () => {
+    vi.spyOn(log!, 'assignEpochAtEnd').mockRejectedValueOnce(new Error('no space left on device'));
+    expect(await decide(state(SELF, 1, [SELF, FOLLOWER]))).toBe(false);
+    expect(manager.localReplica(TOPIC, 0).view.role).toBe('none');
+    expect(await listener!(topics)).toBe(true);
+    expect(manager.localReplica(TOPIC, 0).view).toMatchObject({ role: 'leader', leader_epoch: 1 });
   });
 
   it('serves a leadership naming an earlier incarnation as nothing', async () => {

@@ -100,7 +100,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
       progress: this.progress,
       logger: this.logger,
       onIsrChanged: (kind) => (kind === 'shrink' ? metrics.isrShrinks : metrics.isrExpands).inc(),
-      reloadMetadata: () => void metadata.reload(),
+      reloadMetadata: () => void metadata.reload({ retell: true }),
     });
     this.roles = new PartitionRoles({
       brokerId: config.brokerId,
@@ -108,7 +108,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
       effects: this.effects,
       logger: this.logger,
       incarnation: () => this.incarnation,
-      reloadMetadata: () => void metadata.reload(),
+      reloadMetadata: () => void metadata.reload({ retell: true }),
     });
     this.highWatermarks = new HighWatermarks(config.dataDir, this.logger, () => this.checkpointEntries());
     logs.setHighWatermarkSource((topic, partition) => this.highWatermarkOf(topic, partition));
@@ -154,8 +154,10 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
 
   // ---- roles ----
 
-  async applyMetadata(topics: ReadonlyMap<string, TopicMetadata>): Promise<void> {
-    if (this.stopped) return;
+  /** Moves every hosted partition to the role the metadata gives it; false when a role change failed (retried). */
+  async applyMetadata(topics: ReadonlyMap<string, TopicMetadata>): Promise<boolean> {
+    if (this.stopped) return true;
+    let failed = false;
     const hosted = new Set<string>();
     const assigned = new Set<string>();
     const changes: Array<() => Promise<void>> = [];
@@ -175,6 +177,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
             const partition = await this.hostedPartition(key, name, index, log);
             await this.roles.apply(partition, state, replicas, topic.stateVersions[index] ?? 0);
           } catch (error) {
+            failed = true;
             this.logger.error(`${key}: role change failed: ${(error as Error).message}`);
           }
         });
@@ -192,6 +195,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
       if (assigned.has(key) && highWatermark !== undefined) this.seeds.set(key, highWatermark);
     }
     for (const key of [...this.seeds.keys()]) if (!assigned.has(key)) this.seeds.delete(key);
+    return !failed;
   }
 
   /** The Partition of `log`; one for a replaced log (a topic re-created) replaces the old one, released. */

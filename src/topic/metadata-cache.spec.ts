@@ -10,7 +10,7 @@ import { loadBrokerConfig } from '../config/broker-config.js';
 import { METADATA_INCARNATION_KEY, partitionStateKey, topicConfigKey, topicKey } from '../coordination/cluster-keys.js';
 import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
 import type { TopicMetadata } from './cluster-metadata.js';
-import { MetadataCache } from './metadata-cache.service.js';
+import { LISTENERS_RETELL_INTERVAL_MS, MetadataCache } from './metadata-cache.service.js';
 import { readSnapshot } from './metadata-snapshot.js';
 
 async function writeTopic(store: EmbeddedCoordinationStore, name: string): Promise<void> {
@@ -118,10 +118,80 @@ describe('MetadataCache stall detection during a long first load', () => {
     releaseFirstLoad();
     await started;
     clock.advance(1_000);
-    await cache.reload();
+    await cache.reload({ retell: true });
     expect(cache.mayBeStale()).toBe(false);
     // one load at start and the one asked for above: a stall would have added one in between
     expect(loads).toBe(2);
     cache.onModuleDestroy();
+  });
+});
+
+describe('MetadataCache telling its listeners', () => {
+  let dataDir: string;
+  let store: EmbeddedCoordinationStore;
+  let clock: ManualClock;
+  let cache: MetadataCache;
+  let told: number;
+  let answer: boolean | undefined;
+
+  beforeEach(async () => {
+    dataDir = await fsp.mkdtemp(join(tmpdir(), 'brook-metadata-tell-'));
+    store = await EmbeddedCoordinationStore.open(dataDir);
+    clock = new ManualClock();
+    cache = new MetadataCache(store, loadBrokerConfig({ BROOK_DATA_DIR: dataDir, BROOK_BROKER_ID: '1' }), clock);
+    told = 0;
+    answer = undefined;
+    cache.onChange(() => {
+      told++;
+      return answer;
+    });
+    await writeTopic(store, 'a');
+    await store.put(METADATA_INCARNATION_KEY, 'first');
+    await cache.start();
+  });
+
+  afterEach(async () => {
+    cache.onModuleDestroy();
+    await store.close();
+    await fsp.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('tells them after a reload that changed the metadata, not after one that did not', async () => {
+    expect(told).toBe(1);
+    await cache.reload();
+    await cache.reload();
+    expect(told).toBe(1);
+    // a new leader epoch: the partition state's value and version change
+    await store.put(
+      partitionStateKey('a', 0),
+      JSON.stringify({ leader: 1, leaderEpoch: 1, isr: [1], controllerEpoch: 1 }),
+    );
+    await cache.reload();
+    expect(told).toBe(2);
+    expect(cache.topic('a')?.states[0].leaderEpoch).toBe(1);
+    await cache.reload();
+    expect(told).toBe(2);
+    // the same value written again is a new version (a compare-and-set version the listeners are given)
+    await store.put(topicConfigKey('a'), '{}');
+    await cache.reload();
+    expect(told).toBe(3);
+  });
+
+  it('tells them again when asked, after a failed telling, and every LISTENERS_RETELL_INTERVAL_MS', async () => {
+    await cache.reload({ retell: true });
+    expect(told).toBe(2);
+    answer = false; // some of the listener's work failed: it wants the next reload
+    await cache.reload({ retell: true });
+    answer = undefined;
+    await cache.reload();
+    expect(told).toBe(4);
+    await cache.reload();
+    expect(told).toBe(4);
+    clock.advance(LISTENERS_RETELL_INTERVAL_MS - 1);
+    await cache.reload();
+    expect(told).toBe(4);
+    clock.advance(1);
+    await cache.reload();
+    expect(told).toBe(5);
   });
 });
