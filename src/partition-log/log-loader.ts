@@ -29,8 +29,9 @@ import { DEFAULT_PRODUCER_STATE_SETTINGS, LocalLog, segmentOptionsOf, type Parti
 import type { LogConfig } from './log-config.js';
 import { LogSegment } from './log-segment.js';
 import { LogSegments } from './log-segments.js';
+import { LeaderEpochCache } from './leader-epoch-cache.js';
 import {
-  hasCleanShutdownMarker,
+  emptyLogState,
   readLeaderEpochs,
   readLogState,
   removeCleanShutdownMarker,
@@ -41,9 +42,16 @@ import {
   deleteProducerSnapshots,
   forgetInSnapshots,
   reloadProducerState,
+  snapshotOffsetsIn,
   writeProducerSnapshot,
 } from './producer-state-files.js';
-import { CLEANED_SUFFIX, parseLogFileName } from './segment-files.js';
+import {
+  CLEAN_SHUTDOWN_FILE,
+  CLEANED_SUFFIX,
+  LEADER_EPOCH_CHECKPOINT_FILE,
+  LOG_STATE_FILE,
+  parseLogFileName,
+} from './segment-files.js';
 
 /** The suffix of a temporary file an atomic replace had not renamed yet (see common/atomic-file.ts). */
 const TEMPORARY_SUFFIX = '.tmp';
@@ -56,9 +64,10 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
       .filter((name) => name.endsWith(CLEANED_SUFFIX) || name.endsWith(TEMPORARY_SUFFIX))
       .map((name) => rm(join(dir, name), { force: true })),
   );
-  const cleanShutdown = await hasCleanShutdownMarker(dir);
-  const state = await readLogState(dir);
-  const epochs = await readLeaderEpochs(dir);
+  // the folder is listed once: the marker, the state files and the snapshots are known from the listing
+  const cleanShutdown = names.includes(CLEAN_SHUTDOWN_FILE);
+  const state = names.includes(LOG_STATE_FILE) ? await readLogState(dir) : emptyLogState();
+  const epochs = names.includes(LEADER_EPOCH_CHECKPOINT_FILE) ? await readLeaderEpochs(dir) : new LeaderEpochCache();
   const latestEpochAtOpen = epochs.latestEpoch();
   const { segments, rescanned } = await loadSegments(dir, config, deps, names, state, cleanShutdown);
   const logEndOffset = segments[segments.length - 1].nextOffset;
@@ -71,10 +80,18 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   for (const segment of rescannedBelowLast) await segment.flush();
   const producers = new ProducerStateManager(deps.producerState ?? DEFAULT_PRODUCER_STATE_SETTINGS);
   const nowMs = deps.clock.nowMs();
-  const reloaded = await reloadProducerState(dir, segments, logStartOffset, logEndOffset, producers, nowMs);
+  const reloaded = await reloadProducerState(
+    dir,
+    segments,
+    logStartOffset,
+    logEndOffset,
+    producers,
+    nowMs,
+    snapshotOffsetsIn(names),
+  );
   producers.replaceWritten(reloaded.table);
   await forgetInSnapshots(dir, producers.removeExpired(nowMs));
-  await deleteProducerSnapshots(dir, (offset) => offset < logStartOffset);
+  await deleteProducerSnapshots(dir, (offset) => offset < logStartOffset, reloaded.snapshotOffsetsLeft);
   if (reloaded.producerBatchesReplayed > 0) await writeProducerSnapshot(dir, logEndOffset, producers.written);
   const opened: LogState = {
     logStartOffset,
