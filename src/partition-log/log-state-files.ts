@@ -4,7 +4,7 @@
 //                            a missing or unreadable file reads as all zeros (the segments then decide)
 //   leader-epoch-checkpoint  the leader-epoch cache (format in leader-epoch-cache.ts), written atomically
 //   .clean-shutdown          empty; present only from a clean close until the next open
-import { access, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { DATA_FILE_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/atomic-file.js';
@@ -19,6 +19,11 @@ export interface LogState {
 }
 
 const EMPTY_STATE: Readonly<LogState> = Object.freeze({ logStartOffset: 0, recoveryPoint: 0, cleanerCheckpoint: 0 });
+
+/** The state of a folder without a state file (a new log). */
+export function emptyLogState(): LogState {
+  return { ...EMPTY_STATE };
+}
 
 export async function readLogState(dir: string): Promise<LogState> {
   try {
@@ -56,15 +61,6 @@ export async function readLeaderEpochs(dir: string): Promise<LeaderEpochCache> {
 
 export function writeLeaderEpochs(dir: string, epochs: LeaderEpochCache): Promise<void> {
   return writeFileAtomic(join(dir, LEADER_EPOCH_CHECKPOINT_FILE), epochs.serialize());
-}
-
-export async function hasCleanShutdownMarker(dir: string): Promise<boolean> {
-  try {
-    await access(join(dir, CLEAN_SHUTDOWN_FILE));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function writeCleanShutdownMarker(dir: string): Promise<void> {

@@ -14,7 +14,12 @@ import { parseSnapshotFileName, snapshotFilePath } from './segment-files.js';
 
 /** The offsets of the folder's snapshot files, ascending. */
 export async function snapshotOffsets(dir: string): Promise<number[]> {
-  return (await readdir(dir))
+  return snapshotOffsetsIn(await readdir(dir));
+}
+
+/** The offsets of the snapshot files among a folder's `names` (a listing the caller has already), ascending. */
+export function snapshotOffsetsIn(names: readonly string[]): number[] {
+  return names
     .map(parseSnapshotFileName)
     .filter((offset): offset is number => offset !== null)
     .sort((a, b) => a - b);
@@ -25,9 +30,16 @@ export function writeProducerSnapshot(dir: string, offset: number, table: Produc
   return writeFileAtomic(snapshotFilePath(dir, offset), encodeProducerSnapshot(table.all()));
 }
 
-/** Deletes the snapshot files whose offset `doomed` picks. */
-export async function deleteProducerSnapshots(dir: string, doomed: (offset: number) => boolean): Promise<void> {
-  const offsets = (await snapshotOffsets(dir)).filter(doomed);
+/**
+ * Deletes the snapshot files whose offset `doomed` picks, among `known` when the caller knows the folder's snapshot
+ * offsets (opening a log lists its folder once), else among those a listing finds.
+ */
+export async function deleteProducerSnapshots(
+  dir: string,
+  doomed: (offset: number) => boolean,
+  known?: readonly number[],
+): Promise<void> {
+  const offsets = (known ?? (await snapshotOffsets(dir))).filter(doomed);
   await Promise.all(offsets.map((offset) => rm(snapshotFilePath(dir, offset), { force: true })));
 }
 
@@ -62,6 +74,8 @@ export interface ReloadedState {
   batchesReplayed: number;
   /** Of those, the idempotent ones applied to the table: none means the table is the snapshot's. */
   producerBatchesReplayed: number;
+  /** The offsets of the snapshot files left in the folder, ascending. */
+  snapshotOffsetsLeft: number[];
 }
 
 /**
@@ -69,7 +83,8 @@ export interface ReloadedState {
  * is deleted, one that fails its checks too, and the next older one is tried), then every idempotent batch header
  * from there up to `endOffset` in `segments`; producers whose last batch lies below `logStartOffset` are dropped.
  * Entries replayed from the log get `nowMs` as their last change (the time they were written is not in the log,
- * so they live at least as long as they would have).
+ * so they live at least as long as they would have). `known`: the folder's snapshot offsets when the caller has
+ * listed it already.
  */
 export async function reloadProducerState(
   dir: string,
@@ -78,12 +93,14 @@ export async function reloadProducerState(
   endOffset: number,
   manager: ProducerStateManager,
   nowMs: number,
+  known?: readonly number[],
 ): Promise<ReloadedState> {
   const table = manager.newTable();
   let snapshotOffset: number | null = null;
-  const offsets = await snapshotOffsets(dir);
-  await deleteProducerSnapshots(dir, (offset) => offset > endOffset);
-  for (const offset of offsets.filter((candidate) => candidate <= endOffset).reverse()) {
+  const offsets = known ?? (await snapshotOffsets(dir));
+  await deleteProducerSnapshots(dir, (offset) => offset > endOffset, offsets);
+  const left = offsets.filter((candidate) => candidate <= endOffset);
+  for (const offset of [...left].reverse()) {
     try {
       for (const entry of decodeProducerSnapshot(await readFile(snapshotFilePath(dir, offset)))) table.restore(entry);
       snapshotOffset = offset;
@@ -92,6 +109,7 @@ export async function reloadProducerState(
       if (!(error instanceof CorruptProducerSnapshotError)) throw error;
       table.clear();
       await rm(snapshotFilePath(dir, offset), { force: true });
+      left.splice(left.indexOf(offset), 1);
     }
   }
   const from = Math.max(snapshotOffset ?? logStartOffset, logStartOffset);
@@ -110,5 +128,5 @@ export async function reloadProducerState(
     }
   }
   table.removeBelow(logStartOffset);
-  return { table, snapshotOffset, batchesReplayed, producerBatchesReplayed };
+  return { table, snapshotOffset, batchesReplayed, producerBatchesReplayed, snapshotOffsetsLeft: left };
 }

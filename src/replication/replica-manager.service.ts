@@ -55,8 +55,13 @@ export interface ProduceOptions {
 
 /** Bound on acks=all produce requests parked until the ISR has the records; beyond it produce answers 429. */
 export const ACKS_WAITING_MAX = 10_000;
-/** Partitions whose role changes at once when the metadata changes (the log I/O of each overlaps the others'). */
-const ROLE_CHANGES_CONCURRENT_MAX = 16;
+/**
+ * Partitions whose role changes at once when the metadata changes (the log I/O of each overlaps the others'). A new
+ * leadership writes its log's epoch checkpoint (an atomic replace: eight thread-pool steps, two fsyncs), so a
+ * restart of a broker leading thousands of partitions is bound by that latency: 64 at a time took 1.2-1.3 ms a
+ * new leader against 2.0-2.5 ms with 16 (2,000 partitions, a machine at load 13-17).
+ */
+const ROLE_CHANGES_CONCURRENT_MAX = 64;
 
 @Injectable()
 export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
