@@ -1,9 +1,12 @@
+// writeCheckedBatches on this thread: a follower's append (`inline`, up to INLINE_WRITE_BYTES_MAX) and any append up
+// to SYNC_APPEND_BYTES_MAX, so that it completes while libuv's thread pool is busy; larger ones in the thread pool.
+import { pbkdf2 } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchOf, makeTempDir, removeDir } from '../../test/support/log-fixtures.js';
-import { INLINE_WRITE_BYTES_MAX, writeCheckedBatches } from './segment-append-write.js';
+import { INLINE_WRITE_BYTES_MAX, SYNC_APPEND_BYTES_MAX, writeCheckedBatches } from './segment-append-write.js';
 
 describe('writeCheckedBatches inline (a follower append)', () => {
   let dir: string;
@@ -62,5 +65,68 @@ describe('writeCheckedBatches inline (a follower append)', () => {
     } finally {
       await file.close();
     }
+  });
+});
+
+/** Keeps every thread of libuv's pool busy for a while; `finished` counts the jobs done so far. */
+function occupyThreadPool(): { finished: () => number; all: Promise<void> } {
+  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  let finished = 0;
+  const jobs = Array.from(
+    { length: threads * 2 },
+    () =>
+      new Promise<void>((resolve, reject) =>
+        pbkdf2('secret', 'salt', 300_000, 32, 'sha256', (error) => {
+          finished++;
+          if (error === null) resolve();
+          else reject(error);
+        }),
+      ),
+  );
+  return { finished: () => finished, all: Promise.all(jobs).then(() => undefined) };
+}
+
+describe('writeCheckedBatches of a small append, not inline (a leader append up to SYNC_APPEND_BYTES_MAX)', () => {
+  let dir: string;
+  let handle: FileHandle;
+  let path: string;
+
+  beforeEach(async () => {
+    dir = await makeTempDir('brook-append-write-');
+    path = join(dir, '00000000000000000000.log');
+    handle = await open(path, 'w+');
+  });
+  afterEach(async () => {
+    await handle.close();
+    await removeDir(dir);
+  });
+
+  it('writes a small append on this thread: done while every thread-pool thread is busy', async () => {
+    const batches = [batchOf({ value: 'a' }), batchOf({ value: 'b' })];
+    const pool = occupyThreadPool();
+    const write = await writeCheckedBatches(handle, path, batches, 0, [0, 1]);
+    expect(pool.finished()).toBe(0);
+    expect(write).toEqual({ corrupt: [], checkError: null, wroteRefused: false });
+    expect(await readFile(path)).toEqual(Buffer.concat(batches));
+    await pool.all;
+  });
+
+  it('writes nothing of a small append whose CRC check fails, and names the corrupt batch', async () => {
+    const batches = [batchOf({ value: 'a' }), batchOf({ value: 'b' })];
+    batches[1][batches[1].length - 1] ^= 0xff;
+    const write = await writeCheckedBatches(handle, path, batches, 0, [0, 1]);
+    expect(write).toEqual({ corrupt: [1], checkError: null, wroteRefused: false });
+    expect((await readFile(path)).length).toBe(0);
+  });
+
+  it('writes an append above SYNC_APPEND_BYTES_MAX in the thread pool, at its position', async () => {
+    const big = batchOf({ value: 'x'.repeat(SYNC_APPEND_BYTES_MAX) });
+    await handle.write(Buffer.from('head'), 0, 4, 0);
+    const pool = occupyThreadPool();
+    const write = await writeCheckedBatches(handle, path, [big], 4, []);
+    expect(pool.finished()).toBeGreaterThan(0); // it waited for a thread of the pool
+    expect(write.corrupt).toEqual([]);
+    expect(await readFile(path)).toEqual(Buffer.concat([Buffer.from('head'), big]));
+    await pool.all;
   });
 });
