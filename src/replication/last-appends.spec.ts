@@ -5,8 +5,8 @@ import type { LeaderPartition } from './leader-partition.js';
 import { LastAppends } from './last-appends.js';
 
 /** A leadership as LastAppends looks at it: its key, high watermark and log start. */
-function leaderOf(key: string, highWatermark = 0, logStartOffset = 0): LeaderPartition {
-  return { key, log: { logStartOffset }, state: { highWatermark } } as unknown as LeaderPartition;
+function leaderOf(key: string, highWatermark = 0, logStartOffset = 0, isr = [1, 2]): LeaderPartition {
+  return { key, log: { logStartOffset }, state: { highWatermark, isr } } as unknown as LeaderPartition;
 }
 
 function setHighWatermark(leader: LeaderPartition, highWatermark: number): void {
@@ -107,6 +107,27 @@ describe('LastAppends, followers', () => {
     expect(appends.bytes).toBe(batches[2].length);
     appends.forgetFetched(leader, 6);
     expect(appends.readForFollower(leader, 4, 1 << 20)).toEqual([batches[2]]);
+  });
+
+  it('keeps only the last batch below the HW of a leadership with no follower in its ISR, all with followers', () => {
+    const alone = leaderOf('t-0', 0, 0, [1]);
+    const withFollowers = leaderOf('t-1', 0, 0, [1, 2]);
+    const appends = new LastAppends();
+    for (const leader of [alone, withFollowers]) {
+      for (const [first, last] of [
+        [0, 1],
+        [2, 3],
+        [4, 5],
+      ]) {
+        const batch = append(appends, leader, first, last);
+        setHighWatermark(leader, last + 1);
+        appends.appended(leader);
+        expect(appends.read(leader, first, 1 << 20, true)!.batches).toBe(batch); // a woken reader gets it
+      }
+    }
+    expect(appends.readForFollower(alone, 0, 1 << 20)).toBeNull();
+    expect(appends.readForFollower(alone, 4, 1 << 20)).toHaveLength(1);
+    expect(appends.readForFollower(withFollowers, 0, 1 << 20)).toHaveLength(3);
   });
 
   it('starts a new run at a batch that does not continue the last, and keeps the run at a duplicate', () => {

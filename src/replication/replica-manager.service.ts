@@ -278,6 +278,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
       (info) => {
         this.lastAppends.remember(leader, info, batch);
         this.effects.execute(replica, replica.leaderAppended(leader));
+        this.lastAppends.appended(leader);
         return info;
       },
       (error: unknown) => {
