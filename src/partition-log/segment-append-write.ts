@@ -6,10 +6,12 @@
 // once the write returned (`wroteRefused`).
 //
 // Written on this thread instead (the check, then a writevSync; nothing written when a check fails):
-//   - a small append, up to SYNC_APPEND_BYTES_MAX (BROOK_SYNC_APPEND_BYTES_MAX; 0: none): copying 256 KiB into the
-//     page cache took 0.12 ms (p99 0.75 ms) where a write through the thread pool took 0.18 ms (p99 18 ms) on a busy
-//     2-core machine, and that hop was the largest stage of a caught-up produce -> push path (W5: the write's
-//     completion waited for a pool thread, then for this thread's next poll, each behind other processes);
+//   - a small append, up to SYNC_APPEND_BYTES_MAX (BROOK_SYNC_APPEND_BYTES_MAX, default 0: none; an opt-in for
+//     push latency): copying 256 KiB into the page cache took 0.12 ms (p99 0.75 ms) where a write through the
+//     thread pool took 0.18 ms (p99 18 ms) on a busy 2-core machine, and that hop was the largest stage of a
+//     caught-up produce -> push path (W5 p99 with 262144: 10-15 ms against 19-25 without, quiet machine). Not the
+//     default: under pipelined produce (K1) every arrival was then written alone, not grouped behind a write in
+//     flight, at 0.23 against 0.17 ms of CPU a request and 0.37-0.38 against 0.44-0.47 of the baseline;
 //   - `inline` (a follower's append, up to INLINE_WRITE_BYTES_MAX), as Kafka's fetcher thread appends to the page
 //     cache before its next fetch. A follower reports what it wrote only in its next fetch, which waits for this
 //     write: on a busy machine the two thread switches of a pool job (the job queued to a worker, its completion
@@ -31,8 +33,8 @@ export interface CheckedWrite {
 /** The largest write `inline` does on this thread; a larger one goes to the thread pool all the same. */
 export const INLINE_WRITE_BYTES_MAX = 1024 * 1024;
 
-/** The largest append of any kind written on this thread (BROOK_SYNC_APPEND_BYTES_MAX overrides; 0: none). */
-export const SYNC_APPEND_BYTES_MAX = Number(process.env.BROOK_SYNC_APPEND_BYTES_MAX ?? 256 * 1024);
+/** The largest append of any kind written on this thread (BROOK_SYNC_APPEND_BYTES_MAX; by default 0: none). */
+export const SYNC_APPEND_BYTES_MAX = Number(process.env.BROOK_SYNC_APPEND_BYTES_MAX ?? 0);
 
 /**
  * Writes `buffers` at `position` of `handle` (the file at `path`), checking the CRCs of `uncheckedCrc`; on this
