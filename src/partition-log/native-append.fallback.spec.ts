@@ -1,8 +1,7 @@
 // The fs path LogSegment.append takes (segment-append-write.ts) where the native append is not available (no
 // compiler at build time, or BROOK_NATIVE_APPEND=false): CRCs checked on the JavaScript thread while the write is
-// in flight, a refused group written and then cut off again. The modules are loaded afresh with the switches set
-// (BROOK_SYNC_APPEND_BYTES_MAX=0: no append is small enough to be written on this thread), so this runs wherever
-// the addon exists too.
+// in flight, a refused group written and then cut off again. The modules are loaded afresh with the switch set, so
+// this runs wherever the addon exists too.
 import { stat } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -18,7 +17,6 @@ describe('log append without the native append (BROOK_NATIVE_APPEND=false)', () 
 
   beforeAll(async () => {
     vi.stubEnv('BROOK_NATIVE_APPEND', 'false');
-    vi.stubEnv('BROOK_SYNC_APPEND_BYTES_MAX', '0');
     vi.resetModules();
     fixtures = await import('../../test/support/log-fixtures.js');
     nativeAppend = await import('./native-append.js');

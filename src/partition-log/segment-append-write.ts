@@ -5,17 +5,10 @@
 // are checked on this thread while the write is in flight there, and the caller cuts the refused bytes off again
 // once the write returned (`wroteRefused`).
 //
-// Written on this thread instead (the check, then a writevSync; nothing written when a check fails):
-//   - a small append, up to SYNC_APPEND_BYTES_MAX (BROOK_SYNC_APPEND_BYTES_MAX, default 0: none; an opt-in for
-//     push latency): copying 256 KiB into the page cache took 0.12 ms (p99 0.75 ms) where a write through the
-//     thread pool took 0.18 ms (p99 18 ms) on a busy 2-core machine, and that hop was the largest stage of a
-//     caught-up produce -> push path (W5 p99 with 262144: 10-15 ms against 19-25 without, quiet machine). Not the
-//     default: under pipelined produce (K1) every arrival was then written alone, not grouped behind a write in
-//     flight, at 0.23 against 0.17 ms of CPU a request and 0.37-0.38 against 0.44-0.47 of the baseline;
-//   - `inline` (a follower's append, up to INLINE_WRITE_BYTES_MAX), as Kafka's fetcher thread appends to the page
-//     cache before its next fetch. A follower reports what it wrote only in its next fetch, which waits for this
-//     write: on a busy machine the two thread switches of a pool job (the job queued to a worker, its completion
-//     back to this loop) were most of that wait (see the caller, log-appender.ts).
+// `inline` (a follower's append, up to INLINE_WRITE_BYTES_MAX): the check, then a writevSync on this thread, as
+// Kafka's fetcher thread appends to the page cache before its next fetch. A follower reports what it wrote only in
+// its next fetch, which waits for this write: on a busy machine the two thread switches of a pool job (the job
+// queued to a worker, its completion back to this loop) were most of that wait (see the caller, log-appender.ts).
 import { writevSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { nativeWritevChecked } from './native-append.js';
@@ -33,13 +26,9 @@ export interface CheckedWrite {
 /** The largest write `inline` does on this thread; a larger one goes to the thread pool all the same. */
 export const INLINE_WRITE_BYTES_MAX = 1024 * 1024;
 
-/** The largest append of any kind written on this thread (BROOK_SYNC_APPEND_BYTES_MAX; by default 0: none). */
-export const SYNC_APPEND_BYTES_MAX = Number(process.env.BROOK_SYNC_APPEND_BYTES_MAX ?? 0);
-
 /**
- * Writes `buffers` at `position` of `handle` (the file at `path`), checking the CRCs of `uncheckedCrc`; on this
- * thread when they are at most SYNC_APPEND_BYTES_MAX, or with `inline` INLINE_WRITE_BYTES_MAX (nothing written
- * when a check fails).
+ * Writes `buffers` at `position` of `handle` (the file at `path`), checking the CRCs of `uncheckedCrc`; with
+ * `inline`, on this thread when they are at most INLINE_WRITE_BYTES_MAX (nothing written when a check fails).
  */
 export async function writeCheckedBatches(
   handle: FileHandle,
@@ -49,14 +38,14 @@ export async function writeCheckedBatches(
   uncheckedCrc: readonly number[],
   inline = false,
 ): Promise<CheckedWrite> {
-  const total = totalBytes(buffers);
-  if (total <= SYNC_APPEND_BYTES_MAX || (inline && total <= INLINE_WRITE_BYTES_MAX)) {
+  if (inline && totalBytes(buffers) <= INLINE_WRITE_BYTES_MAX) {
     return writeInline(handle.fd, path, buffers, position, uncheckedCrc);
   }
   if (nativeWritevChecked !== null) {
     const corrupt = await nativeWritevChecked(handle.fd, buffers, position, [...uncheckedCrc]);
     return { corrupt, checkError: null, wroteRefused: false };
   }
+  const total = totalBytes(buffers);
   const corrupt: number[] = [];
   let checkError: unknown = null;
   let wroteRefused = false;
