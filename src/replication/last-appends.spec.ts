@@ -5,8 +5,9 @@ import type { LeaderPartition } from './leader-partition.js';
 import { LastAppends } from './last-appends.js';
 
 /** A leadership as LastAppends looks at it: its key, high watermark and log start. */
-function leaderOf(key: string, highWatermark = 0, logStartOffset = 0, isr = [1, 2]): LeaderPartition {
-  return { key, log: { logStartOffset }, state: { highWatermark, isr } } as unknown as LeaderPartition;
+function leaderOf(key: string, highWatermark = 0, logStartOffset = 0, replicas = [1, 2]): LeaderPartition {
+  const state = { highWatermark, replicas, isr: [replicas[0]] };
+  return { key, log: { logStartOffset }, state } as unknown as LeaderPartition;
 }
 
 function setHighWatermark(leader: LeaderPartition, highWatermark: number): void {
@@ -109,7 +110,7 @@ describe('LastAppends, followers', () => {
     expect(appends.readForFollower(leader, 4, 1 << 20)).toEqual([batches[2]]);
   });
 
-  it('keeps only the last batch below the HW of a leadership with no follower in its ISR, all with followers', () => {
+  it('keeps only the last batch below the HW of a leadership with no follower, all when it has followers (ISR of one too)', () => {
     const alone = leaderOf('t-0', 0, 0, [1]);
     const withFollowers = leaderOf('t-1', 0, 0, [1, 2]);
     const appends = new LastAppends();

@@ -99,13 +99,16 @@ export class LastAppends {
   }
 
   /**
-   * After an append's effects: a leadership with no follower in its ISR has no fetch that would drop what it holds
-   * (forgetFetched), so what is below its high watermark goes now, the last batch kept for readers (a reader the
-   * append woke reads it in the same turn). Before, such a leadership held up to PARTITION_APPENDS_BYTES_MAX of
-   * batches, each keeping the request it was cut from alive long enough to be promoted to V8's old generation.
+   * After an append's effects: a leadership with no follower at all (one replica) has no fetch that would drop what
+   * it holds (forgetFetched), so what is below its high watermark goes now, the last batch kept for readers (a
+   * reader the append woke reads it in the same turn). Before, such a leadership held up to
+   * PARTITION_APPENDS_BYTES_MAX of batches, each keeping the request it was cut from alive long enough to be
+   * promoted to V8's old generation. A leadership whose followers are out of its ISR keeps them: a follower catching
+   * up reads them (dropping them at an ISR of one cost W1c's leader twice the CPU a request, its followers then
+   * reading the file).
    */
   appended(leader: LeaderPartition): void {
-    if (leader.state.isr.length <= 1) this.forgetFetched(leader, leader.state.highWatermark);
+    if (leader.state.replicas.length <= 1) this.forgetFetched(leader, leader.state.highWatermark);
   }
 
   /** Every follower of `leader` holds the log below `offset`: batches ending there are dropped (the last one kept). */
