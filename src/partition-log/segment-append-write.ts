@@ -38,14 +38,13 @@ export async function writeCheckedBatches(
   uncheckedCrc: readonly number[],
   inline = false,
 ): Promise<CheckedWrite> {
-  if (inline && totalBytes(buffers) <= INLINE_WRITE_BYTES_MAX) {
-    return writeInline(handle.fd, path, buffers, position, uncheckedCrc);
-  }
+  const total = totalBytes(buffers);
+  if (inline && total <= INLINE_WRITE_BYTES_MAX)
+    return writeInline(handle.fd, path, buffers, position, total, uncheckedCrc);
   if (nativeWritevChecked !== null) {
     const corrupt = await nativeWritevChecked(handle.fd, buffers, position, [...uncheckedCrc]);
     return { corrupt, checkError: null, wroteRefused: false };
   }
-  const total = totalBytes(buffers);
   const corrupt: number[] = [];
   let checkError: unknown = null;
   let wroteRefused = false;
@@ -78,11 +77,11 @@ function writeInline(
   path: string,
   buffers: Buffer[],
   position: number,
+  total: number,
   uncheckedCrc: readonly number[],
 ): CheckedWrite {
   const corrupt = uncheckedCrc.filter((index) => !hasValidCrc(buffers[index]));
   if (corrupt.length > 0) return { corrupt, checkError: null, wroteRefused: false };
-  const total = totalBytes(buffers);
   let written = 0;
   while (written < total) {
     const bytesWritten = writevSync(
