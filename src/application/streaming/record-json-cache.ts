@@ -9,7 +9,7 @@
 // are decoded with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
 import { batchesIn, decodeRecords, lastOffsetOf } from '../../partition-log/record-batch.js';
 import type { ReadFormat } from '../record-format.js';
-import { JsonTextBuffer, jsonSizeHint, recordJson } from '../record-json.js';
+import { JsonTextBuffer, jsonSizeHint, writeRecordJson } from '../record-json.js';
 import type { SchemaLookup } from '../schemas/record-codec.js';
 import { isSchemaReadFormat } from '../schemas/schema-fields.js';
 
@@ -205,7 +205,7 @@ export class RecordJsonCache {
       if (i > 0) out.append(',');
       starts[i] = out.byteLength;
       offsets[i] = records[i].offset;
-      out.append(recordJson(records[i], partition, format, topic, this.schemas?.lookup));
+      writeRecordJson(out, records[i], partition, format, topic, this.schemas?.lookup);
     }
     starts[records.length] = out.byteLength + 1;
     // a copy of the exact length, so that the cache holds no unused room
