@@ -141,6 +141,17 @@ export class JsonTextBuffer {
     this.buffer[this.length++] = QUOTE;
   }
 
+  /** Starts over (what was written is dropped), keeping the memory for the next text, with room for `bytes`. */
+  clear(bytes: number): void {
+    this.length = 0;
+    this.reserve(bytes);
+  }
+
+  /** Bytes this holds, written or not. */
+  get capacityBytes(): number {
+    return this.buffer.length;
+  }
+
   /** Bytes written so far. */
   get byteLength(): number {
     return this.length;
