@@ -2,13 +2,20 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeBatch, type LogRecord } from '../partition-log/record-batch.js';
 import { toApiRecord, type ReadFormat } from './record-format.js';
-import { JsonTextBuffer, recordJson, recordsJsonFromBatches } from './record-json.js';
+import { isPlainJsonText, JsonTextBuffer, recordJson, recordsJsonFromBatches, writeRecordJson } from './record-json.js';
 
 const bytes = fc.option(
   fc.oneof(
     fc.uint8Array({ maxLength: 40 }).map((array) => Buffer.from(array)),
     fc.string({ unit: 'grapheme', maxLength: 20 }).map((text) => Buffer.from(text, 'utf8')),
-    fc.constantFrom(Buffer.from('"quoted"\\n'), Buffer.from([0xff, 0xfe, 0x22, 0x5c])),
+    fc.constantFrom(
+      Buffer.from('"quoted"\\n'),
+      Buffer.from([0xff, 0xfe, 0x22, 0x5c]),
+      Buffer.from('tab\there, bell\u0007, del\u007f'),
+      Buffer.from('plain ascii | and é, 漢字, 🙂'),
+      Buffer.from([0x61, 0xed, 0xa0, 0x80, 0x62]), // an encoded lone surrogate: not valid UTF-8
+      Buffer.from([0x61, 0xc3]), // a cut multi-byte character
+    ),
   ),
 );
 const record: fc.Arbitrary<LogRecord> = fc.record({
@@ -40,6 +47,51 @@ describe('recordJson', () => {
   });
 });
 
+describe('writeRecordJson', () => {
+  it("writes recordJson's text into the buffer, for every format and with a topic, after what is there", () => {
+    fc.assert(
+      fc.property(
+        record,
+        fc.nat(1000),
+        fc.constantFrom<ReadFormat>('binary', 'string', 'json'),
+        fc.option(fc.string({ unit: 'grapheme', maxLength: 12 }), { nil: undefined }),
+        (stored, partition, format, topic) => {
+          const out = new JsonTextBuffer(0);
+          out.append('[');
+          writeRecordJson(out, stored, partition, format, topic);
+          expect(out.toBuffer().toString('utf8')).toBe(`[${recordJson(stored, partition, format, topic)}`);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('isPlainJsonText', () => {
+  it('holds for valid UTF-8 with nothing JSON.stringify escapes, and only then', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 16 }),
+          fc.string({ unit: 'grapheme', maxLength: 16 }).map((text) => Buffer.from(text)),
+        ),
+        (array) => {
+          const bytes = Buffer.from(array);
+          const text = bytes.toString('utf8');
+          const plain = Buffer.from(text, 'utf8').equals(bytes) && JSON.stringify(text) === `"${text}"`;
+          expect(isPlainJsonText(bytes)).toBe(plain);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(isPlainJsonText(Buffer.from('1234.567|xxxx'))).toBe(true);
+    expect(isPlainJsonText(Buffer.from('a"b'))).toBe(false);
+    expect(isPlainJsonText(Buffer.from('a\\b'))).toBe(false);
+    expect(isPlainJsonText(Buffer.from('a\nb'))).toBe(false);
+    expect(isPlainJsonText(Buffer.from([0x61, 0xed, 0xa0, 0x80]))).toBe(false);
+  });
+});
+
 describe('recordsJsonFromBatches', () => {
   it('writes the records from the offset on, at most maxRecords, and says where it stopped', () => {
     const batch = encodeBatch(
@@ -57,6 +109,15 @@ describe('recordsJsonFromBatches', () => {
 });
 
 describe('JsonTextBuffer', () => {
+  it('appends bytes between quotes as they are, growing when they do not fit', () => {
+    const out = new JsonTextBuffer(0);
+    out.append('[');
+    const value = Buffer.from('x'.repeat(3000) + 'é');
+    out.appendQuoted(value);
+    out.append(']');
+    expect(JSON.parse(out.toBuffer().toString('utf8'))).toEqual([value.toString('utf8')]);
+  });
+
   it('grows past its first size and keeps every piece, multi-byte characters included', () => {
     const out = new JsonTextBuffer(0);
     const pieces = Array.from({ length: 500 }, (_, i) => (i % 3 === 0 ? `"é😀${i}"` : `${i}`));

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeBatch } from '../../partition-log/record-batch.js';
-import { RecordJsonCache } from './record-json-cache.js';
+import { RecordJsonCache, SCRATCH_BYTES_MAX } from './record-json-cache.js';
 
 /** A stored-like batch of `count` records starting at `baseOffset`. */
 function batchAt(baseOffset: number, values: string[]): Buffer {
@@ -78,6 +78,39 @@ describe('RecordJsonCache', () => {
     const batches = Buffer.concat([batchAt(0, ['a', 'b']), batchAt(2, ['c'])]);
     expect(cache.encode(batches, 't', 0, 'string', 2, 10).run.records.map((record) => record.offset)).toEqual([2]);
     expect(cache.misses).toBe(1);
+  });
+
+  it('writes every batch into one scratch buffer it keeps, and each cached text stays as it was', () => {
+    const cache = new RecordJsonCache();
+    const bases = Array.from({ length: 10 }, (_, i) => 2 * i);
+    const batches = bases.map((base) => batchAt(base, [`v${base}`, 'y'.repeat(base * 100)]));
+    const allocations = vi.spyOn(Buffer, 'allocUnsafe');
+    try {
+      const texts: string[] = [];
+      for (const [i, batch] of batches.entries()) {
+        texts.push(cache.encode(batch, 't', 0, 'string', bases[i], 10).run.joinedJson.toString());
+        for (const [j, earlier] of texts.entries()) expect(JSON.parse(`[${earlier}]`)[0].value).toBe(`v${bases[j]}`);
+      }
+      // the first batch's buffer and the growth for a larger text; not one a batch
+      expect(allocations.mock.calls.length).toBeLessThanOrEqual(3);
+    } finally {
+      allocations.mockRestore();
+    }
+  });
+
+  it('does not keep a scratch buffer past its bound, for a text that outgrew it or a batch too large for it', () => {
+    const cache = new RecordJsonCache();
+    // within the bound as stored, but its escapes (\u0001) take six times the room
+    const escaped = '\u0001'.repeat(SCRATCH_BYTES_MAX / 4);
+    const large = 'z'.repeat(SCRATCH_BYTES_MAX);
+    const runs = [escaped, large].map((value, i) => cache.encode(batchAt(i, [value]), 't', 0, 'string', i, 10).run);
+    expect(cache.scratchBytes).toBeLessThanOrEqual(SCRATCH_BYTES_MAX);
+    const small = cache.encode(batchAt(2, ['s']), 't', 0, 'string', 2, 10).run;
+    expect([...runs, small].map((run) => JSON.parse(`[${run.joinedJson.toString()}]`)[0].value)).toEqual([
+      escaped,
+      large,
+      's',
+    ]);
   });
 
   it('stays within its byte bound, evicting the least recently used batches', () => {
