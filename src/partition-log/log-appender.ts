@@ -3,6 +3,11 @@
 // serial queue writes the appends with one writev per segment touched, rolling where the roll policy says
 // (roll-policy.ts) and fsyncing where the flush policy says (flush-policy.ts), and only then answers them.
 //
+// A leader's group that fits the active segment and needs nothing before its write (no leader epoch to save, no
+// roll) is written behind the writes still in flight instead (log-write-pipeline.ts: at most WRITES_IN_FLIGHT_MAX,
+// answered in offset order, a refused one and those after it written again); every other drain, and every other
+// change of the log (LocalLog.serial), waits until those are answered.
+//
 // A client's batch (`validateRecords`, the Kafka listener's) also has its records checked before it is queued
 // (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressing it first when
 // it is compressed.
@@ -21,6 +26,7 @@
 import { AppendQueue, type AppendInfo, type PendingAppend } from './append-queue.js';
 import { FlushPolicy } from './flush-policy.js';
 import { IdempotentAppends, type ProducerCheckOptions } from './idempotent-appends.js';
+import { LogWritePipeline } from './log-write-pipeline.js';
 import type { LocalLog } from './local-log.js';
 import { LogOfflineError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
 import type { BatchToWrite, LogSegment } from './log-segment.js';
@@ -59,9 +65,15 @@ export class LogAppender {
   private readonly flushPolicy: FlushPolicy;
   private drainQueued = false;
   private readonly idempotent: IdempotentAppends;
+  private readonly pipeline: LogWritePipeline;
 
   constructor(private readonly local: LocalLog) {
     this.queue = new AppendQueue(local.logEndOffset);
+    this.pipeline = new LogWritePipeline(local, {
+      answer: (items) => this.answerWritten(items),
+      rewrite: (items, corrupt) => this.rewrite(items, corrupt),
+      fail: (items, error) => this.fail(items, error),
+    });
     this.flushPolicy = new FlushPolicy(local.deps.clock.monotonicMs());
     this.idempotent = new IdempotentAppends(local);
   }
@@ -219,20 +231,43 @@ export class LogAppender {
       this.queue.pending.push({ batch, info, newEpoch, crcUnchecked, fromLeader, producer, resolve, reject });
       if (!this.drainQueued) {
         this.drainQueued = true;
-        void this.local.serial(() => this.drain());
+        void this.local.serialDrain(() => this.drain());
       }
     });
   }
 
-  /** Writes everything queued: one writev per segment touched, rolling where the policy says. */
+  /**
+   * Writes everything queued: behind the writes in flight when it can (see canWriteBehind), else once they are
+   * answered, with one writev per segment touched, rolling where the policy says.
+   */
   private async drain(): Promise<void> {
+    // at most WRITES_IN_FLIGHT_MAX writes at once: appends arriving meanwhile join this drain's group
+    await this.pipeline.waitForSlot();
+    if (this.canWriteBehind()) {
+      const items = this.takeForDrain();
+      this.pipeline.start(items, this.local.segments.active);
+      return;
+    }
+    // taken only after a refused write was written again: its renumbering moves what is still queued
+    await this.local.appendsWritten();
+    const items = this.takeForDrain();
+    if (items.length === 0) return;
+    await this.writeAndAnswer(items);
+  }
+
+  /** Takes up to APPENDS_PER_DRAIN_MAX appends; a drain is queued for the rest. */
+  private takeForDrain(): PendingAppend[] {
     this.drainQueued = false;
     const items = this.queue.take(APPENDS_PER_DRAIN_MAX);
     if (this.queue.pending.length > 0) {
       this.drainQueued = true;
-      void this.local.serial(() => this.drain());
+      void this.local.serialDrain(() => this.drain());
     }
-    if (items.length === 0) return;
+    return items;
+  }
+
+  /** On the serial queue, nothing in flight: writes `items`, flushes when due, answers them. */
+  private async writeAndAnswer(items: PendingAppend[]): Promise<void> {
     try {
       if (this.local.offlineCause) throw this.local.offlineCause;
       if (items.some((item) => item.newEpoch !== null)) await this.local.saveEpochs();
@@ -245,13 +280,79 @@ export class LogAppender {
       // Acknowledged only now, so that with flush.messages an acknowledged append is also fsynced.
       for (const item of items) item.resolve(item.info);
     } catch (error) {
-      const cause = this.local.takeOffline(
-        new LogOfflineError(`log ${this.local.dir} is offline after an I/O error: ${(error as Error).message}`),
-      );
-      this.local.producers.clearQueued();
-      for (const item of items) item.reject(cause);
+      this.fail(items, error);
+    }
+  }
+
+  /**
+   * Whether the next drain's appends can be written behind those in flight: the log is online, no refused write
+   * is being redone, none of them was copied from the leader (a follower writes on this thread), starts a leader
+   * epoch (saved before its write), and all fit the active segment, which already has a first batch (the roll
+   * policy measures its age from it).
+   */
+  private canWriteBehind(): boolean {
+    if (this.local.offlineCause !== null || this.pipeline.refusalPending) return false;
+    const pending = this.queue.pending;
+    const count = Math.min(pending.length, APPENDS_PER_DRAIN_MAX);
+    const active = this.local.segments.active;
+    if (count === 0 || active.sizeBytes === 0) return false;
+    let groupBytes = this.pipeline.bytesInFlight;
+    for (let i = 0; i < count; i++) {
+      const item = pending[i];
+      if (item.fromLeader || item.newEpoch !== null) return false;
+      if (this.mustRollBefore(active, item, groupBytes, pending[0])) return false;
+      groupBytes += item.batch.buffer.length;
+    }
+    return true;
+  }
+
+  /** A group written behind was committed (and every one before it): moves the log end, flushes when due, answers. */
+  private async answerWritten(items: PendingAppend[]): Promise<void> {
+    try {
+      this.local.updateLogEndOffset(items[items.length - 1].info.lastOffset + 1);
+      const nowMs = this.local.deps.clock.nowMs();
+      let appended = 0;
+      for (const item of items) {
+        if (item.producer !== null) this.local.producers.onWritten(item.producer, !item.fromLeader, nowMs);
+        appended += item.info.recordCount;
+      }
+      if (this.flushPolicy.dueAfterAppend(appended, this.local.deps.clock.monotonicMs(), this.local.config)) {
+        await this.flushActive();
+      }
+    } catch (error) {
+      this.fail(items, error);
       return;
     }
+    for (const item of items) item.resolve(item.info);
+  }
+
+  /**
+   * Groups written behind from a refused one on (log-write-pipeline.ts), none kept: the corrupt batches are
+   * refused, the others and those still queued renumbered (AppendQueue.dropCorrupt), and written again.
+   */
+  private async rewrite(items: PendingAppend[], corrupt: ReadonlySet<PendingAppend>): Promise<void> {
+    const refused = this.queue.dropCorrupt(items, 0, corrupt, this.local.epochs);
+    this.local.producers.requeue(
+      [...items, ...this.queue.pending].flatMap((item) =>
+        item.producer !== null && !item.fromLeader ? [item.producer] : [],
+      ),
+      this.local.deps.clock.nowMs(),
+    );
+    try {
+      await this.local.saveEpochs();
+    } finally {
+      for (const { item, error } of refused) item.reject(error);
+    }
+    if (items.length > 0) await this.writeAndAnswer(items);
+  }
+
+  /** An I/O error: the log goes offline, and `items` are refused with the cause. */
+  private fail(items: PendingAppend[], error: unknown): void {
+    const cause = this.local.takeOffline(
+      new LogOfflineError(`log ${this.local.dir} is offline after an I/O error: ${(error as Error).message}`),
+    );
+    this.local.producers.clearQueued();
+    for (const item of items) item.reject(cause);
   }
 
   /**

@@ -1,0 +1,159 @@
+// Writes in flight: a leader's drain (log-appender.ts) whose group needs nothing but its write starts that write at
+// once, right after the bytes of the writes still in flight (at most WRITES_IN_FLIGHT_MAX a log), and leaves the
+// serial queue, so the next drain can start its write before this one returned. Each write is the same thread-pool
+// job as a lone one: the CRCs of its batches are checked in the job, and nothing of the job is written when one
+// fails (segment-append-write.ts). On a machine with few cores the two thread hand-offs of a job (queued to a pool
+// thread, its completion back to the JavaScript thread) took most of its time; with one job at a time per log they
+// were paid one after the other (/work/notes/k1prod.md).
+//
+// The writes are settled in the order they started, each once it and every earlier one returned: a written group
+// is committed to the segment (indexed, readable), the log end moves past it and it is answered. A job refused by
+// its CRC check leaves a hole under the writes started after it, which may have landed: from the refused job on,
+// nothing more is committed or answered, nothing new starts; once the last job in flight returned, the file is cut
+// back to the refused job's position and the appender writes the good batches of all those jobs again with dense
+// offsets (a batch's base offset lies outside its CRC), refusing the corrupt ones (AppendQueue.dropCorrupt). No
+// answer is ever given for a batch above a hole. A crash before that cut leaves bytes past a hole, which recovery
+// truncates at the hole (log-loader.ts); nothing there was answered.
+import type { PendingAppend } from './append-queue.js';
+import type { LocalLog } from './local-log.js';
+import type { LogSegment } from './log-segment.js';
+import type { CheckedWrite } from './segment-append-write.js';
+
+/** Most writes of one log in flight at once (see the header). */
+export const WRITES_IN_FLIGHT_MAX = Number(process.env.BROOK_PROBE_WRITES_IN_FLIGHT ?? 2);
+
+/** What the appender does with the groups the pipeline settles. */
+export interface PipelineHost {
+  /** The group was written and committed to the segment, after every earlier one: move the log end, answer. */
+  answer(items: PendingAppend[]): Promise<void>;
+  /**
+   * The groups from a refused one on, in offset order, none committed, the file cut back to where the first began:
+   * refuse the `corrupt` ones, write the others again with dense offsets, answer them.
+   */
+  rewrite(items: PendingAppend[], corrupt: ReadonlySet<PendingAppend>): Promise<void>;
+  /** An I/O error (or a log already offline): the log goes offline and `items` are refused. */
+  fail(items: PendingAppend[], error: unknown): void;
+}
+
+interface WriteInFlight {
+  items: PendingAppend[];
+  segment: LogSegment;
+  position: number;
+  bytes: number;
+  outcome: CheckedWrite | null;
+  error: unknown;
+}
+
+export class LogWritePipeline {
+  /** Bytes started and not yet settled: the next write goes this far past the segment's end. */
+  private bytesStarted = 0;
+  /** The writes whose job has not returned, by the promise that settles when it does. */
+  private readonly returning = new Set<Promise<void>>();
+  private lastStarted: WriteInFlight | null = null;
+  /** From a refused write on: the writes settled and not committed, oldest first; null while none was refused. */
+  private uncommitted: WriteInFlight[] | null = null;
+  /** The appender is writing those groups again. */
+  private rewriting = false;
+
+  constructor(
+    private readonly local: LocalLog,
+    private readonly host: PipelineHost,
+  ) {}
+
+  /** Bytes of writes started and not yet settled (they lie past the active segment's end). */
+  get bytesInFlight(): number {
+    return this.bytesStarted;
+  }
+
+  /** A write was refused and the ones after it are still to be written again: nothing new may start. */
+  get refusalPending(): boolean {
+    return this.uncommitted !== null || this.rewriting;
+  }
+
+  /** Waits until fewer than WRITES_IN_FLIGHT_MAX writes are in flight. */
+  async waitForSlot(): Promise<void> {
+    while (this.returning.size >= WRITES_IN_FLIGHT_MAX) await Promise.race(this.returning);
+  }
+
+  /** Starts the write of `items` right after the bytes in flight in `segment`; settled in start order. */
+  start(items: PendingAppend[], segment: LogSegment): void {
+    const batches = items.map((item) => item.batch);
+    let bytes = 0;
+    const unchecked: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      bytes += items[i].batch.buffer.length;
+      if (items[i].crcUnchecked) unchecked.push(i);
+    }
+    const write: WriteInFlight = {
+      items,
+      segment,
+      position: segment.sizeBytes + this.bytesStarted,
+      bytes,
+      outcome: null,
+      error: null,
+    };
+    this.bytesStarted += bytes;
+    this.lastStarted = write;
+    const returned: Promise<void> = segment.writeAt(write.position, batches, unchecked).then(
+      (outcome) => {
+        write.outcome = outcome;
+        this.returning.delete(returned);
+      },
+      (error: unknown) => {
+        write.error = error;
+        this.returning.delete(returned);
+      },
+    );
+    this.returning.add(returned);
+    const before = this.local.appendsWritten();
+    this.local.writingBehind(before.then(() => returned).then(() => this.settle(write)));
+  }
+
+  /** After `write` and every earlier write returned and were settled (see the header). Never rejects. */
+  private async settle(write: WriteInFlight): Promise<void> {
+    this.bytesStarted -= write.bytes;
+    try {
+      const { outcome } = write;
+      const error = outcome === null ? write.error : outcome.checkError;
+      if (error !== null) {
+        this.host.fail(write.items, error);
+      } else if (this.local.offlineCause !== null) {
+        this.host.fail(write.items, this.local.offlineCause);
+      } else if (this.uncommitted === null && outcome!.corrupt.length === 0 && !outcome!.wroteRefused) {
+        write.segment.commitWritten(
+          write.position,
+          write.items.map((item) => item.batch),
+        );
+        await this.host.answer(write.items);
+      } else {
+        for (const item of write.items) item.crcUnchecked = false; // the job checked every one
+        (this.uncommitted ??= []).push(write);
+      }
+    } catch (error) {
+      this.host.fail(write.items, error);
+    }
+    if (this.uncommitted !== null && write === this.lastStarted) await this.writeAgain(this.uncommitted);
+  }
+
+  /** The last write in flight returned after a refusal: cut the file back, hand the groups to the appender. */
+  private async writeAgain(uncommitted: WriteInFlight[]): Promise<void> {
+    const items = uncommitted.flatMap((write) => write.items);
+    this.uncommitted = null;
+    this.rewriting = true;
+    try {
+      if (this.local.offlineCause !== null) throw this.local.offlineCause;
+      const first = uncommitted[0];
+      // bytes of this run may have landed: a later write's, or a refused one's written before its check (no addon)
+      if (uncommitted.some((write) => write.outcome!.corrupt.length === 0 || write.outcome!.wroteRefused)) {
+        await first.segment.cutBackTo(first.position);
+      }
+      const corrupt = new Set<PendingAppend>();
+      for (const write of uncommitted) for (const index of write.outcome!.corrupt) corrupt.add(write.items[index]);
+      await this.host.rewrite(items, corrupt);
+    } catch (error) {
+      this.host.fail(items, error);
+    } finally {
+      this.rewriting = false;
+    }
+  }
+}
