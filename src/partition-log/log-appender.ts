@@ -4,20 +4,17 @@
 // (roll-policy.ts) and fsyncing where the flush policy says (flush-policy.ts), and only then answers them.
 //
 // A leader's group that fits the active segment and needs nothing before its write (no leader epoch to save, no
-// roll) is written behind the writes still in flight instead (log-write-pipeline.ts: at most WRITES_IN_FLIGHT_MAX,
-// answered in offset order, a refused one and those after it written again); every other drain, and every other
-// change of the log (LocalLog.serial), waits until those are answered.
+// roll) is written behind the writes in flight instead (log-write-pipeline.ts, answered in offset order); every
+// other drain, and every other change of the log (LocalLog.serial), waits until those are answered.
 //
 // A client's batch (`validateRecords`, the Kafka listener's) also has its records checked before it is queued
-// (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressing it first when
-// it is compressed.
+// (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressed when compressed.
 //
-// A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write, not
-// on this thread before it (see LogSegment.append): in the same thread-pool job right before the write where the
-// native addon is built, else on this thread while the write is in flight. A group with a batch that fails is not
-// written (or cut off the file again) before anything else is written; the batch is refused, and the appends
-// queued after it are renumbered (AppendQueue.dropCorrupt). A crash before such a cut leaves bytes past the log
-// end that recovery truncates (their CRC fails there too).
+// A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write (see
+// LogSegment.append): in the thread-pool job right before the write where the native addon is built, else on this
+// thread while the write is in flight. A group with a batch that fails is not kept: the batch is refused, the
+// appends after it (queued, or written behind it) are renumbered (AppendQueue.dropCorrupt) and written again. A
+// crash before such a cut leaves bytes past the log end that recovery truncates (at the hole, or the bad CRC).
 //
 // Idempotent batches (a producer id in the header) are checked against the producer state when they are queued, in
 // the same synchronous step that gives them their offsets (idempotent-appends.ts). Their CRC is checked before they
@@ -70,8 +67,12 @@ export class LogAppender {
   constructor(private readonly local: LocalLog) {
     this.queue = new AppendQueue(local.logEndOffset);
     this.pipeline = new LogWritePipeline(local, {
-      answer: (items) => this.answerWritten(items),
-      rewrite: (items, corrupt) => this.rewrite(items, corrupt),
+      flushIfDue: (items) => this.flushIfDue(items),
+      // the groups from a refused one on, none kept: the good ones are renumbered and written again
+      rewrite: async (items, corrupt) => {
+        await this.dropCorrupt(items, 0, corrupt);
+        if (items.length > 0) await this.writeAndAnswer(items);
+      },
       fail: (items, error) => this.fail(items, error),
     });
     this.flushPolicy = new FlushPolicy(local.deps.clock.monotonicMs());
@@ -237,15 +238,16 @@ export class LogAppender {
   }
 
   /**
-   * Writes everything queued: behind the writes in flight when it can (see canWriteBehind), else once they are
-   * answered, with one writev per segment touched, rolling where the policy says.
+   * Writes everything queued: behind the writes in flight when it can (LogWritePipeline.canStart), else once they
+   * are answered, with one writev per segment touched, rolling where the policy says.
    */
   private async drain(): Promise<void> {
     // at most WRITES_IN_FLIGHT_MAX writes at once: appends arriving meanwhile join this drain's group
     await this.pipeline.waitForSlot();
-    if (this.canWriteBehind()) {
-      const items = this.takeForDrain();
-      this.pipeline.start(items, this.local.segments.active);
+    const active = this.local.segments.active;
+    const next = this.queue.pending.slice(0, APPENDS_PER_DRAIN_MAX);
+    if (this.pipeline.canStart(next, active, (item, bytes) => this.mustRollBefore(active, item, bytes, next[0]))) {
+      this.pipeline.start(this.takeForDrain(), active);
       return;
     }
     // taken only after a refused write was written again: its renumbering moves what is still queued
@@ -272,11 +274,7 @@ export class LogAppender {
       if (this.local.offlineCause) throw this.local.offlineCause;
       if (items.some((item) => item.newEpoch !== null)) await this.local.saveEpochs();
       await this.writeItems(items);
-      let appended = 0;
-      for (const item of items) appended += item.info.recordCount;
-      if (this.flushPolicy.dueAfterAppend(appended, this.local.deps.clock.monotonicMs(), this.local.config)) {
-        await this.flushActive();
-      }
+      await this.flushIfDue(items);
       // Acknowledged only now, so that with flush.messages an acknowledged append is also fsynced.
       for (const item of items) item.resolve(item.info);
     } catch (error) {
@@ -284,58 +282,29 @@ export class LogAppender {
     }
   }
 
-  /**
-   * Whether the next drain's appends can be written behind those in flight: the log is online, no refused write
-   * is being redone, none of them was copied from the leader (a follower writes on this thread), starts a leader
-   * epoch (saved before its write), and all fit the active segment, which already has a first batch (the roll
-   * policy measures its age from it).
-   */
-  private canWriteBehind(): boolean {
-    if (this.local.offlineCause !== null || this.pipeline.refusalPending) return false;
-    const pending = this.queue.pending;
-    const count = Math.min(pending.length, APPENDS_PER_DRAIN_MAX);
-    const active = this.local.segments.active;
-    if (count === 0 || active.sizeBytes === 0) return false;
-    let groupBytes = this.pipeline.bytesInFlight;
-    for (let i = 0; i < count; i++) {
-      const item = pending[i];
-      if (item.fromLeader || item.newEpoch !== null) return false;
-      if (this.mustRollBefore(active, item, groupBytes, pending[0])) return false;
-      groupBytes += item.batch.buffer.length;
+  /** fsyncs the active segment when the flush policy says so after `items` were written. */
+  private async flushIfDue(items: PendingAppend[]): Promise<void> {
+    let appended = 0;
+    for (const item of items) appended += item.info.recordCount;
+    if (this.flushPolicy.dueAfterAppend(appended, this.local.deps.clock.monotonicMs(), this.local.config)) {
+      await this.flushActive();
     }
-    return true;
-  }
-
-  /** A group written behind was committed (and every one before it): moves the log end, flushes when due, answers. */
-  private async answerWritten(items: PendingAppend[]): Promise<void> {
-    try {
-      this.local.updateLogEndOffset(items[items.length - 1].info.lastOffset + 1);
-      const nowMs = this.local.deps.clock.nowMs();
-      let appended = 0;
-      for (const item of items) {
-        if (item.producer !== null) this.local.producers.onWritten(item.producer, !item.fromLeader, nowMs);
-        appended += item.info.recordCount;
-      }
-      if (this.flushPolicy.dueAfterAppend(appended, this.local.deps.clock.monotonicMs(), this.local.config)) {
-        await this.flushActive();
-      }
-    } catch (error) {
-      this.fail(items, error);
-      return;
-    }
-    for (const item of items) item.resolve(item.info);
   }
 
   /**
-   * Groups written behind from a refused one on (log-write-pipeline.ts), none kept: the corrupt batches are
-   * refused, the others and those still queued renumbered (AppendQueue.dropCorrupt), and written again.
+   * Takes the `corrupt` appends out of `items` from `groupStart` on and out of the queue, renumbering what follows
+   * (AppendQueue.dropCorrupt), and refuses them once the log is as if they had never come (epochs saved), so a
+   * retry finds it so.
    */
-  private async rewrite(items: PendingAppend[], corrupt: ReadonlySet<PendingAppend>): Promise<void> {
-    const refused = this.queue.dropCorrupt(items, 0, corrupt, this.local.epochs);
+  private async dropCorrupt(
+    items: PendingAppend[],
+    groupStart: number,
+    corrupt: ReadonlySet<PendingAppend>,
+  ): Promise<void> {
+    const refused = this.queue.dropCorrupt(items, groupStart, corrupt, this.local.epochs);
+    const stillQueued = [...items.slice(groupStart), ...this.queue.pending];
     this.local.producers.requeue(
-      [...items, ...this.queue.pending].flatMap((item) =>
-        item.producer !== null && !item.fromLeader ? [item.producer] : [],
-      ),
+      stillQueued.flatMap((item) => (item.producer !== null && !item.fromLeader ? [item.producer] : [])),
       this.local.deps.clock.nowMs(),
     );
     try {
@@ -343,7 +312,6 @@ export class LogAppender {
     } finally {
       for (const { item, error } of refused) item.reject(error);
     }
-    if (items.length > 0) await this.writeAndAnswer(items);
   }
 
   /** An I/O error: the log goes offline, and `items` are refused with the cause. */
@@ -395,19 +363,7 @@ export class LogAppender {
         groupStart = groupEnd;
         continue;
       }
-      const corrupt = new Set(corruptIndexes.map((i) => group[i]));
-      const refused = this.queue.dropCorrupt(items, groupStart, corrupt, this.local.epochs);
-      const stillQueued = [...items.slice(groupStart), ...this.queue.pending];
-      this.local.producers.requeue(
-        stillQueued.flatMap((item) => (item.producer !== null && !item.fromLeader ? [item.producer] : [])),
-        this.local.deps.clock.nowMs(),
-      );
-      try {
-        await this.local.saveEpochs();
-      } finally {
-        // Told only once the log is as if they had never come (epochs saved), so a retry finds it so.
-        for (const { item, error } of refused) item.reject(error);
-      }
+      await this.dropCorrupt(items, groupStart, new Set(corruptIndexes.map((i) => group[i])));
     }
   }
 

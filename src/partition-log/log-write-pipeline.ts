@@ -24,8 +24,8 @@ export const WRITES_IN_FLIGHT_MAX = Number(process.env.BROOK_PROBE_WRITES_IN_FLI
 
 /** What the appender does with the groups the pipeline settles. */
 export interface PipelineHost {
-  /** The group was written and committed to the segment, after every earlier one: move the log end, answer. */
-  answer(items: PendingAppend[]): Promise<void>;
+  /** The group was written and committed to the segment: fsync it when the flush policy says so. */
+  flushIfDue(items: PendingAppend[]): Promise<void>;
   /**
    * The groups from a refused one on, in offset order, none committed, the file cut back to where the first began:
    * refuse the `corrupt` ones, write the others again with dense offsets, answer them.
@@ -68,6 +68,27 @@ export class LogWritePipeline {
   /** A write was refused and the ones after it are still to be written again: nothing new may start. */
   get refusalPending(): boolean {
     return this.uncommitted !== null || this.rewriting;
+  }
+
+  /**
+   * Whether `items` (the next drain's) can be written behind the writes in flight: the log is online, no refused
+   * write is being redone, none of them was copied from the leader (a follower writes on its own thread) or starts
+   * a leader epoch (saved before its write), and all fit `active` (`mustRoll`: whether one must go to a new segment,
+   * given the bytes before it), which already has a first batch (the roll policy measures its age from it).
+   */
+  canStart(
+    items: readonly PendingAppend[],
+    active: LogSegment,
+    mustRoll: (item: PendingAppend, bytesBefore: number) => boolean,
+  ): boolean {
+    if (this.local.offlineCause !== null || this.refusalPending) return false;
+    if (items.length === 0 || active.sizeBytes === 0) return false;
+    let bytesBefore = this.bytesStarted;
+    for (const item of items) {
+      if (item.fromLeader || item.newEpoch !== null || mustRoll(item, bytesBefore)) return false;
+      bytesBefore += item.batch.buffer.length;
+    }
+    return true;
   }
 
   /** Waits until fewer than WRITES_IN_FLIGHT_MAX writes are in flight. */
@@ -120,11 +141,7 @@ export class LogWritePipeline {
       } else if (this.local.offlineCause !== null) {
         this.host.fail(write.items, this.local.offlineCause);
       } else if (this.uncommitted === null && outcome!.corrupt.length === 0 && !outcome!.wroteRefused) {
-        write.segment.commitWritten(
-          write.position,
-          write.items.map((item) => item.batch),
-        );
-        await this.host.answer(write.items);
+        await this.answer(write);
       } else {
         for (const item of write.items) item.crcUnchecked = false; // the job checked every one
         (this.uncommitted ??= []).push(write);
@@ -133,6 +150,21 @@ export class LogWritePipeline {
       this.host.fail(write.items, error);
     }
     if (this.uncommitted !== null && write === this.lastStarted) await this.writeAgain(this.uncommitted);
+  }
+
+  /** Commits `write` (every earlier one is), moves the log end past it, fsyncs when due, and only then answers. */
+  private async answer({ items, segment, position }: WriteInFlight): Promise<void> {
+    segment.commitWritten(
+      position,
+      items.map((item) => item.batch),
+    );
+    this.local.updateLogEndOffset(items[items.length - 1].info.lastOffset + 1);
+    const nowMs = this.local.deps.clock.nowMs();
+    for (const item of items) {
+      if (item.producer !== null) this.local.producers.onWritten(item.producer, !item.fromLeader, nowMs);
+    }
+    await this.host.flushIfDue(items);
+    for (const item of items) item.resolve(item.info);
   }
 
   /** The last write in flight returned after a refusal: cut the file back, hand the groups to the appender. */
