@@ -11,6 +11,7 @@ import { batchOfValues, harness, makeTempDir, readAll, removeDir } from '../../t
 import type { AppendInfo } from './append-queue.js';
 import { WRITES_IN_FLIGHT_MAX } from './log-write-pipeline.js';
 import type { PartitionLog } from './partition-log.js';
+import { encodeBatch } from './record-batch.js';
 import type { CheckedWrite } from './segment-append-write.js';
 import { logFilePath } from './segment-files.js';
 
@@ -250,5 +251,38 @@ describe('LogWritePipeline: writes in flight with the CRC checked in each job', 
     expect((await stat(path)).size).toBe(firstBytes + x.length + z.length);
     // and the next append continues there
     expect((await real.appendAsLeader(batch('w', 1), 0)).firstOffset).toBe(4);
+  });
+
+  it("an idempotent producer's batch written behind a refused one is renumbered, and its sequence still checked at its new offsets", async () => {
+    const idempotent = (sequence: number, value: string): Buffer =>
+      encodeBatch([{ key: null, value: Buffer.from(value), timestamp: 1 }], {
+        producerId: 7,
+        producerEpoch: 0,
+        baseSequence: sequence,
+      });
+    const real = await freshLog();
+    gate.holding = true;
+    const x = real.appendAsLeader(batch('x', 1), 0);
+    const y = real.appendAsLeader(batch('y', 2, true), 0).catch((error: Error) => error);
+    await settle();
+    const i0 = real.appendAsLeader(idempotent(0, 'i0'), 0);
+    await settle();
+    expect(gate.held).toHaveLength(2);
+    const [first, second] = gate.held.splice(0, 2);
+    second.resolve(await second.land()); // the idempotent batch lands at offset 4, above the hole
+    await settle();
+    first.resolve(await first.land()); // refused: y
+    await until(() => gate.held.length > 0);
+    await landAll();
+    expect(String(await y)).toMatch(/CRC mismatch/);
+    expect(await x).toMatchObject({ firstOffset: 1 });
+    expect(await i0).toMatchObject({ firstOffset: 2, lastOffset: 2 });
+    // a retry is a duplicate of the batch at its new offset; the next sequence follows; a gap is refused
+    expect(await real.appendAsLeader(idempotent(0, 'i0'), 0)).toMatchObject({ firstOffset: 2, duplicate: true });
+    expect(await real.appendAsLeader(idempotent(1, 'i1'), 0)).toMatchObject({ firstOffset: 3 });
+    await expect(async () => real.appendAsLeader(idempotent(5, 'i5'), 0)).rejects.toMatchObject({
+      kind: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    });
+    expect((await readAll(real)).map((r) => r.value?.toString())).toEqual(['first-0', 'x-0', 'i0', 'i1']);
   });
 });
