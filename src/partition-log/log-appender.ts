@@ -292,17 +292,13 @@ export class LogAppender {
   }
 
   /**
-   * Takes the `corrupt` appends out of `items` from `groupStart` on and out of the queue, renumbering what follows
+   * Takes the `corrupt` appends out of `items` from `from` on and out of the queue, renumbering what follows
    * (AppendQueue.dropCorrupt), and refuses them once the log is as if they had never come (epochs saved), so a
    * retry finds it so.
    */
-  private async dropCorrupt(
-    items: PendingAppend[],
-    groupStart: number,
-    corrupt: ReadonlySet<PendingAppend>,
-  ): Promise<void> {
-    const refused = this.queue.dropCorrupt(items, groupStart, corrupt, this.local.epochs);
-    const stillQueued = [...items.slice(groupStart), ...this.queue.pending];
+  private async dropCorrupt(items: PendingAppend[], from: number, corrupt: ReadonlySet<PendingAppend>): Promise<void> {
+    const refused = this.queue.dropCorrupt(items, from, corrupt, this.local.epochs);
+    const stillQueued = [...items.slice(from), ...this.queue.pending];
     this.local.producers.requeue(
       stillQueued.flatMap((item) => (item.producer !== null && !item.fromLeader ? [item.producer] : [])),
       this.local.deps.clock.nowMs(),
