@@ -73,6 +73,8 @@ export class LocalLog {
   private closed = false;
   private offline: Error | null = null;
   private readonly queue = new SerialQueue();
+  /** Settles once the appends written behind the serial queue (log-write-pipeline.ts) are answered. */
+  private writesBehind: Promise<void> = Promise.resolve();
 
   constructor(
     readonly dir: string,
@@ -163,9 +165,33 @@ export class LocalLog {
     if (this.offline) throw this.offline;
   }
 
-  /** Runs `work` on the log's serial queue: no other mutation of the log runs meanwhile. */
+  /**
+   * Runs `work` on the log's serial queue: no other mutation of the log runs meanwhile, nor any append written
+   * behind an earlier drain (it starts once they are answered).
+   */
   serial<T>(work: () => Promise<T>): Promise<T> {
+    return this.queue.run(async () => {
+      await this.writesBehind;
+      return work();
+    });
+  }
+
+  /**
+   * For the appender's drain only: runs `work` on the serial queue without waiting for the appends written behind
+   * earlier drains, so that one drain's write can start while another's is in flight (log-write-pipeline.ts).
+   */
+  serialDrain(work: () => Promise<void>): Promise<void> {
     return this.queue.run(work);
+  }
+
+  /** Appends written behind the serial queue: `answered` settles (never rejects) once they are answered. */
+  writingBehind(answered: Promise<void>): void {
+    this.writesBehind = answered;
+  }
+
+  /** Settles once every append written behind the serial queue so far is answered. */
+  appendsWritten(): Promise<void> {
+    return this.writesBehind;
   }
 
   createSegment(baseOffset: number): Promise<LogSegment> {

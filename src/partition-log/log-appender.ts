@@ -3,16 +3,18 @@
 // serial queue writes the appends with one writev per segment touched, rolling where the roll policy says
 // (roll-policy.ts) and fsyncing where the flush policy says (flush-policy.ts), and only then answers them.
 //
-// A client's batch (`validateRecords`, the Kafka listener's) also has its records checked before it is queued
-// (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressing it first when
-// it is compressed.
+// A leader's group that fits the active segment and needs nothing before its write (no leader epoch to save, no
+// roll) is written behind the writes in flight instead (log-write-pipeline.ts, answered in offset order); every
+// other drain, and every other change of the log (LocalLog.serial), waits until those are answered.
 //
-// A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write, not
-// on this thread before it (see LogSegment.append): in the same thread-pool job right before the write where the
-// native addon is built, else on this thread while the write is in flight. A group with a batch that fails is not
-// written (or cut off the file again) before anything else is written; the batch is refused, and the appends
-// queued after it are renumbered (AppendQueue.dropCorrupt). A crash before such a cut leaves bytes past the log
-// end that recovery truncates (their CRC fails there too).
+// A client's batch (`validateRecords`, the Kafka listener's) also has its records checked before it is queued
+// (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressed when compressed.
+//
+// A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write (see
+// LogSegment.append): in the thread-pool job right before the write where the native addon is built, else on this
+// thread while the write is in flight. A group with a batch that fails is not kept: the batch is refused, the
+// appends after it (queued, or written behind it) are renumbered (AppendQueue.dropCorrupt) and written again. A
+// crash before such a cut leaves bytes past the log end that recovery truncates (at the hole, or the bad CRC).
 //
 // Idempotent batches (a producer id in the header) are checked against the producer state when they are queued, in
 // the same synchronous step that gives them their offsets (idempotent-appends.ts). Their CRC is checked before they
@@ -21,6 +23,7 @@
 import { AppendQueue, type AppendInfo, type PendingAppend } from './append-queue.js';
 import { FlushPolicy } from './flush-policy.js';
 import { IdempotentAppends, type ProducerCheckOptions } from './idempotent-appends.js';
+import { LogWritePipeline } from './log-write-pipeline.js';
 import type { LocalLog } from './local-log.js';
 import { LogOfflineError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
 import type { BatchToWrite, LogSegment } from './log-segment.js';
@@ -59,9 +62,19 @@ export class LogAppender {
   private readonly flushPolicy: FlushPolicy;
   private drainQueued = false;
   private readonly idempotent: IdempotentAppends;
+  private readonly pipeline: LogWritePipeline;
 
   constructor(private readonly local: LocalLog) {
     this.queue = new AppendQueue(local.logEndOffset);
+    this.pipeline = new LogWritePipeline(local, {
+      flushIfDue: (items) => this.flushIfDue(items),
+      // the groups from a refused one on, none kept: the good ones are renumbered and written again
+      rewrite: async (items, corrupt) => {
+        await this.dropCorrupt(items, 0, corrupt);
+        if (items.length > 0) await this.writeAndAnswer(items);
+      },
+      fail: (items, error) => this.fail(items, error),
+    });
     this.flushPolicy = new FlushPolicy(local.deps.clock.monotonicMs());
     this.idempotent = new IdempotentAppends(local);
   }
@@ -219,39 +232,91 @@ export class LogAppender {
       this.queue.pending.push({ batch, info, newEpoch, crcUnchecked, fromLeader, producer, resolve, reject });
       if (!this.drainQueued) {
         this.drainQueued = true;
-        void this.local.serial(() => this.drain());
+        void this.local.serialDrain(() => this.drain());
       }
     });
   }
 
-  /** Writes everything queued: one writev per segment touched, rolling where the policy says. */
+  /**
+   * Writes everything queued: behind the writes in flight when it can (LogWritePipeline.canStart), else once they
+   * are answered, with one writev per segment touched, rolling where the policy says.
+   */
   private async drain(): Promise<void> {
+    // at most WRITES_IN_FLIGHT_MAX writes at once: appends arriving meanwhile join this drain's group
+    await this.pipeline.waitForSlot();
+    const active = this.local.segments.active;
+    const next = this.queue.pending.slice(0, APPENDS_PER_DRAIN_MAX);
+    if (this.pipeline.canStart(next, active, (item, bytes) => this.mustRollBefore(active, item, bytes, next[0]))) {
+      this.pipeline.start(this.takeForDrain(), active);
+      return;
+    }
+    // taken only after a refused write was written again: its renumbering moves what is still queued
+    await this.local.appendsWritten();
+    const items = this.takeForDrain();
+    if (items.length === 0) return;
+    await this.writeAndAnswer(items);
+  }
+
+  /** Takes up to APPENDS_PER_DRAIN_MAX appends; a drain is queued for the rest. */
+  private takeForDrain(): PendingAppend[] {
     this.drainQueued = false;
     const items = this.queue.take(APPENDS_PER_DRAIN_MAX);
     if (this.queue.pending.length > 0) {
       this.drainQueued = true;
-      void this.local.serial(() => this.drain());
+      void this.local.serialDrain(() => this.drain());
     }
-    if (items.length === 0) return;
+    return items;
+  }
+
+  /** On the serial queue, nothing in flight: writes `items`, flushes when due, answers them. */
+  private async writeAndAnswer(items: PendingAppend[]): Promise<void> {
     try {
       if (this.local.offlineCause) throw this.local.offlineCause;
       if (items.some((item) => item.newEpoch !== null)) await this.local.saveEpochs();
       await this.writeItems(items);
-      let appended = 0;
-      for (const item of items) appended += item.info.recordCount;
-      if (this.flushPolicy.dueAfterAppend(appended, this.local.deps.clock.monotonicMs(), this.local.config)) {
-        await this.flushActive();
-      }
+      await this.flushIfDue(items);
       // Acknowledged only now, so that with flush.messages an acknowledged append is also fsynced.
       for (const item of items) item.resolve(item.info);
     } catch (error) {
-      const cause = this.local.takeOffline(
-        new LogOfflineError(`log ${this.local.dir} is offline after an I/O error: ${(error as Error).message}`),
-      );
-      this.local.producers.clearQueued();
-      for (const item of items) item.reject(cause);
-      return;
+      this.fail(items, error);
     }
+  }
+
+  /** fsyncs the active segment when the flush policy says so after `items` were written. */
+  private async flushIfDue(items: PendingAppend[]): Promise<void> {
+    let appended = 0;
+    for (const item of items) appended += item.info.recordCount;
+    if (this.flushPolicy.dueAfterAppend(appended, this.local.deps.clock.monotonicMs(), this.local.config)) {
+      await this.flushActive();
+    }
+  }
+
+  /**
+   * Takes the `corrupt` appends out of `items` from `from` on and out of the queue, renumbering what follows
+   * (AppendQueue.dropCorrupt), and refuses them once the log is as if they had never come (epochs saved), so a
+   * retry finds it so.
+   */
+  private async dropCorrupt(items: PendingAppend[], from: number, corrupt: ReadonlySet<PendingAppend>): Promise<void> {
+    const refused = this.queue.dropCorrupt(items, from, corrupt, this.local.epochs);
+    const stillQueued = [...items.slice(from), ...this.queue.pending];
+    this.local.producers.requeue(
+      stillQueued.flatMap((item) => (item.producer !== null && !item.fromLeader ? [item.producer] : [])),
+      this.local.deps.clock.nowMs(),
+    );
+    try {
+      await this.local.saveEpochs();
+    } finally {
+      for (const { item, error } of refused) item.reject(error);
+    }
+  }
+
+  /** An I/O error: the log goes offline, and `items` are refused with the cause. */
+  private fail(items: PendingAppend[], error: unknown): void {
+    const cause = this.local.takeOffline(
+      new LogOfflineError(`log ${this.local.dir} is offline after an I/O error: ${(error as Error).message}`),
+    );
+    this.local.producers.clearQueued();
+    for (const item of items) item.reject(cause);
   }
 
   /**
@@ -294,19 +359,7 @@ export class LogAppender {
         groupStart = groupEnd;
         continue;
       }
-      const corrupt = new Set(corruptIndexes.map((i) => group[i]));
-      const refused = this.queue.dropCorrupt(items, groupStart, corrupt, this.local.epochs);
-      const stillQueued = [...items.slice(groupStart), ...this.queue.pending];
-      this.local.producers.requeue(
-        stillQueued.flatMap((item) => (item.producer !== null && !item.fromLeader ? [item.producer] : [])),
-        this.local.deps.clock.nowMs(),
-      );
-      try {
-        await this.local.saveEpochs();
-      } finally {
-        // Told only once the log is as if they had never come (epochs saved), so a retry finds it so.
-        for (const { item, error } of refused) item.reject(error);
-      }
+      await this.dropCorrupt(items, groupStart, new Set(corruptIndexes.map((i) => group[i])));
     }
   }
 

@@ -184,27 +184,53 @@ export class LogSegment {
    * (segment-append-write.ts).
    */
   async append(batches: BatchToWrite[], uncheckedCrc: readonly number[] = [], inline = false): Promise<number[]> {
-    const buffers = batches.map((batch) => batch.buffer);
-    const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
     const position = this.sizeBytes;
-    const lease = this.pool.lease(this.logPath);
-    let write: CheckedWrite;
-    try {
-      const handle = lease.opened ?? (await lease.opening);
-      write = await writeCheckedBatches(handle, this.logPath, buffers, position, uncheckedCrc, inline);
-    } finally {
-      lease.release();
-    }
+    const write = await this.writeAt(position, batches, uncheckedCrc, inline);
     if (write.wroteRefused) await this.truncateFileTo(position);
     if (write.checkError !== null) throw write.checkError;
     if (write.corrupt.length > 0) return write.corrupt;
+    this.commitWritten(position, batches);
+    return write.corrupt;
+  }
+
+  /**
+   * The write of an append at `position` alone (segment-append-write.ts): nothing indexed, `sizeBytes` unchanged.
+   * For appends written while others are in flight (log-write-pipeline.ts), which commit them in order once written
+   * (`commitWritten`), or cut them off again (`cutBackTo`).
+   */
+  async writeAt(
+    position: number,
+    batches: BatchToWrite[],
+    uncheckedCrc: readonly number[],
+    inline = false,
+  ): Promise<CheckedWrite> {
+    const buffers = batches.map((batch) => batch.buffer);
+    const lease = this.pool.lease(this.logPath);
+    try {
+      const handle = lease.opened ?? (await lease.opening);
+      return await writeCheckedBatches(handle, this.logPath, buffers, position, uncheckedCrc, inline);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** Indexes `batches`, written at `position` (the current end), and moves the end past them: readers see them. */
+  commitWritten(position: number, batches: BatchToWrite[]): void {
+    if (position !== this.sizeBytes) {
+      throw new Error(`${this.logPath}: a write at ${position} committed at the end ${this.sizeBytes}`);
+    }
     let batchPosition = position;
     for (const batch of batches) {
       this.indexes.add(batch.header, batchPosition, this.options.indexIntervalBytes);
       batchPosition += batch.buffer.length;
     }
-    this.sizeBytes = position + total;
-    return write.corrupt;
+    this.sizeBytes = batchPosition;
+  }
+
+  /** Cuts the file back to `sizeBytes` (not below the end readers see): bytes written there were never committed. */
+  async cutBackTo(sizeBytes: number): Promise<void> {
+    if (sizeBytes < this.sizeBytes) throw new Error(`${this.logPath}: cannot cut committed bytes off`);
+    await this.truncateFileTo(sizeBytes);
   }
 
   /**
