@@ -177,7 +177,7 @@ export class LogAppender {
   async assignEpochAtEnd(epoch: number): Promise<void> {
     this.local.assertWritable();
     if (!this.local.epochs.assign(epoch, this.queue.nextOffset)) return;
-    await this.local.serial(() => this.local.saveEpochs());
+    await this.local.serial(() => this.local.recordNewEpoch());
   }
 
   /**
@@ -235,7 +235,7 @@ export class LogAppender {
     if (items.length === 0) return;
     try {
       if (this.local.offlineCause) throw this.local.offlineCause;
-      if (items.some((item) => item.newEpoch !== null)) await this.local.saveEpochs();
+      if (items.some((item) => item.newEpoch !== null)) await this.local.recordNewEpoch();
       await this.writeItems(items);
       let appended = 0;
       for (const item of items) appended += item.info.recordCount;
