@@ -89,7 +89,15 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   };
   // without a checkpoint to trust, every segment is re-scanned for its epochs
   const scanFrom = checkpoint === null ? { ...state, recoveryPoint: 0 } : state;
-  const { segments, rescanned } = await loadSegments(dir, config, deps, names, scanFrom, cleanShutdown, assignBatchEpoch);
+  const { segments, rescanned } = await loadSegments(
+    dir,
+    config,
+    deps,
+    names,
+    scanFrom,
+    cleanShutdown,
+    assignBatchEpoch,
+  );
   const latestEpochAtOpen = epochs.latestEpoch();
   const logEndOffset = segments[segments.length - 1].nextOffset;
   const logStartOffset = Math.min(Math.max(state.logStartOffset, segments[0].baseOffset), logEndOffset);
