@@ -1,5 +1,9 @@
 // Replacing a small file so that a crash leaves either the old or the new content, never a mix:
 // write a temp file beside it (owner-only, file-modes.ts), fsync it, rename over the target, fsync the folder.
+// replaceFileUnsynced is the same without either fsync: a process crash (kill -9) still finds the old or the new
+// content whole (the page cache outlives the process), but a power loss may keep the old one, or on a file system
+// without ext4's replace-on-rename ordering an empty file; only for a file its reader can rebuild or repair (the
+// leader-epoch checkpoint, log-state-files.ts).
 // Reading one back: its text, or null when it does not exist yet (a first start). Through `fs.promises`, so that
 // a test can make one step fail.
 import { promises as fsp } from 'node:fs';
@@ -20,6 +24,12 @@ export async function writeFileAtomic(path: string, data: string | Buffer): Prom
   }
   await fsp.rename(temporary, path);
   await fsyncDirectory(dirname(path));
+}
+
+export async function replaceFileUnsynced(path: string, data: string | Buffer): Promise<void> {
+  const temporary = `${path}${ATOMIC_TEMP_SUFFIX}`;
+  await fsp.writeFile(temporary, data, { mode: DATA_FILE_MODE });
+  await fsp.rename(temporary, path);
 }
 
 export async function fsyncDirectory(path: string): Promise<void> {

@@ -5,8 +5,10 @@
 //   <n>                entry count
 //   <epoch> <offset>   n lines, epochs and offsets strictly increasing
 //
-// Written with an atomic replace (temp file, fsync, rename). This class holds the entries and answers the
-// questions; persistence is the caller's `save` callback, so the cache itself is pure and tested directly.
+// Written with an atomic replace (temp file, rename), fsynced except when it only gains an epoch at the log end
+// (local-log.ts says why that is safe; log-loader.ts assigns the re-scanned batches' epochs after a crash). This
+// class holds the entries and answers the questions; persistence is the caller's, so the cache itself is pure and
+// tested directly.
 
 export interface EpochEntry {
   epoch: number;

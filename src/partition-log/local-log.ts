@@ -6,6 +6,20 @@
 //
 // Reads run concurrently with every mutation against the segment list they started with, and start over when
 // compaction swaps a segment under them (see log-segment.ts). `logEndOffset` only moves once bytes are written.
+//
+// The leader-epoch checkpoint is written in two ways (Kafka's since KAFKA-15046):
+//   - a new epoch at the log end (a new leadership, a follower's first batch of an epoch): replaced without fsync
+//     (recordNewEpoch), before the leadership is taken or the batch written. A kill -9 finds it (page cache), so
+//     leadership-admission.ts's rule 2 holds as before; a power loss may lose it, like the batches after the
+//     recovery point, and recovery (log-loader.ts) assigns again the epochs of the batches it re-scans.
+//   - anything that removes entries (truncation, the log start moving, a refused batch, recovery's repair):
+//     atomic replace with fsync (saveEpochs), so an older checkpoint with entries past a truncation never comes
+//     back.
+// The order that makes the first safe: the checkpoint is made durable (saveEpochs) before any state file with a
+// higher recovery point is written (saveState), so every batch below a recovery point on disk has its epoch in a
+// durable checkpoint, and every batch above it is re-scanned after a crash. An epoch lost with no batch of it
+// left was never written anywhere by this replica; rule 1 of leadership-admission.ts (a restarted broker is a new
+// incarnation, whose leaderships the controller gives a new epoch) still keeps it from leading that epoch again.
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../common/clock.js';
 import type { FileHandlePool } from './file-handle-pool.js';
@@ -72,6 +86,8 @@ export class LocalLog {
   private generationCount = 0;
   private closed = false;
   private offline: Error | null = null;
+  /** The checkpoint holds an epoch written without fsync (recordNewEpoch): saveState makes it durable first. */
+  private epochsUnsynced = false;
   private readonly queue = new SerialQueue();
   /** Settles once the appends written behind the serial queue (log-write-pipeline.ts) are answered. */
   private writesBehind: Promise<void> = Promise.resolve();
@@ -227,16 +243,34 @@ export class LocalLog {
     await this.saveState();
   }
 
-  saveState(): Promise<void> {
-    return writeLogState(this.dir, {
+  /** Writes the state file; an epoch written without fsync is made durable first (see the header). */
+  async saveState(): Promise<void> {
+    if (this.epochsUnsynced) await this.saveEpochs();
+    await writeLogState(this.dir, {
       logStartOffset: this.startOffset,
       recoveryPoint: this.recoveryPointOffset,
       cleanerCheckpoint: this.cleanerCheckpointOffset,
     });
   }
 
-  saveEpochs(): Promise<void> {
-    return writeLeaderEpochs(this.dir, this.epochs);
+  /** The epoch checkpoint as the cache holds it, durably (atomic replace with fsync). */
+  async saveEpochs(): Promise<void> {
+    this.epochsUnsynced = false;
+    try {
+      await writeLeaderEpochs(this.dir, this.epochs, true);
+    } catch (error) {
+      this.epochsUnsynced = true;
+      throw error;
+    }
+  }
+
+  /**
+   * After the cache gained an epoch at the log end, and only then: the checkpoint replaced without fsync (see the
+   * header); the next saveState makes it durable.
+   */
+  async recordNewEpoch(): Promise<void> {
+    this.epochsUnsynced = true;
+    await writeLeaderEpochs(this.dir, this.epochs, false);
   }
 
   /**

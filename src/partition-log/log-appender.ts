@@ -190,7 +190,7 @@ export class LogAppender {
   async assignEpochAtEnd(epoch: number): Promise<void> {
     this.local.assertWritable();
     if (!this.local.epochs.assign(epoch, this.queue.nextOffset)) return;
-    await this.local.serial(() => this.local.saveEpochs());
+    await this.local.serial(() => this.local.recordNewEpoch());
   }
 
   /**
@@ -272,7 +272,7 @@ export class LogAppender {
   private async writeAndAnswer(items: PendingAppend[]): Promise<void> {
     try {
       if (this.local.offlineCause) throw this.local.offlineCause;
-      if (items.some((item) => item.newEpoch !== null)) await this.local.saveEpochs();
+      if (items.some((item) => item.newEpoch !== null)) await this.local.recordNewEpoch();
       await this.writeItems(items);
       await this.flushIfDue(items);
       // Acknowledged only now, so that with flush.messages an acknowledged append is also fsynced.

@@ -7,9 +7,15 @@
 //    index files are trusted, after a crash those of the segments wholly below the recovery point (LogSegment.open
 //    rebuilds one that fails its checks). Every other segment is re-scanned batch by batch (CRC and offset
 //    continuity, LogSegment.recover): at the first bad byte its file is truncated and every later segment deleted.
+//    Each batch re-scanned gives its leader epoch to the leader-epoch cache when it is above the cache's latest
+//    (Kafka's LogSegment.recover): a new epoch is written to the checkpoint without fsync (local-log.ts), so after
+//    a power loss the checkpoint may lack the epochs of batches past the recovery point, never of those below it.
+//    A checkpoint that does not parse after a crash (an unsynced replace cut by a power loss) is rebuilt the same
+//    way from every segment, all of them re-scanned; after a clean shutdown it was durable, so it is an error.
 // 3. The offsets are made to agree with what remains: the log end is the last segment's end, the log start and the
 //    cleaner checkpoint are kept within the log, the leader-epoch cache loses entries beyond either end (its latest
-//    epoch as read is kept as latestEpochAtOpen: no epoch this replica led before is above it). After a
+//    epoch before that, the checkpoint's with the re-scanned batches' epochs, is kept as latestEpochAtOpen: no
+//    epoch this replica led before and wrote a batch or a checkpoint in is above it). After a
 //    recovery the re-scanned segments below the last are fsynced and the recovery point moves to the last
 //    segment's base (a roll relies on every segment below the active one being durable). The last segment is
 //    not fsynced and the recovery point not moved into it, as in Kafka's LogLoader: it stays past the recovery
@@ -20,8 +26,9 @@
 //    (producer-state-files.ts): after a clean shutdown nothing is read, after a crash the batches since the last
 //    roll. Snapshots beyond the log end or below its start are deleted; when idempotent batches were replayed, a
 //    snapshot at the log end is written so that the next crash replays less (other batches leave the table as is).
-// 5. The state and the epoch checkpoint are saved when they differ from what was read, and the clean-shutdown
-//    marker removed: from here on a crash is an unclean shutdown.
+// 5. The epoch checkpoint and then the state are saved when they differ from what was read (the epochs first: a
+//    recovery point moved past re-scanned batches needs their epochs durable), and the clean-shutdown marker
+//    removed: from here on a crash is an unclean shutdown.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
@@ -35,9 +42,11 @@ import {
   readLeaderEpochs,
   readLogState,
   removeCleanShutdownMarker,
+  UnreadableEpochCheckpointError,
   type LogState,
 } from './log-state-files.js';
 import { ProducerStateManager } from './producer-state-manager.js';
+import type { BatchHeader } from './record-batch-layout.js';
 import {
   deleteProducerSnapshots,
   forgetInSnapshots,
@@ -67,13 +76,33 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   // the folder is listed once: the marker, the state files and the snapshots are known from the listing
   const cleanShutdown = names.includes(CLEAN_SHUTDOWN_FILE);
   const state = names.includes(LOG_STATE_FILE) ? await readLogState(dir) : emptyLogState();
-  const epochs = names.includes(LEADER_EPOCH_CHECKPOINT_FILE) ? await readLeaderEpochs(dir) : new LeaderEpochCache();
+  const checkpoint = names.includes(LEADER_EPOCH_CHECKPOINT_FILE)
+    ? await readEpochCheckpoint(dir, cleanShutdown)
+    : new LeaderEpochCache();
+  const epochs = checkpoint ?? new LeaderEpochCache();
+  let epochsRepaired = checkpoint === null;
+  const assignBatchEpoch = (header: BatchHeader) => {
+    const epoch = header.partitionLeaderEpoch;
+    if (epoch < 0 || epoch <= epochs.latestEpoch()) return;
+    epochs.assign(epoch, header.baseOffset);
+    epochsRepaired = true;
+  };
+  // without a checkpoint to trust, every segment is re-scanned for its epochs
+  const scanFrom = checkpoint === null ? { ...state, recoveryPoint: 0 } : state;
+  const { segments, rescanned } = await loadSegments(
+    dir,
+    config,
+    deps,
+    names,
+    scanFrom,
+    cleanShutdown,
+    assignBatchEpoch,
+  );
   const latestEpochAtOpen = epochs.latestEpoch();
-  const { segments, rescanned } = await loadSegments(dir, config, deps, names, state, cleanShutdown);
   const logEndOffset = segments[segments.length - 1].nextOffset;
   const logStartOffset = Math.min(Math.max(state.logStartOffset, segments[0].baseOffset), logEndOffset);
   const epochsCutAtEnd = epochs.truncateFromEnd(logEndOffset);
-  const epochsChanged = epochs.truncateFromStart(logStartOffset) || epochsCutAtEnd;
+  const epochsChanged = epochs.truncateFromStart(logStartOffset) || epochsCutAtEnd || epochsRepaired;
   // the segments below the recovery point were durable already; of the re-scanned, all but the last are made so
   const last = segments[segments.length - 1];
   const rescannedBelowLast = rescanned.filter((segment) => segment !== last);
@@ -109,8 +138,8 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
     latestEpochAtOpen,
   );
   // Each is an atomic replace with two fsyncs: only what changed is written (a clean start writes neither).
-  if (!sameLogState(opened, state)) await local.saveState();
   if (epochsChanged) await local.saveEpochs();
+  if (!sameLogState(opened, state)) await local.saveState();
   if (cleanShutdown) await removeCleanShutdownMarker(dir);
   return local;
 }
@@ -122,6 +151,16 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
 function recoveryPointAfterLoad(saved: number, logEndOffset: number, flushedBelowLast: boolean, last: LogSegment) {
   const kept = Math.min(saved, logEndOffset);
   return flushedBelowLast ? Math.max(kept, last.baseOffset) : kept;
+}
+
+/** The checkpoint; null when it does not parse after a crash (rebuilt from the batches), an error after a clean one. */
+async function readEpochCheckpoint(dir: string, cleanShutdown: boolean): Promise<LeaderEpochCache | null> {
+  try {
+    return await readLeaderEpochs(dir);
+  } catch (error) {
+    if (cleanShutdown || !(error instanceof UnreadableEpochCheckpointError)) throw error;
+    return null;
+  }
 }
 
 function sameLogState(a: LogState, b: LogState): boolean {
@@ -146,6 +185,7 @@ async function loadSegments(
   names: string[],
   state: LogState,
   cleanShutdown: boolean,
+  onValidBatch: (header: BatchHeader) => void,
 ): Promise<LoadedSegments> {
   const options = segmentOptionsOf(config);
   const baseOffsets = names
@@ -170,7 +210,7 @@ async function loadSegments(
     if (trusted) continue;
     rescanned.push(segment);
     const previous = segments[segments.length - 2];
-    const result = await segment.recover(previous?.nextOffset ?? base);
+    const result = await segment.recover(previous?.nextOffset ?? base, onValidBatch);
     if (result.truncatedBytes > 0) {
       for (const laterBase of baseOffsets.slice(i + 1)) {
         const doomed = await LogSegment.open(dir, laterBase, deps.pool, options, 0, now, false);

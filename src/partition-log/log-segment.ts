@@ -308,15 +308,20 @@ export class LogSegment {
 
   /**
    * Re-scans the file batch by batch, rebuilding both indexes; stops at the first batch that is cut off, fails
-   * its CRC, or breaks offset order, and truncates the file there.
+   * its CRC, or breaks offset order, and truncates the file there. `onValidBatch` sees each batch kept, in order
+   * (recovery assigns their leader epochs again, log-loader.ts).
    */
-  async recover(expectedFirstOffset = this.baseOffset): Promise<RecoveryResult> {
+  async recover(
+    expectedFirstOffset = this.baseOffset,
+    onValidBatch?: (header: BatchHeader) => void,
+  ): Promise<RecoveryResult> {
     this.indexes.reset();
     const { indexIntervalBytes } = this.options;
     const valid = await this.pool.withHandle(this.logPath, (handle) =>
-      scanValidBatches(handle, this.sizeBytes, expectedFirstOffset, (header, position) =>
-        this.indexes.add(header, position, indexIntervalBytes),
-      ),
+      scanValidBatches(handle, this.sizeBytes, expectedFirstOffset, (header, position) => {
+        this.indexes.add(header, position, indexIntervalBytes);
+        onValidBatch?.(header);
+      }),
     );
     const truncatedBytes = this.sizeBytes - valid.validBytes;
     if (truncatedBytes > 0) await this.truncateFileTo(valid.validBytes);

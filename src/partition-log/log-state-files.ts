@@ -2,12 +2,13 @@
 //
 //   log-state.json           {"logStartOffset": n, "recoveryPoint": n, "cleanerCheckpoint": n}, written atomically;
 //                            a missing or unreadable file reads as all zeros (the segments then decide)
-//   leader-epoch-checkpoint  the leader-epoch cache (format in leader-epoch-cache.ts), written atomically
+//   leader-epoch-checkpoint  the leader-epoch cache (format in leader-epoch-cache.ts), written atomically; when a
+//                            write only adds an epoch at the log end it is not fsynced (see local-log.ts)
 //   .clean-shutdown          empty; present only from a clean close until the next open
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { DATA_FILE_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../common/atomic-file.js';
+import { replaceFileUnsynced, writeFileAtomic } from '../common/atomic-file.js';
 import { LeaderEpochCache } from './leader-epoch-cache.js';
 import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE } from './segment-files.js';
 
@@ -55,12 +56,17 @@ export async function readLeaderEpochs(dir: string): Promise<LeaderEpochCache> {
     return LeaderEpochCache.parse(await readFile(path, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new LeaderEpochCache();
-    throw new Error(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+    throw new UnreadableEpochCheckpointError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
 }
 
-export function writeLeaderEpochs(dir: string, epochs: LeaderEpochCache): Promise<void> {
-  return writeFileAtomic(join(dir, LEADER_EPOCH_CHECKPOINT_FILE), epochs.serialize());
+/** A checkpoint that exists but does not parse (after a power loss, an unsynced replace may leave it empty). */
+export class UnreadableEpochCheckpointError extends Error {}
+
+/** `durable`: an atomic replace with its fsyncs; otherwise the replace only (survives kill -9, not a power loss). */
+export function writeLeaderEpochs(dir: string, epochs: LeaderEpochCache, durable = true): Promise<void> {
+  const path = join(dir, LEADER_EPOCH_CHECKPOINT_FILE);
+  return durable ? writeFileAtomic(path, epochs.serialize()) : replaceFileUnsynced(path, epochs.serialize());
 }
 
 export function writeCleanShutdownMarker(dir: string): Promise<void> {

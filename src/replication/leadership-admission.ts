@@ -5,9 +5,11 @@
 //   1. the state names this broker as the incarnation it runs now (isrBrokerEpochs, replica-incarnations.ts): a
 //      state naming an earlier incarnation was written before this process started, and the controller, which
 //      handles the restart as a failure, will replace it with leader epoch + 1;
-//   2. the leader epoch is above every epoch in the log's epoch checkpoint as it was read when the log was opened
-//      (before recovery cut anything off): whatever epoch this broker led before its restart is in that checkpoint,
-//      since a leader records its epoch there before its first append.
+//   2. the leader epoch is above every epoch the log knew when it was opened: its epoch checkpoint as read, with
+//      the epochs of the batches recovery re-scanned (log-loader.ts), before recovery cut anything off. Whatever
+//      epoch this broker led before a kill -9 is there, since a leader records its epoch in the checkpoint before
+//      it leads. That write is not fsynced (local-log.ts), so after a power loss this rule covers every epoch of
+//      which a batch survived, and rule 1 the rest.
 //
 // Until both hold, the broker serves the partition as nothing (no leader state, no fetcher) and waits for the
 // controller. assertMayLead is the assertion at the one place leadership is taken: passing the check first is the

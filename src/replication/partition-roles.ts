@@ -74,6 +74,25 @@ export class PartitionRoles {
     if (startFetcher || fetchers.get(key)?.log !== log) await this.startFetcher(partition, state, incarnation);
   }
 
+  /**
+   * Whether `partition` holds the role `state` gives this broker as `apply` leaves it: leading in the state's epoch
+   * (or none when the leadership was refused), following the state's leader in its epoch with a fetcher on this
+   * log, none without a leader.
+   */
+  holds(partition: Partition, state: PartitionState): boolean {
+    const followed = partition.followedLeader;
+    if (state.leader === this.ports.brokerId) {
+      return partition.leader === null ? followed === null : partition.leader.epoch === state.leaderEpoch;
+    }
+    if (state.leader === NO_LEADER) return partition.leader === null && followed === null;
+    return (
+      partition.leader === null &&
+      followed?.leaderId === state.leader &&
+      followed.leaderEpoch === state.leaderEpoch &&
+      this.ports.fetchers.get(partition.key)?.log === partition.log
+    );
+  }
+
   /** Whether the partition's transition table allows the role; a refusal is logged once per epoch. */
   private allowed(partition: Partition, to: Role, epoch: number): boolean {
     const check = partition.check(to, epoch);

@@ -13,6 +13,7 @@ import { FileHandlePool } from '../partition-log/file-handle-pool.js';
 import type { LogManager } from '../partition-log/log-manager.service.js';
 import { logConfig } from '../partition-log/log-config.js';
 import { PartitionLog } from '../partition-log/partition-log.js';
+import { PartitionRoles } from './partition-roles.js';
 import { encodeBatch } from '../partition-log/record-batch.js';
 import type { PartitionState, TopicMetadata } from '../topic/cluster-metadata.js';
 import type { MetadataCache } from '../topic/metadata-cache.service.js';
@@ -36,7 +37,7 @@ let store: EmbeddedCoordinationStore;
 let log: PartitionLog | undefined;
 let topics: Map<string, TopicMetadata>;
 let reloads: number;
-let listener: ((topics: ReadonlyMap<string, TopicMetadata>) => Promise<boolean>) | null;
+let listener: ((topics: ReadonlyMap<string, TopicMetadata>, telling?: { retell: boolean }) => Promise<boolean>) | null;
 let config: BrokerConfig;
 let manager: ReplicaManager;
 
@@ -186,6 +187,30 @@ describe('ReplicaManager role changes', () => {
     await decide(state(FOLLOWER, 5, [SELF, FOLLOWER]));
     await decide(state(FOLLOWER, 4, [SELF, FOLLOWER]));
     expect(manager.localReplica(TOPIC, 0).view).toMatchObject({ role: 'follower', leader_epoch: 5 });
+  });
+
+  it('a change that does not touch a partition leaves its role alone; a retelling applies it again', async () => {
+    const applies = vi.spyOn(PartitionRoles.prototype, 'apply');
+    await decide(state(SELF, 1, [SELF, FOLLOWER]));
+    expect(applies).toHaveBeenCalledTimes(1);
+    // another partition's change (here: the same entries, told as a change) does not apply this one again
+    expect(await listener!(topics, { retell: false })).toBe(true);
+    expect(applies).toHaveBeenCalledTimes(1);
+    expect(await listener!(topics, { retell: true })).toBe(true);
+    expect(applies).toHaveBeenCalledTimes(2);
+    // its own change does
+    await decide(state(FOLLOWER, 2, [SELF, FOLLOWER]));
+    expect(applies).toHaveBeenCalledTimes(3);
+    expect(manager.localReplica(TOPIC, 0).view).toMatchObject({ role: 'follower', leader_epoch: 2 });
+    // a follower whose fetcher went away is applied again on the next change, even one that did not touch it
+    const fetchers = (
+      manager as unknown as { fetchers: { stop(key: string): Promise<void>; get(key: string): unknown } }
+    ).fetchers;
+    await fetchers.stop(`${TOPIC}-0`);
+    expect(fetchers.get(`${TOPIC}-0`)).toBeUndefined();
+    await listener!(topics, { retell: false });
+    expect(applies).toHaveBeenCalledTimes(4);
+    expect(fetchers.get(`${TOPIC}-0`)).toBeDefined();
   });
 
   it('drops a partition no longer hosted: a parked acks=all request learns its outcome is unknown', async () => {

@@ -24,7 +24,7 @@ import { Metrics } from '../metrics/metrics.service.js';
 import { LogManager } from '../partition-log/log-manager.service.js';
 import type { AppendInfo, PartitionLog } from '../partition-log/partition-log.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
-import { MetadataCache } from '../topic/metadata-cache.service.js';
+import { MetadataCache, type MetadataTelling } from '../topic/metadata-cache.service.js';
 import { EffectExecutor } from './effect-executor.js';
 import { FollowerFetchers } from './follower-fetchers.js';
 import { HighWatermarks } from './high-watermarks.js';
@@ -32,6 +32,7 @@ import type { Incarnation } from './leadership-admission.js';
 import { checkEpoch, type LeaderPartition, partitionKey, splitKey, translate } from './leader-partition.js';
 import { Partition } from './partition.js';
 import { PartitionRoles } from './partition-roles.js';
+import { AppliedRoles } from './applied-roles.js';
 import { OffsetWaiters, PartitionWaiters, WaiterBudget } from './partition-waiters.js';
 import type { LeaderFetchAnswer, ReplicaFetchRequest } from './replica-fetch-protocol.js';
 import { ReplicaReads } from './replica-reads.js';
@@ -75,6 +76,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
   private readonly fetchers: FollowerFetchers;
   private readonly effects: EffectExecutor;
   private readonly roles: PartitionRoles;
+  private readonly applied = new AppliedRoles();
   private readonly minInsyncByMetadata = new WeakMap<TopicMetadata, number>();
   private readonly highWatermarks: HighWatermarks;
   private readonly timers: CancelTimer[] = [];
@@ -132,7 +134,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
   async start(brokerEpoch: number): Promise<void> {
     this.incarnation = { brokerId: this.config.brokerId, brokerEpoch };
     for (const [key, highWatermark] of await this.highWatermarks.load()) this.seeds.set(key, highWatermark);
-    this.metadata.onChange((topics) => this.applyMetadata(topics));
+    this.metadata.onChange((topics, telling) => this.applyMetadata(topics, telling));
     const shrinkIntervalMs = Math.max(1, Math.floor(this.config.replicaLagTimeMaxMs / 2));
     this.timers.push(
       everyMs(this.clock, shrinkIntervalMs, () => this.proposeShrinks()),
@@ -159,8 +161,15 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
 
   // ---- roles ----
 
-  /** Moves every hosted partition to the role the metadata gives it; false when a role change failed (retried). */
-  async applyMetadata(topics: ReadonlyMap<string, TopicMetadata>): Promise<boolean> {
+  /**
+   * Moves every hosted partition to the role the metadata gives it; false when a role change failed (retried).
+   * Unless retold, a partition whose inputs and role are as its last successful change left them is skipped
+   * (applied-roles.ts).
+   */
+  async applyMetadata(
+    topics: ReadonlyMap<string, TopicMetadata>,
+    telling: MetadataTelling = { retell: true },
+  ): Promise<boolean> {
     if (this.stopped) return true;
     let failed = false;
     const hosted = new Set<string>();
@@ -177,10 +186,23 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
         const state = topic.states[index];
         if (log === undefined || state === undefined || log.isClosed) continue;
         hosted.add(key);
+        const version = topic.stateVersions[index] ?? 0;
+        const input = { version, replicas, log, brokerEpoch: this.incarnation.brokerEpoch, state };
+        const existing = this.partitions.get(key);
+        if (
+          !telling.retell &&
+          existing?.log === log &&
+          this.applied.unchanged(key, input) &&
+          this.roles.holds(existing, state)
+        ) {
+          continue;
+        }
+        this.applied.forget(key);
         changes.push(async () => {
           try {
             const partition = await this.hostedPartition(key, name, index, log);
-            await this.roles.apply(partition, state, replicas, topic.stateVersions[index] ?? 0);
+            await this.roles.apply(partition, state, replicas, version);
+            this.applied.record(key, input);
           } catch (error) {
             failed = true;
             this.logger.error(`${key}: role change failed: ${(error as Error).message}`);
@@ -193,6 +215,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
     await forEachBounded(changes, ROLE_CHANGES_CONCURRENT_MAX, (change) => change());
     for (const [key, partition] of [...this.partitions]) {
       if (hosted.has(key)) continue;
+      this.applied.forget(key);
       await this.roles.release(partition, true);
       this.partitions.delete(key);
       // a deleted (or moved away) partition's HW must not seed a partition of the same name created later

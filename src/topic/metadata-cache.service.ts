@@ -4,7 +4,8 @@
 // (a key, version or value of the three prefixes, or the incarnation), and also when: a caller asks to tell them
 // again (`reload({ retell: true })`: a fenced follower, an ISR change's outcome, new broker config defaults), the
 // last telling failed (a listener threw or answered false: some of its work is to be retried), or
-// LISTENERS_RETELL_INTERVAL_MS passed since (a safety net for local work that went away unannounced). Unchanged
+// LISTENERS_RETELL_INTERVAL_MS passed since (a safety net for local work that went away unannounced), or the
+// store's metadata incarnation changed; each of those is a retelling (`MetadataTelling.retell`). Unchanged
 // reloads come every few seconds (this reconcile, the controller's passes) and telling re-walks every hosted
 // partition: at 1,000 partitions that was about 4 MB of garbage a second on an idle broker, enough to keep V8 from
 // ever shrinking its young generation again (it shrinks it only below about 1 MB/s).
@@ -38,8 +39,19 @@ export const LISTENERS_RETELL_INTERVAL_MS = 30_000;
 /** How often the stall detector beats (a gap longer than a broker session between beats is a stall). */
 const STALL_BEAT_INTERVAL_MS_MAX = 250;
 
-/** Told the topics; answers false when some of its work failed and it wants to be told again on the next reload. */
-export type MetadataListener = (topics: ReadonlyMap<string, TopicMetadata>) => Promise<boolean | void> | boolean | void;
+/**
+ * Told the topics; answers false when some of its work failed and it wants to be told again on the next reload.
+ * `telling.retell` is true when the listener is told again for any reason but a change (see the header): a
+ * listener that acts only on what changed acts on everything then.
+ */
+export type MetadataListener = (
+  topics: ReadonlyMap<string, TopicMetadata>,
+  telling: MetadataTelling,
+) => Promise<boolean | void> | boolean | void;
+
+export interface MetadataTelling {
+  retell: boolean;
+}
 
 /** The store's entries a load was built from, compared with the next load's to tell whether anything changed. */
 type LoadedEntries = ReadonlyArray<readonly KeyedVersionedValue[]>;
@@ -169,7 +181,7 @@ export class MetadataCache implements OnModuleDestroy {
       this.holding = true;
       if (!this.loaded) {
         this.loaded = true;
-        await this.tell(this.topics);
+        await this.tell(this.topics, { retell: true });
       }
       this.stall.refreshed(token);
       return;
@@ -191,7 +203,8 @@ export class MetadataCache implements OnModuleDestroy {
     const entries: LoadedEntries = [assignments, states, configs];
     const retell = this.retellRequested;
     this.retellRequested = false;
-    if (!retell && this.unchangedSinceTold(incarnation, entries)) {
+    const toldRecently = this.toldRecently(incarnation);
+    if (!retell && toldRecently && this.unchangedSinceTold(entries)) {
       this.stall.refreshed(token);
       return;
     }
@@ -215,24 +228,29 @@ export class MetadataCache implements OnModuleDestroy {
     this.appliedIncarnation = incarnation;
     this.loaded = true;
     this.told = null;
-    const settled = await this.tell(topics);
+    const settled = await this.tell(topics, { retell: retell || !toldRecently });
     if (settled) this.told = { incarnation, entries, atMs: this.clock.monotonicMs() };
     this.stall.refreshed(token);
     await this.persist();
   }
 
   /** Tells every listener; whether none failed (a listener that throws stops the telling: the reload fails). */
-  private async tell(topics: ReadonlyMap<string, TopicMetadata>): Promise<boolean> {
+  private async tell(topics: ReadonlyMap<string, TopicMetadata>, telling: MetadataTelling): Promise<boolean> {
     let settled = true;
-    for (const listener of this.listeners) if ((await listener(topics)) === false) settled = false;
+    for (const listener of this.listeners) if ((await listener(topics, telling)) === false) settled = false;
     return settled;
   }
 
-  /** Whether the listeners were told exactly this, successfully and recently enough not to be told again. */
-  private unchangedSinceTold(incarnation: string | null, entries: LoadedEntries): boolean {
+  /** Whether the listeners were told, successfully, in this incarnation and recently enough not to be told again. */
+  private toldRecently(incarnation: string | null): boolean {
     const told = this.told;
     if (told === null || told.incarnation !== incarnation) return false;
-    if (this.clock.monotonicMs() - told.atMs >= LISTENERS_RETELL_INTERVAL_MS) return false;
+    return this.clock.monotonicMs() - told.atMs < LISTENERS_RETELL_INTERVAL_MS;
+  }
+
+  /** Whether the listeners were last told exactly these entries. */
+  private unchangedSinceTold(entries: LoadedEntries): boolean {
+    const told = this.told!;
     return entries.every((list, index) => sameEntries(list, told.entries[index]));
   }
 

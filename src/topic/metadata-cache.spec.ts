@@ -132,6 +132,8 @@ describe('MetadataCache telling its listeners', () => {
   let clock: ManualClock;
   let cache: MetadataCache;
   let told: number;
+  /** Each telling's `retell`: listeners that act only on what changed act on everything when it is true. */
+  let retells: boolean[];
   let answer: boolean | undefined;
 
   beforeEach(async () => {
@@ -140,9 +142,11 @@ describe('MetadataCache telling its listeners', () => {
     clock = new ManualClock();
     cache = new MetadataCache(store, loadBrokerConfig({ BROOK_DATA_DIR: dataDir, BROOK_BROKER_ID: '1' }), clock);
     told = 0;
+    retells = [];
     answer = undefined;
-    cache.onChange(() => {
+    cache.onChange((_topics, telling) => {
       told++;
+      retells.push(telling.retell);
       return answer;
     });
     await writeTopic(store, 'a');
@@ -175,6 +179,8 @@ describe('MetadataCache telling its listeners', () => {
     await store.put(topicConfigKey('a'), '{}');
     await cache.reload();
     expect(told).toBe(3);
+    // the first telling is a retelling (nothing was told before), the changes are not
+    expect(retells).toEqual([true, false, false]);
   });
 
   it('tells them again when asked, after a failed telling, and every LISTENERS_RETELL_INTERVAL_MS', async () => {
@@ -193,5 +199,6 @@ describe('MetadataCache telling its listeners', () => {
     clock.advance(1);
     await cache.reload();
     expect(told).toBe(5);
+    expect(retells).toEqual([true, true, true, true, true]);
   });
 });
