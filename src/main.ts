@@ -3,13 +3,15 @@
 // BROOK_LOG_RETENTION_CHECK_INTERVAL_MS=1000. A bad setting stops start-up with a message naming it.
 import 'reflect-metadata';
 import { DATA_DIR_MODE } from './common/file-modes.js';
-import type { LogLevel } from '@nestjs/common';
+import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
 import { DataDirLock } from './common/data-dir-lock.js';
+import { systemClock } from './common/clock.js';
+import { processIdleMemoryReducer } from './common/idle-memory-reducer.js';
 import { JsonLogger } from './common/json-logger.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
@@ -96,6 +98,14 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   await app.listen(config.port, config.host);
+  // start-up counts as activity: its memory goes back once the broker has been idle (see idle-memory-reducer.ts)
+  const memoryLogger = new Logger('Memory');
+  processIdleMemoryReducer(systemClock, config.idleMemoryReduceAfterMs, (reduction) =>
+    memoryLogger.log(
+      `idle: memory given back in ${reduction.durationMs.toFixed(0)} ms, resident ` +
+        `${(reduction.rssBeforeBytes / 1e6).toFixed(0)} -> ${(reduction.rssAfterBytes / 1e6).toFixed(0)} MB`,
+    ),
+  )?.start();
   await registryListener?.listen(registry.port, registry.host).catch((error: Error) => {
     throw new ConfigError(
       `the schema registry cannot listen on ${registry.host}:${registry.port} (BROOK_SCHEMA_REGISTRY_PORT): ` +
