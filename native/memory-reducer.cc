@@ -6,6 +6,10 @@
 //      threads' arenas, where freed request bodies and socket reads stay resident otherwise).
 //
 // reduceMemory(): boolean   true when malloc_trim released something
+//
+// limitMallocArenas(count): boolean   glibc's M_ARENA_MAX (mallopt), called before the threads allocate (see
+// src/common/malloc-arenas.ts): each thread that mallocs under contention otherwise gets an arena of its own (up to
+// 8 a core), and freed memory in each stays resident apart from the others'; true when glibc accepted it.
 #include <malloc.h>
 #include <node_api.h>
 #include <v8.h>
@@ -20,9 +24,24 @@ static napi_value ReduceMemory(napi_env env, napi_callback_info info) {
   return result;
 }
 
+static napi_value LimitMallocArenas(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  int32_t count = 0;
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  bool accepted = false;
+  if (argc == 1 && napi_get_value_int32(env, argv[0], &count) == napi_ok && count > 0)
+    accepted = mallopt(M_ARENA_MAX, count) == 1;
+  napi_value result;
+  napi_get_boolean(env, accepted, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "reduceMemory", NAPI_AUTO_LENGTH, ReduceMemory, nullptr, &fn);
   napi_set_named_property(env, exports, "reduceMemory", fn);
+  napi_create_function(env, "limitMallocArenas", NAPI_AUTO_LENGTH, LimitMallocArenas, nullptr, &fn);
+  napi_set_named_property(env, exports, "limitMallocArenas", fn);
   return exports;
 }

@@ -1,6 +1,4 @@
-// `node dist/main.js [--flag value ...]`: starts one broker. Flags mirror the environment variables:
-// `--port 8083` is BROOK_PORT=8083, `--log-retention-check-interval-ms 1000` is
-// BROOK_LOG_RETENTION_CHECK_INTERVAL_MS=1000. A bad setting stops start-up with a message naming it.
+// The broker's start-up, imported by main.ts once glibc's arena bound is set (see there).
 import 'reflect-metadata';
 import { DATA_DIR_MODE } from './common/file-modes.js';
 import { Logger, type LogLevel } from '@nestjs/common';
