@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { fileURLToPath } from 'node:url';
+import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from './clock.js';
 import { IdleMemoryReducer, processIdleMemoryReducer, type MemoryReduction } from './idle-memory-reducer.js';
@@ -124,7 +126,32 @@ const buildable =
   process.env.BROOK_NATIVE_MEMORY_REDUCER !== 'false' &&
   spawnSync(compiler, [...compilerArgs, '--version']).status === 0 &&
   existsSync(join(dirname(dirname(process.execPath)), 'include', 'node', 'v8.h'));
-const reduceMemory = loadAddonFunction<() => boolean>('memory-reducer', 'reduceMemory', 'BROOK_NATIVE_MEMORY_REDUCER');
+const ADDON = fileURLToPath(new URL('../../dist/native/memory-reducer.node', import.meta.url));
+const reduceMemory = loadAddonFunction<(gcExposed: boolean) => boolean>(
+  'memory-reducer',
+  'reduceMemory',
+  'BROOK_NATIVE_MEMORY_REDUCER',
+);
+
+/** The GCs V8 reports (perf_hooks) whose start falls inside `run`, by kind. */
+async function collectionsDuring(run: () => void): Promise<{ minor: number; major: number }> {
+  const entries: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  const startedMs = performance.now();
+  run();
+  const endedMs = performance.now();
+  // GC entries are delivered after the fact
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  observer.disconnect();
+  const kinds = entries
+    .filter((entry) => entry.startTime >= startedMs && entry.startTime <= endedMs)
+    .map((entry) => (entry as PerformanceEntry & { detail: { kind: number } }).detail.kind);
+  return {
+    minor: kinds.filter((kind) => kind === constants.NODE_PERFORMANCE_GC_MINOR).length,
+    major: kinds.filter((kind) => kind === constants.NODE_PERFORMANCE_GC_MAJOR).length,
+  };
+}
 
 describe('the process reducer (native/memory-reducer.cc)', () => {
   it.skipIf(!buildable)('is there wherever the addon can be built', () => {
@@ -136,17 +163,45 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
     expect(processIdleMemoryReducer(systemClock, 0)).toBeNull();
   });
 
-  it.skipIf(reduceMemory === null)("shrinks V8's young generation, which a burst of surviving objects grew", () => {
-    const youngBytes = () =>
-      getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.physical_space_size;
-    // objects that survive scavenges make V8 grow the semi-spaces
-    let kept: Array<{ index: number; text: string }> | null = [];
-    for (let i = 0; i < 400_000; i++) kept.push({ index: i, text: `record ${i}` });
-    kept = null;
-    const before = youngBytes();
-    expect(before).toBeGreaterThan(8 * MB);
-    reduceMemory!();
-    expect(youngBytes()).toBeLessThan(4 * MB);
-    expect(kept).toBeNull();
+  // V8 shrinks the semi-spaces at a scavenge only when its allocation rate over the last 5 s was low: the reducer
+  // runs after an idle stretch, and so does this check, 6 s after the burst, in a process of its own (the test
+  // runner's worker allocates enough on its own to keep the rate up)
+  it.skipIf(reduceMemory === null)(
+    "shrinks V8's young generation, which a burst of surviving objects grew, once the process was quiet",
+    () => {
+      const script = `
+        const { getHeapSpaceStatistics } = require('node:v8');
+        const { reduceMemory } = require(${JSON.stringify(ADDON)});
+        const young = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').physical_space_size;
+        // objects that survive scavenges make V8 grow the semi-spaces
+        let kept = [];
+        for (let i = 0; i < 400000; i++) kept.push({ index: i, text: 'record ' + i });
+        kept = null;
+        const burst = young();
+        setTimeout(() => {
+          const quiet = young();
+          reduceMemory(false);
+          console.log(JSON.stringify({ burst, quiet, reduced: young() }));
+        }, 6000);`;
+      const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(0);
+      const young = JSON.parse(result.stdout) as { burst: number; quiet: number; reduced: number };
+      expect(young.burst).toBeGreaterThan(8 * MB);
+      // V8 left it at its size while idle: the reducer is what shrinks it
+      expect(young.quiet).toBeGreaterThan(8 * MB);
+      expect(young.reduced).toBeLessThan(4 * MB);
+    },
+    20_000,
+  );
+
+  // a memory-reducing full GC leaves V8's old-generation limit too low for the next burst (see the addon)
+  it.skipIf(reduceMemory === null)('collects the young generation only, never with a mark-compact', async () => {
+    const collections = await collectionsDuring(() => reduceMemory!(false));
+    expect(collections).toEqual({ minor: 1, major: 0 });
+  });
+
+  it.skipIf(reduceMemory === null)('leaves the process without a `gc` global, as it found it', () => {
+    reduceMemory!(false);
+    expect(runInNewContext('typeof gc')).toBe('undefined');
   });
 });

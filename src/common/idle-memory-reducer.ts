@@ -1,13 +1,14 @@
 // Hands memory back to the system once a busy broker has gone idle. After load (or start-up) V8 keeps its young
-// generation at its largest (two 16 MB semi-spaces) and the old space's emptied pages, and glibc keeps the freed
-// request bodies' pages in its arenas; a broker that then goes idle allocates too little to make either shrink
-// (V8 shrinks only in a memory-reducing GC or at a scavenge after the allocation rate fell, which at an idle
-// broker's rate comes 20-40 s later, if at all; glibc never trims a fragmented heap). The reducer watches the
-// main thread's busy time: a sample of `sampleMs` whose busy fraction is below `idleBusyFraction` is idle, any
-// other is activity. Once an idle stretch has lasted `idleAfterMs`, it calls `reduce` (V8's memory-reducing GC and
-// malloc_trim, native/memory-reducer.cc), at most once per idle stretch, and only when the resident set grew by
-// `minGrowthBytes` since the last reduction (else there is nothing to give back). The reduction's own busy time is
-// not counted as activity. Under load no sample is idle, so it never runs there; while idle it runs once.
+// generation at its largest (two 16 MB semi-spaces), and glibc keeps the freed request bodies' pages in its arenas;
+// a broker that then goes idle allocates too little to make either shrink soon (V8 shrinks the young generation at
+// a scavenge after the allocation rate fell, which at an idle broker's rate comes 20-40 s later, if at all; glibc
+// never trims a fragmented heap). The reducer watches the main thread's busy time: a sample of `sampleMs` whose
+// busy fraction is below `idleBusyFraction` is idle, any other is activity. Once an idle stretch has lasted
+// `idleAfterMs`, it calls `reduce` (a young-generation collection and malloc_trim, native/memory-reducer.cc; never
+// a full GC, which would leave V8's old-generation limit too low for the next burst: see there), at most once per
+// idle stretch, and only when the resident set grew by `minGrowthBytes` since the last reduction (else there is
+// nothing to give back). The reduction's own busy time is not counted as activity. Under load no sample is idle,
+// so it never runs there; while idle it runs once.
 import type { CancelTimer, Clock } from './clock.js';
 import { everyMs } from './clock.js';
 import { loadAddonFunction } from './native-addon.js';
@@ -126,7 +127,7 @@ export function processIdleMemoryReducer(
   onReduced?: (reduction: MemoryReduction) => void,
 ): IdleMemoryReducer | null {
   if (idleAfterMs <= 0) return null;
-  const reduceMemory = loadAddonFunction<() => boolean>(
+  const reduceMemory = loadAddonFunction<(gcExposed: boolean) => boolean>(
     'memory-reducer',
     'reduceMemory',
     'BROOK_NATIVE_MEMORY_REDUCER',
@@ -138,7 +139,8 @@ export function processIdleMemoryReducer(
     {
       busyMs: () => performance.eventLoopUtilization().active,
       rssBytes: () => process.memoryUsage.rss(),
-      reduce: () => void reduceMemory(),
+      // under --expose-gc the addon leaves the flag set
+      reduce: () => void reduceMemory(typeof globalThis.gc === 'function'),
     },
     onReduced,
   );

@@ -1,5 +1,7 @@
 // What a broker holds when it is idle: the idle memory reducer (common/idle-memory-reducer.ts) gives memory back
-// once after a busy spell, never while requests keep coming; a broker without Redis does not load ioredis.
+// once after a busy spell, never while requests keep coming, with a young-generation collection and never V8's
+// memory-reducing full GC (which leaves the next burst a too-low old-generation limit); a broker without Redis does
+// not load ioredis.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,16 +12,17 @@ import { call } from './support/http.js';
 
 const ADDON = fileURLToPath(new URL('../../dist/native/memory-reducer.node', import.meta.url));
 const APP_MODULE = fileURLToPath(new URL('../../dist/app.module.js', import.meta.url));
+const TRACE_GC = fileURLToPath(new URL('./support/trace-gc.mjs', import.meta.url));
 const IDLE_AFTER_MS = 2_000;
 const GIVEN_BACK = /idle: memory given back in \d+ ms, resident (\d+) -> (\d+) MB/g;
 
 describe.skipIf(!existsSync(ADDON))('idle memory reducer', () => {
   let broker: BrokerProcess;
   beforeAll(async () => {
-    // 'debug' shows the reducer's line (Nest's log level)
+    // 'debug' shows the reducer's line (Nest's log level); trace-gc.mjs has V8 print each GC with its reason
     broker = await BrokerProcess.start({
       logLevel: 'debug',
-      env: { BROOK_IDLE_MEMORY_REDUCE_AFTER_MS: String(IDLE_AFTER_MS) },
+      env: { BROOK_IDLE_MEMORY_REDUCE_AFTER_MS: String(IDLE_AFTER_MS), NODE_OPTIONS: `--import ${TRACE_GC}` },
     });
   });
   afterAll(async () => {
@@ -47,6 +50,11 @@ describe.skipIf(!existsSync(ADDON))('idle memory reducer', () => {
     while (reductions().length === before && Date.now() < deadline) await sleep(200);
     const found = reductions().slice(before);
     expect(found).toHaveLength(1);
+    // the reduction's own GC, traced just before its log line: a scavenge (V8's reason for an API-requested one is
+    // "testing"), and at no time a "low memory notification" (LowMemoryNotification's memory-reducing full GC)
+    const traceBefore = broker.stdout.slice(0, found[0].index).split('\n').slice(-4).join('\n');
+    expect(traceBefore).toMatch(/Scavenge[^\n]*testing/);
+    expect(broker.stdout).not.toContain('low memory notification');
     const [, residentBefore, residentAfter] = found[0];
     expect(Number(residentAfter)).toBeLessThan(Number(residentBefore));
     expect(rssBytes(broker.child!.pid!)).toBeLessThan(Number(residentBefore) * 1e6);
