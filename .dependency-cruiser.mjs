@@ -6,7 +6,7 @@ const CORE = '^src/(replication|group-coordinator|controller-election|topic|part
 const APPLICATION = '^src/(application|security)/';
 /** Today's edges and the coming ones (the Kafka listener, the schema registry, the web console). */
 const EDGES = '^src/(http|ws|sse|internal|kafka|schema-registry|console)/';
-const ROOT = '^src/(main|app\\.module|broker-lifecycle\\.service)\\.ts$';
+const ROOT = '^src/(main|broker-main|app\\.module|broker-lifecycle\\.service)\\.ts$';
 const TOOLS = '^src/(cli|bench|local-cluster)/';
 const SPEC = '\\.spec\\.ts$';
 /** The tests' and the local cluster's way to run a real redis-server. */

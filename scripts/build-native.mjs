@@ -3,7 +3,8 @@
 // append's write with the CRC check in the same thread-pool job, see src/partition-log/native-append.ts), and for
 // the v2 binary produce scanner base64.c (its base64 decoder, AVX2) and v2-plain-records.c (its loop over records of
 // the plain shape, AVX2), and record-walk.c (the record checks of a client's batch, see
-// src/partition-log/record-batch-validation.ts). Where one cannot be built (no compiler, no headers, not x86-64 Linux) it says so in one
+// src/partition-log/record-batch-validation.ts), and memory-reducer.cc (C++: V8's young-generation collection and glibc's
+// malloc_trim for an idle broker, see src/common/idle-memory-reducer.ts). Where one cannot be built (no compiler, no headers, not x86-64 Linux) it says so in one
 // line and Brook uses the portable implementation instead; the build still passes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -12,8 +13,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const include = join(dirname(dirname(process.execPath)), 'include', 'node');
-// CC may carry arguments of its own ("ccache gcc")
-const [compiler, ...compilerArgs] = (process.env.CC ?? 'cc').trim().split(/\s+/);
+// CC and CXX may carry arguments of their own ("ccache gcc")
+const COMPILERS = {
+  c: (process.env.CC ?? 'cc').trim().split(/\s+/),
+  cc: (process.env.CXX ?? 'c++').trim().split(/\s+/),
+};
 
 /** Each addon: its source, the compiler flags it needs, and what Brook uses without it. */
 const ADDONS = [
@@ -32,11 +36,19 @@ const ADDONS = [
     fallback: 'the JavaScript scanner',
   },
   { name: 'record-walk', title: 'record walk', flags: [], fallback: 'the JavaScript record walk' },
+  {
+    name: 'memory-reducer',
+    language: 'cc',
+    title: 'idle memory reducer',
+    flags: ['-std=c++17'],
+    fallback: 'an idle broker keeps the memory V8 and glibc hold',
+  },
 ];
 
 /** Builds one addon; null when done, else why not. */
-function build({ name, flags }) {
-  const source = join(root, 'native', `${name}.c`);
+function build({ name, flags, language = 'c' }) {
+  const source = join(root, 'native', `${name}.${language}`);
+  const [compiler, ...compilerArgs] = COMPILERS[language];
   const output = join(root, 'dist', 'native', `${name}.node`);
   // A failed build must not leave an older addon in place to be loaded.
   rmSync(output, { force: true });

@@ -61,6 +61,9 @@ export interface BrokerConfig {
   produceBatchEntriesMax: number;
   /** Bound on open segment file descriptors. */
   maxOpenFiles: number;
+  /** BROOK_IDLE_MEMORY_REDUCE_AFTER_MS: after this long idle, once per idle stretch, memory goes back to the
+   *  system (common/idle-memory-reducer.ts); 0 is never. */
+  idleMemoryReduceAfterMs: number;
   /** Topic-config defaults set at broker level (Kafka's log.* settings). */
   topicConfigDefaults: Record<string, string>;
   /** The BROOK_ variables set (not blank) in the environment or by flags: the broker configs whose source is
@@ -184,6 +187,7 @@ export function loadBrokerConfig(env: Env = process.env): BrokerConfig {
     readBytesMax: integer(env, 'BROOK_READ_BYTES_MAX', 64 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     produceBatchEntriesMax: integer(env, 'BROOK_PRODUCE_BATCH_ENTRIES_MAX', 10_000, 1, 1_000_000),
     maxOpenFiles: integer(env, 'BROOK_MAX_OPEN_FILES', 1024, 8),
+    idleMemoryReduceAfterMs: integer(env, 'BROOK_IDLE_MEMORY_REDUCE_AFTER_MS', 5_000, 0, 3_600_000),
     topicConfigDefaults,
     settingsFromEnv: Object.keys(env)
       .filter((name) => name.startsWith('BROOK_') && (env[name] ?? '').trim() !== '')

@@ -11,7 +11,8 @@
 // - Durability: Redis's. Run it with `appendonly yes` (README); the brokers survive a Redis that lost everything
 //   (DESIGN.md §1), but not without a short pause.
 import { createHash } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
 import { type CancelTimer, type Clock, everyMs, systemClock } from '../common/clock.js';
 
 import { CoordinationFencedError, CoordinationStoreClosedError } from './coordination-errors.js';
@@ -97,6 +98,14 @@ const SCRIPTS = {
   sweep: script(SWEEP_SCRIPT),
 };
 
+/**
+ * ioredis, loaded on the first connect, not at start-up: a broker without BROOK_REDIS_URL never uses it and would
+ * carry about 2.5 MB of live heap (its command table, its code) for nothing. CommonJS, so `require` loads it.
+ */
+function ioredis(): typeof import('ioredis') {
+  return createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+}
+
 export class RedisCoordinationStore extends CoordinationStore {
   private readonly namespace: string;
   private readonly hub: WatchHub;
@@ -109,7 +118,7 @@ export class RedisCoordinationStore extends CoordinationStore {
   /** Connects to the URL (config/redis-url.ts) and checks that the server answers. */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisCoordinationStore> {
     const parsed = parseRedisUrl(url);
-    const client = new Redis({ ...parsed.options, ...clientOptions(options) });
+    const client = new (ioredis().Redis)({ ...parsed.options, ...clientOptions(options) });
     if (options.onConnectionError) client.on('error', options.onConnectionError);
     else client.on('error', () => undefined);
     try {

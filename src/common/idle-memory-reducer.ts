@@ -1,0 +1,147 @@
+// Hands memory back to the system once a busy broker has gone idle. After load (or start-up) V8 keeps its young
+// generation at its largest (two 16 MB semi-spaces), and glibc keeps the freed request bodies' pages in its arenas;
+// a broker that then goes idle allocates too little to make either shrink soon (V8 shrinks the young generation at
+// a scavenge after the allocation rate fell, which at an idle broker's rate comes 20-40 s later, if at all; glibc
+// never trims a fragmented heap). The reducer watches the main thread's busy time: a sample of `sampleMs` whose
+// busy fraction is below `idleBusyFraction` is idle, any other is activity. Once an idle stretch has lasted
+// `idleAfterMs`, it calls `reduce` (a young-generation collection and malloc_trim, native/memory-reducer.cc; never
+// a full GC, which would leave V8's old-generation limit too low for the next burst: see there), at most once per
+// idle stretch, and only when the resident set grew by `minGrowthBytes` since the last reduction (else there is
+// nothing to give back). The reduction's own busy time is not counted as activity. Under load no sample is idle,
+// so it never runs there; while idle it runs once.
+import type { CancelTimer, Clock } from './clock.js';
+import { everyMs } from './clock.js';
+import { loadAddonFunction } from './native-addon.js';
+
+/** What one reduction did: its duration (monotonic ms) and the resident set before and after, bytes. */
+export interface MemoryReduction {
+  durationMs: number;
+  rssBeforeBytes: number;
+  rssAfterBytes: number;
+}
+
+export interface IdleMemoryReducerOptions {
+  /** How long the main thread must have been idle before the reduction. */
+  idleAfterMs: number;
+  /** Length of one sample of the main thread's busy time. */
+  sampleMs: number;
+  /** A sample busier than this fraction of its length is activity. */
+  idleBusyFraction: number;
+  /** The resident set must have grown by this much since the last reduction (or since start) for another one. */
+  minGrowthBytes: number;
+}
+
+export interface IdleMemoryProbes {
+  /** The main thread's busy milliseconds so far (monotonic; the event loop's active time). */
+  busyMs(): number;
+  /** The process's resident set, bytes. */
+  rssBytes(): number;
+  /** Gives memory back; its duration is not counted as activity. */
+  reduce(): void;
+}
+
+export const IDLE_MEMORY_REDUCER_DEFAULTS: Omit<IdleMemoryReducerOptions, 'idleAfterMs'> = {
+  sampleMs: 1_000,
+  idleBusyFraction: 0.1,
+  minGrowthBytes: 16 * 1024 * 1024,
+};
+
+export class IdleMemoryReducer {
+  private lastSampleMs: number;
+  private lastBusyMs: number;
+  /** When the current idle stretch began (monotonic ms), null while active. */
+  private idleSinceMs: number | null = null;
+  /** Whether this idle stretch has had its reduction (or was judged to need none). */
+  private reducedThisStretch = false;
+  private rssAfterLastReduction: number;
+  private cancel: CancelTimer | null = null;
+  private reductionCount = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: IdleMemoryReducerOptions,
+    private readonly probes: IdleMemoryProbes,
+    private readonly onReduced: (reduction: MemoryReduction) => void = () => undefined,
+  ) {
+    this.lastSampleMs = clock.monotonicMs();
+    this.lastBusyMs = probes.busyMs();
+    // what the process holds when it starts counts as the base: start-up's own memory is reduced once it is idle
+    this.rssAfterLastReduction = 0;
+  }
+
+  start(): void {
+    if (this.cancel !== null) return;
+    this.lastSampleMs = this.clock.monotonicMs();
+    this.lastBusyMs = this.probes.busyMs();
+    this.cancel = everyMs(this.clock, this.options.sampleMs, () => this.sample());
+  }
+
+  stop(): void {
+    this.cancel?.();
+    this.cancel = null;
+  }
+
+  /** Reductions run so far. */
+  get reductions(): number {
+    return this.reductionCount;
+  }
+
+  /** One sample: called every sampleMs by start()'s timer (tests may call it through the clock). */
+  sample(): void {
+    const nowMs = this.clock.monotonicMs();
+    const busyMs = this.probes.busyMs();
+    const elapsedMs = nowMs - this.lastSampleMs;
+    const busyFraction = elapsedMs > 0 ? (busyMs - this.lastBusyMs) / elapsedMs : 1;
+    this.lastSampleMs = nowMs;
+    this.lastBusyMs = busyMs;
+    if (busyFraction > this.options.idleBusyFraction) {
+      this.idleSinceMs = null;
+      this.reducedThisStretch = false;
+      return;
+    }
+    // an idle stretch starts at the beginning of its first idle sample
+    this.idleSinceMs ??= nowMs - elapsedMs;
+    if (this.reducedThisStretch || nowMs - this.idleSinceMs < this.options.idleAfterMs) return;
+    this.reducedThisStretch = true;
+    const rssBeforeBytes = this.probes.rssBytes();
+    if (rssBeforeBytes - this.rssAfterLastReduction < this.options.minGrowthBytes) return;
+    this.probes.reduce();
+    this.reductionCount++;
+    this.rssAfterLastReduction = this.probes.rssBytes();
+    // the reduction's own time is not activity: the next sample starts after it
+    this.lastSampleMs = this.clock.monotonicMs();
+    this.lastBusyMs = this.probes.busyMs();
+    this.onReduced({
+      durationMs: this.lastSampleMs - nowMs,
+      rssBeforeBytes,
+      rssAfterBytes: this.rssAfterLastReduction,
+    });
+  }
+}
+
+/** The reducer over this process (the event loop's busy time, the resident set, native/memory-reducer.cc); null
+ *  when `idleAfterMs` is 0 (off) or the addon is not built here (or BROOK_NATIVE_MEMORY_REDUCER=false). */
+export function processIdleMemoryReducer(
+  clock: Clock,
+  idleAfterMs: number,
+  onReduced?: (reduction: MemoryReduction) => void,
+): IdleMemoryReducer | null {
+  if (idleAfterMs <= 0) return null;
+  const reduceMemory = loadAddonFunction<(gcExposed: boolean) => boolean>(
+    'memory-reducer',
+    'reduceMemory',
+    'BROOK_NATIVE_MEMORY_REDUCER',
+  );
+  if (reduceMemory === null) return null;
+  return new IdleMemoryReducer(
+    clock,
+    { ...IDLE_MEMORY_REDUCER_DEFAULTS, idleAfterMs },
+    {
+      busyMs: () => performance.eventLoopUtilization().active,
+      rssBytes: () => process.memoryUsage.rss(),
+      // under --expose-gc the addon leaves the flag set
+      reduce: () => void reduceMemory(typeof globalThis.gc === 'function'),
+    },
+    onReduced,
+  );
+}
