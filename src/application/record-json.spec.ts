@@ -28,20 +28,22 @@ const record: fc.Arbitrary<LogRecord> = fc.record({
   }),
 });
 
+/** A stored record, its partition, a format the writers handle themselves, and maybe a topic. */
+const recordArguments = [
+  record,
+  fc.nat(1000),
+  fc.constantFrom<ReadFormat>('binary', 'string', 'json'),
+  fc.option(fc.string({ unit: 'grapheme', maxLength: 12 }), { nil: undefined }),
+] as const;
+
 describe('recordJson', () => {
   it('is the text JSON.stringify gives of toApiRecord, for every format it writes itself and with a topic', () => {
     fc.assert(
-      fc.property(
-        record,
-        fc.nat(1000),
-        fc.constantFrom<ReadFormat>('binary', 'string', 'json'),
-        fc.option(fc.string({ unit: 'grapheme', maxLength: 12 }), { nil: undefined }),
-        (stored, partition, format, topic) => {
-          expect(recordJson(stored, partition, format, topic)).toBe(
-            JSON.stringify(toApiRecord(stored, partition, format, topic)),
-          );
-        },
-      ),
+      fc.property(...recordArguments, (stored, partition, format, topic) => {
+        expect(recordJson(stored, partition, format, topic)).toBe(
+          JSON.stringify(toApiRecord(stored, partition, format, topic)),
+        );
+      }),
       { numRuns: 500 },
     );
   });
@@ -50,18 +52,12 @@ describe('recordJson', () => {
 describe('writeRecordJson', () => {
   it("writes recordJson's text into the buffer, for every format and with a topic, after what is there", () => {
     fc.assert(
-      fc.property(
-        record,
-        fc.nat(1000),
-        fc.constantFrom<ReadFormat>('binary', 'string', 'json'),
-        fc.option(fc.string({ unit: 'grapheme', maxLength: 12 }), { nil: undefined }),
-        (stored, partition, format, topic) => {
-          const out = new JsonTextBuffer(0);
-          out.append('[');
-          writeRecordJson(out, stored, partition, format, topic);
-          expect(out.toBuffer().toString('utf8')).toBe(`[${recordJson(stored, partition, format, topic)}`);
-        },
-      ),
+      fc.property(...recordArguments, (stored, partition, format, topic) => {
+        const out = new JsonTextBuffer(0);
+        out.append('[');
+        writeRecordJson(out, stored, partition, format, topic);
+        expect(out.toBuffer().toString('utf8')).toBe(`[${recordJson(stored, partition, format, topic)}`);
+      }),
       { numRuns: 500 },
     );
   });
