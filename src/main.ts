@@ -8,5 +8,10 @@
 // module this file imported statically is compiled before this file's body runs.
 import { limitMallocArenas, mallocArenaMax } from './common/malloc-arenas.js';
 
-limitMallocArenas(mallocArenaMax(process.env));
+try {
+  limitMallocArenas(mallocArenaMax(process.env));
+} catch (error) {
+  console.error(`brook: ${(error as Error).message}`);
+  process.exit(1);
+}
 await import('./broker-main.js');
