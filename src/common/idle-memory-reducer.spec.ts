@@ -16,26 +16,33 @@ function harness() {
   const clock = new ManualClock();
   let busyMs = 0;
   let rss = 200 * MB;
+  let scavenges = 0;
+  /** The reduction's scavenge, reported with the next second (gc entries come asynchronously). */
+  let reportedLater = 0;
   const reductions: MemoryReduction[] = [];
   const reducer = new IdleMemoryReducer(
     clock,
     { idleAfterMs: 5_000, sampleMs: 1_000, idleBusyFraction: 0.1, minGrowthBytes: 16 * MB },
     {
       busyMs: () => busyMs,
+      scavenges: () => scavenges,
       rssBytes: () => rss,
       reduce: () => {
-        // the reduction itself keeps the thread busy (300 ms): that must not count as activity
+        // the reduction itself keeps the thread busy (300 ms) and scavenges: neither may count as activity
         busyMs += 300;
+        reportedLater++;
         rss = 120 * MB;
       },
     },
     (reduction) => reductions.push(reduction),
   );
   /** Runs `seconds` of time at the given busy fraction. */
-  const run = (seconds: number, busyFraction: number, rssGrowthPerSecond = 0) => {
+  const run = (seconds: number, busyFraction: number, rssGrowthPerSecond = 0, scavengesPerSecond = 0) => {
     for (let s = 0; s < seconds; s++) {
       busyMs += 1_000 * busyFraction;
       rss += rssGrowthPerSecond;
+      scavenges += scavengesPerSecond + reportedLater;
+      reportedLater = 0;
       clock.advance(1_000);
     }
   };
@@ -48,6 +55,27 @@ function harness() {
 }
 
 describe('IdleMemoryReducer', () => {
+  it('counts a quiet loop that still scavenges as activity (a light stream), and reduces once it stops', () => {
+    const { reducer, reductions, run } = harness();
+    reducer.start();
+    run(10, 1); // load
+    run(20, 0.05, 0, 2); // under the busy threshold, but allocating: two scavenges a second
+    expect(reductions).toHaveLength(0);
+    run(6, 0.01);
+    expect(reductions).toHaveLength(1);
+  });
+
+  it("does not take the reduction's own scavenge, reported after it, for activity", () => {
+    const { reducer, reductions, run } = harness();
+    reducer.start();
+    run(10, 1);
+    run(6, 0.01);
+    expect(reductions).toHaveLength(1);
+    // still idle, the resident set creeping up past the growth bound: the same idle stretch, no second reduction
+    run(20, 0.01, 4 * MB);
+    expect(reductions).toHaveLength(1);
+  });
+
   it('reduces once, after idleAfterMs of idleness that followed activity', () => {
     const { reducer, reductions, run } = harness();
     reducer.start();

@@ -2,13 +2,16 @@
 // generation at its largest (two 16 MB semi-spaces), and glibc keeps the freed request bodies' pages in its arenas;
 // a broker that then goes idle allocates too little to make either shrink soon (V8 shrinks the young generation at
 // a scavenge after the allocation rate fell, which at an idle broker's rate comes 20-40 s later, if at all; glibc
-// never trims a fragmented heap). The reducer watches the main thread's busy time: a sample of `sampleMs` whose
-// busy fraction is below `idleBusyFraction` is idle, any other is activity. Once an idle stretch has lasted
+// never trims a fragmented heap). The reducer watches the main thread's busy time and V8's young-generation
+// collections: a sample of `sampleMs` whose busy fraction is below `idleBusyFraction` and in which no scavenge ran
+// is idle, any other is activity (a broker streaming 10,000 records a second to one subscriber may keep its loop
+// under 10 % busy, but it allocates enough for a scavenge every half second; an idle one goes many seconds without). Once an idle stretch has lasted
 // `idleAfterMs`, it calls `reduce` (a young-generation collection and malloc_trim, native/memory-reducer.cc; never
 // a full GC, which would leave V8's old-generation limit too low for the next burst: see there), at most once per
 // idle stretch, and only when the resident set grew by `minGrowthBytes` since the last reduction (else there is
 // nothing to give back). The reduction's own busy time is not counted as activity. Under load no sample is idle,
 // so it never runs there; while idle it runs once.
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import type { CancelTimer, Clock } from './clock.js';
 import { everyMs } from './clock.js';
 import { loadAddonFunction } from './native-addon.js';
@@ -34,6 +37,8 @@ export interface IdleMemoryReducerOptions {
 export interface IdleMemoryProbes {
   /** The main thread's busy milliseconds so far (monotonic; the event loop's active time). */
   busyMs(): number;
+  /** Young-generation collections (scavenges) so far. */
+  scavenges(): number;
   /** The process's resident set, bytes. */
   rssBytes(): number;
   /** Gives memory back; its duration is not counted as activity. */
@@ -49,6 +54,10 @@ export const IDLE_MEMORY_REDUCER_DEFAULTS: Omit<IdleMemoryReducerOptions, 'idleA
 export class IdleMemoryReducer {
   private lastSampleMs: number;
   private lastBusyMs: number;
+  private lastScavenges: number;
+  /** The reduction's own scavenge is reported after it returns (gc entries come asynchronously): the sample after
+   *  a reduction does not count a scavenge as activity. */
+  private scavengeOfReduction = false;
   /** When the current idle stretch began (monotonic ms), null while active. */
   private idleSinceMs: number | null = null;
   /** Whether this idle stretch has had its reduction (or was judged to need none). */
@@ -65,6 +74,7 @@ export class IdleMemoryReducer {
   ) {
     this.lastSampleMs = clock.monotonicMs();
     this.lastBusyMs = probes.busyMs();
+    this.lastScavenges = probes.scavenges();
     // what the process holds when it starts counts as the base: start-up's own memory is reduced once it is idle
     this.rssAfterLastReduction = 0;
   }
@@ -73,6 +83,7 @@ export class IdleMemoryReducer {
     if (this.cancel !== null) return;
     this.lastSampleMs = this.clock.monotonicMs();
     this.lastBusyMs = this.probes.busyMs();
+    this.lastScavenges = this.probes.scavenges();
     this.cancel = everyMs(this.clock, this.options.sampleMs, () => this.sample());
   }
 
@@ -92,9 +103,13 @@ export class IdleMemoryReducer {
     const busyMs = this.probes.busyMs();
     const elapsedMs = nowMs - this.lastSampleMs;
     const busyFraction = elapsedMs > 0 ? (busyMs - this.lastBusyMs) / elapsedMs : 1;
+    const scavenges = this.probes.scavenges();
+    const allocating = scavenges !== this.lastScavenges && !this.scavengeOfReduction;
+    this.scavengeOfReduction = false;
     this.lastSampleMs = nowMs;
     this.lastBusyMs = busyMs;
-    if (busyFraction > this.options.idleBusyFraction) {
+    this.lastScavenges = scavenges;
+    if (busyFraction > this.options.idleBusyFraction || allocating) {
       this.idleSinceMs = null;
       this.reducedThisStretch = false;
       return;
@@ -108,9 +123,11 @@ export class IdleMemoryReducer {
     this.probes.reduce();
     this.reductionCount++;
     this.rssAfterLastReduction = this.probes.rssBytes();
-    // the reduction's own time is not activity: the next sample starts after it
+    // the reduction's own time and scavenge are not activity: the next sample starts after it
     this.lastSampleMs = this.clock.monotonicMs();
     this.lastBusyMs = this.probes.busyMs();
+    this.lastScavenges = this.probes.scavenges();
+    this.scavengeOfReduction = true;
     this.onReduced({
       durationMs: this.lastSampleMs - nowMs,
       rssBeforeBytes,
@@ -133,11 +150,21 @@ export function processIdleMemoryReducer(
     'BROOK_NATIVE_MEMORY_REDUCER',
   );
   if (reduceMemory === null) return null;
+  let scavenges = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (
+        (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ===
+        constants.NODE_PERFORMANCE_GC_MINOR
+      )
+        scavenges++;
+  }).observe({ entryTypes: ['gc'] });
   return new IdleMemoryReducer(
     clock,
     { ...IDLE_MEMORY_REDUCER_DEFAULTS, idleAfterMs },
     {
       busyMs: () => performance.eventLoopUtilization().active,
+      scavenges: () => scavenges,
       rssBytes: () => process.memoryUsage.rss(),
       // under --expose-gc the addon leaves the flag set
       reduce: () => void reduceMemory(typeof globalThis.gc === 'function'),
