@@ -29,6 +29,13 @@ export interface AppendInfo {
   baseTimestampMs?: number;
 }
 
+/** The indexes of `items` whose CRC is still to be checked (by their write's job). */
+export function uncheckedCrcIndexes(items: readonly PendingAppend[]): number[] {
+  const unchecked: number[] = [];
+  for (let i = 0; i < items.length; i++) if (items[i].crcUnchecked) unchecked.push(i);
+  return unchecked;
+}
+
 export interface PendingAppend {
   batch: BatchToWrite;
   info: AppendInfo;

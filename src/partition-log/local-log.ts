@@ -22,6 +22,7 @@
 // incarnation, whose leaderships the controller gives a new epoch) still keeps it from leading that epoch again.
 import { rm } from 'node:fs/promises';
 import type { Clock } from '../common/clock.js';
+import type { PendingAppend } from './append-queue.js';
 import type { FileHandlePool } from './file-handle-pool.js';
 import type { LeaderEpochCache } from './leader-epoch-cache.js';
 import type { LogConfig } from './log-config.js';
@@ -146,6 +147,16 @@ export class LocalLog {
 
   updateLogEndOffset(offset: number): void {
     this.endOffset = offset;
+  }
+
+  /** `items` (in offset order) were written to the active segment: the log end moves past them, and the producer
+   *  state learns of their batches. */
+  appendsCommitted(items: readonly PendingAppend[]): void {
+    this.endOffset = items[items.length - 1].info.lastOffset + 1;
+    const nowMs = this.deps.clock.nowMs();
+    for (const item of items) {
+      if (item.producer !== null) this.producers.onWritten(item.producer, !item.fromLeader, nowMs);
+    }
   }
 
   updateLogStartOffset(offset: number): void {

@@ -20,7 +20,7 @@
 // the same synchronous step that gives them their offsets (idempotent-appends.ts). Their CRC is checked before they
 // are queued rather than while they are written, so an accepted idempotent batch is never dropped afterwards. Each
 // group written goes into the producer state, in offset order, before the next roll writes a snapshot of it.
-import { AppendQueue, type AppendInfo, type PendingAppend } from './append-queue.js';
+import { AppendQueue, uncheckedCrcIndexes, type AppendInfo, type PendingAppend } from './append-queue.js';
 import { FlushPolicy } from './flush-policy.js';
 import { IdempotentAppends, type ProducerCheckOptions } from './idempotent-appends.js';
 import { LogWritePipeline } from './log-write-pipeline.js';
@@ -339,8 +339,7 @@ export class LogAppender {
         continue;
       }
       const group = items.slice(groupStart, groupEnd);
-      const unchecked: number[] = [];
-      for (let i = 0; i < group.length; i++) if (group[i].crcUnchecked) unchecked.push(i);
+      const unchecked = uncheckedCrcIndexes(group);
       // a follower's batches (from its leader) are written on this thread: its next fetch, which tells the leader
       // they are written, waits for them (segment-append-write.ts)
       const corruptIndexes = await active.append(
@@ -351,11 +350,7 @@ export class LogAppender {
       // every batch in `unchecked` was checked, the corrupt ones listed
       for (const i of unchecked) group[i].crcUnchecked = false;
       if (corruptIndexes.length === 0) {
-        this.local.updateLogEndOffset(group[group.length - 1].info.lastOffset + 1);
-        const nowMs = this.local.deps.clock.nowMs();
-        for (const item of group) {
-          if (item.producer !== null) this.local.producers.onWritten(item.producer, !item.fromLeader, nowMs);
-        }
+        this.local.appendsCommitted(group);
         groupStart = groupEnd;
         continue;
       }

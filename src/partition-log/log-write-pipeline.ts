@@ -14,7 +14,7 @@
 // offsets (a batch's base offset lies outside its CRC), refusing the corrupt ones (AppendQueue.dropCorrupt). No
 // answer is ever given for a batch above a hole. A crash before that cut leaves bytes past a hole, which recovery
 // truncates at the hole (log-loader.ts); nothing there was answered.
-import type { PendingAppend } from './append-queue.js';
+import { uncheckedCrcIndexes, type PendingAppend } from './append-queue.js';
 import type { LocalLog } from './local-log.js';
 import type { LogSegment } from './log-segment.js';
 import type { CheckedWrite } from './segment-append-write.js';
@@ -103,11 +103,8 @@ export class LogWritePipeline {
   start(items: PendingAppend[], segment: LogSegment): void {
     const batches = items.map((item) => item.batch);
     let bytes = 0;
-    const unchecked: number[] = [];
-    for (let i = 0; i < items.length; i++) {
-      bytes += items[i].batch.buffer.length;
-      if (items[i].crcUnchecked) unchecked.push(i);
-    }
+    for (const batch of batches) bytes += batch.buffer.length;
+    const unchecked = uncheckedCrcIndexes(items);
     const write: WriteInFlight = {
       items,
       segment,
@@ -161,11 +158,7 @@ export class LogWritePipeline {
       position,
       items.map((item) => item.batch),
     );
-    this.local.updateLogEndOffset(items[items.length - 1].info.lastOffset + 1);
-    const nowMs = this.local.deps.clock.nowMs();
-    for (const item of items) {
-      if (item.producer !== null) this.local.producers.onWritten(item.producer, !item.fromLeader, nowMs);
-    }
+    this.local.appendsCommitted(items);
     await this.host.flushIfDue(items);
     for (const item of items) item.resolve(item.info);
   }
