@@ -45,7 +45,7 @@ export interface ProduceInput extends RecordInput {
 }
 
 /**
- * The records of a v2 binary produce request as the HTTP edge's scanner lays them out (http/v2-binary/): the
+ * The records of a produce request as an edge's scanner lays them out (laid-out-records.ts): the
  * records section of one batch in `data` up to `end` (the header's place left free before it), each key's and
  * value's span in it; `partitions[i]` is record i's own partition field (null: none), `partitions` null when no
  * record names one; `keyed` false when no record has a key.
@@ -172,33 +172,12 @@ export class ProduceService {
       acks,
       producer,
     );
-    const outcomes = new Array<ProduceOutcome>(records.length);
-    for (const [i, refusal] of result.refused) outcomes[i] = { ok: false, ...refusal };
-    for (const { partition, indexes, info, error } of result.appended) {
-      const retried = info?.duplicate === true ? indexes.map((i) => records[i].timestamp) : null;
-      indexes.forEach((recordIndex, position) => {
-        outcomes[recordIndex] =
-          error !== null
-            ? { ok: false, partition, error }
-            : {
-                ok: true,
-                partition,
-                offset: info === null ? -1 : info.firstOffset + position,
-                timestampMs:
-                  info !== null && retried !== null
-                    ? replayedTimestampMs(info, retried, position)
-                    : info !== null && info.logAppendTimeMs >= 0
-                      ? info.logAppendTimeMs
-                      : records[recordIndex].timestamp,
-                ...(retried !== null ? { replayed: true } : {}),
-              };
-      });
-    }
-    return outcomes;
+    return produceOutcomes(result, records.length, (i) => records[i].timestamp);
   }
 
   /**
-   * Produces records of one v2 binary request read by the fast scanner (all stamped `timestamp`), each batch
+   * Produces records of one request an edge's scanner read (v2 binary or schema body, WebSocket produce frame; all
+   * stamped `timestamp`), each batch
    * encoded straight from the scanned bytes; `partition` is the route's partition, when it names one. The same
    * partition choice, batching and failures as produce() gives the same records as ProduceInputs.
    */
@@ -284,4 +263,38 @@ export class ProduceService {
     }
     return partitioner;
   }
+}
+
+/**
+ * Each record's outcome of a produce, in request order: refused, or its append's partition and offset (-1 for
+ * acks=0) or error; a retried append's records are `replayed` with the time of the first append.
+ */
+export function produceOutcomes(
+  result: ProduceResult,
+  count: number,
+  timestampOf: (i: number) => number,
+): ProduceOutcome[] {
+  const outcomes = new Array<ProduceOutcome>(count);
+  for (const [i, refusal] of result.refused) outcomes[i] = { ok: false, ...refusal };
+  for (const { partition, indexes, info, error } of result.appended) {
+    const retried = info?.duplicate === true ? indexes.map((i) => timestampOf(i)) : null;
+    indexes.forEach((recordIndex, position) => {
+      outcomes[recordIndex] =
+        error !== null
+          ? { ok: false, partition, error }
+          : {
+              ok: true,
+              partition,
+              offset: info === null ? -1 : info.firstOffset + position,
+              timestampMs:
+                info !== null && retried !== null
+                  ? replayedTimestampMs(info, retried, position)
+                  : info !== null && info.logAppendTimeMs >= 0
+                    ? info.logAppendTimeMs
+                    : timestampOf(recordIndex),
+              ...(retried !== null ? { replayed: true } : {}),
+            };
+    });
+  }
+  return outcomes;
 }

@@ -15,7 +15,7 @@ import type { ProduceInput } from '../../application/produce/produce.service.js'
 import { v2ProduceInputs } from '../v2/produce-records.schema.js';
 import { v2ProduceAnswer, v2ScannedAnswer } from '../v2/v2.controller.js';
 import { scanV2BinaryBody as scanBody } from './v2-binary-body.js';
-import { ScannedV2Records } from './v2-scanned-records.js';
+import { LaidOutRecords } from '../../application/produce/laid-out-records.js';
 import { type FramePlainRecords, nativeFramePlainRecords } from './v2-plain-records.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -253,7 +253,7 @@ describe.each(SCANNERS)('v2 binary produce, %s: the body scanner and the full JS
           accepted++;
           if (scanned === null) return; // the full path handles it: the same by construction
           taken++;
-          expect(scanned).toBeInstanceOf(ScannedV2Records);
+          expect(scanned).toBeInstanceOf(LaidOutRecords);
           const inputs = full.inputs;
           expect(scanned.count).toBe(inputs.length);
           for (let i = 0; i < inputs.length; i++) {

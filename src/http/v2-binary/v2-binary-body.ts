@@ -25,7 +25,7 @@
 // refuses is what the general reading alone takes and refuses.
 import { NOT_UNDERSTOOD, scan, type Guessing } from './v2-binary-scan.js';
 import { type FramePlainRecords, nativeFramePlainRecords } from './v2-plain-records.js';
-import type { ScannedV2Records } from './v2-scanned-records.js';
+import type { LaidOutRecords } from '../../application/produce/laid-out-records.js';
 
 /**
  * Scans a v2 binary produce body. Returns its records, or null when the body is anything but the plain shape (the
@@ -35,7 +35,7 @@ import type { ScannedV2Records } from './v2-scanned-records.js';
 export function scanV2BinaryBody(
   body: Buffer,
   framePlain: FramePlainRecords | null = nativeFramePlainRecords,
-): ScannedV2Records | null {
+): LaidOutRecords | null {
   // The native loop reads runs of plain records itself; the scanner guesses them only without it.
   const guessing = framePlain === null ? { guessed: false } : null;
   const records = scanOrNull(body, guessing, framePlain);
@@ -47,7 +47,7 @@ function scanOrNull(
   body: Buffer,
   guessing: Guessing | null,
   framePlain: FramePlainRecords | null,
-): ScannedV2Records | null {
+): LaidOutRecords | null {
   try {
     return scan(body, guessing, framePlain);
   } catch (error) {

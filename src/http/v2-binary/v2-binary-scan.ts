@@ -17,7 +17,7 @@ import {
   PLAIN_STATE_NEEDED,
   PLAIN_STATE_WRITTEN,
 } from './v2-plain-records.js';
-import { grownData, POSITION_MAX, ScannedV2Records, withCapacity } from './v2-scanned-records.js';
+import { grownData, POSITION_MAX, LaidOutRecords, withCapacity } from '../../application/produce/laid-out-records.js';
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -146,7 +146,7 @@ export interface Guessing {
 }
 
 /** Scans the body, or throws NOT_UNDERSTOOD; v2-binary-body.ts decides when to guess. */
-export function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRecords | null): ScannedV2Records {
+export function scan(body: Buffer, guessing: Guessing | null, framePlain: FramePlainRecords | null): LaidOutRecords {
   // Decoded bytes are at most 3/4 of the body's length, leaving a quarter for the records' framing (grown when
   // short: records of a few bytes each).
   let data = Buffer.allocUnsafe(BATCH_HEADER_BYTES + body.length);
@@ -349,5 +349,5 @@ export function scan(body: Buffer, guessing: Guessing | null, framePlain: FrameP
   at = skipWhitespace(body, at + 1);
   if (at !== body.length) throw NOT_UNDERSTOOD;
   if (!decodeSpans(body, data, spans, spanCount)) throw NOT_UNDERSTOOD;
-  return new ScannedV2Records(count, data, written, keyAt, keyLength, valueAt, valueLength, partitions, keyed);
+  return new LaidOutRecords(count, data, written, keyAt, keyLength, valueAt, valueLength, partitions, keyed);
 }

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BATCH_HEADER_BYTES } from '../../partition-log/record-batch.js';
 import { scanV2BinaryBody } from './v2-binary-body.js';
-import type { ScannedV2Records } from './v2-scanned-records.js';
+import type { LaidOutRecords } from '../../application/produce/laid-out-records.js';
 import {
   type FramePlainRecords,
   nativeFramePlainRecords,
@@ -175,7 +175,7 @@ describe.skipIf(nativeFramePlainRecords === null)('framePlainRecords', () => {
 });
 
 /** What a scan gave, in plain values (the data's batch header area is not written by the scan). */
-function outcome(scanned: ScannedV2Records | null): unknown {
+function outcome(scanned: LaidOutRecords | null): unknown {
   if (scanned === null) return null;
   const rows = (column: Int32Array) => [...column.subarray(0, scanned.count)];
   return {

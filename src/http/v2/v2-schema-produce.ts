@@ -18,7 +18,7 @@ import {
   type SpanSchema,
   type WireFormatSpans,
 } from '../../application/schemas/wire-format-spans.js';
-import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
+import { LaidOutRecords } from '../../application/produce/laid-out-records.js';
 import { v2SchemaRecords, type V2Record } from './produce-records.schema.js';
 import { ScannedSchemaBody } from './v2-schema-body.js';
 
@@ -36,7 +36,7 @@ export function v2SchemaType(contentType: string | undefined): SchemaType | unde
 
 export interface V2SchemaProduce {
   /** The records with their keys and values in the wire format, framed as one batch's records section. */
-  records: ScannedV2Records;
+  records: LaidOutRecords;
   keySchemaId: number | null;
   valueSchemaId: number | null;
 }
@@ -89,7 +89,7 @@ export function scannedSchemaRecordsLaidOut(
   body: ScannedSchemaBody,
   keySchema: SpanSchema | null,
   valueSchema: SpanSchema | null,
-): ScannedV2Records {
+): LaidOutRecords {
   const spans = encodeWireFormatTextSpans(body.count, keySchema, valueSchema, body.fields);
   return laidOut(spans, body.count, (i) => body.partitions?.[i]);
 }
@@ -103,7 +103,7 @@ export function schemaRecordsLaidOut(
   records: readonly V2Record[],
   keySchema: SpanSchema | null,
   valueSchema: SpanSchema | null,
-): ScannedV2Records {
+): LaidOutRecords {
   const count = records.length;
   const spans = encodeWireFormatSpans(
     count,
@@ -120,7 +120,7 @@ function laidOut(
   framed: WireFormatSpans,
   count: number,
   partitionOf: (index: number) => number | null | undefined,
-): ScannedV2Records {
+): LaidOutRecords {
   if (count === 0) throw new RangeError('a record batch holds at least one record');
   let partitions: Array<number | null> | null = null;
   let keyed = false;
@@ -132,7 +132,7 @@ function laidOut(
     }
     if (framed.keyLength[i] >= 0) keyed = true;
   }
-  return new ScannedV2Records(
+  return new LaidOutRecords(
     count,
     framed.data,
     framed.end,

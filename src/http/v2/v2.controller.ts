@@ -38,7 +38,7 @@ import {
   type ProduceResult,
   isReplay,
 } from '../../application/produce/produce.service.js';
-import { ScannedV2Records } from '../v2-binary/v2-scanned-records.js';
+import { LaidOutRecords } from '../../application/produce/laid-out-records.js';
 import { SchemaSerde } from '../../application/schemas/schema-serde.service.js';
 import type { SchemaType } from '../../application/schemas/schema-types.js';
 import { v2SchemaRecordsEncoded, v2SchemaType } from './v2-schema-produce.js';
@@ -147,12 +147,12 @@ export class V2Controller {
     const contentType = headers['content-type'];
     const route = `v2 ${partition ?? ''} ${typeof contentType === 'string' ? contentType : ''}`;
     const producer = requestProducer(headers, { principal: principalOf(request), topic }, () =>
-      body instanceof ScannedV2Records
+      body instanceof LaidOutRecords
         ? [route, body.data.subarray(BATCH_HEADER_BYTES, body.end), JSON.stringify(body.partitions)]
         : // a scanned schema body is fingerprinted as the same body parsed the full way is
           [route, JSON.stringify(body instanceof ScannedSchemaBody ? parseJson(body.text) : body)],
     );
-    if (body instanceof ScannedV2Records) return this.produceScanned(topic, partition, acks, body, reply, producer);
+    if (body instanceof LaidOutRecords) return this.produceScanned(topic, partition, acks, body, reply, producer);
     const schemaType = v2SchemaType(typeof contentType === 'string' ? contentType : undefined);
     if (schemaType !== undefined) {
       return this.produceWithSchemas(topic, partition, acks, schemaType, body, producer, reply);
@@ -194,7 +194,7 @@ export class V2Controller {
     topic: string,
     partition: number | undefined,
     acks: Acks,
-    records: ScannedV2Records,
+    records: LaidOutRecords,
     reply: FastifyReply,
     producer: IdempotentProducer | null,
   ): Promise<Buffer | string> {

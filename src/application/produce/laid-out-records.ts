@@ -1,18 +1,19 @@
-// What the v2 binary scanner (v2-binary-scan.ts) makes of a body it understood: the records, laid out as one
-// batch's records section with each key's and value's place in it, and the growth of those columns and that buffer
-// while the scanner fills them.
+// What the edges' produce scanners (the v2 binary and schema body scanners under http/, the WebSocket produce frame
+// scanner under ws/) make of a request they understood: the records, laid out as one batch's records section with
+// each key's and value's place in it (ProduceService.produceScanned takes them as they are), and the growth of those
+// columns and that buffer while a scanner fills them.
 
 /** Positions are kept in Int32Arrays: a batch past 2 GiB is left to the full path. */
 export const POSITION_MAX = 0x7fffffff;
 
 /**
- * The records of a v2 binary produce body the scanner understood. `data` holds them as the records section of one
+ * The records of a produce request a scanner understood. `data` holds them as the records section of one
  * batch (every record, in order, with offset delta = its index and timestamp delta 0) in [BATCH_HEADER_BYTES,
  * `end`), the header's place left free before it; record i's key is data[keyAt[i], keyAt[i] + keyLength[i]) or
  * null when keyLength[i] is -1, its value likewise. `partitions[i]` is the record's own partition field (null when
  * absent or null); `partitions` itself is null when no record names one. `keyed` is false when no record has a key.
  */
-export class ScannedV2Records {
+export class LaidOutRecords {
   constructor(
     readonly count: number,
     readonly data: Buffer,
