@@ -25,6 +25,7 @@ import { producerFields } from '../application/idempotence/producer-headers.js';
 import { bodyDigest, idempotencyKeyField } from '../application/idempotence/idempotency-key.js';
 import { outcomesReplayed } from '../application/idempotence/request-producer.js';
 import type { IdempotentProducer, ProduceInput, ProduceOutcome } from '../application/produce/produce.service.js';
+import type { LaidOutRecords } from '../application/produce/laid-out-records.js';
 import { decodeBase64, type ReadFormat } from '../application/record-format.js';
 import { PRODUCE_FORMATS, shown, wording, type ProduceFormat } from './frame-wording.js';
 
@@ -81,6 +82,21 @@ export interface ProduceFrame {
   producer: IdempotentProducer | null;
   /** The frame's idempotency_key and the digest of its records (application/idempotence/); null: none. */
   idempotency: { key: string; digest: number } | null;
+}
+
+/**
+ * A produce frame of the common shape read by the scanner (produce-frame-scanner.ts) instead of parseProduce: the
+ * same frame, its records laid out as one batch's records section, each stamped `timestampMs`; never idempotent.
+ */
+export interface ScannedProduceFrame {
+  op: 'produce';
+  id: FrameId;
+  topic: string;
+  laidOut: LaidOutRecords;
+  timestampMs: number;
+  acks: Acks;
+  producer: null;
+  idempotency: null;
 }
 
 export interface PartitionStart {
@@ -143,6 +159,9 @@ export type RoutedFrame =
   | { event: 'produce'; data: ProduceFrame }
   | { event: ControlOp; data: ControlFrameBody }
   | { event: typeof REFUSED_FRAME; data: RefusedFrame };
+
+/** A frame as the adapter hands it to the gateway: routeFrame's, or a produce frame the scanner read. */
+export type RoutedMessage = RoutedFrame | { event: 'produce'; data: ScannedProduceFrame };
 
 export interface RouterLimits {
   /** BROOK_PRODUCE_BATCH_ENTRIES_MAX: records in one produce frame. */
@@ -239,11 +258,18 @@ function produceFormat(value: unknown): ProduceFormat {
   return value as ProduceFormat;
 }
 
-function acks(value: unknown): Acks {
+/** The acks a frame's `acks` field names, or null when it names none. */
+export function acksOf(value: unknown): Acks | null {
   if (value === undefined || value === null || value === 'all' || value === -1 || value === '-1') return 'all';
   if (value === 0 || value === '0') return '0';
   if (value === 1 || value === '1') return '1';
-  throw errors.invalidRequest(`acks must be 0, 1 or "all", got ${shown(value)}.`);
+  return null;
+}
+
+function acks(value: unknown): Acks {
+  const named = acksOf(value);
+  if (named === null) throw errors.invalidRequest(`acks must be 0, 1 or "all", got ${shown(value)}.`);
+  return named;
 }
 
 /** A key or value in the frame's format: string (UTF-8 text), json (any JSON value) or binary (base64). */

@@ -16,7 +16,8 @@ import { SendPressure } from './flow-control.js';
 import { SocketSecurity, type SocketSecurityDeps } from './socket-security.js';
 import { SocketSubscriptions, type SubscriptionsDeps } from './socket-subscriptions.js';
 import { CLOSE_CODES } from './ws-limits.js';
-import { ackFrame, errorFrame, type FrameId, type ProduceFrame } from './ws-protocol.js';
+import { ackFrame, errorFrame, type FrameId, type ProduceFrame, type ScannedProduceFrame } from './ws-protocol.js';
+import { allFailedError, resultAckFrame } from './result-ack.js';
 
 const RECORDS_FRAME_END = Buffer.from(']}');
 
@@ -110,7 +111,7 @@ export class WsSession {
   }
 
   /** Appends a produce frame's records and acks them; every record failing is the first one's error, thrown. */
-  async produce(frame: ProduceFrame): Promise<void> {
+  async produce(frame: ProduceFrame | ScannedProduceFrame): Promise<void> {
     this.produceInFlight++;
     this.updateReading();
     try {
@@ -122,6 +123,15 @@ export class WsSession {
               { principal: this.deps.identity.principal, topic: frame.topic, key: key.key, position: null },
               key.digest,
             );
+      if ('laidOut' in frame) {
+        const { laidOut } = frame;
+        const { producer: service } = this.deps;
+        const result = await service.produceScanned(frame.topic, laidOut, undefined, frame.timestampMs, frame.acks);
+        const error = allFailedError(result, laidOut.count);
+        if (error !== null) throw error;
+        this.send(resultAckFrame(frame.id, result, laidOut.count));
+        return;
+      }
       const outcomes = await this.deps.producer.produce(frame.topic, frame.records, frame.acks, producer);
       const failed = outcomes.filter((outcome) => !outcome.ok);
       if (failed.length === outcomes.length && !failed[0].ok) throw failed[0].error;

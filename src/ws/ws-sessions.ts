@@ -30,7 +30,7 @@ import { MetadataCache } from '../topic/metadata-cache.service.js';
 import type { SocketIntake, Turnaway } from './ws.adapter.js';
 import { hostOfSocket } from './ws-auth.js';
 import { CLOSE_CODES } from './ws-limits.js';
-import type { RoutedFrame } from './ws-protocol.js';
+import type { RoutedMessage } from './ws-protocol.js';
 import { WsSession } from './ws-session.js';
 
 /** How often every session's send pressure is checked against the slow-consumer timeout, at most. */
@@ -93,7 +93,7 @@ export class WsSessions implements SocketIntake, OnApplicationBootstrap, BeforeA
     return this.sessions.get(socket)?.isOpen ?? false;
   }
 
-  frameRead(socket: WebSocket, bytes: number, event: RoutedFrame['event']): void {
+  frameRead(socket: WebSocket, bytes: number, event: RoutedMessage['event']): void {
     this.sessions.get(socket)?.frameRead(bytes, event === 'produce');
   }
 

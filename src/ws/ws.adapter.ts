@@ -7,7 +7,8 @@
 //      no compression);
 //   4. the socket bound (BROOK_WS_SOCKETS_MAX): one more socket is closed with 1008 right after the handshake, and
 //      one opened while the broker stops is closed with 1001. Only then is the socket the gateway's connection.
-// Frames: the message parser (ws-protocol.ts `routeFrame`) routes each text frame by its `op` (a binary frame is
+// Frames: the message parser (produce-frame-scanner.ts `routeMessage`: a produce frame of the common shape read from
+// its bytes, any other frame by ws-protocol.ts `routeFrame`) routes each text frame by its `op` (a binary frame is
 // refused); the frame is charged to the socket's quotas as it is read; then the handler of its event runs through
 // Nest (guard, pipes, handler, exception filter). A socket's frames run one after the other, in the order they
 // arrived: the next starts once the previous one's handler has returned (an async handler returns an Observable of
@@ -22,7 +23,7 @@ import { isObservable, type Observable } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { BrookError } from '../common/brook-error.js';
 import type { Identified } from '../security/authenticator.service.js';
-import { asBrookError, type RoutedFrame } from './ws-protocol.js';
+import { asBrookError, type RoutedMessage } from './ws-protocol.js';
 
 /** What the adapter asks before the handshake. */
 export interface UpgradeGate {
@@ -43,13 +44,13 @@ export interface SocketIntake {
   /** Whether the socket's session still takes frames. */
   takesFrames(socket: WebSocket): boolean;
   /** A text frame of `bytes` was read and routed to `event`; charged to the socket's quotas. */
-  frameRead(socket: WebSocket, bytes: number, event: RoutedFrame['event']): void;
+  frameRead(socket: WebSocket, bytes: number, event: RoutedMessage['event']): void;
 }
 
 export interface BrookWsOptions {
   frameBytesMax: number;
-  /** The op router; a frame it does not know how to route goes to its refusal event. */
-  messageParser: (data: string | Buffer) => RoutedFrame;
+  /** The op router of a message as received; a frame it does not know how to route goes to its refusal event. */
+  messageParser: (data: Buffer, isBinary: boolean) => RoutedMessage;
   gate: UpgradeGate;
   intake: SocketIntake;
 }
@@ -57,7 +58,7 @@ export interface BrookWsOptions {
 export class BrookWsAdapter extends WsAdapter {
   private readonly log = new Logger('WebSocket');
   private readonly upgradeListeners: Array<(request: IncomingMessage, socket: Duplex, head: Buffer) => void> = [];
-  private readonly route: (data: string | Buffer) => RoutedFrame;
+  private readonly route: (data: Buffer, isBinary: boolean) => RoutedMessage;
 
   constructor(
     app: object,
@@ -93,7 +94,7 @@ export class BrookWsAdapter extends WsAdapter {
     client.on('message', (data: Buffer, isBinary: boolean) => {
       const { intake } = this.options;
       if (!intake.takesFrames(client)) return;
-      const frame = this.route(isBinary ? data : data.toString('utf8'));
+      const frame = this.route(data, isBinary);
       if (!isBinary) intake.frameRead(client, data.length, frame.event);
       const handler = byEvent.get(frame.event);
       if (handler === undefined) throw new Error(`no handler for the WebSocket event ${frame.event}`);
@@ -106,7 +107,7 @@ export class BrookWsAdapter extends WsAdapter {
     await super.dispose();
   }
 
-  private async run(client: WebSocket, handler: WsMessageHandler['callback'], frame: RoutedFrame): Promise<void> {
+  private async run(client: WebSocket, handler: WsMessageHandler['callback'], frame: RoutedMessage): Promise<void> {
     if (!this.options.intake.takesFrames(client)) return;
     try {
       const result: unknown = await handler(frame.data, frame.event);

@@ -16,7 +16,14 @@ import { AuthenticationFailure, Authenticator, type Credentials } from '../secur
 import { Authorizer } from '../security/authorizer.service.js';
 import { BrookWsAdapter, type Turnaway } from './ws.adapter.js';
 import { WsGateway } from './ws.gateway.js';
-import { errorFrame, routeFrame, type FrameId, type ProduceFrame, type RoutedFrame } from './ws-protocol.js';
+import {
+  errorFrame,
+  type FrameId,
+  type ProduceFrame,
+  type RoutedMessage,
+  type ScannedProduceFrame,
+} from './ws-protocol.js';
+import { routeMessage } from './produce-frame-scanner.js';
 import { WsSessions } from './ws-sessions.js';
 import { WsUpgrade } from './ws-upgrade.js';
 
@@ -56,10 +63,11 @@ class RecordedSession {
 
   constructor(private readonly socket: WebSocket) {}
 
-  async produce(frame: ProduceFrame): Promise<void> {
+  async produce(frame: ProduceFrame | ScannedProduceFrame): Promise<void> {
     this.calls.push({ op: 'produce', frame });
     await Promise.resolve();
-    if (frame.topic === 'open' && frame.records[0].value?.toString() === 'bug') throw new Error('a bug');
+    const value = 'laidOut' in frame ? frame.laidOut.value(0) : frame.records[0].value;
+    if (frame.topic === 'open' && value?.toString() === 'bug') throw new Error('a bug');
     this.send({ op: 'ack', id: frame.id });
   }
 
@@ -80,7 +88,7 @@ class RecordedSessions {
 
   turnaway = () => this.turnawayNext;
   takesFrames = (socket: WebSocket) => this.bySocket.has(socket);
-  frameRead = (_socket: WebSocket, bytes: number, event: RoutedFrame['event']) => this.charged.push({ bytes, event });
+  frameRead = (_socket: WebSocket, bytes: number, event: RoutedMessage['event']) => this.charged.push({ bytes, event });
   open = (socket: WebSocket) => {
     const session = new RecordedSession(socket);
     this.bySocket.set(socket, session);
@@ -125,7 +133,7 @@ beforeAll(async () => {
   app.useWebSocketAdapter(
     new BrookWsAdapter(app, {
       frameBytesMax: 1_048_576,
-      messageParser: (data) => routeFrame(data, { produceRecordsMax: 10 }, 1234),
+      messageParser: (data, isBinary) => routeMessage(data, isBinary, { produceRecordsMax: 10 }, 1234),
       gate: app.get(WsUpgrade),
       intake: sessions,
     }),

@@ -29,6 +29,7 @@ import {
   type CommitFrame,
   type CreditFrame,
   type ProduceFrame,
+  type ScannedProduceFrame,
   type RefusedFrame,
   type SubscribeFrame,
   type UnsubscribeFrame,
@@ -50,7 +51,10 @@ export class WsGateway implements OnGatewayConnection, OnGatewayDisconnect {
 
   @SubscribeMessage('produce')
   @UseGuards(FrameRightsGuard)
-  produce(@ConnectedSocket() socket: WebSocket, @MessageBody() frame: ProduceFrame): Observable<void> {
+  produce(
+    @ConnectedSocket() socket: WebSocket,
+    @MessageBody() frame: ProduceFrame | ScannedProduceFrame,
+  ): Observable<void> {
     return from(this.sessions.of(socket).produce(frame));
   }
 

@@ -10,7 +10,7 @@ import { ReplicationModule } from '../replication/replication.module.js';
 import { TopicModule } from '../topic/topic.module.js';
 import { BrookWsAdapter } from './ws.adapter.js';
 import { WsGateway } from './ws.gateway.js';
-import { routeFrame } from './ws-protocol.js';
+import { routeMessage } from './produce-frame-scanner.js';
 import { WsSessions } from './ws-sessions.js';
 import { WsUpgrade } from './ws-upgrade.js';
 
@@ -25,7 +25,7 @@ export function useWebSocketEdge(app: INestApplication, config: BrokerConfig): v
   app.useWebSocketAdapter(
     new BrookWsAdapter(app, {
       frameBytesMax: config.ws.frameBytesMax,
-      messageParser: (data) => routeFrame(data, routerLimits, systemClock.nowMs()),
+      messageParser: (data, isBinary) => routeMessage(data, isBinary, routerLimits, systemClock.nowMs()),
       gate: app.get(WsUpgrade),
       intake: app.get(WsSessions),
     }),
