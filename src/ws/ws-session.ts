@@ -124,9 +124,11 @@ export class WsSession {
               key.digest,
             );
       if ('laidOut' in frame) {
+        // a scanned frame (produce-frame-scanner.ts): its records appended as laid out, acked from the result
         const { laidOut } = frame;
         const { producer: service } = this.deps;
-        const result = await service.produceScanned(frame.topic, laidOut, undefined, frame.timestampMs, frame.acks);
+        const { topic, timestampMs, acks } = frame;
+        const result = await service.produceScanned(topic, laidOut, undefined, timestampMs, acks, producer);
         const error = allFailedError(result, laidOut.count);
         if (error !== null) throw error;
         this.send(resultAckFrame(frame.id, result, laidOut.count));
