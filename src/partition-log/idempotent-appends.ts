@@ -20,7 +20,8 @@ export interface ProducerCheckOptions {
 
 export class IdempotentAppends {
   /** The answers of idempotent batches queued and not yet answered, by producer and sequences: their duplicates wait. */
-  private readonly unanswered = new Map<string, Promise<AppendInfo>>();
+  /** Made on the first idempotent append: most partitions of a broker with many never have one. */
+  private unanswered: Map<string, Promise<AppendInfo>> | undefined;
 
   constructor(private readonly local: LocalLog) {}
 
@@ -52,7 +53,7 @@ export class IdempotentAppends {
    * waiting (IDEMPOTENCY_KEY_IN_FLIGHT, 409 40906).
    */
   duplicateAnswer(original: ProducerBatch): Promise<AppendInfo> {
-    const pending = this.unanswered.get(unansweredKey(original));
+    const pending = this.unanswered?.get(unansweredKey(original));
     if (pending !== undefined && isKeyProducer(original.producerId)) {
       throw new ProducerStateError(
         'IDEMPOTENCY_KEY_IN_FLIGHT',
@@ -77,9 +78,10 @@ export class IdempotentAppends {
   /** A queued idempotent batch's answer, which its duplicates wait for until it settles. */
   remember(producer: ProducerBatch, appended: Promise<AppendInfo>): void {
     const key = unansweredKey(producer);
-    this.unanswered.set(key, appended);
+    const unanswered = (this.unanswered ??= new Map());
+    unanswered.set(key, appended);
     const forget = () => {
-      if (this.unanswered.get(key) === appended) this.unanswered.delete(key);
+      if (unanswered.get(key) === appended) unanswered.delete(key);
     };
     appended.then(forget, forget);
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { retainedBytesEach } from '../../test/support/retained-bytes.js';
 import { LeaderEpochCache, UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET } from './leader-epoch-cache.js';
 
 const UNDEFINED = { epoch: UNDEFINED_EPOCH, endOffset: UNDEFINED_EPOCH_OFFSET };
@@ -177,5 +178,17 @@ describe('LeaderEpochCache', () => {
       expect(() => LeaderEpochCache.parse('0\n2\n3 0\n2 10\n')).toThrow(/order/);
       expect(() => LeaderEpochCache.parse('0\n2\n2 10\n3 5\n')).toThrow(/order/);
     });
+  });
+});
+
+describe('the footprint of a partition led in one epoch (a broker hosts thousands)', () => {
+  it('holds its entries in an array of their length', () => {
+    const bytes = retainedBytesEach(5_000, (i) => {
+      const cache = new LeaderEpochCache();
+      cache.assign(1, i);
+      return cache;
+    });
+    // the cache, its array and one entry; an array pushed to had room for 16 more: ~250
+    expect(bytes).toBeLessThan(210);
   });
 });

@@ -14,7 +14,11 @@ import {
   T0,
   valuesOf,
 } from '../../test/support/log-fixtures.js';
+import { retainedBytesEach } from '../../test/support/retained-bytes.js';
 import { UNDEFINED_EPOCH } from './leader-epoch-cache.js';
+import { DEFAULT_PRODUCER_STATE_SETTINGS, type LocalLog } from './local-log.js';
+import { LogAppender } from './log-appender.js';
+import { ProducerStateManager } from './producer-state-manager.js';
 import { RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
 import { assignOffsetAndEpoch, hasValidCrc, TimestampType, timestampTypeOf } from './record-batch.js';
 import { LEADER_EPOCH_CHECKPOINT_FILE, logFilePath } from './segment-files.js';
@@ -296,5 +300,21 @@ describe('PartitionLog', () => {
         11, 7,
       ]);
     });
+  });
+});
+
+describe('the footprint of a log not written to (a broker hosts thousands)', () => {
+  useLogDir();
+
+  it('holds no write pipeline and no idempotence or producer maps until appends need them', async () => {
+    const log = await open(harness(dir));
+    const local = (log as unknown as { local: LocalLog }).local;
+    const appenders = retainedBytesEach(3_000, () => new LogAppender(local));
+    // the appender, its queue, flush policy and idempotence tracker; with the pipeline (3 closures, a Set) and the
+    // tracker's Map made at once it was ~950
+    expect(appenders).toBeLessThan(450);
+    const producers = retainedBytesEach(3_000, () => new ProducerStateManager(DEFAULT_PRODUCER_STATE_SETTINGS));
+    // the manager and its table; with both Maps made at once it was ~470
+    expect(producers).toBeLessThan(200);
   });
 });

@@ -62,19 +62,11 @@ export class LogAppender {
   private readonly flushPolicy: FlushPolicy;
   private drainQueued = false;
   private readonly idempotent: IdempotentAppends;
-  private readonly pipeline: LogWritePipeline;
+  /** Made on the first leader drain: most partitions of a broker with many are written seldom or never. */
+  private pipelineMade: LogWritePipeline | undefined;
 
   constructor(private readonly local: LocalLog) {
     this.queue = new AppendQueue(local.logEndOffset);
-    this.pipeline = new LogWritePipeline(local, {
-      flushIfDue: (items) => this.flushIfDue(items),
-      // the groups from a refused one on, none kept: the good ones are renumbered and written again
-      rewrite: async (items, corrupt) => {
-        await this.dropCorrupt(items, 0, corrupt);
-        if (items.length > 0) await this.writeAndAnswer(items);
-      },
-      fail: (items, error) => this.fail(items, error),
-    });
     this.flushPolicy = new FlushPolicy(local.deps.clock.monotonicMs());
     this.idempotent = new IdempotentAppends(local);
   }
@@ -237,17 +229,30 @@ export class LogAppender {
     });
   }
 
+  private makePipeline(): LogWritePipeline {
+    return new LogWritePipeline(this.local, {
+      flushIfDue: (items) => this.flushIfDue(items),
+      // the groups from a refused one on, none kept: the good ones are renumbered and written again
+      rewrite: async (items, corrupt) => {
+        await this.dropCorrupt(items, 0, corrupt);
+        if (items.length > 0) await this.writeAndAnswer(items);
+      },
+      fail: (items, error) => this.fail(items, error),
+    });
+  }
+
   /**
    * Writes everything queued: behind the writes in flight when it can (LogWritePipeline.canStart), else once they
    * are answered, with one writev per segment touched, rolling where the policy says.
    */
   private async drain(): Promise<void> {
+    const pipeline = (this.pipelineMade ??= this.makePipeline());
     // at most WRITES_IN_FLIGHT_MAX writes at once: appends arriving meanwhile join this drain's group
-    await this.pipeline.waitForSlot();
+    await pipeline.waitForSlot();
     const active = this.local.segments.active;
     const next = this.queue.pending.slice(0, APPENDS_PER_DRAIN_MAX);
-    if (this.pipeline.canStart(next, active, (item, bytes) => this.mustRollBefore(active, item, bytes, next[0]))) {
-      this.pipeline.start(this.takeForDrain(), active);
+    if (pipeline.canStart(next, active, (item, bytes) => this.mustRollBefore(active, item, bytes, next[0]))) {
+      pipeline.start(this.takeForDrain(), active);
       return;
     }
     // taken only after a refused write was written again: its renumbering moves what is still queued

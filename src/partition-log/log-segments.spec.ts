@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { retainedBytesEach } from '../../test/support/retained-bytes.js';
 import type { LogSegment } from './log-segment.js';
 import { floorSegmentIndex, LogSegments } from './log-segments.js';
 
@@ -66,5 +67,25 @@ describe('LogSegments', () => {
         },
       ),
     );
+  });
+});
+
+describe('the footprint of a log of one or two segments (a broker hosts thousands)', () => {
+  it('holds its segments in an array of their length, from the loader and after a roll', () => {
+    const loaded = segment(0);
+    const rolled = segment(10);
+    const fromLoader = retainedBytesEach(5_000, () => {
+      const pushed: LogSegment[] = [];
+      pushed.push(loaded);
+      return new LogSegments(pushed);
+    });
+    const afterRoll = retainedBytesEach(5_000, () => {
+      const segments = new LogSegments([loaded]);
+      segments.add(rolled);
+      return segments;
+    });
+    // LogSegments and an array of one or two; an array pushed to or spread into had room for 16 more: ~230
+    expect(fromLoader).toBeLessThan(180);
+    expect(afterRoll).toBeLessThan(180);
   });
 });

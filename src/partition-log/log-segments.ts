@@ -10,7 +10,8 @@ export class LogSegments {
 
   constructor(segments: readonly LogSegment[]) {
     if (segments.length === 0) throw new RangeError('a log has at least its active segment');
-    this.list = segments;
+    // a copy of exactly its length: the loader's array, pushed to, holds room for 16 more (~130 bytes a partition)
+    this.list = segments.slice();
   }
 
   /** Every segment, oldest first; this array never changes. */
@@ -52,7 +53,7 @@ export class LogSegments {
         `segment ${segment.baseOffset} does not follow the active segment ${this.active.baseOffset}`,
       );
     }
-    this.list = [...this.list, segment];
+    this.list = this.list.concat(segment); // exactly its length (a spread leaves room for more)
   }
 
   /** Puts `replacement` where the segment with its base offset is (compaction swapped its file). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CorruptIndexError, OFFSET_INDEX_ENTRY_BYTES, OffsetIndex } from './offset-index.js';
+import { TimeIndex } from './time-index.js';
+import { retainedBytesEach } from '../../test/support/retained-bytes.js';
 
 function indexWith(
   baseOffset: number,
@@ -240,5 +242,26 @@ describe('OffsetIndex', () => {
       expect(parsed.entries).toBe(3);
       expect(parsed.isFull()).toBe(true);
     });
+  });
+});
+
+describe('an index without entries', () => {
+  it('holds no arrays of its own (a segment indexes nothing before index.interval.bytes of log)', () => {
+    const bytes = retainedBytesEach(5_000, (i) => [new OffsetIndex(i, 1_000), new TimeIndex(i, 1_000)]);
+    // two index objects and the pair's array; with four 16-entry typed arrays of their own it was ~1.2 KB
+    expect(bytes).toBeLessThan(400);
+  });
+
+  it('grows from nothing on its first entries, in both fields, up to maxEntries', () => {
+    const index = new OffsetIndex(100, 40);
+    for (let i = 0; i < 40; i++) index.append(100 + i * 2, i * 10);
+    expect(index.isFull()).toBe(true);
+    expect(index.lookup(100 + 39 * 2 + 1)).toEqual({ offset: 178, position: 390 });
+    expect(index.lookup(117)).toEqual({ offset: 116, position: 80 });
+    const times = new TimeIndex(0, 3);
+    times.maybeAppend(5, 1);
+    times.maybeAppend(9, 4);
+    expect(times.lookup(6)).toEqual({ timestamp: 5, offset: 1 });
+    expect(new TimeIndex(7, 3).lookup(6)).toEqual({ timestamp: -1, offset: 7 });
   });
 });

@@ -11,6 +11,7 @@ const FORMAT: IndexFormat<Int32Array> = {
   name: 'offset index',
   keyBytes: 4,
   newKeys: (capacity) => new Int32Array(capacity),
+  noKeys: new Int32Array(0),
   readKey: (buffer, at) => buffer.readInt32BE(at),
   writeKey: (buffer, key, at) => buffer.writeInt32BE(key, at),
 };

@@ -52,7 +52,8 @@ interface QueuedEntry {
 
 export class ProducerStateManager {
   private table: ProducerStateTable;
-  private readonly queued = new Map<ProducerKey, QueuedEntry>();
+  /** Made on the first queued idempotent batch: most partitions of a broker with many never have one. */
+  private queued: Map<ProducerKey, QueuedEntry> | undefined;
 
   constructor(private settings: ProducerStateSettings) {
     this.table = new ProducerStateTable(settings.producerIdsMax);
@@ -65,7 +66,7 @@ export class ProducerStateManager {
 
   /** Replaces the written table (loaded from a snapshot and the log); nothing may be queued. */
   replaceWritten(table: ProducerStateTable): void {
-    if (this.queued.size > 0) throw new Error('the producer state cannot be reloaded while batches are queued');
+    if (this.queuedProducers > 0) throw new Error('the producer state cannot be reloaded while batches are queued');
     this.table = table;
   }
 
@@ -84,15 +85,16 @@ export class ProducerStateManager {
 
   /** The producer's entry as it will be once everything queued is written. */
   current(producerId: number, epoch: number): ProducerEntry | undefined {
-    return this.queued.get(producerKeyOf(producerId, epoch))?.entry ?? this.table.get(producerId, epoch);
+    return this.queued?.get(producerKeyOf(producerId, epoch))?.entry ?? this.table.get(producerId, epoch);
   }
 
   /** A batch `check` accepted has been queued with its offsets. */
   queue(batch: ProducerBatch, nowMs: number): void {
     const key = producerKeyOf(batch.producerId, batch.epoch);
-    const pending = this.queued.get(key);
+    const queued = (this.queued ??= new Map());
+    const pending = queued.get(key);
     const entry = entryAfter(pending?.entry ?? this.table.get(batch.producerId, batch.epoch), batch, nowMs);
-    this.queued.set(key, { entry, queued: (pending?.queued ?? 0) + 1 });
+    queued.set(key, { entry, queued: (pending?.queued ?? 0) + 1 });
   }
 
   /** A batch was written (a leader's queued one, or a follower's): the table takes it. */
@@ -100,24 +102,25 @@ export class ProducerStateManager {
     this.table.apply(batch, nowMs);
     if (!queuedByLeader) return;
     const key = producerKeyOf(batch.producerId, batch.epoch);
-    const pending = this.queued.get(key);
-    if (pending === undefined) return;
-    if (--pending.queued === 0) this.queued.delete(key);
+    const queued = this.queued;
+    const pending = queued?.get(key);
+    if (queued === undefined || pending === undefined) return;
+    if (--pending.queued === 0) queued.delete(key);
   }
 
   /** The queue renumbered or dropped batches: what is queued is now exactly `batches`, in queue order. */
   requeue(batches: readonly ProducerBatch[], nowMs: number): void {
-    this.queued.clear();
+    this.queued?.clear();
     for (const batch of batches) this.queue(batch, nowMs);
   }
 
   /** Nothing is queued any more (the log went offline, or everything queued was refused). */
   clearQueued(): void {
-    this.queued.clear();
+    this.queued?.clear();
   }
 
   get queuedProducers(): number {
-    return this.queued.size;
+    return this.queued?.size ?? 0;
   }
 
   removeExpired(nowMs: number): ProducerKey[] {

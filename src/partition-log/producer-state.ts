@@ -182,9 +182,13 @@ export function entryAfter(entry: ProducerEntry | undefined, batch: ProducerBatc
   return { producerId: batch.producerId, epoch: batch.epoch, batches: kept, lastUpdateMs: nowMs };
 }
 
+/** What a table without entries iterates (never written). */
+const NO_ENTRIES: ReadonlyMap<ProducerKey, ProducerEntry> = new Map();
+
 /** The producer entries of one partition, in the order they last changed (see the header). */
 export class ProducerStateTable {
-  private readonly entries = new Map<ProducerKey, ProducerEntry>();
+  /** Made on the first entry: most partitions of a broker with many never see an idempotent producer. */
+  private entriesMade: Map<ProducerKey, ProducerEntry> | undefined;
 
   /** @param producerIdsMax the bound on entries; beyond it the entry changed longest ago is forgotten */
   constructor(private readonly producerIdsMax: number) {
@@ -192,16 +196,16 @@ export class ProducerStateTable {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entriesMade?.size ?? 0;
   }
 
   get(producerId: number, epoch: number): ProducerEntry | undefined {
-    return this.entries.get(producerKeyOf(producerId, epoch));
+    return this.entriesMade?.get(producerKeyOf(producerId, epoch));
   }
 
   /** Every entry, the one changed longest ago first. */
   all(): IterableIterator<ProducerEntry> {
-    return this.entries.values();
+    return (this.entriesMade ?? NO_ENTRIES).values();
   }
 
   check(batch: ProducerBatch, rules: AppendRules): AppendCheck {
@@ -211,12 +215,13 @@ export class ProducerStateTable {
   /** Records a written batch; returns how many entries the bound pushed out. */
   apply(batch: ProducerBatch, nowMs: number): number {
     const key = producerKeyOf(batch.producerId, batch.epoch);
-    const next = entryAfter(this.entries.get(key), batch, nowMs);
-    this.entries.delete(key); // to the end of the order
-    this.entries.set(key, next);
+    const entries = (this.entriesMade ??= new Map());
+    const next = entryAfter(entries.get(key), batch, nowMs);
+    entries.delete(key); // to the end of the order
+    entries.set(key, next);
     let evicted = 0;
-    while (this.entries.size > this.producerIdsMax) {
-      this.entries.delete(this.entries.keys().next().value as ProducerKey);
+    while (entries.size > this.producerIdsMax) {
+      entries.delete(entries.keys().next().value as ProducerKey);
       evicted++;
     }
     return evicted;
@@ -225,22 +230,24 @@ export class ProducerStateTable {
   /** Puts an entry back as it was (loading a snapshot); entries must come oldest first. */
   restore(entry: ProducerEntry): void {
     const key = producerKeyOf(entry.producerId, entry.epoch);
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    while (this.entries.size > this.producerIdsMax)
-      this.entries.delete(this.entries.keys().next().value as ProducerKey);
+    const entries = (this.entriesMade ??= new Map());
+    entries.delete(key);
+    entries.set(key, entry);
+    while (entries.size > this.producerIdsMax) entries.delete(entries.keys().next().value as ProducerKey);
   }
 
   /** Forgets entries whose time ran out; returns their keys. */
   removeExpired(nowMs: number, policy: ExpirationPolicy): ProducerKey[] {
     const shortest = Math.min(policy.producerIdExpirationMs, policy.idempotencyRetentionMs);
     const removed: ProducerKey[] = [];
-    for (const [key, entry] of this.entries) {
+    const entries = this.entriesMade;
+    if (entries === undefined) return removed;
+    for (const [key, entry] of entries) {
       const age = nowMs - entry.lastUpdateMs;
       if (age < shortest) break; // every later entry changed after this one
       const limit = isKeyProducer(entry.producerId) ? policy.idempotencyRetentionMs : policy.producerIdExpirationMs;
       if (age >= limit) {
-        this.entries.delete(key);
+        entries.delete(key);
         removed.push(key);
       }
     }
@@ -250,9 +257,11 @@ export class ProducerStateTable {
   /** Forgets the producers whose last batch lies below `logStartOffset` (retention deleted it); returns their keys. */
   removeBelow(logStartOffset: number): ProducerKey[] {
     const removed: ProducerKey[] = [];
-    for (const [key, entry] of this.entries) {
+    const entries = this.entriesMade;
+    if (entries === undefined) return removed;
+    for (const [key, entry] of entries) {
       if (entry.batches[entry.batches.length - 1].lastOffset < logStartOffset) {
-        this.entries.delete(key);
+        entries.delete(key);
         removed.push(key);
       }
     }
@@ -260,6 +269,6 @@ export class ProducerStateTable {
   }
 
   clear(): void {
-    this.entries.clear();
+    this.entriesMade?.clear();
   }
 }

@@ -10,6 +10,7 @@ const FORMAT: IndexFormat<Float64Array> = {
   name: 'time index',
   keyBytes: 8,
   newKeys: (capacity) => new Float64Array(capacity),
+  noKeys: new Float64Array(0),
   readKey: (buffer, at) => Number(buffer.readBigInt64BE(at)),
   writeKey: (buffer, key, at) => buffer.writeBigInt64BE(BigInt(key), at),
 };

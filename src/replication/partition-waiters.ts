@@ -50,9 +50,9 @@ interface Waiter {
   wake: () => void;
 }
 
-/** The waiters of one partition. */
+/** The waiters of one partition (their set made on the first wait: most partitions of a broker never have one). */
 export class OffsetWaiters {
-  private readonly waiters = new Set<Waiter>();
+  private waiters: Set<Waiter> | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -60,31 +60,33 @@ export class OffsetWaiters {
   ) {}
 
   get parked(): number {
-    return this.waiters.size;
+    return this.waiters?.size ?? 0;
   }
 
   /** Resolves when `notify` reports an offset above `offset`, after `waitMs`, or when `signal` aborts. */
   wait(offset: number, waitMs: number, signal?: AbortSignal): Promise<void> {
     if (waitMs <= 0 || this.budget.full || signal?.aborted === true) return Promise.resolve();
+    const waiters = (this.waiters ??= new Set());
     return new Promise<void>((resolve) => {
       const waiter: Waiter = {
         offset,
         wake: () => {
           cancel();
           signal?.removeEventListener('abort', waiter.wake);
-          if (this.waiters.delete(waiter)) this.budget.release();
+          if (waiters.delete(waiter)) this.budget.release();
           resolve();
         },
       };
       const cancel = this.clock.setTimer(waitMs, waiter.wake);
       signal?.addEventListener('abort', waiter.wake, { once: true });
-      this.waiters.add(waiter);
+      waiters.add(waiter);
       this.budget.take();
     });
   }
 
   /** Wakes the waiters below `offset` (Infinity: all of them). */
   notify(offset: number): void {
+    if (this.waiters === undefined || this.waiters.size === 0) return;
     for (const waiter of [...this.waiters]) if (offset > waiter.offset) waiter.wake();
   }
 }

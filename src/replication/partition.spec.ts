@@ -15,6 +15,7 @@ import { checkTransition, ROLE_TRANSITIONS, type Role } from './partition-role.j
 import { Partition } from './partition.js';
 import { WaiterBudget } from './partition-waiters.js';
 import type { ReplicaFetchRequest } from './replica-fetch-protocol.js';
+import { retainedBytesEach } from '../../test/support/retained-bytes.js';
 
 const SELF = 1;
 const SELF_EPOCH = 7;
@@ -314,5 +315,15 @@ describe('Partition as leader', () => {
     run(partition.makeFollower(2, 2).effects);
     run(partition.followerLearnt(end));
     await expect(waiting).resolves.toBeUndefined();
+  });
+});
+
+describe('the footprint of an idle partition (a broker hosts thousands)', () => {
+  it('keeps no acks=all machinery and no waiter set until a request needs them', () => {
+    const settings = { incarnation: { brokerId: SELF, brokerEpoch: SELF_EPOCH }, acksAllTimeoutMs: ACKS_TIMEOUT_MS };
+    const ports = { hostedLog: () => log, highWatermarkOf: () => 0 };
+    const bytes = retainedBytesEach(5_000, (i) => new Partition('orders', i, log, settings, clock, budget, ports));
+    // the Partition, its key and its OffsetWaiters; with the acks=all wait (4 closures) and a waiter Set it was ~800
+    expect(bytes).toBeLessThan(450);
   });
 });

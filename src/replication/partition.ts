@@ -60,7 +60,8 @@ export class Partition {
   private leadership: LeaderPartition | null = null;
   private followed: { leaderId: number; leaderEpoch: number } | null = null;
   private followerHighWatermark: number | undefined;
-  private readonly acksAll: AcksAllWait;
+  /** Made on the first acks=all wait: most partitions of a broker with many never have one. */
+  private acksAll: AcksAllWait | undefined;
 
   constructor(
     readonly topic: string,
@@ -69,24 +70,13 @@ export class Partition {
     private readonly settings: PartitionSettings,
     private readonly clock: Clock,
     acksBudget: WaiterBudget,
-    ports: PartitionPorts,
+    private readonly ports: PartitionPorts,
     /** The HW to start from (the checkpoint's, or what this broker knew before), capped at the log end. */
     seedHighWatermark?: number,
   ) {
     this.key = partitionKey(topic, partition);
     this.acks = new OffsetWaiters(clock, acksBudget);
     this.followerHighWatermark = seedHighWatermark;
-    this.acksAll = new AcksAllWait(
-      {
-        stillLeading: (leader) => this.leadership === leader,
-        hostedLog: (name, index) => ports.hostedLog(name, index),
-        highWatermarkOf: (name, index) => ports.highWatermarkOf(name, index),
-        waitForHighWatermark: (_key, offset, waitMs) => this.acks.wait(offset, waitMs),
-      },
-      clock,
-      settings.incarnation.brokerId,
-      settings.acksAllTimeoutMs,
-    );
   }
 
   get role(): Role {
@@ -220,6 +210,17 @@ export class Partition {
 
   /** Resolves once the records before `endOffset` are committed (acks-all-wait.ts); throws 50003 otherwise. */
   untilCommitted(leader: LeaderPartition, endOffset: number, minInsync: number): Promise<void> {
+    this.acksAll ??= new AcksAllWait(
+      {
+        stillLeading: (current) => this.leadership === current,
+        hostedLog: (name, index) => this.ports.hostedLog(name, index),
+        highWatermarkOf: (name, index) => this.ports.highWatermarkOf(name, index),
+        waitForHighWatermark: (_key, offset, waitMs) => this.acks.wait(offset, waitMs),
+      },
+      this.clock,
+      this.settings.incarnation.brokerId,
+      this.settings.acksAllTimeoutMs,
+    );
     return this.acksAll.untilCommitted(leader, endOffset, minInsync);
   }
 
