@@ -1,15 +1,26 @@
 // Opening a log lists its folder once: at 10,000 partitions each listing, marker check and state read is a round
-// trip through the thread pool per log, on the start-up's critical path. The fs calls are counted per folder.
+// trip through the thread pool per log, on the start-up's critical path. The small state files and the segments'
+// sizes are read synchronously (folder-metadata-reads.ts), and an existing folder is not created again. The
+// promise-based fs calls are counted per folder.
 import * as fsPromises from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { appendBatches, dir, open, opened, useLogDir } from '../../test/support/partition-log-spec.js';
 import { harness } from '../../test/support/log-fixtures.js';
 import { FileHandlePool } from './file-handle-pool.js';
+import { LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE } from './segment-files.js';
 import { PartitionLog } from './partition-log.js';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs/promises')>();
-  return { ...actual, readdir: vi.fn(actual.readdir), access: vi.fn(actual.access) };
+  return {
+    ...actual,
+    readdir: vi.fn(actual.readdir),
+    access: vi.fn(actual.access),
+    readFile: vi.fn(actual.readFile),
+    stat: vi.fn(actual.stat),
+    mkdir: vi.fn(actual.mkdir),
+  };
 });
 
 useLogDir();
@@ -38,5 +49,36 @@ describe('opening a log', () => {
     const reopened = await open(h);
     expect(callsOn(fsPromises.readdir, dir)).toBe(1);
     expect(reopened.logEndOffset).toBe(60);
+  });
+
+  it('reads its state files and segment sizes without the thread pool, and creates no folder that exists', async () => {
+    const h = harness(dir, { segmentBytes: 500 });
+    const log = await open(h);
+    await appendBatches(log, 20, 3, 2);
+    await log.assignEpochAtEnd(4);
+    const { segmentCount, sizeBytes } = log;
+    expect(segmentCount).toBeGreaterThan(2);
+    vi.clearAllMocks();
+    // kill -9: no close
+    const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+    opened.push(crashed);
+    const stateReads = (fsPromises.readFile as ReturnType<typeof vi.fn>).mock.calls.filter(([path]) =>
+      [join(dir, LOG_STATE_FILE), join(dir, LEADER_EPOCH_CHECKPOINT_FILE)].includes(path as string),
+    );
+    expect(stateReads).toHaveLength(0);
+    expect(callsOn(fsPromises.stat, dir)).toBe(0);
+    expect(callsOn(fsPromises.mkdir, dir)).toBe(0);
+    // what they hold was read all the same: the segments' sizes and the checkpoint's epoch
+    expect(crashed.logEndOffset).toBe(60);
+    expect(crashed.segmentCount).toBe(segmentCount);
+    expect(crashed.sizeBytes).toBe(sizeBytes);
+    expect(crashed.latestEpochAtOpen).toBe(4);
+  });
+
+  it('creates a folder that does not exist and opens an empty log in it', async () => {
+    const h = harness(join(dir, 'missing', 'topic-0'));
+    const log = await open(h);
+    expect(log.logEndOffset).toBe(0);
+    expect(await fsPromises.readdir(join(dir, 'missing', 'topic-0'))).toContain('00000000000000000000.log');
   });
 });

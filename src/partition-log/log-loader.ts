@@ -1,5 +1,7 @@
 // Opening a partition log from its folder, with crash recovery (Kafka's LogLoader). Files are named as in
-// segment-files.ts; the state files are read and written by log-state-files.ts.
+// segment-files.ts; the state files are read and written by log-state-files.ts. The folder is listed once; its
+// small files and the segments' sizes are read synchronously (folder-metadata-reads.ts), the segments' batches,
+// indexes and the producer snapshots through the thread pool.
 //
 // 1. Leftovers of interrupted work are deleted: compaction output not yet swapped in (`.cleaned`) and temporary
 //    files of atomic replaces (`.tmp`).
@@ -29,9 +31,10 @@
 // 5. The epoch checkpoint and then the state are saved when they differ from what was read (the epochs first: a
 //    recovery point moved past re-scanned batches needs their epochs durable), and the clean-shutdown marker
 //    removed: from here on a crash is an unclean shutdown.
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
+import { fileSizeOf } from './folder-metadata-reads.js';
 import { DEFAULT_PRODUCER_STATE_SETTINGS, LocalLog, segmentOptionsOf, type PartitionLogDeps } from './local-log.js';
 import type { LogConfig } from './log-config.js';
 import { LogSegment } from './log-segment.js';
@@ -66,8 +69,7 @@ import {
 const TEMPORARY_SUFFIX = '.tmp';
 
 export async function loadLog(dir: string, config: LogConfig, deps: PartitionLogDeps): Promise<LocalLog> {
-  await mkdir(dir, { recursive: true, mode: DATA_DIR_MODE });
-  const names = await readdir(dir);
+  const names = await listOrCreate(dir);
   await Promise.all(
     names
       .filter((name) => name.endsWith(CLEANED_SUFFIX) || name.endsWith(TEMPORARY_SUFFIX))
@@ -144,6 +146,17 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   return local;
 }
 
+/** The folder's entries; a missing folder is created (empty). One thread-pool round trip for an existing one. */
+async function listOrCreate(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true, mode: DATA_DIR_MODE });
+    return [];
+  }
+}
+
 /**
  * Where the recovery point stands once the log is open: never above the log end (recovery may have cut below it);
  * at least the last segment's base when the re-scanned segments below it were just fsynced.
@@ -199,7 +212,7 @@ async function loadSegments(
     const base = baseOffsets[i];
     const nextBase = baseOffsets[i + 1];
     const trusted = cleanShutdown || (nextBase !== undefined && nextBase <= state.recoveryPoint);
-    const { size } = await stat(
+    const size = fileSizeOf(
       join(
         dir,
         names.find((name) => parseLogFileName(name) === base)!,

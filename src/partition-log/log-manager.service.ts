@@ -6,7 +6,7 @@
 // removed instead of served (KIP-516).
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DATA_DIR_MODE, DATA_FILE_MODE } from '../common/file-modes.js';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CancelTimer, CLOCK, everyMs, systemClock, type Clock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -15,6 +15,7 @@ import { resolveTopicConfig } from '../config/topic-config.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { forEachBounded } from '../common/bounded-concurrency.js';
 import { FileHandlePool } from './file-handle-pool.js';
+import { readSmallFile } from './folder-metadata-reads.js';
 import type { LogConfig } from './log-config.js';
 import { toLogConfig } from './log-config-mapping.js';
 import { cleanLog } from './log-cleaner.js';
@@ -163,12 +164,9 @@ export class LogManager {
 
   private async checkTopicId(dir: string, topicId: string): Promise<void> {
     const path = join(dir, PARTITION_METADATA_FILE);
-    let stored: string | null = null;
-    try {
-      stored = (JSON.parse(await readFile(path, 'utf8')) as { topicId: string }).topicId;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    // read synchronously, as the log's own state files (folder-metadata-reads.ts)
+    const text = readSmallFile(path);
+    let stored = text === null ? null : (JSON.parse(text) as { topicId: string }).topicId;
     if (stored !== null && stored !== topicId) {
       this.logger.warn(`${dir} belongs to an older topic of the same name (id ${stored}); removing it`);
       await rm(dir, { recursive: true, force: true });

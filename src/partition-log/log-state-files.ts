@@ -5,10 +5,12 @@
 //   leader-epoch-checkpoint  the leader-epoch cache (format in leader-epoch-cache.ts), written atomically; when a
 //                            write only adds an epoch at the log end it is not fsynced (see local-log.ts)
 //   .clean-shutdown          empty; present only from a clean close until the next open
-import { readFile, rm, writeFile } from 'node:fs/promises';
+// The two state files are read synchronously (folder-metadata-reads.ts says why).
+import { rm, writeFile } from 'node:fs/promises';
 import { DATA_FILE_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
 import { replaceFileUnsynced, writeFileAtomic } from '../common/atomic-file.js';
+import { readSmallFile } from './folder-metadata-reads.js';
 import { LeaderEpochCache } from './leader-epoch-cache.js';
 import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE } from './segment-files.js';
 
@@ -28,7 +30,7 @@ export function emptyLogState(): LogState {
 
 export async function readLogState(dir: string): Promise<LogState> {
   try {
-    const parsed = JSON.parse(await readFile(join(dir, LOG_STATE_FILE), 'utf8')) as Partial<LogState>;
+    const parsed = JSON.parse(readSmallFile(join(dir, LOG_STATE_FILE)) ?? '') as Partial<LogState>;
     return {
       logStartOffset: nonNegative(parsed.logStartOffset),
       recoveryPoint: nonNegative(parsed.recoveryPoint),
@@ -53,9 +55,9 @@ export function writeLogState(dir: string, state: LogState): Promise<void> {
 export async function readLeaderEpochs(dir: string): Promise<LeaderEpochCache> {
   const path = join(dir, LEADER_EPOCH_CHECKPOINT_FILE);
   try {
-    return LeaderEpochCache.parse(await readFile(path, 'utf8'));
+    const text = readSmallFile(path);
+    return text === null ? new LeaderEpochCache() : LeaderEpochCache.parse(text);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new LeaderEpochCache();
     throw new UnreadableEpochCheckpointError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
 }
