@@ -26,8 +26,10 @@
 //    several milliseconds.
 // 4. The producer state is the latest snapshot at or below the log end plus the batch headers after it
 //    (producer-state-files.ts): after a clean shutdown nothing is read, after a crash the batches since the last
-//    roll. Snapshots beyond the log end or below its start are deleted; when idempotent batches were replayed, a
-//    snapshot at the log end is written so that the next crash replays less (other batches leave the table as is).
+//    roll. Snapshots beyond the log end or below its start are deleted, and producers whose last batch lies below
+//    the log start are dropped from the others (a crash may have cut retention short before it dropped them); when
+//    idempotent batches were replayed, a snapshot at the log end is written so that the next crash replays less
+//    (other batches leave the table as is).
 // 5. The epoch checkpoint and then the state are saved when they differ from what was read (the epochs first: a
 //    recovery point moved past re-scanned batches needs their epochs durable), and the clean-shutdown marker
 //    removed: from here on a crash is an unclean shutdown.

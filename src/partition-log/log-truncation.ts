@@ -2,7 +2,8 @@
 // a new leader does not have before it fetches from it, or drops its whole log when it is behind the leader's log
 // start. Runs on the log's serial queue with no append queued, moves the log's generation on (work that read the
 // log outside the queue, the cleaner, checks it), and keeps the leader-epoch cache and the producer state to what
-// remains: the state is reloaded from the latest snapshot at or below the new end plus the batches after it.
+// remains: the state is reloaded from the latest snapshot at or below the new end plus the batches after it, and the
+// producers that leaves with no batch at or above the log start are dropped from the snapshot files as well.
 import type { LocalLog } from './local-log.js';
 import type { LogAppender } from './log-appender.js';
 import { deleteProducerSnapshots, reloadProducerState } from './producer-state-files.js';

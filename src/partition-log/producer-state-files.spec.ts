@@ -1,7 +1,7 @@
 import { open as openFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { dir, open, opened, useLogDir } from '../../test/support/partition-log-spec.js';
-import { harness, T0 } from '../../test/support/log-fixtures.js';
+import { batchOf, harness, T0 } from '../../test/support/log-fixtures.js';
 import { FileHandlePool } from './file-handle-pool.js';
 import { PartitionLog } from './partition-log.js';
 import { CorruptProducerSnapshotError, decodeProducerSnapshot, encodeProducerSnapshot } from './producer-snapshot.js';
@@ -12,8 +12,8 @@ import { logFilePath, snapshotFilePath } from './segment-files.js';
 
 useLogDir();
 
-function idempotentBatch(producerId: number, sequence: number): Buffer {
-  return encodeBatch([{ key: null, value: Buffer.from(`s${sequence}`), timestamp: T0 }], {
+function idempotentBatch(producerId: number, sequence: number, timestamp = T0): Buffer {
+  return encodeBatch([{ key: null, value: Buffer.from(`s${sequence}`), timestamp }], {
     producerId,
     producerEpoch: 0,
     baseSequence: sequence,
@@ -149,6 +149,80 @@ describe('producer-state snapshots', () => {
     const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
     opened.push(crashed);
     expect(crashed.producerState.get(5, 0)?.batches.map((batch) => batch.firstOffset)).toEqual([3]);
+  });
+
+  it('a producer a truncation forgot does not come back from an older snapshot after a crash (merged with its new batches)', async () => {
+    // the property test's shrunk counterexample (seed 1454853162): rolls by record time, so that the producer's
+    // new batch lands in the active segment and no roll rewrites the snapshot the crash reload starts from
+    const h = harness(dir, { segmentMs: 1000 });
+    const log = await open(h);
+    const later = T0 + 2000;
+    await log.appendAsLeader(idempotentBatch(5, 0), 0); // offset 0, segment 0
+    await log.appendAsLeader(batchOf({ value: 'plain', timestamp: later }), 0); // offset 1: rolls, snapshot at 1
+    await log.appendAsLeader(idempotentBatch(5, 1, later), 0); // offset 2
+    expect(await snapshotFiles()).toEqual(['00000000000000000001.snapshot']);
+    // retention deletes segment 0: producer 5 stays (its last batch is at 2), and the snapshot at 1 keeps its batch at 0
+    const kept = log.segmentSummaries()[1].sizeBytes;
+    log.updateConfig({ ...h.config, retentionBytes: kept });
+    await log.applyRetention(3);
+    expect(log.logStartOffset).toBe(1);
+    expect(log.producerState.get(5, 0)?.batches.map((batch) => batch.firstOffset)).toEqual([0, 2]);
+    // the truncation removes producer 5's batch at 2: its last batch is now below the log start, it is forgotten
+    await log.truncateTo(2);
+    expect(log.producerState.get(5, 0)).toBeUndefined();
+    // and may start again at sequence 0
+    expect((await log.appendAsLeader(idempotentBatch(5, 0, later), 0)).firstOffset).toBe(2);
+    expect(log.producerState.get(5, 0)?.batches.map((batch) => batch.firstOffset)).toEqual([2]);
+    // a crash: the reload starts from the snapshot at 1 and replays the batches at 1 and 2
+    const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
+    opened.push(crashed);
+    expect(crashed.producerState.get(5, 0)?.batches.map((batch) => batch.firstOffset)).toEqual([2]);
+    // a retry of sequence 0 is the batch at 2, not the deleted one at 0; sequence 1 follows it
+    const retry = await crashed.appendAsLeader(idempotentBatch(5, 0, later), 0);
+    expect({ first: retry.firstOffset, duplicate: retry.duplicate }).toEqual({ first: 2, duplicate: true });
+    expect((await crashed.appendAsLeader(idempotentBatch(5, 1, later), 0)).firstOffset).toBe(3);
+  });
+
+  it('after such a crash, a new batch whose sequence the forgotten run used is written, not taken for a duplicate', async () => {
+    const h = harness(dir, { segmentMs: 1000 });
+    const log = await open(h);
+    const later = T0 + 2000;
+    for (let sequence = 0; sequence < 4; sequence++) await log.appendAsLeader(idempotentBatch(5, sequence), 0); // 0-3
+    await log.appendAsLeader(batchOf({ value: 'plain', timestamp: later }), 0); // offset 4: rolls, snapshot at 4
+    await log.appendAsLeader(idempotentBatch(5, 4, later), 0); // offset 5
+    log.updateConfig({ ...h.config, retentionBytes: log.segmentSummaries()[1].sizeBytes });
+    await log.applyRetention(6);
+    expect(log.logStartOffset).toBe(4);
+    await log.truncateTo(5); // producer 5 is forgotten
+    for (let sequence = 0; sequence < 3; sequence++) await log.appendAsLeader(idempotentBatch(5, sequence, later), 0);
+    const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
+    opened.push(crashed);
+    // sequence 3 is new data of the new run (the old run's 3 was at offset 3, deleted by retention)
+    const info = await crashed.appendAsLeader(idempotentBatch(5, 3, later), 0);
+    expect({ first: info.firstOffset, duplicate: info.duplicate }).toEqual({ first: 8, duplicate: undefined });
+  });
+
+  it('a producer the log start passed is dropped from the snapshots at open too (a crash cut retention short)', async () => {
+    const h = harness(dir, { segmentMs: 1000 });
+    const log = await open(h);
+    const later = T0 + 2000;
+    await log.appendAsLeader(idempotentBatch(5, 0), 0); // offset 0, segment 0
+    await log.appendAsLeader(batchOf({ value: 'plain', timestamp: later }), 0); // offset 1: rolls, snapshot at 1
+    const snapshotBeforeRetention = await readFile(snapshotFilePath(dir, 1));
+    log.updateConfig({ ...h.config, retentionBytes: log.segmentSummaries()[1].sizeBytes });
+    await log.applyRetention(2);
+    expect(log.logStartOffset).toBe(1);
+    expect(log.producerState.get(5, 0)).toBeUndefined();
+    // a crash after retention saved the new log start and before it removed producer 5 from the snapshot at 1
+    await writeFile(snapshotFilePath(dir, 1), snapshotBeforeRetention);
+    const first = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
+    opened.push(first);
+    expect(first.producerState.get(5, 0)).toBeUndefined();
+    expect((await first.appendAsLeader(idempotentBatch(5, 0, later), 0)).firstOffset).toBe(2);
+    // a second crash: the reload from the snapshot at 1 replays the new batch at 2 onto nothing
+    const second = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
+    opened.push(second);
+    expect(second.producerState.get(5, 0)?.batches.map((batch) => batch.firstOffset)).toEqual([2]);
   });
 });
 

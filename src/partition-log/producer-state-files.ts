@@ -81,7 +81,8 @@ export interface ReloadedState {
 /**
  * The producer state after every batch below `endOffset`: the latest snapshot at or below it (a snapshot above it
  * is deleted, one that fails its checks too, and the next older one is tried), then every idempotent batch header
- * from there up to `endOffset` in `segments`; producers whose last batch lies below `logStartOffset` are dropped.
+ * from there up to `endOffset` in `segments`; producers whose last batch lies below `logStartOffset` are dropped,
+ * from the table and from every snapshot file (forgetInSnapshots).
  * Entries replayed from the log get `nowMs` as their last change (the time they were written is not in the log,
  * so they live at least as long as they would have). `known`: the folder's snapshot offsets when the caller has
  * listed it already.
@@ -127,6 +128,10 @@ export async function reloadProducerState(
       });
     }
   }
-  table.removeBelow(logStartOffset);
+  // Dropped from the snapshot files too, as retention drops them (log-maintenance.ts). A snapshot that still held
+  // such a producer (written before the log start passed its last batch, or before a truncation removed the batches
+  // that kept it) would come back on the next reload from it: the batches the producer writes after starting afresh
+  // are replayed onto its old entry before this drop runs, and the two runs merge into one entry.
+  await forgetInSnapshots(dir, table.removeBelow(logStartOffset));
   return { table, snapshotOffset, batchesReplayed, producerBatchesReplayed, snapshotOffsetsLeft: left };
 }
