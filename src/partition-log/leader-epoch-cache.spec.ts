@@ -183,7 +183,7 @@ describe('LeaderEpochCache', () => {
 
 describe('the footprint of a partition led in one epoch (a broker hosts thousands)', () => {
   it('holds its entries in an array of their length', () => {
-    const bytes = retainedBytesEach(5_000, (i) => {
+    const bytes = retainedBytesEach(30_000, (i) => {
       const cache = new LeaderEpochCache();
       cache.assign(1, i);
       return cache;

@@ -74,12 +74,12 @@ describe('the footprint of a log of one or two segments (a broker hosts thousand
   it('holds its segments in an array of their length, from the loader and after a roll', () => {
     const loaded = segment(0);
     const rolled = segment(10);
-    const fromLoader = retainedBytesEach(5_000, () => {
+    const fromLoader = retainedBytesEach(30_000, () => {
       const pushed: LogSegment[] = [];
       pushed.push(loaded);
       return new LogSegments(pushed);
     });
-    const afterRoll = retainedBytesEach(5_000, () => {
+    const afterRoll = retainedBytesEach(30_000, () => {
       const segments = new LogSegments([loaded]);
       segments.add(rolled);
       return segments;

@@ -247,7 +247,7 @@ describe('OffsetIndex', () => {
 
 describe('an index without entries', () => {
   it('holds no arrays of its own (a segment indexes nothing before index.interval.bytes of log)', () => {
-    const bytes = retainedBytesEach(5_000, (i) => [new OffsetIndex(i, 1_000), new TimeIndex(i, 1_000)]);
+    const bytes = retainedBytesEach(30_000, (i) => [new OffsetIndex(i, 1_000), new TimeIndex(i, 1_000)]);
     // two index objects and the pair's array; with four 16-entry typed arrays of their own it was ~1.2 KB
     expect(bytes).toBeLessThan(400);
   });

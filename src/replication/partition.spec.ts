@@ -322,7 +322,7 @@ describe('the footprint of an idle partition (a broker hosts thousands)', () => 
   it('keeps no acks=all machinery and no waiter set until a request needs them', () => {
     const settings = { incarnation: { brokerId: SELF, brokerEpoch: SELF_EPOCH }, acksAllTimeoutMs: ACKS_TIMEOUT_MS };
     const ports = { hostedLog: () => log, highWatermarkOf: () => 0 };
-    const bytes = retainedBytesEach(5_000, (i) => new Partition('orders', i, log, settings, clock, budget, ports));
+    const bytes = retainedBytesEach(30_000, (i) => new Partition('orders', i, log, settings, clock, budget, ports));
     // the Partition, its key and its OffsetWaiters; with the acks=all wait (4 closures) and a waiter Set it was ~800
     expect(bytes).toBeLessThan(450);
   });
