@@ -7,6 +7,7 @@
 // frame is routed, or refused with the same error frame, as routeFrame does.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { byteEdit, edited } from '../../test/support/json-byte-edits.js';
 import { encodeBatch, frameSpansBatch } from '../partition-log/record-batch.js';
 import { routeMessage, scanProduceFrame } from './produce-frame-scanner.js';
 import { errorFrame, REFUSED_FRAME, routeFrame, type ProduceFrame, type RoutedMessage } from './ws-protocol.js';
@@ -84,67 +85,35 @@ function written(value: unknown, how: string): Buffer {
   return Buffer.from(JSON.stringify(value));
 }
 
-type Edit =
-  | { kind: 'cut'; at: number; length: number }
-  | { kind: 'set'; at: number; byte: number }
-  | { kind: 'insert'; at: number; bytes: string };
-
-const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({
-    kind: fc.constant('insert' as const),
-    at: fc.nat(),
-    bytes: fc.constantFrom(
-      '"',
-      '\\',
-      '\\u00e9',
-      '\\ud83d',
-      '\\ud83d\\ude00',
-      '\\n',
-      '\\x',
-      '\n',
-      '\u0001',
-      ',',
-      '{',
-      ']',
-      '"key":"k",',
-      '"value":null,',
-      '"partition":1,',
-      '"id":2,',
-      '"op":"produce",',
-      '"format":"json",',
-      '"headers":[],',
-      '"\\u0076alue":"v",',
-      '-0',
-      '01',
-      '1e0',
-      '\xff',
-      '\xc3',
-      'é',
-      '😀',
-    ),
-  }),
-);
-
-const LONE_BYTES = new Set(['\xff', '\xc3']);
-
-function edited(source: Buffer, edits: readonly Edit[]): Buffer {
-  let bytes = source;
-  for (const change of edits) {
-    const at = change.at % (bytes.length + 1);
-    if (change.kind === 'cut') bytes = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + change.length)]);
-    else if (change.kind === 'set') {
-      bytes = Buffer.from(bytes);
-      if (at < bytes.length) bytes[at] = change.byte;
-    } else {
-      // '\xff' and '\xc3' stand for that one byte (not UTF-8); any other piece is its UTF-8
-      const inserted = LONE_BYTES.has(change.bytes) ? Buffer.from(change.bytes, 'latin1') : Buffer.from(change.bytes);
-      bytes = Buffer.concat([bytes.subarray(0, at), inserted, bytes.subarray(at)]);
-    }
-  }
-  return bytes;
-}
+const edit = byteEdit([
+  '"',
+  '\\',
+  '\\u00e9',
+  '\\ud83d',
+  '\\ud83d\\ude00',
+  '\\n',
+  '\\x',
+  '\n',
+  '\u0001',
+  ',',
+  '{',
+  ']',
+  '"key":"k",',
+  '"value":null,',
+  '"partition":1,',
+  '"id":2,',
+  '"op":"produce",',
+  '"format":"json",',
+  '"headers":[],',
+  '"\\u0076alue":"v",',
+  '-0',
+  '01',
+  '1e0',
+  '\xff',
+  '\xc3',
+  'é',
+  '😀',
+]);
 
 /** What a client sees of a routed frame: the error frame of a refusal, else the event and its data. */
 function seen(routed: RoutedMessage): unknown {
