@@ -30,15 +30,16 @@ export function emptyLogState(): LogState {
 
 export async function readLogState(dir: string): Promise<LogState> {
   try {
-    const parsed = JSON.parse(readSmallFile(join(dir, LOG_STATE_FILE)) ?? '') as Partial<LogState>;
+    const text = readSmallFile(join(dir, LOG_STATE_FILE));
+    if (text === null) return { ...EMPTY_STATE }; // a new log
+    const parsed = JSON.parse(text) as Partial<LogState>;
     return {
       logStartOffset: nonNegative(parsed.logStartOffset),
       recoveryPoint: nonNegative(parsed.recoveryPoint),
       cleanerCheckpoint: nonNegative(parsed.cleanerCheckpoint),
     };
   } catch {
-    // Missing in a new log. It is written atomically, so an unreadable one means someone else wrote it: start
-    // from the segment files.
+    // It is written atomically, so an unreadable one means someone else wrote it: start from the segment files.
     return { ...EMPTY_STATE };
   }
 }

@@ -13,7 +13,13 @@
 //     is decoded by JSON.parse of its own text (so escapes and lone surrogates come out as the full path has them).
 // The JSON syntax itself is checked by json-text.ts's skips (RFC 8259), the same the v2 schema body scanner uses.
 import { isUtf8 } from 'node:buffer';
-import { grownData, LaidOutRecords, POSITION_MAX, withCapacity } from '../application/produce/laid-out-records.js';
+import {
+  grownData,
+  LaidOutRecords,
+  POSITION_MAX,
+  RECORD_FRAMING_BYTES_MAX,
+  withCapacity,
+} from '../application/produce/laid-out-records.js';
 import {
   CLOSE_BRACE,
   CLOSE_BRACKET,
@@ -88,8 +94,6 @@ const NULL = Buffer.from('null', 'latin1');
 const IGNORED_DEPTH_MAX = 64;
 /** Largest partition number read here (15 digits are always a safe integer). */
 const PARTITION_DIGITS_MAX = 15;
-/** The most bytes of a record's framing besides its key and value bytes (length, attributes, deltas, ...). */
-const RECORD_FRAMING_BYTES_MAX = 5 + 1 + 1 + 5 + 5 + 5 + 1;
 /** Records the columns have room for at first (doubled as needed, up to the frame's bound). */
 const COLUMNS_INITIAL = 128;
 

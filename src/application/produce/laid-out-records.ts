@@ -7,6 +7,12 @@
 export const POSITION_MAX = 0x7fffffff;
 
 /**
+ * The most bytes a laid-out record's framing takes besides its key and value bytes: length, attributes, timestamp
+ * and offset deltas, key and value lengths (varints), header count.
+ */
+export const RECORD_FRAMING_BYTES_MAX = 5 + 1 + 1 + 5 + 5 + 5 + 1;
+
+/**
  * The records of a produce request a scanner understood. `data` holds them as the records section of one
  * batch (every record, in order, with offset delta = its index and timestamp delta 0) in [BATCH_HEADER_BYTES,
  * `end`), the header's place left free before it; record i's key is data[keyAt[i], keyAt[i] + keyLength[i]) or

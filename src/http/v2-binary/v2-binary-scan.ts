@@ -17,7 +17,13 @@ import {
   PLAIN_STATE_NEEDED,
   PLAIN_STATE_WRITTEN,
 } from './v2-plain-records.js';
-import { grownData, POSITION_MAX, LaidOutRecords, withCapacity } from '../../application/produce/laid-out-records.js';
+import {
+  grownData,
+  LaidOutRecords,
+  POSITION_MAX,
+  RECORD_FRAMING_BYTES_MAX,
+  withCapacity,
+} from '../../application/produce/laid-out-records.js';
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -52,8 +58,6 @@ const PLAIN_VALUE_8 = PLAIN_VALUE.readUInt16LE(8);
 
 /** Largest partition number the scanner reads itself (15 digits are always a safe integer). */
 const PARTITION_DIGITS_MAX = 15;
-/** The most bytes of a record's framing besides its key and value bytes (length, attributes, deltas, ...). */
-const RECORD_FRAMING_BYTES_MAX = 5 + 1 + 1 + 5 + 5 + 5 + 1;
 
 function skipWhitespace(body: Buffer, at: number): number {
   while (at < body.length && WHITESPACE[body[at]] === 1) at++;
