@@ -18,4 +18,5 @@ COPY --from=build /app/dist ./dist
 COPY package.json openapi.yaml ./
 VOLUME /var/lib/brook
 EXPOSE 8082 9092
-CMD ["node", "dist/main.js"]
+# Node's flags before dist/main.js: the broker's launch flags (src/common/broker-node-flags.ts, whose spec checks this).
+CMD ["node", "--max-semi-space-size=32", "dist/main.js"]
