@@ -7,13 +7,14 @@
 // went out (the peer may have acted on it).
 //
 // Every call made while serving a request carries that request's X-Request-Id, so the peer logs it under the same
-// id. With TLS (BROOK_TLS_CERT/KEY) peers' URLs are https: calls go through a keep-alive HTTPS agent that verifies
-// the peer's certificate against BROOK_TLS_PEER_CA (or the system's CAs) and presents this broker's certificate,
-// which the peer's internal routes require when it has a peer CA (cluster/peer-auth.ts).
+// id. Calls go over node:http with a keep-alive agent (peer-http-request.ts; not global fetch, whose WebAssembly
+// parser costs each broker 20-30 MiB), answers received whole, up to PEER_ANSWER_BYTES_MAX. With TLS
+// (BROOK_TLS_CERT/KEY) peers' URLs are https: calls go through a keep-alive HTTPS agent that verifies the peer's
+// certificate against BROOK_TLS_PEER_CA (or the system's CAs) and presents this broker's certificate, which the
+// peer's internal routes require when it has a peer CA (cluster/peer-auth.ts).
 import { Inject, Injectable, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
+import { Agent as HttpsAgent } from 'node:https';
 import { currentRequestId } from '../common/request-context.js';
 import { BrookError, OUTCOME_HEADER } from '../common/brook-error.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -23,7 +24,7 @@ import { BROKERS_PREFIX } from '../coordination/cluster-keys.js';
 import type { BrokerRegistration } from '../topic/cluster-metadata.js';
 import { type Clock, CLOCK, systemClock } from '../common/clock.js';
 import { AnswerBuffers } from './answer-buffers.js';
-import { type BinaryAnswer, getBinary } from './peer-binary-get.js';
+import { type BinaryAnswer, NOT_SENT_CODE, PeerAnswer, sendPeerRequest } from './peer-http-request.js';
 import { FetchConnectionError, PeerFetchConnection } from './peer-fetch-connection.js';
 
 export const INTERNAL_PREFIX = '/internal/v1';
@@ -35,10 +36,20 @@ export const CLIENT_HOST_HEADER = 'x-brook-client-host';
 export const FORWARDED_HEADER = 'x-brook-forwarded-by';
 const REQUEST_ID_HEADER = 'x-request-id';
 /**
- * Connections to one peer through the HTTPS agent. Each partition followed from that peer holds one in a long poll
- * (as plain-HTTP fetch does, which has no bound), so the bound is generous; past it requests queue.
+ * Connections to one peer through an agent. Over https each partition followed from that peer holds one in a long
+ * poll, so the bound is generous; past it requests queue (their timeout runs while they wait).
  */
 const PEER_SOCKETS_MAX = 4096;
+/**
+ * A kept connection unused this long is closed (before the peer's own keep-alive timeout, Fastify's 72 s, so a
+ * request is not sent on a connection the peer is closing; a shorter `keep-alive: timeout` the peer announces wins).
+ */
+const PEER_IDLE_SOCKET_MS = 30_000;
+/**
+ * The largest answer a peer call takes (a forwarded read of BROOK_READ_BYTES_MAX, at most 64 MiB, as JSON is the
+ * largest a Brook peer sends); a larger one fails the call.
+ */
+export const PEER_ANSWER_BYTES_MAX = 256 * 1024 * 1024;
 export const BATCHES_MEDIA_TYPE = 'application/vnd.brook.batches';
 /** A peer call without an answer in this time fails (reads add their long-poll wait on top). */
 export const PEER_REQUEST_TIMEOUT_MS = 10_000;
@@ -47,13 +58,13 @@ const BROKER_DIRECTORY_TTL_MS = 1_000;
 
 /** Errors of a connection that was never made: the request cannot have reached the peer. */
 const NOT_CONNECTED_CODES = new Set([
+  NOT_SENT_CODE,
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
   'ERR_TLS_CERT_ALTNAME_INVALID',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -106,8 +117,12 @@ export class PeerClient implements OnModuleDestroy {
   private directoryReadAtMs = -Infinity;
   private refreshing: Promise<void> | null = null;
   private readonly httpsAgent: HttpsAgent | null;
-  /** Keep-alive connections for getBinary over plain HTTP (fetch keeps its own pool for the rest). */
-  private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: PEER_SOCKETS_MAX });
+  /** Keep-alive connections for every call over plain HTTP but a fetch loop's own (fetchConnection). */
+  private readonly httpAgent = new HttpAgent({
+    keepAlive: true,
+    maxSockets: PEER_SOCKETS_MAX,
+    timeout: PEER_IDLE_SOCKET_MS,
+  });
   /** The buffers answers on fetch connections are received into, shared and reused (answer-buffers.ts). */
   private readonly answerBuffers = new AnswerBuffers();
 
@@ -123,6 +138,7 @@ export class PeerClient implements OnModuleDestroy {
         : new HttpsAgent({
             keepAlive: true,
             maxSockets: PEER_SOCKETS_MAX,
+            timeout: PEER_IDLE_SOCKET_MS,
             ca: tls.peerCa ?? undefined,
             cert: tls.cert,
             key: tls.key,
@@ -135,21 +151,28 @@ export class PeerClient implements OnModuleDestroy {
   }
 
   /**
-   * Sends a request to a peer broker, adding the cluster secret and the current request's id: fetch for http,
-   * the TLS agent for https. Resolves with the peer's answer, whatever its status; rejects when it cannot be
-   * reached (or its certificate is not trusted).
+   * Sends a request to a peer broker, adding the cluster secret and the current request's id, through the agent of
+   * its protocol. Resolves with the peer's answer, whatever its status; rejects when it cannot be reached (or its
+   * certificate is not trusted), when `init.signal` aborts first, or for an answer over PEER_ANSWER_BYTES_MAX.
    */
-  peerFetch(url: URL, init: PeerFetchInit): Promise<Response> {
+  async peerFetch(url: URL, init: PeerFetchInit): Promise<PeerAnswer> {
     const headers: Record<string, string> = {
       ...init.headers,
       [CLUSTER_SECRET_HEADER]: this.config.clusterSecret ?? '',
     };
     const requestId = currentRequestId();
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
-    if (url.protocol !== 'https:' || this.httpsAgent === null) {
-      return fetch(url, { method: init.method, headers, body: init.body, signal: init.signal });
-    }
-    return httpsFetch(url, { ...init, headers }, this.httpsAgent);
+    const https = url.protocol === 'https:' && this.httpsAgent !== null;
+    const answer = await sendPeerRequest(url, {
+      method: init.method,
+      headers,
+      body: init.body,
+      agent: https ? this.httpsAgent! : this.httpAgent,
+      https,
+      signal: init.signal,
+      answerBytesMax: PEER_ANSWER_BYTES_MAX,
+    });
+    return new PeerAnswer(answer.status, answer.headers, answer.body);
   }
 
   /**
@@ -163,7 +186,7 @@ export class PeerClient implements OnModuleDestroy {
   }
 
   /** Calls a peer; resolves with the response of a 2xx answer, throws the peer's BrookError otherwise. */
-  async call(baseUrl: string, request: PeerRequest): Promise<Response> {
+  async call(baseUrl: string, request: PeerRequest): Promise<PeerAnswer> {
     const url = new URL(`${INTERNAL_PREFIX}${request.path}`, baseUrl);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = {};
@@ -177,7 +200,7 @@ export class PeerClient implements OnModuleDestroy {
     }
     const timeout = AbortSignal.timeout(request.timeoutMs ?? PEER_REQUEST_TIMEOUT_MS);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-    let response: Response;
+    let response: PeerAnswer;
     try {
       response = await this.peerFetch(url, { method: request.method, headers, body, signal });
     } catch (error) {
@@ -188,15 +211,14 @@ export class PeerClient implements OnModuleDestroy {
       );
     }
     if (response.ok) return response;
-    const text = await response.text().catch(() => '');
-    throw peerError(response.status, text, response.headers.get(OUTCOME_HEADER));
+    throw peerError(response.status, await response.text(), response.headers.get(OUTCOME_HEADER));
   }
 
   /**
    * A GET of a peer's internal route with a binary answer (the follower fetch, once per replicated batch run):
-   * over node:http(s) with keep-alive agents, the body as one Buffer, without fetch's web streams and Response
-   * objects; over `connection` (plain HTTP) into a reused buffer, which the answer's release gives back. Errors as
-   * in call: unreachable, or the peer's BrookError for an answer that is not 2xx.
+   * through the agent of its protocol, the body as one Buffer; over `connection` (plain HTTP) into a reused buffer,
+   * which the answer's release gives back. Errors as in call: unreachable, or the peer's BrookError for an answer
+   * that is not 2xx.
    */
   async getBinary(
     baseUrl: string,
@@ -215,12 +237,14 @@ export class PeerClient implements OnModuleDestroy {
       answer =
         connection !== undefined && url.protocol === 'http:'
           ? await connection.get(url, headers, timeoutMs, request.signal)
-          : await getBinary(url, {
+          : await sendPeerRequest(url, {
+              method: 'GET',
               headers,
               agent: https ? this.httpsAgent! : this.httpAgent,
               https,
               timeoutMs,
               signal: request.signal,
+              answerBytesMax: PEER_ANSWER_BYTES_MAX,
             });
     } catch (error) {
       throw new PeerUnreachableError(
@@ -279,27 +303,4 @@ function peerError(status: number, text: string, outcomeHeader: string | null): 
   const code = typeof parsed.error_code === 'number' ? parsed.error_code : status;
   const message = typeof parsed.message === 'string' ? parsed.message : `peer answered ${status}`;
   return new BrookError(status, code, message, undefined, outcomeHeader === 'unknown' ? 'unknown' : undefined);
-}
-
-/** fetch's contract over node:https with an agent (fetch itself takes no CA or client certificate in Node 20). */
-function httpsFetch(url: URL, init: PeerFetchInit, agent: HttpsAgent): Promise<Response> {
-  const headers: Record<string, string> = { ...init.headers };
-  if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(url, { method: init.method, headers, agent, signal: init.signal }, (answer) => {
-      const answerHeaders = new Headers();
-      for (const [name, value] of Object.entries(answer.headers)) {
-        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-          answerHeaders.append(name, item);
-        }
-      }
-      const status = answer.statusCode ?? 502;
-      const empty = status === 204 || status === 304 || init.method === 'HEAD';
-      if (empty) answer.resume();
-      const body = empty ? null : (Readable.toWeb(answer) as unknown as ReadableStream<Uint8Array>);
-      resolve(new Response(body, { status, statusText: answer.statusMessage, headers: answerHeaders }));
-    });
-    request.once('error', reject);
-    request.end(init.body);
-  });
 }

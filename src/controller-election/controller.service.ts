@@ -10,6 +10,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
 import { PeerClient, PeerUnreachableError } from '../cluster/peer-client.js';
+import type { PeerAnswer } from '../cluster/peer-http-request.js';
 import { BrookError, errors } from '../common/brook-error.js';
 import { CoordinationFencedError } from '../coordination/coordination-errors.js';
 import { CoordinationStore } from '../coordination/coordination-store.js';
@@ -114,7 +115,7 @@ export class ControllerService {
     const controllerId = await this.election.controllerId();
     const url = controllerId === null ? null : await this.peers.brokerUrl(controllerId);
     if (url === null) throw errors.brokerNotAvailable('No controller is elected right now; retry.');
-    let response: Response;
+    let response: PeerAnswer;
     try {
       response = await this.peers.call(url, { method: 'POST', path: '/controller/commands', json: command });
     } catch (error) {

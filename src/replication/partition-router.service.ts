@@ -11,6 +11,7 @@ import {
   PeerClient,
   PeerUnreachableError,
 } from '../cluster/peer-client.js';
+import type { PeerAnswer } from '../cluster/peer-http-request.js';
 import { BrookError, errors, FENCED_LEADER_EPOCH_CODE } from '../common/brook-error.js';
 import { type Clock, CLOCK, sleep, systemClock } from '../common/clock.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
@@ -93,7 +94,7 @@ export class PartitionRouter {
       }
     }
     const leaderEpoch = this.metadata.topic(topic)!.states[partition].leaderEpoch;
-    let response: Response;
+    let response: PeerAnswer;
     try {
       response = await this.peers.call(leader, {
         method: 'POST',
@@ -207,7 +208,7 @@ export class PartitionRouter {
     partition: number,
     leaderUrl: string,
     request: Parameters<PeerClient['call']>[1],
-  ): Promise<Response> {
+  ): Promise<PeerAnswer> {
     try {
       return await this.peers.call(leaderUrl, request);
     } catch (error) {

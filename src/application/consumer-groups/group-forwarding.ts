@@ -6,6 +6,7 @@
 // edge (http/group-forwarding.hook.ts) decides which requests are about a group and what they carry.
 import { Inject, Injectable } from '@nestjs/common';
 import { PEER_REQUEST_TIMEOUT_MS, PeerClient } from '../../cluster/peer-client.js';
+import type { PeerAnswer } from '../../cluster/peer-http-request.js';
 import { errors } from '../../common/brook-error.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
 import type { BrokerConfig } from '../../config/broker-config.js';
@@ -58,7 +59,7 @@ export class GroupForwarding {
   }
 
   /** Sends the request to the coordinator at `coordinatorUrl`, waiting at most a long poll plus a peer call. */
-  async forward(groupId: string, coordinatorUrl: string, request: ForwardedRequest): Promise<Response> {
+  async forward(groupId: string, coordinatorUrl: string, request: ForwardedRequest): Promise<PeerAnswer> {
     try {
       return await this.peers.peerFetch(new URL(request.url, coordinatorUrl), {
         method: request.method,

@@ -6,6 +6,7 @@
 // answer 50003, and until it has a leader they wait up to TOPIC_READY_WAIT_MS.
 import { Inject, Injectable } from '@nestjs/common';
 import { PEER_REQUEST_TIMEOUT_MS, PeerClient, PeerUnreachableError } from '../../cluster/peer-client.js';
+import type { PeerAnswer } from '../../cluster/peer-http-request.js';
 import { BrookError, errors } from '../../common/brook-error.js';
 import { sleep, systemClock, type Clock } from '../../common/clock.js';
 import { BROKER_CONFIG } from '../../config/broker-config.provider.js';
@@ -79,7 +80,7 @@ export class SchemaRegistry {
     const url = await this.peers.brokerUrl(leader);
     if (url === null)
       throw errors.retriable(`The leader of ${SCHEMAS_TOPIC_NAME}, broker ${leader}, is not available.`);
-    let response: Response;
+    let response: PeerAnswer;
     try {
       response = await this.peers.call(url, {
         method: 'POST',
