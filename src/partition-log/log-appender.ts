@@ -7,8 +7,9 @@
 // roll) is written behind the writes in flight instead (log-write-pipeline.ts, answered in offset order); every
 // other drain, and every other change of the log (LocalLog.serial), waits until those are answered.
 //
-// A client's batch (`validateRecords`, the Kafka listener's) also has its records checked before it is queued
-// (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressed when compressed.
+// A client's batch (`validateRecords`, the Kafka listener's) also has its records checked (record-batch-validation.ts):
+// structure, offset deltas, keys on a compacted topic; in its write's thread-pool job right after its CRC when the
+// addon is built and the records are not compressed (refused there like a bad CRC), else before it is queued.
 //
 // A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write (see
 // LogSegment.append): in the thread-pool job right before the write where the native addon is built, else on this
