@@ -21,6 +21,8 @@
 #include <node_api.h>
 #include <uv.h>
 
+#include "record-walk.h"
+
 #define BLOCK 4096
 
 static uint32_t shift1[4][256]; /* feeding BLOCK zero bytes */
@@ -115,12 +117,14 @@ static napi_value Crc32c(napi_env env, napi_callback_info info) {
   return result;
 }
 
-// writevChecked(fd: number, buffers: Buffer[], position: number, check: number[]): Promise<number[]>
+// writevChecked(fd: number, buffers: Buffer[], position: number, check: number[], walk?: number[]):
+//   Promise<number[]>
 //
 // One job in libuv's thread pool (where fs.writev would run) for a log append: first the CRC-32C of each batch
 // whose index is in `check` is compared with the CRC its header carries (a Kafka record batch: CRC big-endian at
-// byte 17, covering byte 21 to the end); if any differs, nothing is written and the promise resolves to the
-// indexes of the corrupt batches. Otherwise the buffers are written end to end at `position` with pwritev
+// byte 17, covering byte 21 to the end), and the records of each of those batches i with walk[i] > 0 (an uncompressed client
+// batch; 2: every record must have a key) are walked (record-walk.h, the checks of walkRecords) after its CRC
+// passed; if any fails, nothing is written and the promise resolves to the indexes of the corrupt batches. Otherwise the buffers are written end to end at `position` with pwritev
 // (repeated after a short write or EINTR, IOV_MAX buffers a call) and the promise resolves to [] once the kernel has
 // taken every byte; a failed write rejects with an Error as fs makes it: message "<code>: <libuv's text>, write",
 // code (EIO, ENOSPC, ...), errno (negative) and syscall 'write'. The job holds a reference to the array of buffers
@@ -135,6 +139,8 @@ static napi_value Crc32c(napi_env env, napi_callback_info info) {
 #endif
 #define CRC_AT 17
 #define ATTRIBUTES_AT 21
+#define RECORD_COUNT_AT 57
+#define RECORDS_AT 61
 
 typedef struct {
   napi_async_work work;
@@ -145,6 +151,7 @@ typedef struct {
   size_t count;
   struct iovec *iov;
   uint8_t *check;
+  uint8_t *walk; /* per batch: 0 no walk, 1 walk, 2 walk with keys required */
   uint32_t *corrupt;
   size_t corrupt_count;
   int error; /* errno of a failed write, 0 when none */
@@ -155,8 +162,17 @@ static void free_job(napi_env env, WriteJob *job) {
   if (job->work != NULL) napi_delete_async_work(env, job->work);
   free(job->iov);
   free(job->check);
+  free(job->walk);
   free(job->corrupt);
   free(job);
+}
+
+/* Whether the records of an uncompressed batch pass the walk: exactly its record count, each well formed. */
+static bool records_pass(const uint8_t *batch, size_t length, bool keys_required) {
+  if (length < RECORDS_AT) return false;
+  int32_t count = (int32_t)(((uint32_t)batch[RECORD_COUNT_AT] << 24) | ((uint32_t)batch[RECORD_COUNT_AT + 1] << 16) |
+                            ((uint32_t)batch[RECORD_COUNT_AT + 2] << 8) | batch[RECORD_COUNT_AT + 3]);
+  return walk_records(batch + RECORDS_AT, (int64_t)(length - RECORDS_AT), count, keys_required) < 0;
 }
 
 static void execute_write(napi_env env, void *data) {
@@ -170,6 +186,8 @@ static void execute_write(napi_env env, void *data) {
                                              : ((uint32_t)batch[CRC_AT] << 24) | ((uint32_t)batch[CRC_AT + 1] << 16) |
                                                    ((uint32_t)batch[CRC_AT + 2] << 8) | batch[CRC_AT + 3];
     if (length < ATTRIBUTES_AT || crc32c(batch + ATTRIBUTES_AT, length - ATTRIBUTES_AT) != stored)
+      job->corrupt[job->corrupt_count++] = (uint32_t)i;
+    else if (job->walk[i] > 0 && !records_pass(batch, length, job->walk[i] == 2))
       job->corrupt[job->corrupt_count++] = (uint32_t)i;
   }
   if (job->corrupt_count > 0) return;
@@ -244,9 +262,9 @@ static napi_value throw_type(napi_env env, WriteJob *job, const char *message) {
 }
 
 static napi_value WritevChecked(napi_env env, napi_callback_info info) {
-  static const char *usage = "writevChecked expects (fd, Buffer[], position, number[])";
-  size_t argc = 4;
-  napi_value argv[4];
+  static const char *usage = "writevChecked expects (fd, Buffer[], position, number[], number[]?)";
+  size_t argc = 5;
+  napi_value argv[5];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 4) return throw_type(env, NULL, usage);
   int32_t fd;
   double position;
@@ -266,8 +284,10 @@ static napi_value WritevChecked(napi_env env, napi_callback_info info) {
   job->count = count;
   job->iov = calloc(count > 0 ? count : 1, sizeof(struct iovec));
   job->check = calloc(count > 0 ? count : 1, 1);
+  job->walk = calloc(count > 0 ? count : 1, 1);
   job->corrupt = calloc(count > 0 ? count : 1, sizeof(uint32_t));
-  if (job->iov == NULL || job->check == NULL || job->corrupt == NULL) return throw_type(env, job, "out of memory");
+  if (job->iov == NULL || job->check == NULL || job->walk == NULL || job->corrupt == NULL)
+    return throw_type(env, job, "out of memory");
   for (uint32_t i = 0; i < count; i++) {
     napi_value element, arraybuffer;
     bool is_typed = false;
@@ -289,6 +309,23 @@ static napi_value WritevChecked(napi_env env, napi_callback_info info) {
         napi_get_value_uint32(env, element, &index) != napi_ok || index >= count)
       return throw_type(env, job, usage);
     job->check[index] = 1;
+  }
+  napi_valuetype walk_type = napi_undefined;
+  if (argc >= 5) napi_typeof(env, argv[4], &walk_type);
+  if (walk_type != napi_undefined) {
+    bool is_walk_array = false;
+    uint32_t walk_count;
+    if (napi_is_array(env, argv[4], &is_walk_array) != napi_ok || !is_walk_array ||
+        napi_get_array_length(env, argv[4], &walk_count) != napi_ok || walk_count > count)
+      return throw_type(env, job, usage);
+    for (uint32_t i = 0; i < walk_count; i++) {
+      napi_value element;
+      uint32_t mode;
+      if (napi_get_element(env, argv[4], i, &element) != napi_ok ||
+          napi_get_value_uint32(env, element, &mode) != napi_ok || mode > 2)
+        return throw_type(env, job, usage);
+      job->walk[i] = (uint8_t)mode;
+    }
   }
   napi_value promise, name;
   if (napi_create_reference(env, argv[1], 1, &job->buffers_ref) != napi_ok ||

@@ -5,6 +5,7 @@ import { LeaderEpochCache } from './leader-epoch-cache.js';
 import { UnexpectedOffsetError } from './log-errors.js';
 import { encodeBatch } from './record-batch-builder.js';
 import { assignOffsetAndEpoch, CorruptBatchError, lastOffsetOf, readBatchHeader } from './record-batch-layout.js';
+import { RecordWalk } from './record-batch-validation.js';
 
 interface AppendSpec {
   records: number;
@@ -32,6 +33,7 @@ function queued(specs: AppendSpec[], base: number, epochs: LeaderEpochCache): Pe
       },
       newEpoch,
       crcUnchecked: true,
+      recordWalk: RecordWalk.NONE,
       fromLeader,
       producer: null,
       resolve: () => undefined,

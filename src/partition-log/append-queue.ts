@@ -11,7 +11,14 @@ import type { LeaderEpochCache } from './leader-epoch-cache.js';
 import { UnexpectedOffsetError } from './log-errors.js';
 import type { BatchToWrite } from './log-segment.js';
 import type { ProducerBatch } from './producer-state.js';
-import { assignOffsetAndEpoch, CorruptBatchError, lastOffsetOf } from './record-batch-layout.js';
+import {
+  assignOffsetAndEpoch,
+  BATCH_BYTES_MAX,
+  CorruptBatchError,
+  hasValidCrc,
+  lastOffsetOf,
+} from './record-batch-layout.js';
+import { RecordWalk, validateClientRecords } from './record-batch-validation.js';
 
 export interface AppendInfo {
   firstOffset: number;
@@ -29,6 +36,12 @@ export interface AppendInfo {
   baseTimestampMs?: number;
 }
 
+/** For each of `items`, its RecordWalk; [] when no record walk is left to any of them. */
+export function recordWalks(items: readonly PendingAppend[]): RecordWalk[] {
+  if (!items.some((item) => item.recordWalk !== RecordWalk.NONE)) return [];
+  return items.map((item) => item.recordWalk);
+}
+
 /** The indexes of `items` whose CRC is still to be checked (by their write's job). */
 export function uncheckedCrcIndexes(items: readonly PendingAppend[]): number[] {
   const unchecked: number[] = [];
@@ -43,6 +56,11 @@ export interface PendingAppend {
   newEpoch: number | null;
   /** The batch's CRC is still to be checked: the drain checks it while the batch is being written. */
   crcUnchecked: boolean;
+  /**
+   * The walk of the batch's records was left to the job that checks its CRC (with crcUnchecked; walked there only
+   * while its CRC is unchecked): how, and why the job may have refused it (refusalOf).
+   */
+  recordWalk: RecordWalk;
   /** Copied from the leader with its offsets (never renumbered). */
   fromLeader: boolean;
   /** The batch as the producer state sees it, for an idempotent batch (null otherwise); its offsets move with it. */
@@ -94,7 +112,7 @@ export class AppendQueue {
       for (let i = from; i < list.length; i++) {
         const item = list[i];
         if (corrupt.has(item)) {
-          refused.push({ item, error: new CorruptBatchError('batch CRC mismatch') });
+          refused.push({ item, error: refusalOf(item) });
         } else if (item.info.firstOffset < firstCorruptOffset) {
           kept.push(item);
           nextOffset = item.info.lastOffset + 1;
@@ -122,6 +140,22 @@ export class AppendQueue {
     }
     return refused;
   }
+}
+
+/** Why the write's check refused `item`: its CRC, else (its records were walked there) what the walk names. */
+function refusalOf(item: PendingAppend): Error {
+  const { buffer, header } = item.batch;
+  if (item.recordWalk !== RecordWalk.NONE && hasValidCrc(buffer)) {
+    try {
+      validateClientRecords(buffer, header, {
+        keysRequired: item.recordWalk === RecordWalk.KEYS_REQUIRED,
+        maxDecompressedBytes: BATCH_BYTES_MAX,
+      });
+    } catch (error) {
+      return error as Error;
+    }
+  }
+  return new CorruptBatchError('batch CRC mismatch');
 }
 
 /** Gives a queued leader append a new base offset (the bytes, its header and what its caller will be told). */

@@ -7,8 +7,9 @@
 // roll) is written behind the writes in flight instead (log-write-pipeline.ts, answered in offset order); every
 // other drain, and every other change of the log (LocalLog.serial), waits until those are answered.
 //
-// A client's batch (`validateRecords`, the Kafka listener's) also has its records checked before it is queued
-// (record-batch-validation.ts): structure, offset deltas, keys on a compacted topic, decompressed when compressed.
+// A client's batch (`validateRecords`, the Kafka listener's) also has its records checked (record-batch-validation.ts):
+// structure, offset deltas, keys on a compacted topic; in its write's thread-pool job right after its CRC when the
+// addon is built and the records are not compressed (refused there like a bad CRC), else before it is queued.
 //
 // A batch from outside (a client's, a leader's for a follower) has its CRC-32C checked as part of its write (see
 // LogSegment.append): in the thread-pool job right before the write where the native addon is built, else on this
@@ -20,7 +21,7 @@
 // the same synchronous step that gives them their offsets (idempotent-appends.ts). Their CRC is checked before they
 // are queued rather than while they are written, so an accepted idempotent batch is never dropped afterwards. Each
 // group written goes into the producer state, in offset order, before the next roll writes a snapshot of it.
-import { AppendQueue, uncheckedCrcIndexes, type AppendInfo, type PendingAppend } from './append-queue.js';
+import { AppendQueue, recordWalks, uncheckedCrcIndexes, type AppendInfo, type PendingAppend } from './append-queue.js';
 import { FlushPolicy } from './flush-policy.js';
 import { IdempotentAppends, type ProducerCheckOptions } from './idempotent-appends.js';
 import { LogWritePipeline } from './log-write-pipeline.js';
@@ -44,7 +45,12 @@ import {
   type BatchHeader,
 } from './record-batch-layout.js';
 import { batchesIn } from './record-batch-reader.js';
-import { validateClientRecords } from './record-batch-validation.js';
+import {
+  recordWalkDeferrable,
+  RecordWalk,
+  validateClientBatchHeader,
+  validateClientRecords,
+} from './record-batch-validation.js';
 import { shouldRoll } from './roll-policy.js';
 
 /** Most appends one drain writes at once; the rest wait for the next drain. */
@@ -92,11 +98,16 @@ export class LogAppender {
         `the record batch is ${header.sizeBytes} bytes, larger than max.message.bytes (${config.maxMessageBytes})`,
       );
     }
+    let recordWalk: RecordWalk = RecordWalk.NONE;
     if (options.validateRecords === true) {
-      validateClientRecords(batch, header, {
-        keysRequired: config.cleanupPolicyCompact,
-        maxDecompressedBytes: BATCH_BYTES_MAX,
-      });
+      const keysRequired = config.cleanupPolicyCompact;
+      if (checkWhileWriting && recordWalkDeferrable(header)) {
+        // walked with the CRC check in the write's job, off this thread; refused like a bad CRC (see the header)
+        validateClientBatchHeader(header);
+        recordWalk = keysRequired ? RecordWalk.KEYS_REQUIRED : RecordWalk.KEYS_OPTIONAL;
+      } else {
+        validateClientRecords(batch, header, { keysRequired, maxDecompressedBytes: BATCH_BYTES_MAX });
+      }
     }
     const firstOffset = this.queue.nextOffset;
     let producer: ProducerBatch | null = null;
@@ -124,6 +135,7 @@ export class LogAppender {
     const appended = this.enqueue({ buffer: batch, header: stamped }, logAppendTimeMs, newEpoch, checkWhileWriting, {
       fromLeader: false,
       producer,
+      recordWalk,
     });
     if (producer !== null) this.idempotent.remember(producer, appended);
     return appended;
@@ -162,7 +174,9 @@ export class LogAppender {
       this.queue.nextOffset = lastOffsetOf(batch.header) + 1;
       const producer =
         isIdempotent(batch.header) && !isControlBatch(batch.header) ? producerBatchOf(batch.header) : null;
-      appends.push(this.enqueue(batch, -1, newEpoch, true, { fromLeader: true, producer }));
+      appends.push(
+        this.enqueue(batch, -1, newEpoch, true, { fromLeader: true, producer, recordWalk: RecordWalk.NONE }),
+      );
     }
     if (appends.length === 0) return null;
     // Every append is awaited (one that fails must not go unhandled); a batch refused makes the call fail, and the
@@ -211,7 +225,11 @@ export class LogAppender {
     logAppendTimeMs: number,
     newEpoch: number | null,
     crcUnchecked: boolean,
-    { fromLeader, producer }: { fromLeader: boolean; producer: ProducerBatch | null },
+    {
+      fromLeader,
+      producer,
+      recordWalk,
+    }: { fromLeader: boolean; producer: ProducerBatch | null; recordWalk: RecordWalk },
   ): Promise<AppendInfo> {
     const info: AppendInfo = {
       firstOffset: batch.header.baseOffset,
@@ -221,7 +239,17 @@ export class LogAppender {
       recordCount: batch.header.recordCount,
     };
     return new Promise<AppendInfo>((resolve, reject) => {
-      this.queue.pending.push({ batch, info, newEpoch, crcUnchecked, fromLeader, producer, resolve, reject });
+      this.queue.pending.push({
+        batch,
+        info,
+        newEpoch,
+        crcUnchecked,
+        recordWalk,
+        fromLeader,
+        producer,
+        resolve,
+        reject,
+      });
       if (!this.drainQueued) {
         this.drainQueued = true;
         void this.local.serialDrain(() => this.drain());
@@ -351,8 +379,9 @@ export class LogAppender {
         group.map((item) => item.batch),
         unchecked,
         group.every((item) => item.fromLeader),
+        recordWalks(group),
       );
-      // every batch in `unchecked` was checked, the corrupt ones listed
+      // every batch in `unchecked` was checked (and walked), the corrupt ones listed
       for (const i of unchecked) group[i].crcUnchecked = false;
       if (corruptIndexes.length === 0) {
         this.local.appendsCommitted(group);

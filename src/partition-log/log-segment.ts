@@ -21,6 +21,7 @@ import {
 } from './record-batch-layout.js';
 import { readAt } from './positional-read.js';
 import { maxIndexEntries } from './roll-policy.js';
+import type { RecordWalk } from './record-batch-validation.js';
 import { type CheckedWrite, writeCheckedBatches } from './segment-append-write.js';
 import { indexFilePath, logFilePath, timeIndexFilePath } from './segment-files.js';
 import { readIndexFiles, writeIndexFiles } from './segment-index-files.js';
@@ -178,14 +179,19 @@ export class LogSegment {
 
   /**
    * Writes batches at the end of the file (segment-append-write.ts) and indexes them. `uncheckedCrc` lists the batches (by index) whose CRC is still to
-   * be checked; when one is wrong, nothing of this append stays in the file, nothing is indexed, and append returns
+   * be checked, `recordWalks` (by index, [] for none) those whose records are walked too; when one fails, nothing of this append stays in the file, nothing is indexed, and append returns
    * the indexes of the corrupt batches (else []). Readers never see refused bytes: every read stops at `sizeBytes`,
    * which only moves for kept batches. `inline`: a follower's append, written on this thread when small enough
    * (segment-append-write.ts).
    */
-  async append(batches: BatchToWrite[], uncheckedCrc: readonly number[] = [], inline = false): Promise<number[]> {
+  async append(
+    batches: BatchToWrite[],
+    uncheckedCrc: readonly number[] = [],
+    inline = false,
+    recordWalks: readonly RecordWalk[] = [],
+  ): Promise<number[]> {
     const position = this.sizeBytes;
-    const write = await this.writeAt(position, batches, uncheckedCrc, inline);
+    const write = await this.writeAt(position, batches, uncheckedCrc, inline, recordWalks);
     if (write.wroteRefused) await this.truncateFileTo(position);
     if (write.checkError !== null) throw write.checkError;
     if (write.corrupt.length > 0) return write.corrupt;
@@ -203,12 +209,13 @@ export class LogSegment {
     batches: BatchToWrite[],
     uncheckedCrc: readonly number[],
     inline = false,
+    recordWalks: readonly RecordWalk[] = [],
   ): Promise<CheckedWrite> {
     const buffers = batches.map((batch) => batch.buffer);
     const lease = this.pool.lease(this.logPath);
     try {
       const handle = lease.opened ?? (await lease.opening);
-      return await writeCheckedBatches(handle, this.logPath, buffers, position, uncheckedCrc, inline);
+      return await writeCheckedBatches(handle, this.logPath, buffers, position, uncheckedCrc, inline, recordWalks);
     } finally {
       lease.release();
     }

@@ -14,7 +14,7 @@
 // offsets (a batch's base offset lies outside its CRC), refusing the corrupt ones (AppendQueue.dropCorrupt). No
 // answer is ever given for a batch above a hole. A crash before that cut leaves bytes past a hole, which recovery
 // truncates at the hole (log-loader.ts); nothing there was answered.
-import { uncheckedCrcIndexes, type PendingAppend } from './append-queue.js';
+import { recordWalks, uncheckedCrcIndexes, type PendingAppend } from './append-queue.js';
 import type { LocalLog } from './local-log.js';
 import type { LogSegment } from './log-segment.js';
 import type { CheckedWrite } from './segment-append-write.js';
@@ -115,7 +115,7 @@ export class LogWritePipeline {
     };
     this.bytesStarted += bytes;
     this.lastStarted = write;
-    const returned: Promise<void> = segment.writeAt(write.position, batches, unchecked).then(
+    const returned: Promise<void> = segment.writeAt(write.position, batches, unchecked, false, recordWalks(items)).then(
       (outcome) => {
         write.outcome = outcome;
         this.returning.delete(returned);
@@ -143,7 +143,7 @@ export class LogWritePipeline {
       } else if (this.uncommitted === null && outcome!.corrupt.length === 0 && !outcome!.wroteRefused) {
         await this.answer(write);
       } else {
-        for (const item of write.items) item.crcUnchecked = false; // the job checked every one
+        for (const item of write.items) item.crcUnchecked = false; // the job checked (and walked) every one
         (this.uncommitted ??= []).push(write);
       }
     } catch (error) {

@@ -4,7 +4,13 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchOf, makeTempDir, removeDir } from '../../test/support/log-fixtures.js';
+import { record } from '../../test/support/record-batch-fixtures.js';
 import { nativeWritevChecked } from './native-append.js';
+import { encodeBatch } from './record-batch-builder.js';
+import { BATCH_BYTES_MAX, readBatchHeader } from './record-batch-layout.js';
+import { validateClientRecords } from './record-batch-validation.js';
+
+const lenient = { keysRequired: false, maxDecompressedBytes: BATCH_BYTES_MAX };
 
 /** As in crc32c.spec.ts: where `npm run build` can build the addon, the native append must be there. */
 const [compiler, ...compilerArgs] = (process.env.CC ?? 'cc').trim().split(/\s+/);
@@ -61,6 +67,31 @@ describe('native append (writevChecked)', () => {
         expect((await stat(path)).size).toBe(good[0].length + corrupt.length);
         // too short to hold a CRC: corrupt
         expect(await write(file.fd, [Buffer.alloc(20)], 0, [0])).toEqual([0]);
+      } finally {
+        await file.close();
+      }
+    });
+
+    it('walks the records of the listed batches that `walk` marks, after their CRC: a failed walk writes nothing', async () => {
+      const path = join(dir, 'f');
+      const file = await open(path, 'w+');
+      try {
+        const good = encodeBatch([record(), record()]);
+        const badDeltas = encodeBatch([record(), record()], { offsetDeltas: [0, 2], lastOffsetDelta: 1 });
+        const keyless = encodeBatch([record(), record({ key: null })]);
+        // the walk's verdicts are the JavaScript walk's
+        expect(() => validateClientRecords(badDeltas, readBatchHeader(badDeltas), lenient)).toThrow(/offset delta/);
+        expect(() => validateClientRecords(keyless, readBatchHeader(keyless), lenient)).not.toThrow();
+        expect(await write(file.fd, [good, badDeltas], 0, [0, 1], [1, 1])).toEqual([1]);
+        expect(await write(file.fd, [good, keyless], 0, [0, 1], [2, 2])).toEqual([1]);
+        expect((await stat(path)).size).toBe(0);
+        // 1: keys optional; 0 or no array: not walked; a batch not in `check` is not walked either
+        expect(await write(file.fd, [keyless], 0, [0], [1])).toEqual([]);
+        expect(await write(file.fd, [badDeltas], 0, [0], [0])).toEqual([]);
+        expect(await write(file.fd, [badDeltas], 0, [0])).toEqual([]);
+        expect(await write(file.fd, [badDeltas], 0, [], [1])).toEqual([]);
+        expect((await stat(path)).size).toBe(Math.max(keyless.length, badDeltas.length)); // each at 0
+        expect(() => write(file.fd, [good], 0, [0], [3])).toThrow(TypeError);
       } finally {
         await file.close();
       }

@@ -6,12 +6,19 @@
 import { loadAddonFunction } from '../common/native-addon.js';
 
 /**
- * Checks the CRC of `buffers[i]` for each i in `check`; when one is wrong nothing is written and the promise
- * resolves to the indexes of the corrupt batches. Otherwise writes `buffers` end to end at `position` of `fd`
+ * Checks the CRC of `buffers[i]` for each i in `check`, and walks the records of those with `walk[i]` > 0
+ * (append-queue.ts, RecordWalk; after the CRC, the checks of record-batch-validation.ts's walkRecords); when one
+ * fails nothing is written and the promise resolves to the indexes of the corrupt batches. Otherwise writes `buffers` end to end at `position` of `fd`
  * (every byte, or rejects with the error fs would give: message, code, errno, syscall) and resolves to []. `buffers`
  * must not be changed until the promise settles.
  */
-export type WritevChecked = (fd: number, buffers: Buffer[], position: number, check: number[]) => Promise<number[]>;
+export type WritevChecked = (
+  fd: number,
+  buffers: Buffer[],
+  position: number,
+  check: number[],
+  walk?: readonly number[],
+) => Promise<number[]>;
 
 export const nativeWritevChecked: WritevChecked | null =
   process.env.BROOK_NATIVE_CRC32C === 'false'

@@ -17,7 +17,9 @@
 // BROOK_NATIVE_RECORD_WALK=false forces the JavaScript walk for every batch.
 import { loadAddonFunction } from '../common/native-addon.js';
 import { codecFor, CompressionType, DecompressionLimitError, UnsupportedCompressionError } from './compression.js';
+import { nativeWritevChecked } from './native-append.js';
 import {
+  BATCH_BYTES_MAX,
   BATCH_HEADER_BYTES,
   compressionOf,
   CorruptBatchError,
@@ -45,15 +47,7 @@ export interface RecordValidationOptions {
 }
 
 export function validateClientRecords(batch: Buffer, header: BatchHeader, options: RecordValidationOptions): void {
-  if (isControlBatch(header)) throw new CorruptBatchError('clients may not write control batches');
-  if ((header.attributes & TRANSACTIONAL_BIT) !== 0) {
-    throw new CorruptBatchError('transactional batches are not supported (Brook has no transactions)');
-  }
-  if (header.lastOffsetDelta !== header.recordCount - 1) {
-    throw new CorruptBatchError(
-      `last offset delta ${header.lastOffsetDelta} does not match the record count ${header.recordCount}`,
-    );
-  }
+  validateClientBatchHeader(header);
   let body = batch.subarray(BATCH_HEADER_BYTES, header.sizeBytes);
   const compression = compressionOf(header);
   if (compression !== CompressionType.None) body = decompressed(compression, body, options.maxDecompressedBytes);
@@ -63,6 +57,49 @@ export function validateClientRecords(batch: Buffer, header: BatchHeader, option
       // the two walks check the same things (record-batch-validation.spec.ts): a batch only one refuses is a bug
       throw new Error('the native record walk refused a batch that the JavaScript walk accepts');
     }
+  }
+}
+
+/**
+ * Whether a queued client batch's records are still to be walked (below), by its write's job
+ * right after its CRC: NONE (walked before it was queued, or not a client's), KEYS_OPTIONAL, KEYS_REQUIRED (a
+ * compacted topic). The values are what the native job takes (native-append.ts).
+ */
+export const RecordWalk = { NONE: 0, KEYS_OPTIONAL: 1, KEYS_REQUIRED: 2 } as const;
+export type RecordWalk = (typeof RecordWalk)[keyof typeof RecordWalk];
+
+/**
+ * Whether the record walk of this client batch can be left to the thread-pool job that checks its CRC and writes
+ * it (native/crc32c.c, writevChecked: the same checks as walkRecords, off the JavaScript thread): where the addon is
+ * built and the records are not compressed. The caller then checks only the header here
+ * (validateClientBatchHeader); a batch the job refuses is walked again here for the error that names the reason.
+ */
+export function recordWalkDeferrable(header: BatchHeader): boolean {
+  // BROOK_NATIVE_RECORD_WALK=false asks for the JavaScript walk of every batch
+  return nativeWritevChecked !== null && nativeWalkRecords !== null && compressionOf(header) === CompressionType.None;
+}
+
+/** Whether the records of a client batch pass the walk (validateClientRecords), for the writes done without the job. */
+export function recordsPass(batch: Buffer, header: BatchHeader, keysRequired: boolean): boolean {
+  try {
+    validateClientRecords(batch, header, { keysRequired, maxDecompressedBytes: BATCH_BYTES_MAX });
+    return true;
+  } catch (error) {
+    if (error instanceof CorruptBatchError) return false;
+    throw error;
+  }
+}
+
+/** The checks of a client batch that need no walk over its records. */
+export function validateClientBatchHeader(header: BatchHeader): void {
+  if (isControlBatch(header)) throw new CorruptBatchError('clients may not write control batches');
+  if ((header.attributes & TRANSACTIONAL_BIT) !== 0) {
+    throw new CorruptBatchError('transactional batches are not supported (Brook has no transactions)');
+  }
+  if (header.lastOffsetDelta !== header.recordCount - 1) {
+    throw new CorruptBatchError(
+      `last offset delta ${header.lastOffsetDelta} does not match the record count ${header.recordCount}`,
+    );
   }
 }
 

@@ -12,7 +12,8 @@
 import { writevSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { nativeWritevChecked } from './native-append.js';
-import { hasValidCrc } from './record-batch-layout.js';
+import { hasValidCrc, readBatchHeader } from './record-batch-layout.js';
+import { recordsPass, RecordWalk } from './record-batch-validation.js';
 
 export interface CheckedWrite {
   /** The indexes of the batches whose CRC is wrong; [] when every checked one is right. */
@@ -27,8 +28,9 @@ export interface CheckedWrite {
 export const INLINE_WRITE_BYTES_MAX = 1024 * 1024;
 
 /**
- * Writes `buffers` at `position` of `handle` (the file at `path`), checking the CRCs of `uncheckedCrc`; with
- * `inline`, on this thread when they are at most INLINE_WRITE_BYTES_MAX (nothing written when a check fails).
+ * Writes `buffers` at `position` of `handle` (the file at `path`), checking the CRCs of `uncheckedCrc`, and the
+ * records of those whose `recordWalks` entry says so (append-queue.ts, RecordWalk; [] for none); with `inline`, on
+ * this thread when they are at most INLINE_WRITE_BYTES_MAX (nothing written when a check fails).
  */
 export async function writeCheckedBatches(
   handle: FileHandle,
@@ -37,12 +39,16 @@ export async function writeCheckedBatches(
   position: number,
   uncheckedCrc: readonly number[],
   inline = false,
+  recordWalks: readonly RecordWalk[] = [],
 ): Promise<CheckedWrite> {
   const total = totalBytes(buffers);
   if (inline && total <= INLINE_WRITE_BYTES_MAX)
-    return writeInline(handle.fd, path, buffers, position, total, uncheckedCrc);
+    return writeInline(handle.fd, path, buffers, position, total, uncheckedCrc, recordWalks);
   if (nativeWritevChecked !== null) {
-    const corrupt = await nativeWritevChecked(handle.fd, buffers, position, [...uncheckedCrc]);
+    const check = [...uncheckedCrc];
+    const corrupt = await (recordWalks.length > 0
+      ? nativeWritevChecked(handle.fd, buffers, position, check, recordWalks)
+      : nativeWritevChecked(handle.fd, buffers, position, check));
     return { corrupt, checkError: null, wroteRefused: false };
   }
   const corrupt: number[] = [];
@@ -57,7 +63,7 @@ export async function writeCheckedBatches(
         : handle.writev(pending, position + written);
     if (written === 0 && uncheckedCrc.length > 0) {
       try {
-        for (const index of uncheckedCrc) if (!hasValidCrc(buffers[index])) corrupt.push(index);
+        for (const index of uncheckedCrc) if (!passes(buffers[index], recordWalks[index])) corrupt.push(index);
       } catch (error) {
         // the write still completes, then is cut off like a refused one
         checkError = error;
@@ -79,8 +85,9 @@ function writeInline(
   position: number,
   total: number,
   uncheckedCrc: readonly number[],
+  recordWalks: readonly RecordWalk[],
 ): CheckedWrite {
-  const corrupt = uncheckedCrc.filter((index) => !hasValidCrc(buffers[index]));
+  const corrupt = uncheckedCrc.filter((index) => !passes(buffers[index], recordWalks[index]));
   if (corrupt.length > 0) return { corrupt, checkError: null, wroteRefused: false };
   let written = 0;
   while (written < total) {
@@ -93,6 +100,13 @@ function writeInline(
     written += bytesWritten;
   }
   return { corrupt, checkError: null, wroteRefused: false };
+}
+
+/** The checks of one batch on this thread: its CRC, then its records when `walk` says so (as the native job). */
+function passes(batch: Buffer, walk: RecordWalk | undefined): boolean {
+  if (!hasValidCrc(batch)) return false;
+  if (walk === undefined || walk === RecordWalk.NONE) return true;
+  return recordsPass(batch, readBatchHeader(batch), walk === RecordWalk.KEYS_REQUIRED);
 }
 
 function totalBytes(buffers: readonly Buffer[]): number {

@@ -278,30 +278,41 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
    * (a forwarded request) a different leader epoch is refused before appending. A batch with a producer id, Brook's
    * or a client's, is checked against the partition's producer state (a duplicate answers the original's offsets
    * with `duplicate: true`; `sequenceGaps` as in partition-log/producer-state.ts). Synchronous until the append is
-   * queued: appends called in some order get their offsets in that order.
+   * queued: appends called in some order get their offsets in that order. Not an async function: with acks=1 the
+   * answer is one promise reaction after the write's (the Kafka listener's Produce path runs this per request),
+   * and whatever throws before the append is queued still rejects the promise rather than throwing.
    */
-  async produce(
+  produce(
     topic: string,
     partition: number,
     batch: Buffer,
     acks: Acks,
     options: ProduceOptions = {},
   ): Promise<AppendInfo | null> {
-    const { partition: replica, leader } = this.leaderOf(topic, partition);
-    checkEpoch(leader, options.expectedLeaderEpoch);
-    if (this.draining) return this.parkUntilLeadershipMoves(replica, leader);
-    const minInsync = this.minInsyncReplicas(topic);
-    if (acks === 'all') replica.admitAcksAll(leader, minInsync, ACKS_WAITING_MAX);
-    const appended = replica.append(leader, batch, {
-      ...(options.clientBatch === true ? { validateRecords: true } : { verifyCrc: false }),
-      sequenceGaps: options.sequenceGaps === true,
-      keyProducers: options.keyProducers === true && options.clientBatch !== true,
-    });
+    let replica: Partition;
+    let leader: LeaderPartition;
+    let minInsync: number;
+    let appended: Promise<AppendInfo>;
+    try {
+      ({ partition: replica, leader } = this.leaderOf(topic, partition));
+      checkEpoch(leader, options.expectedLeaderEpoch);
+      if (this.draining) return this.parkUntilLeadershipMoves(replica, leader);
+      minInsync = this.minInsyncReplicas(topic);
+      if (acks === 'all') replica.admitAcksAll(leader, minInsync, ACKS_WAITING_MAX);
+      appended = replica.append(leader, batch, {
+        ...(options.clientBatch === true ? { validateRecords: true } : { verifyCrc: false }),
+        sequenceGaps: options.sequenceGaps === true,
+        keyProducers: options.keyProducers === true && options.clientBatch !== true,
+      });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     const done = appended.then(
       (info) => {
         this.lastAppends.remember(leader, info, batch);
         this.effects.execute(replica, replica.leaderAppended(leader));
         this.lastAppends.appended(leader);
+        if (acks !== '0') refuseKeyInFlight(leader, batch, info);
         return info;
       },
       (error: unknown) => {
@@ -310,12 +321,14 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
     );
     if (acks === '0') {
       done.catch(() => undefined);
-      return null;
+      return Promise.resolve(null);
     }
-    const info = await done;
-    refuseKeyInFlight(leader, batch, info);
-    if (acks === 'all') await replica.untilCommitted(leader, info.lastOffset + 1, minInsync);
-    return info;
+    if (acks === 'all')
+      return done.then(async (info) => {
+        await replica.untilCommitted(leader, info.lastOffset + 1, minInsync);
+        return info;
+      });
+    return done;
   }
 
   /**

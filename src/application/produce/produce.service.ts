@@ -114,8 +114,8 @@ export class ProduceService {
     }
     const appended = this.replicaManager.produce(topic, partition, batch, acks, { clientBatch: true });
     return appended.then((info) => {
-      // the header was checked by the log before it took the batch
-      this.metrics.produced(topic, readBatchHeader(batch).recordCount, batch.length);
+      // acks=0 answers no info; the header was checked by the log before it took the batch
+      this.metrics.produced(topic, info?.recordCount ?? readBatchHeader(batch).recordCount, batch.length);
       return info;
     });
   }

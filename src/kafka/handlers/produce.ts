@@ -7,15 +7,22 @@
 // Authorization: WRITE on each topic. Quotas: the request's bytes on producer_byte_rate. The client's timeout is
 // not used: an acks=-1 wait is bounded by BROOK_ACKS_ALL_TIMEOUT_MS (REQUEST_TIMED_OUT past it, outcome unknown).
 // With acks=0 there is no answer, and a partition that fails closes the connection, as in Kafka.
-// Pipelined: every append is queued before the first await, so a connection's Produce requests take their
-// offsets in the order they were sent (librdkafka pipelines up to five).
+// Pipelined: every append is queued before the handler returns, so a connection's Produce requests take their
+// offsets in the order they were sent (librdkafka pipelines up to five). The answer is built once every append
+// settled, after one promise reaction per partition (no chain of async functions per request: K1's Produce path).
 import type { Acks } from '../../replication/replica-manager.service.js';
 import { readBatchHeader, BATCH_HEADER_BYTES } from '../../partition-log/record-batch.js';
 import type { ResponseInput } from '../protocol/apis.js';
 import { KafkaErrorCode } from '../protocol/error-codes.js';
 import { authorized, topicResource } from '../kafka-authorization.js';
 import { kafkaFailure, type KafkaFailure } from '../kafka-errors.js';
-import { CloseConnection, defineHandler, NO_RESPONSE, type KafkaRequestContext } from '../kafka-handler.js';
+import {
+  CloseConnection,
+  defineHandler,
+  NO_RESPONSE,
+  type HandlerAnswer,
+  type KafkaRequestContext,
+} from '../kafka-handler.js';
 
 type PartitionAnswer = ResponseInput<'Produce'>['responses'][number]['partitionResponses'][number];
 
@@ -35,7 +42,7 @@ export const produceHandler = defineHandler({
   maxVersion: 9,
   advertisedMinVersion: 0,
   ordering: 'pipelined',
-  async handle(request, context) {
+  handle(request, context) {
     const { acks, topicData, transactionalId } = request.body;
     context.charge('producer_byte_rate', context.requestBytes);
     const mode = ACKS.get(acks);
@@ -45,34 +52,66 @@ export const produceHandler = defineHandler({
         : transactionalId !== null
           ? failure(KafkaErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 'Brook has no transactions')
           : null;
-    // every append is queued here, synchronously, in request order
-    const topics = topicData.map((topic) => {
+    // every append is queued here, synchronously, in request order; outcomes[] in topic then partition order
+    const outcomes: Outcome[] = [];
+    for (const topic of topicData) {
       const writable = refusal === null && authorized(context, 'Produce', 'WRITE', topicResource(topic.name));
-      return {
-        name: topic.name,
-        partitions: topic.partitionData.map(({ index, records }) => ({
-          index,
-          outcome:
-            refusal ??
+      for (const { index, records } of topic.partitionData) {
+        outcomes.push(
+          refusal ??
             (writable
               ? append(context, topic.name, index, records, mode!)
               : failure(KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED, `not authorized to WRITE topic ${topic.name}`)),
-        })),
-      };
-    });
-    const responses = await Promise.all(
-      topics.map(async (topic) => ({
+        );
+      }
+    }
+    const answer = (settled: readonly Settled[]): HandlerAnswer<'Produce'> => {
+      let at = 0;
+      const responses = topicData.map((topic) => ({
         name: topic.name,
-        partitionResponses: await Promise.all(
-          topic.partitions.map(({ index, outcome }) => partitionAnswer(context, topic.name, index, outcome)),
+        partitionResponses: topic.partitionData.map(({ index }) =>
+          partitionAnswer(context, topic.name, index, settled[at++]),
         ),
-      })),
-    );
-    if (acks !== 0) return { responses, throttleTimeMs: 0 };
-    const failed = responses.flatMap((topic) => topic.partitionResponses).find((answer) => answer.errorCode !== 0);
-    return failed === undefined ? NO_RESPONSE : new CloseConnection(`acks=0 Produce failed: ${failed.errorMessage}`);
+      }));
+      if (acks !== 0) return { responses, throttleTimeMs: 0 };
+      const failed = responses.flatMap((topic) => topic.partitionResponses).find((one) => one.errorCode !== 0);
+      return failed === undefined ? NO_RESPONSE : new CloseConnection(`acks=0 Produce failed: ${failed.errorMessage}`);
+    };
+    return whenSettled(outcomes, answer);
   },
 });
+
+type Appended = { firstOffset: number; logAppendTimeMs: number } | null;
+type Outcome = Promise<Appended> | KafkaFailure;
+type Settled = Appended | KafkaFailure;
+
+/**
+ * `then` of the outcomes once every append settled, a failed one as its failure: at once when none is pending (a
+ * request refused whole), in the append's own promise reaction when one is (the usual Produce: one partition).
+ */
+function whenSettled<T>(outcomes: readonly Outcome[], then: (settled: Settled[]) => T): T | Promise<T> {
+  const settled: Settled[] = [];
+  const pending: number[] = [];
+  for (let i = 0; i < outcomes.length; i++) {
+    const outcome = outcomes[i];
+    settled.push(outcome instanceof Promise ? null : outcome);
+    if (outcome instanceof Promise) pending.push(i);
+  }
+  if (pending.length === 0) return then(settled);
+  const settle = (i: number) =>
+    (outcomes[i] as Promise<Appended>).then(
+      (result) => void (settled[i] = result),
+      (error: unknown) => void (settled[i] = kafkaFailure(error)),
+    );
+  if (pending.length === 1) {
+    const i = pending[0];
+    return (outcomes[i] as Promise<Appended>).then(
+      (result) => ((settled[i] = result), then(settled)),
+      (error: unknown) => ((settled[i] = kafkaFailure(error)), then(settled)),
+    );
+  }
+  return Promise.all(pending.map(settle)).then(() => then(settled));
+}
 
 /** Starts the append of one partition's records; a refusal known before appending is answered as it is. */
 function append(
@@ -81,7 +120,7 @@ function append(
   partition: number,
   records: Buffer | null,
   acks: Acks,
-): Promise<{ firstOffset: number; logAppendTimeMs: number } | null> | KafkaFailure {
+): Outcome {
   if (records === null || records.length < BATCH_HEADER_BYTES) {
     return failure(KafkaErrorCode.CORRUPT_MESSAGE, 'the partition carries no record batch');
   }
@@ -98,18 +137,7 @@ function append(
   return context.services.produce.appendClientBatch(topic, partition, records, acks);
 }
 
-async function partitionAnswer(
-  context: KafkaRequestContext,
-  topic: string,
-  index: number,
-  outcome: Promise<{ firstOffset: number; logAppendTimeMs: number } | null> | KafkaFailure,
-): Promise<PartitionAnswer> {
-  let result: KafkaFailure | { firstOffset: number; logAppendTimeMs: number } | null;
-  try {
-    result = outcome instanceof Promise ? await outcome : outcome;
-  } catch (error) {
-    result = kafkaFailure(error);
-  }
+function partitionAnswer(context: KafkaRequestContext, topic: string, index: number, result: Settled): PartitionAnswer {
   if (result !== null && 'errorCode' in result) {
     return { index, errorCode: result.errorCode, baseOffset: -1, recordErrors: [], errorMessage: result.errorMessage };
   }
