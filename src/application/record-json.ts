@@ -100,18 +100,13 @@ function writeTextJson(out: JsonTextBuffer, bytes: Buffer | null): void {
  * control character below 0x20 (valid UTF-8 holds no lone surrogate, the only other thing it escapes).
  */
 export function isPlainJsonText(bytes: Uint8Array): boolean {
-  return isPlainJsonRange(bytes, 0, bytes.length);
-}
-
-/** isPlainJsonText of bytes [start, end) of `source`, without a view of them unless they hold a non-ASCII byte. */
-export function isPlainJsonRange(source: Uint8Array, start: number, end: number): boolean {
   let ascii = true;
-  for (let i = start; i < end; i++) {
-    const byte = source[i];
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
     if (byte < 0x20 || byte === 0x22 || byte === 0x5c) return false;
     if (byte >= 0x80) ascii = false;
   }
-  return ascii || isUtf8(source.subarray(start, end));
+  return ascii || isUtf8(bytes);
 }
 
 /**
@@ -149,12 +144,29 @@ export class JsonTextBuffer {
     this.length += bytes.length;
   }
 
-  /** Bytes [start, start + length) of `source` between double quotes (appendQuoted without a view of them). */
-  appendQuotedRange(source: Buffer, start: number, length: number): void {
+  /**
+   * Bytes [start, start + length) of `source` between double quotes when they are plain JSON text
+   * (isPlainJsonText), checked as they are copied, in one pass and without a view of them (Node 20's Buffer.copy
+   * of a range makes one); false, with nothing written, when they are not.
+   */
+  appendPlainJsonRange(source: Uint8Array, start: number, length: number): boolean {
     this.reserve(length + 2);
-    this.buffer[this.length++] = QUOTE;
-    this.length += source.copy(this.buffer, this.length, start, start + length);
-    this.buffer[this.length++] = QUOTE;
+    const buffer = this.buffer;
+    const opening = this.length;
+    let at = opening;
+    buffer[at++] = QUOTE;
+    let ascii = true;
+    const end = start + length;
+    for (let i = start; i < end; i++) {
+      const byte = source[i];
+      if (byte < 0x20 || byte === 0x22 || byte === 0x5c) return false;
+      if (byte >= 0x80) ascii = false;
+      buffer[at++] = byte;
+    }
+    if (!ascii && !isUtf8(source.subarray(start, end))) return false;
+    buffer[at++] = QUOTE;
+    this.length = at;
+    return true;
   }
 
   /** `value`'s decimal text, as String(value) writes it, without that string for a safe integer. */

@@ -7,7 +7,7 @@
 // all: fixed pieces, its offset and timestamp as digits, its key and value copied between quotes. W5 pushes 10,000
 // such records a second; their objects and views were about a third of its young-generation allocation.
 import { RecordCursor } from '../partition-log/record-batch.js';
-import { headersJson, isPlainJsonRange, type JsonTextBuffer } from './record-json.js';
+import { headersJson, type JsonTextBuffer } from './record-json.js';
 
 /** The formats stored batches are written in from their bytes; the others go through toApiRecord. */
 export type BytesFormat = 'string' | 'binary';
@@ -74,8 +74,8 @@ function writeStringRecord(out: JsonTextBuffer, cursor: RecordCursor, opening: B
 /** A string-format key or value (length -1: null): its bytes when JSON needs no escape in them, else escaped. */
 function writeTextField(out: JsonTextBuffer, body: Buffer, start: number, length: number): void {
   if (length === -1) out.appendBytes(NULL_TEXT);
-  else if (isPlainJsonRange(body, start, start + length)) out.appendQuotedRange(body, start, length);
-  else out.append(JSON.stringify(body.toString('utf8', start, start + length)));
+  else if (!out.appendPlainJsonRange(body, start, length))
+    out.append(JSON.stringify(body.toString('utf8', start, start + length)));
 }
 
 /** A binary-format record's text as one string: the base64 text is a new string either way (record-json.ts). */
