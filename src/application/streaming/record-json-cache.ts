@@ -215,7 +215,9 @@ export class RecordJsonCache {
       ? writeStoredBatchJson(out, stored, topic, partition, format)
       : this.writeDecodedRecords(out, stored, topic, partition, format);
     // a copy of the exact length, so that the cache holds no unused room (and the scratch can take the next batch)
-    const json = Buffer.from(out.toBuffer());
+    const text = out.toBuffer();
+    const json = Buffer.allocUnsafeSlow(text.length);
+    json.set(text); // Buffer.from(text) took twice as long (a zero-filled copy)
     if (this.scratch.capacityBytes > SCRATCH_BYTES_MAX) this.scratch = new JsonTextBuffer(0);
     return new EncodedBatch(json, offsets, starts);
   }
