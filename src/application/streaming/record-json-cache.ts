@@ -6,9 +6,11 @@
 // stream that asks for those records, and the cached texts are no JS-heap strings for the garbage collector to
 // copy. Each batch's text is written into one scratch buffer the cache keeps (at most SCRATCH_BYTES_MAX) and then
 // copied at its exact length: a buffer of twice the batch's size a batch, dropped at once, made W5's broker free
-// 10 MB of external memory a second in scavenges. Least recently used entries are evicted past RECORD_JSON_CACHE_BYTES_MAX (the bytes they hold). Streams
-// that shared one read and ask for the same records get the same EncodedRun. Pure: no I/O; records in a schema format
-// are decoded with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
+// 10 MB of external memory a second in scavenges. String and binary batches are written straight from their bytes
+// (stored-batch-json.ts: no record object a record); the other formats through decodeRecords' records. Least
+// recently used entries are evicted past RECORD_JSON_CACHE_BYTES_MAX (the bytes they hold). Streams that shared one
+// read and ask for the same records get the same EncodedRun. Pure: no I/O; records in a schema format are decoded
+// with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
 import { batchesIn, decodeRecords, lastOffsetOf } from '../../partition-log/record-batch.js';
 import type { ReadFormat } from '../record-format.js';
 import { JsonTextBuffer, jsonSizeHint, writeRecordJson } from '../record-json.js';
