@@ -34,7 +34,7 @@ export function recordJson(
 }
 
 /** A record's text from its headers on, to its end. */
-function headersJson(headers: LogRecord['headers']): string {
+export function headersJson(headers: LogRecord['headers']): string {
   if (headers.length === 0) return ',"headers":[]}';
   let text = ',"headers":[';
   for (let i = 0; i < headers.length; i++) {
@@ -137,6 +137,60 @@ export class JsonTextBuffer {
     this.buffer[this.length++] = QUOTE;
   }
 
+  /** Bytes as they are (text the caller already holds as UTF-8, such as a record's fixed pieces). */
+  appendBytes(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.buffer.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  /**
+   * Bytes [start, start + length) of `source` between double quotes when they are plain JSON text
+   * (isPlainJsonText), checked as they are copied, in one pass and without a view of them (Node 20's Buffer.copy
+   * of a range makes one); false, with nothing written, when they are not.
+   */
+  appendPlainJsonRange(source: Uint8Array, start: number, length: number): boolean {
+    this.reserve(length + 2);
+    const buffer = this.buffer;
+    const opening = this.length;
+    let at = opening;
+    buffer[at++] = QUOTE;
+    let ascii = true;
+    const end = start + length;
+    for (let i = start; i < end; i++) {
+      const byte = source[i];
+      if (byte < 0x20 || byte === 0x22 || byte === 0x5c) return false;
+      if (byte >= 0x80) ascii = false;
+      buffer[at++] = byte;
+    }
+    if (!ascii && !isUtf8(source.subarray(start, end))) return false;
+    buffer[at++] = QUOTE;
+    this.length = at;
+    return true;
+  }
+
+  /** `value`'s decimal text, as String(value) writes it, without that string for a safe integer. */
+  appendInteger(value: number): void {
+    if (!Number.isSafeInteger(value)) {
+      this.append(String(value));
+      return;
+    }
+    this.reserve(INTEGER_BYTES_MAX);
+    let magnitude = value;
+    if (magnitude < 0) {
+      this.buffer[this.length++] = MINUS;
+      magnitude = -magnitude;
+    }
+    let digits = 1;
+    for (let power = 10; power <= magnitude; power *= 10) digits++;
+    let position = this.length + digits;
+    do {
+      this.buffer[--position] = DIGIT_ZERO + (magnitude % 10);
+      magnitude = Math.floor(magnitude / 10);
+    } while (magnitude > 0);
+    this.length += digits;
+  }
+
   /** Starts over (what was written is dropped), keeping the memory for the next text, with room for `bytes`. */
   clear(bytes: number): void {
     this.length = 0;
@@ -174,6 +228,10 @@ export class JsonTextBuffer {
 }
 
 const QUOTE = 0x22;
+const MINUS = 0x2d;
+const DIGIT_ZERO = 0x30;
+/** A safe integer's text: a sign and 16 digits. */
+const INTEGER_BYTES_MAX = 17;
 
 /** Room for the JSON of the records in `batches`: base64 takes 4/3 of the bytes, and each record's fields more. */
 export function jsonSizeHint(batches: Buffer): number {

@@ -60,6 +60,24 @@ export function batchesSummary(buffer: Buffer, from: number): { nextOffset: numb
  * not checked here (see validateBatch).
  */
 export function decodeRecords(batch: Buffer, maxDecompressedBytes = BATCH_BYTES_MAX): LogRecord[] {
+  const { header, body } = recordsSectionOf(batch, maxDecompressedBytes);
+  try {
+    return readRecords(header, body);
+  } catch (error) {
+    // VarintReader reports a field running past its record as a RangeError.
+    if (error instanceof RangeError) throw new CorruptBatchError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * One batch's header and its records section, decompressed (bounded by `maxDecompressedBytes`), checked as far as
+ * the batch's length and record count go; what decodeRecords and RecordCursor read the records from.
+ */
+export function recordsSectionOf(
+  batch: Buffer,
+  maxDecompressedBytes = BATCH_BYTES_MAX,
+): { header: BatchHeader; body: Buffer } {
   const header = readBatchHeader(batch);
   if (batch.length < header.sizeBytes) {
     throw new CorruptBatchError(`batch truncated: ${batch.length} of ${header.sizeBytes} bytes`);
@@ -70,13 +88,7 @@ export function decodeRecords(batch: Buffer, maxDecompressedBytes = BATCH_BYTES_
   if (header.recordCount < 0 || header.recordCount * MIN_RECORD_BYTES > body.length) {
     throw new CorruptBatchError(`record count ${header.recordCount} does not fit in ${body.length} bytes of records`);
   }
-  try {
-    return readRecords(header, body);
-  } catch (error) {
-    // VarintReader reports a field running past its record as a RangeError.
-    if (error instanceof RangeError) throw new CorruptBatchError(error.message);
-    throw error;
-  }
+  return { header, body };
 }
 
 /** length, attributes, timestampDelta, offsetDelta, key length, value length, header count: one byte each at least. */

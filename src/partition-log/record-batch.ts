@@ -36,3 +36,4 @@ export {
   type RecordSpans,
 } from './record-batch-builder.js';
 export { batchesIn, batchesSummary, decodeRecords, type LogRecord } from './record-batch-reader.js';
+export { RecordCursor } from './record-cursor.js';

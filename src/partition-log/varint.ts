@@ -65,8 +65,14 @@ export class VarintReader {
   constructor(
     readonly buffer: Buffer,
     public position: number,
-    private readonly end: number,
+    private end: number,
   ) {}
+
+  /** Reads on from `position`, up to `end` (a cursor over one record after another). */
+  moveTo(position: number, end: number): void {
+    this.position = position;
+    this.end = end;
+  }
 
   readVarint(): number {
     // Accumulates the magnitude (zig-zag >> 1) so that no intermediate is an odd number above 2^53.
@@ -91,6 +97,15 @@ export class VarintReader {
   readInt8(): number {
     if (this.position >= this.end) throw new RangeError('record ends early');
     return this.buffer.readInt8(this.position++);
+  }
+
+  /** Reads a varint length then steps over that many bytes, making no view of them; returns the length (-1: null). */
+  skipBytes(): number {
+    const length = this.readVarint();
+    if (length === -1) return -1;
+    if (length < 0 || this.position + length > this.end) throw new RangeError(`bad length ${length} in record`);
+    this.position += length;
+    return length;
   }
 
   /** Reads a varint length then that many bytes; -1 means null. The slice shares memory with the buffer. */

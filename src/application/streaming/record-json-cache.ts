@@ -6,13 +6,16 @@
 // stream that asks for those records, and the cached texts are no JS-heap strings for the garbage collector to
 // copy. Each batch's text is written into one scratch buffer the cache keeps (at most SCRATCH_BYTES_MAX) and then
 // copied at its exact length: a buffer of twice the batch's size a batch, dropped at once, made W5's broker free
-// 10 MB of external memory a second in scavenges. Least recently used entries are evicted past RECORD_JSON_CACHE_BYTES_MAX (the bytes they hold). Streams
-// that shared one read and ask for the same records get the same EncodedRun. Pure: no I/O; records in a schema format
-// are decoded with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
+// 10 MB of external memory a second in scavenges. String and binary batches are written straight from their bytes
+// (stored-batch-json.ts: no record object a record); the other formats through decodeRecords' records. Least
+// recently used entries are evicted past RECORD_JSON_CACHE_BYTES_MAX (the bytes they hold). Streams that shared one
+// read and ask for the same records get the same EncodedRun. Pure: no I/O; records in a schema format are decoded
+// with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
 import { batchesIn, decodeRecords, lastOffsetOf } from '../../partition-log/record-batch.js';
 import type { ReadFormat } from '../record-format.js';
 import { JsonTextBuffer, jsonSizeHint, writeRecordJson } from '../record-json.js';
 import type { SchemaLookup } from '../schemas/record-codec.js';
+import { isBytesFormat, writeStoredBatchJson, type WrittenBatch } from '../stored-batch-json.js';
 import { isSchemaReadFormat } from '../schemas/schema-fields.js';
 
 /** The registry's schemas, as the cache decodes with them and the streams refresh them before a read is encoded. */
@@ -207,12 +210,31 @@ export class RecordJsonCache {
   }
 
   private encodeBatch(stored: Buffer, topic: string, partition: number, format: ReadFormat): EncodedBatch {
-    const records = decodeRecords(stored);
-    const offsets = new Float64Array(records.length);
-    const starts = new Uint32Array(records.length + 1);
     const sizeHint = jsonSizeHint(stored);
     const out = sizeHint <= SCRATCH_BYTES_MAX ? this.scratch : new JsonTextBuffer(sizeHint);
     out.clear(sizeHint);
+    const { offsets, starts } = isBytesFormat(format)
+      ? writeStoredBatchJson(out, stored, topic, partition, format)
+      : this.writeDecodedRecords(out, stored, topic, partition, format);
+    // a copy of the exact length, so that the cache holds no unused room (and the scratch can take the next batch)
+    const text = out.toBuffer();
+    const json = Buffer.allocUnsafeSlow(text.length);
+    json.set(text); // Buffer.from(text) took twice as long (a zero-filled copy)
+    if (this.scratch.capacityBytes > SCRATCH_BYTES_MAX) this.scratch = new JsonTextBuffer(0);
+    return new EncodedBatch(json, offsets, starts);
+  }
+
+  /** The formats whose key and value are decoded (json, the schema formats): through each record's object. */
+  private writeDecodedRecords(
+    out: JsonTextBuffer,
+    stored: Buffer,
+    topic: string,
+    partition: number,
+    format: ReadFormat,
+  ): WrittenBatch {
+    const records = decodeRecords(stored);
+    const offsets = new Float64Array(records.length);
+    const starts = new Uint32Array(records.length + 1);
     for (let i = 0; i < records.length; i++) {
       if (i > 0) out.append(',');
       starts[i] = out.byteLength;
@@ -220,10 +242,7 @@ export class RecordJsonCache {
       writeRecordJson(out, records[i], partition, format, topic, this.schemas?.lookup);
     }
     starts[records.length] = out.byteLength + 1;
-    // a copy of the exact length, so that the cache holds no unused room (and the scratch can take the next batch)
-    const json = Buffer.from(out.toBuffer());
-    if (this.scratch.capacityBytes > SCRATCH_BYTES_MAX) this.scratch = new JsonTextBuffer(0);
-    return new EncodedBatch(json, offsets, starts);
+    return { offsets, starts };
   }
 
   private evict(): void {

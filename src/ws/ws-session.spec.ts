@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { sendRecordsFrame } from './ws-session.js';
+
+let server: WebSocketServer | null = null;
+afterEach(() => server?.close());
+
+/** A server-side socket and a client whose every received message goes to `messages`. */
+async function connectedPair(messages: string[]): Promise<{ serverSide: WebSocket; client: WebSocket }> {
+  server = new WebSocketServer({ port: 0, perMessageDeflate: false });
+  const accepted = new Promise<WebSocket>((resolve) => server!.once('connection', resolve));
+  const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  client.on('message', (data: Buffer, isBinary) => {
+    expect(isBinary).toBe(false);
+    messages.push(data.toString('utf8'));
+  });
+  await new Promise((resolve) => client.once('open', resolve));
+  return { serverSide: await accepted, client };
+}
+
+describe('sendRecordsFrame', () => {
+  it('sends one text message of the three pieces, in one write to the TCP socket', async () => {
+    const messages: string[] = [];
+    const { serverSide, client } = await connectedPair(messages);
+    const tcp = (serverSide as unknown as { _socket: { _writev: (...args: unknown[]) => void } })._socket;
+    let writes = 0;
+    const writev = tcp._writev.bind(tcp);
+    tcp._writev = (...args: unknown[]) => {
+      writes++;
+      writev(...args);
+    };
+    const json = Buffer.from(`{"offset":0,"value":"${'x'.repeat(70_000)}"},{"offset":1,"value":"é"}`);
+    const sent = new Promise<void>((resolve) =>
+      sendRecordsFrame(serverSide, Buffer.from('{"op":"records","id":"s","records":['), json, resolve),
+    );
+    await sent;
+    await expect.poll(() => messages.length).toBe(1);
+    expect(messages[0]).toBe(`{"op":"records","id":"s","records":[${json.toString('utf8')}]}`);
+    expect(JSON.parse(messages[0]).records).toHaveLength(2);
+    expect(writes).toBe(1);
+    client.close();
+  });
+});
