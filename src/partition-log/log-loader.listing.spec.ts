@@ -1,14 +1,14 @@
 // Opening a log lists its folder once: at 10,000 partitions each listing, marker check and state read is a round
 // trip through the thread pool per log, on the start-up's critical path. The small state files and the segments'
-// sizes are read synchronously (folder-metadata-reads.ts), and an existing folder is not created again. The
-// promise-based fs calls are counted per folder.
+// sizes are read synchronously (folder-metadata-reads.ts), small index files and producer snapshots too, and an
+// existing folder is not created again. The promise-based fs calls are counted per folder.
 import * as fsPromises from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { appendBatches, dir, open, opened, useLogDir } from '../../test/support/partition-log-spec.js';
 import { harness } from '../../test/support/log-fixtures.js';
 import { FileHandlePool } from './file-handle-pool.js';
-import { LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE } from './segment-files.js';
+import { LEADER_EPOCH_CHECKPOINT_FILE, LOG_STATE_FILE, SNAPSHOT_SUFFIX } from './segment-files.js';
 import { PartitionLog } from './partition-log.js';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -73,6 +73,27 @@ describe('opening a log', () => {
     expect(crashed.segmentCount).toBe(segmentCount);
     expect(crashed.sizeBytes).toBe(sizeBytes);
     expect(crashed.latestEpochAtOpen).toBe(4);
+  });
+
+  it('reads small producer snapshots and index files without the thread pool', async () => {
+    const h = harness(dir, { segmentBytes: 500 });
+    const log = await open(h);
+    await appendBatches(log, 20, 3, 2);
+    const files = await fsPromises.readdir(dir);
+    expect(files.filter((name) => name.endsWith(SNAPSHOT_SUFFIX)).length).toBeGreaterThan(0);
+    vi.clearAllMocks();
+    // kill -9: the snapshots written at each roll are read to rebuild the producer state
+    const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
+    opened.push(crashed);
+    expect(callsOn(fsPromises.readFile, dir)).toBe(0);
+    expect(crashed.logEndOffset).toBe(60);
+    await crashed.close();
+    vi.clearAllMocks();
+    // clean: every segment's two index files are read
+    const reopened = await open(h);
+    expect(callsOn(fsPromises.readFile, dir)).toBe(0);
+    expect(reopened.logEndOffset).toBe(60);
+    expect(reopened.segmentCount).toBe(crashed.segmentCount);
   });
 
   it('creates a folder that does not exist and opens an empty log in it', async () => {

@@ -1,7 +1,7 @@
 // Opening a partition log from its folder, with crash recovery (Kafka's LogLoader). Files are named as in
 // segment-files.ts; the state files are read and written by log-state-files.ts. The folder is listed once; its
-// small files and the segments' sizes are read synchronously (folder-metadata-reads.ts), the segments' batches,
-// indexes and the producer snapshots through the thread pool.
+// small files, the segments' sizes, small index files and producer snapshots are read synchronously
+// (folder-metadata-reads.ts), the segments' batches through the thread pool, a chunk at a time (segment-scan.ts).
 //
 // 1. Leftovers of interrupted work are deleted: compaction output not yet swapped in (`.cleaned`) and temporary
 //    files of atomic replaces (`.tmp`).

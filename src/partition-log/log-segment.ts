@@ -30,6 +30,7 @@ import {
   readFirstHeader,
   scanHeaders,
   scanValidBatches,
+  SegmentWindow,
   wholeBatchesFrom,
   wholeBatchesLength,
   type LocatedBatch,
@@ -244,9 +245,9 @@ export class LogSegment {
 
   /** Passes the header of every batch whose last offset is >= `offset`, in order (producer-state replay). */
   async forEachHeaderFrom(offset: number, onHeader: (header: BatchHeader) => void): Promise<void> {
-    const found = offset <= this.baseOffset ? { position: 0 } : await this.locate(offset);
-    if (found === null) return;
-    await this.withReadHandle((handle) => scanHeaders(handle, found.position, this.sizeBytes, onHeader));
+    // one walk from the index entry at or below `offset` (locate's start), passing headers from the batch it finds
+    const position = offset <= this.baseOffset ? 0 : this.offsetIndex.lookup(offset).position;
+    await this.withReadHandle((handle) => scanHeaders(handle, position, this.sizeBytes, onHeader, offset));
   }
 
   /**
@@ -379,10 +380,16 @@ export class LogSegment {
   private async scanTailFromLastIndexEntry(): Promise<void> {
     await this.pool.withHandle(this.logPath, async (handle) => {
       // segment.ms measures from the first batch's timestamp, which the indexes do not hold.
-      const first = await readFirstHeader(handle, this.sizeBytes);
+      const window = new SegmentWindow(handle, this.sizeBytes); // a small segment is one read for both walks
+      const first = await readFirstHeader(handle, this.sizeBytes, window);
       if (first !== null) this.indexes.firstBatchTimestampMs = first.maxTimestamp;
-      await scanHeaders(handle, this.indexes.lastIndexedPosition(), this.sizeBytes, (header) =>
-        this.indexes.addTail(header),
+      await scanHeaders(
+        handle,
+        this.indexes.lastIndexedPosition(),
+        this.sizeBytes,
+        (header) => this.indexes.addTail(header),
+        -1,
+        window,
       );
     });
   }
