@@ -68,6 +68,9 @@ export class LogSegment {
   sizeBytes: number;
   private readonly indexes: SegmentIndexes;
   private replaced: Promise<void> | null = null;
+  /** The bytes a recovery read, kept while the log loads for its producer replay (keepRecoveredBytes). */
+  private recovered: SegmentWindow | null = null;
+  private keepRecovered = false;
 
   private constructor(
     readonly dir: string,
@@ -247,7 +250,29 @@ export class LogSegment {
   async forEachHeaderFrom(offset: number, onHeader: (header: BatchHeader) => void): Promise<void> {
     // one walk from the index entry at or below `offset` (locate's start), passing headers from the batch it finds
     const position = offset <= this.baseOffset ? 0 : this.offsetIndex.lookup(offset).position;
-    await this.withReadHandle((handle) => scanHeaders(handle, position, this.sizeBytes, onHeader, offset));
+    await this.withReadHandle((handle) =>
+      scanHeaders(
+        handle,
+        position,
+        this.sizeBytes,
+        onHeader,
+        offset,
+        this.recovered?.readingThrough(handle, this.sizeBytes),
+      ),
+    );
+  }
+
+  /**
+   * Opening a log after a crash: the next recover() keeps the bytes it read (at most one chunk, 64 KB) until
+   * dropRecoveredBytes(), so the producer replay that follows walks them without reading the file again.
+   */
+  keepRecoveredBytes(): void {
+    this.keepRecovered = true;
+  }
+
+  dropRecoveredBytes(): void {
+    this.keepRecovered = false;
+    this.recovered = null;
   }
 
   /**
@@ -318,12 +343,20 @@ export class LogSegment {
   ): Promise<RecoveryResult> {
     this.indexes.reset();
     const { indexIntervalBytes } = this.options;
-    const valid = await this.pool.withHandle(this.logPath, (handle) =>
-      scanValidBatches(handle, this.sizeBytes, expectedFirstOffset, (header, position) => {
-        this.indexes.add(header, position, indexIntervalBytes);
-        onValidBatch?.(header);
-      }),
-    );
+    const valid = await this.pool.withHandle(this.logPath, (handle) => {
+      const window = new SegmentWindow(handle, this.sizeBytes);
+      if (this.keepRecovered) this.recovered = window;
+      return scanValidBatches(
+        handle,
+        this.sizeBytes,
+        expectedFirstOffset,
+        (header, position) => {
+          this.indexes.add(header, position, indexIntervalBytes);
+          onValidBatch?.(header);
+        },
+        window,
+      );
+    });
     const truncatedBytes = this.sizeBytes - valid.validBytes;
     if (truncatedBytes > 0) await this.truncateFileTo(valid.validBytes);
     this.indexes.nextOffset = Math.max(valid.nextOffset, this.baseOffset);

@@ -70,10 +70,20 @@ export class SegmentWindow {
   reads = 0;
 
   constructor(
-    private readonly handle: FileHandle,
-    private readonly sizeBytes: number,
+    private handle: FileHandle,
+    private sizeBytes: number,
   ) {
     this.buffer = Buffer.allocUnsafe(Math.max(0, Math.min(SCAN_CHUNK_BYTES, sizeBytes)));
+  }
+
+  /**
+   * The same bytes read on through another handle of the same file (a later lease of the pool), up to its size now
+   * (which may be below the bytes already read: a recovery cut the file; those past it are never answered).
+   */
+  readingThrough(handle: FileHandle, sizeBytes: number): this {
+    this.handle = handle;
+    this.sizeBytes = sizeBytes;
+    return this;
   }
 
   /**
@@ -81,6 +91,7 @@ export class SegmentWindow {
    * than `length` bytes lie there below `sizeBytes` (or the file is shorter than `sizeBytes` said).
    */
   async bytes(position: number, length: number): Promise<Buffer | null> {
+    if (position + length > this.sizeBytes) return null;
     if (position >= this.start && position + length <= this.start + this.length) {
       return this.buffer.subarray(position - this.start, position - this.start + length);
     }
