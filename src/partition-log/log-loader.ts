@@ -1,7 +1,7 @@
 // Opening a partition log from its folder, with crash recovery (Kafka's LogLoader). Files are named as in
 // segment-files.ts; the state files are read and written by log-state-files.ts. The folder is listed once; its
-// small files and the segments' sizes are read synchronously (folder-metadata-reads.ts), the segments' batches,
-// indexes and the producer snapshots through the thread pool.
+// small files, the segments' sizes, small index files and producer snapshots are read synchronously
+// (folder-metadata-reads.ts), the segments' batches through the thread pool, a chunk at a time (segment-scan.ts).
 //
 // 1. Leftovers of interrupted work are deleted: compaction output not yet swapped in (`.cleaned`) and temporary
 //    files of atomic replaces (`.tmp`).
@@ -33,7 +33,8 @@
 // 5. The epoch checkpoint and then the state are saved when they differ from what was read (the epochs first: a
 //    recovery point moved past re-scanned batches needs their epochs durable), and the clean-shutdown marker
 //    removed: from here on a crash is an unclean shutdown.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { DATA_DIR_MODE } from '../common/file-modes.js';
 import { join } from 'node:path';
 import { fileSizeOf } from './folder-metadata-reads.js';
@@ -122,6 +123,7 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
     nowMs,
     snapshotOffsetsIn(names),
   );
+  last.dropRecoveredBytes();
   producers.replaceWritten(reloaded.table);
   await forgetInSnapshots(dir, producers.removeExpired(nowMs));
   await deleteProducerSnapshots(dir, (offset) => offset < logStartOffset, reloaded.snapshotOffsetsLeft);
@@ -148,10 +150,13 @@ export async function loadLog(dir: string, config: LogConfig, deps: PartitionLog
   return local;
 }
 
-/** The folder's entries; a missing folder is created (empty). One thread-pool round trip for an existing one. */
+/**
+ * The folder's entries; a missing folder is created (empty). An existing folder is listed on the event loop, as its
+ * small files are read (folder-metadata-reads.ts): a few entries per segment, one listing per open.
+ */
 async function listOrCreate(dir: string): Promise<string[]> {
   try {
-    return await readdir(dir);
+    return readdirSync(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     await mkdir(dir, { recursive: true, mode: DATA_DIR_MODE });
@@ -221,9 +226,11 @@ async function loadSegments(
       ),
     );
     const segment = await LogSegment.open(dir, base, deps.pool, options, size, now, trusted);
+    segments[segments.length - 1]?.dropRecoveredBytes();
     segments.push(segment);
     if (trusted) continue;
     rescanned.push(segment);
+    segment.keepRecoveredBytes(); // the last one's, for the producer replay (loadLog drops them after it)
     const previous = segments[segments.length - 2];
     const result = await segment.recover(previous?.nextOffset ?? base, onValidBatch);
     if (result.truncatedBytes > 0) {

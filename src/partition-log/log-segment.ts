@@ -31,6 +31,7 @@ import {
   readFirstHeader,
   scanHeaders,
   scanValidBatches,
+  SegmentWindow,
   wholeBatchesFrom,
   wholeBatchesLength,
   type LocatedBatch,
@@ -68,6 +69,9 @@ export class LogSegment {
   sizeBytes: number;
   private readonly indexes: SegmentIndexes;
   private replaced: Promise<void> | null = null;
+  /** The bytes a recovery read, kept while the log loads for its producer replay (keepRecoveredBytes). */
+  private recovered: SegmentWindow | null = null;
+  private keepRecovered = false;
 
   private constructor(
     readonly dir: string,
@@ -251,9 +255,31 @@ export class LogSegment {
 
   /** Passes the header of every batch whose last offset is >= `offset`, in order (producer-state replay). */
   async forEachHeaderFrom(offset: number, onHeader: (header: BatchHeader) => void): Promise<void> {
-    const found = offset <= this.baseOffset ? { position: 0 } : await this.locate(offset);
-    if (found === null) return;
-    await this.withReadHandle((handle) => scanHeaders(handle, found.position, this.sizeBytes, onHeader));
+    // one walk from the index entry at or below `offset` (locate's start), passing headers from the batch it finds
+    const position = offset <= this.baseOffset ? 0 : this.offsetIndex.lookup(offset).position;
+    await this.withReadHandle((handle) =>
+      scanHeaders(
+        handle,
+        position,
+        this.sizeBytes,
+        onHeader,
+        offset,
+        this.recovered?.readingThrough(handle, this.sizeBytes),
+      ),
+    );
+  }
+
+  /**
+   * Opening a log after a crash: the next recover() keeps the bytes it read (at most one chunk, 64 KB) until
+   * dropRecoveredBytes(), so the producer replay that follows walks them without reading the file again.
+   */
+  keepRecoveredBytes(): void {
+    this.keepRecovered = true;
+  }
+
+  dropRecoveredBytes(): void {
+    this.keepRecovered = false;
+    this.recovered = null;
   }
 
   /**
@@ -324,12 +350,20 @@ export class LogSegment {
   ): Promise<RecoveryResult> {
     this.indexes.reset();
     const { indexIntervalBytes } = this.options;
-    const valid = await this.pool.withHandle(this.logPath, (handle) =>
-      scanValidBatches(handle, this.sizeBytes, expectedFirstOffset, (header, position) => {
-        this.indexes.add(header, position, indexIntervalBytes);
-        onValidBatch?.(header);
-      }),
-    );
+    const valid = await this.pool.withHandle(this.logPath, (handle) => {
+      const window = new SegmentWindow(handle, this.sizeBytes);
+      if (this.keepRecovered) this.recovered = window;
+      return scanValidBatches(
+        handle,
+        this.sizeBytes,
+        expectedFirstOffset,
+        (header, position) => {
+          this.indexes.add(header, position, indexIntervalBytes);
+          onValidBatch?.(header);
+        },
+        window,
+      );
+    });
     const truncatedBytes = this.sizeBytes - valid.validBytes;
     if (truncatedBytes > 0) await this.truncateFileTo(valid.validBytes);
     this.indexes.nextOffset = Math.max(valid.nextOffset, this.baseOffset);
@@ -386,10 +420,16 @@ export class LogSegment {
   private async scanTailFromLastIndexEntry(): Promise<void> {
     await this.pool.withHandle(this.logPath, async (handle) => {
       // segment.ms measures from the first batch's timestamp, which the indexes do not hold.
-      const first = await readFirstHeader(handle, this.sizeBytes);
+      const window = new SegmentWindow(handle, this.sizeBytes); // a small segment is one read for both walks
+      const first = await readFirstHeader(handle, this.sizeBytes, window);
       if (first !== null) this.indexes.firstBatchTimestampMs = first.maxTimestamp;
-      await scanHeaders(handle, this.indexes.lastIndexedPosition(), this.sizeBytes, (header) =>
-        this.indexes.addTail(header),
+      await scanHeaders(
+        handle,
+        this.indexes.lastIndexedPosition(),
+        this.sizeBytes,
+        (header) => this.indexes.addTail(header),
+        -1,
+        window,
       );
     });
   }

@@ -1,9 +1,11 @@
 // The producer state on disk: the snapshot files of a partition folder (format in producer-snapshot.ts, names in
 // segment-files.ts), and rebuilding the state as of an offset from the latest snapshot at or below it plus the
 // batch headers written after it (Kafka's ProducerStateManager.truncateAndReload). Opening a log, a truncation and
-// a reset call it; the appender writes a snapshot at every roll, the log's close one at its end.
-import { readdir, readFile, rm } from 'node:fs/promises';
+// a reset call it; the appender writes a snapshot at every roll, the log's close one at its end. A small snapshot
+// (a few producers) is read on the event loop (folder-metadata-reads.ts), a large one through the thread pool.
+import { readdir, rm } from 'node:fs/promises';
 import { writeFileAtomic } from '../common/atomic-file.js';
+import { readFileBytes } from './folder-metadata-reads.js';
 import type { LogSegment } from './log-segment.js';
 import { floorSegmentIndex } from './log-segments.js';
 import { CorruptProducerSnapshotError, decodeProducerSnapshot, encodeProducerSnapshot } from './producer-snapshot.js';
@@ -55,7 +57,7 @@ export async function forgetInSnapshots(dir: string, forgotten: readonly Produce
     const path = snapshotFilePath(dir, offset);
     let entries;
     try {
-      entries = decodeProducerSnapshot(await readFile(path));
+      entries = decodeProducerSnapshot(await readFileBytes(path));
     } catch (error) {
       if (!(error instanceof CorruptProducerSnapshotError)) throw error;
       await rm(path, { force: true });
@@ -103,7 +105,8 @@ export async function reloadProducerState(
   const left = offsets.filter((candidate) => candidate <= endOffset);
   for (const offset of [...left].reverse()) {
     try {
-      for (const entry of decodeProducerSnapshot(await readFile(snapshotFilePath(dir, offset)))) table.restore(entry);
+      for (const entry of decodeProducerSnapshot(await readFileBytes(snapshotFilePath(dir, offset))))
+        table.restore(entry);
       snapshotOffset = offset;
       break;
     } catch (error) {
