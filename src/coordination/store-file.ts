@@ -5,6 +5,10 @@
 //     "entries":  [ { "key": "...", "value": "...", "version": 3 }, ... ],   sorted by key
 //     "counters": [ { "key": "...", "value": 7 }, ... ] }                    sorted by key
 //
+// The text is JSON.stringify(document, null, 1) plus a newline (serializeSnapshot); the store builds the same text
+// from each entry's part (entryFileText, kept with the entry until it changes) so that a write of one change does
+// not serialize every other entry again (storeFileText, checked equal to serializeSnapshot by its spec).
+//
 // Written whole and atomically (common/atomic-file.ts): store.json.tmp is written and fsync'd, renamed over store.json, then the folder
 // is fsync'd so the rename itself is durable. A crash leaves either the old or the new file, plus maybe a stale
 // .tmp that open removes. Reading asserts the whole shape and every bound; anything else is corruption and stops
@@ -34,6 +38,39 @@ export function storeFilePath(dataDir: string): string {
 
 export function serializeSnapshot(snapshot: StoreSnapshot): string {
   return JSON.stringify({ format: FORMAT, formatVersion: FORMAT_VERSION, ...snapshot }, null, 1) + '\n';
+}
+
+/** One entry as serializeSnapshot writes it inside "entries" (indented, without the separating comma). */
+export function entryFileText(entry: KeyedVersionedValue): string {
+  return `  {\n   "key": ${JSON.stringify(entry.key)},\n   "value": ${JSON.stringify(entry.value)},\n   "version": ${entry.version}\n  }`;
+}
+
+/**
+ * serializeSnapshot's text from the entries' parts (entryFileText, in key order) and the counters (in key order),
+ * made by one join: one flat string, not a concatenation that writing it would copy again to flatten.
+ */
+export function storeFileText(entryTexts: readonly string[], counters: StoreSnapshot['counters']): string {
+  const pieces: string[] = [
+    `{\n "format": ${JSON.stringify(FORMAT)},\n "formatVersion": ${FORMAT_VERSION},\n "entries": `,
+  ];
+  const list = (texts: readonly string[]) => {
+    if (texts.length === 0) {
+      pieces.push('[]');
+      return;
+    }
+    pieces.push('[\n');
+    for (let index = 0; index < texts.length; index++) pieces.push(index === 0 ? '' : ',\n', texts[index]);
+    pieces.push('\n ]');
+  };
+  list(entryTexts);
+  pieces.push(',\n "counters": ');
+  list(
+    counters.map(
+      ({ key, value }) => `  {\n   "key": ${JSON.stringify(key)},\n   "value": ${JSON.stringify(value)}\n  }`,
+    ),
+  );
+  pieces.push('\n}\n');
+  return pieces.join('');
 }
 
 /** The snapshot in file, null when there is none yet (first start); a stale temp file is removed. */
