@@ -6,8 +6,8 @@
 // - Persistent keys and counters are written after each mutation; the mutations of one tick share one write
 //   (CoalescingWriter), and each call resolves only once its effect is on disk. The file is rewritten whole, but
 //   each entry keeps its part of the text (store-file.ts) and the key order is kept until a key comes or goes, so
-//   a write after one change serializes that entry only (at 10,000 partition states a write made ~5 MB of
-//   garbage; now the joined text). Every call, reads included, also
+//   a write after one change serializes that entry only, and writes it in chunks (at 10,000 partition states a
+//   write made ~5 MB of garbage, ~2 MB of it one large string). Every call, reads included, also
 //   waits for the writes requested before it, so nobody is ever handed state that a crash could take back.
 // - Watch events are published after that wait, in the order of the operations.
 // - A failed write stops the store (CoordinationStoreFailedError): memory may be ahead of disk.
@@ -44,7 +44,7 @@ import {
   type WatchEvent,
   type WatchListener,
 } from './coordination-store.js';
-import { entryFileText, readStoreFile, type StoreSnapshot, storeFileText, storeFilePath } from './store-file.js';
+import { entryFileText, readStoreFile, type StoreSnapshot, storeFileChunks, storeFilePath } from './store-file.js';
 import { WatchHub } from './watch-hub.js';
 
 /** How often expired TTL keys are swept (and watchers told) when nobody touches them. */
@@ -98,7 +98,7 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
       this.entries.set(key, { value, version, expiresAtMs: null });
     }
     for (const { key, value } of snapshot?.counters ?? []) this.counters.set(key, value);
-    this.writer = new CoalescingWriter(() => writeFileAtomic(this.file, this.fileText()));
+    this.writer = new CoalescingWriter(() => writeFileAtomic(this.file, this.fileChunks()));
     this.hub = new WatchHub(options.onListenerError ?? reportListenerError);
     const sweepIntervalMs = options.sweepIntervalMs ?? EMBEDDED_SWEEP_INTERVAL_MS_DEFAULT;
     this.cancelSweep = everyMs(clock, sweepIntervalMs, () => this.sweep());
@@ -280,8 +280,11 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
     this.ttlKeys.delete(key);
   }
 
-  /** The file's text of the persistent entries and counters (store-file.ts), from the parts the entries keep. */
-  private fileText(): string {
+  /**
+   * The file's text of the persistent entries and counters (store-file.ts) in chunks, from the parts the entries
+   * keep; which parts is fixed here, synchronously (the writer's rule), the chunks are joined while writing.
+   */
+  private fileChunks(): Iterable<string> {
     if (this.fileOrder === null) {
       const keys: string[] = [];
       this.entries.forEach((entry, key) => {
@@ -298,7 +301,7 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
     }
     const counters = [...this.counters].map(([key, value]) => ({ key, value }));
     counters.sort((a, b) => compareCoordinationKeys(a.key, b.key));
-    return storeFileText(parts, counters);
+    return storeFileChunks(parts, counters);
   }
 
   private assertUsable(): void {

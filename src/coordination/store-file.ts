@@ -7,7 +7,8 @@
 //
 // The text is JSON.stringify(document, null, 1) plus a newline (serializeSnapshot); the store builds the same text
 // from each entry's part (entryFileText, kept with the entry until it changes) so that a write of one change does
-// not serialize every other entry again (storeFileText, checked equal to serializeSnapshot by its spec).
+// not serialize every other entry again, and writes it in chunks so that no write makes a large string
+// (storeFileChunks, whose joined chunks its spec checks equal to serializeSnapshot's text).
 //
 // Written whole and atomically (common/atomic-file.ts): store.json.tmp is written and fsync'd, renamed over store.json, then the folder
 // is fsync'd so the rename itself is durable. A crash leaves either the old or the new file, plus maybe a stale
@@ -45,32 +46,50 @@ export function entryFileText(entry: KeyedVersionedValue): string {
   return `  {\n   "key": ${JSON.stringify(entry.key)},\n   "value": ${JSON.stringify(entry.value)},\n   "version": ${entry.version}\n  }`;
 }
 
+/** Pieces joined into one piece each until it holds at least this many characters (below V8's large objects). */
+const FILE_CHUNK_CHARS = 32_768;
+
 /**
- * serializeSnapshot's text from the entries' parts (entryFileText, in key order) and the counters (in key order),
- * made by one join: one flat string, not a concatenation that writing it would copy again to flatten.
+ * serializeSnapshot's text, in chunks of about FILE_CHUNK_CHARS, from the entries' parts (entryFileText, in key
+ * order) and the counters (in key order): a write of a large store makes no large string. The chunks are joined as
+ * they are asked for; `entryTexts` must not change meanwhile.
  */
-export function storeFileText(entryTexts: readonly string[], counters: StoreSnapshot['counters']): string {
-  const pieces: string[] = [
+export function* storeFileChunks(
+  entryTexts: readonly string[],
+  counters: StoreSnapshot['counters'],
+): Generator<string, void, undefined> {
+  const counterTexts = counters.map(
+    ({ key, value }) => `  {\n   "key": ${JSON.stringify(key)},\n   "value": ${JSON.stringify(value)}\n  }`,
+  );
+  let pieces: string[] = [
     `{\n "format": ${JSON.stringify(FORMAT)},\n "formatVersion": ${FORMAT_VERSION},\n "entries": `,
   ];
-  const list = (texts: readonly string[]) => {
+  let chars = 0;
+  function* add(piece: string): Generator<string, void, undefined> {
+    pieces.push(piece);
+    chars += piece.length;
+    if (chars < FILE_CHUNK_CHARS) return;
+    yield pieces.join('');
+    pieces = [];
+    chars = 0;
+  }
+  function* list(texts: readonly string[]): Generator<string, void, undefined> {
     if (texts.length === 0) {
-      pieces.push('[]');
+      yield* add('[]');
       return;
     }
-    pieces.push('[\n');
-    for (let index = 0; index < texts.length; index++) pieces.push(index === 0 ? '' : ',\n', texts[index]);
-    pieces.push('\n ]');
-  };
-  list(entryTexts);
-  pieces.push(',\n "counters": ');
-  list(
-    counters.map(
-      ({ key, value }) => `  {\n   "key": ${JSON.stringify(key)},\n   "value": ${JSON.stringify(value)}\n  }`,
-    ),
-  );
+    yield* add('[\n');
+    for (let index = 0; index < texts.length; index++) {
+      if (index > 0) yield* add(',\n');
+      yield* add(texts[index]);
+    }
+    yield* add('\n ]');
+  }
+  yield* list(entryTexts);
+  yield* add(',\n "counters": ');
+  yield* list(counterTexts);
   pieces.push('\n}\n');
-  return pieces.join('');
+  yield pieces.join('');
 }
 
 /** The snapshot in file, null when there is none yet (first start); a stale temp file is removed. */
