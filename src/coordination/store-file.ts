@@ -58,38 +58,35 @@ export function* storeFileChunks(
   entryTexts: readonly string[],
   counters: StoreSnapshot['counters'],
 ): Generator<string, void, undefined> {
-  const counterTexts = counters.map(
-    ({ key, value }) => `  {\n   "key": ${JSON.stringify(key)},\n   "value": ${JSON.stringify(value)}\n  }`,
-  );
-  let pieces: string[] = [
+  const pieces: string[] = [
     `{\n "format": ${JSON.stringify(FORMAT)},\n "formatVersion": ${FORMAT_VERSION},\n "entries": `,
   ];
-  let chars = 0;
-  function* add(piece: string): Generator<string, void, undefined> {
-    pieces.push(piece);
-    chars += piece.length;
-    if (chars < FILE_CHUNK_CHARS) return;
-    yield pieces.join('');
-    pieces = [];
-    chars = 0;
-  }
-  function* list(texts: readonly string[]): Generator<string, void, undefined> {
+  const list = (texts: readonly string[]) => {
     if (texts.length === 0) {
-      yield* add('[]');
+      pieces.push('[]');
       return;
     }
-    yield* add('[\n');
-    for (let index = 0; index < texts.length; index++) {
-      if (index > 0) yield* add(',\n');
-      yield* add(texts[index]);
-    }
-    yield* add('\n ]');
-  }
-  yield* list(entryTexts);
-  yield* add(',\n "counters": ');
-  yield* list(counterTexts);
+    pieces.push('[\n');
+    for (let index = 0; index < texts.length; index++) pieces.push(index === 0 ? '' : ',\n', texts[index]);
+    pieces.push('\n ]');
+  };
+  list(entryTexts);
+  pieces.push(',\n "counters": ');
+  list(
+    counters.map(
+      ({ key, value }) => `  {\n   "key": ${JSON.stringify(key)},\n   "value": ${JSON.stringify(value)}\n  }`,
+    ),
+  );
   pieces.push('\n}\n');
-  yield pieces.join('');
+  let start = 0;
+  let chars = 0;
+  for (let index = 0; index < pieces.length; index++) {
+    chars += pieces[index].length;
+    if (chars < FILE_CHUNK_CHARS && index < pieces.length - 1) continue;
+    yield pieces.slice(start, index + 1).join('');
+    start = index + 1;
+    chars = 0;
+  }
 }
 
 /** The snapshot in file, null when there is none yet (first start); a stale temp file is removed. */
