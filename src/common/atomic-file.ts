@@ -7,23 +7,35 @@
 // Reading one back: its text, or null when it does not exist yet (a first start). Through `fs.promises`, so that
 // a test can make one step fail.
 import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DATA_FILE_MODE } from './file-modes.js';
 
 /** The temp file's suffix: `<path>.tmp` (a stale one, left by a crash, is the reader's to remove). */
 export const ATOMIC_TEMP_SUFFIX = '.tmp';
 
-export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
+/**
+ * `data` may be pieces of text written one after another (an iterable of strings), so that a large file is never
+ * one string: the caller captures the pieces before the first await, their texts are made while writing.
+ */
+export async function writeFileAtomic(path: string, data: string | Buffer | Iterable<string>): Promise<void> {
   const temporary = `${path}${ATOMIC_TEMP_SUFFIX}`;
   const file = await fsp.open(temporary, 'w', DATA_FILE_MODE);
   try {
-    await file.writeFile(data);
+    if (typeof data === 'string' || Buffer.isBuffer(data)) await file.writeFile(data);
+    else for (const piece of data) await writeWhole(file, Buffer.from(piece));
     await file.sync();
   } finally {
     await file.close();
   }
   await fsp.rename(temporary, path);
   await fsyncDirectory(dirname(path));
+}
+
+/** Writes all of `bytes` at the file's position (a write may take fewer bytes than asked). */
+async function writeWhole(file: FileHandle, bytes: Buffer): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) written += (await file.write(bytes, written, bytes.length - written)).bytesWritten;
 }
 
 export async function replaceFileUnsynced(path: string, data: string | Buffer): Promise<void> {

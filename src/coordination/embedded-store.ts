@@ -4,7 +4,10 @@
 // - TTL keys expire lazily when touched and by a sweep timer (unref'd) that tells watchers 'expire'. Deadlines
 //   are on the monotonic clock. TTL keys are never persisted: leases and registrations die with the process.
 // - Persistent keys and counters are written after each mutation; the mutations of one tick share one write
-//   (CoalescingWriter), and each call resolves only once its effect is on disk. Every call, reads included, also
+//   (CoalescingWriter), and each call resolves only once its effect is on disk. The file is rewritten whole, but
+//   each entry keeps its part of the text (store-file.ts) and the key order is kept until a key comes or goes, so
+//   a write after one change serializes that entry only, and writes it in chunks (at 10,000 partition states a
+//   write made ~5 MB of garbage, ~2 MB of it one large string). Every call, reads included, also
 //   waits for the writes requested before it, so nobody is ever handed state that a crash could take back.
 // - Watch events are published after that wait, in the order of the operations.
 // - A failed write stops the store (CoordinationStoreFailedError): memory may be ahead of disk.
@@ -41,7 +44,7 @@ import {
   type WatchEvent,
   type WatchListener,
 } from './coordination-store.js';
-import { readStoreFile, serializeSnapshot, type StoreSnapshot, storeFilePath } from './store-file.js';
+import { entryFileText, readStoreFile, type StoreSnapshot, storeFileChunks, storeFilePath } from './store-file.js';
 import { WatchHub } from './watch-hub.js';
 
 /** How often expired TTL keys are swept (and watchers told) when nobody touches them. */
@@ -58,12 +61,16 @@ interface Entry {
   version: number;
   /** Monotonic deadline, or null for a persistent key. */
   expiresAtMs: number | null;
+  /** The entry's part of the file's text (entryFileText), made at the first write that holds it. */
+  fileText?: string;
 }
 
 export class EmbeddedCoordinationStore extends CoordinationStore {
   private readonly entries = new Map<string, Entry>();
   private readonly counters = new Map<string, number>();
   private readonly ttlKeys = new Set<string>();
+  /** The persistent keys in file order; null after a persistent key came or went (sorted again at the next write). */
+  private fileOrder: string[] | null = null;
   private readonly writer: CoalescingWriter;
   private readonly hub: WatchHub;
   private readonly cancelSweep: CancelTimer;
@@ -91,7 +98,7 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
       this.entries.set(key, { value, version, expiresAtMs: null });
     }
     for (const { key, value } of snapshot?.counters ?? []) this.counters.set(key, value);
-    this.writer = new CoalescingWriter(() => writeFileAtomic(this.file, serializeSnapshot(this.snapshot())));
+    this.writer = new CoalescingWriter(() => writeFileAtomic(this.file, this.fileChunks()));
     this.hub = new WatchHub(options.onListenerError ?? reportListenerError);
     const sweepIntervalMs = options.sweepIntervalMs ?? EMBEDDED_SWEEP_INTERVAL_MS_DEFAULT;
     this.cancelSweep = everyMs(clock, sweepIntervalMs, () => this.sweep());
@@ -158,7 +165,11 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
     const current = this.live(key);
     if (!current || current.value !== token) return this.settle(false, false);
     const wasPersistent = isPersistent(current);
-    this.setEntry(key, { ...current, expiresAtMs: this.clock.monotonicMs() + ttlMs });
+    this.setEntry(key, {
+      value: current.value,
+      version: current.version,
+      expiresAtMs: this.clock.monotonicMs() + ttlMs,
+    });
     return this.settle(true, wasPersistent);
   }
 
@@ -257,25 +268,40 @@ export class EmbeddedCoordinationStore extends CoordinationStore {
   }
 
   private setEntry(key: string, entry: Entry): void {
+    if (isPersistent(this.entries.get(key)) !== (entry.expiresAtMs === null)) this.fileOrder = null;
     this.entries.set(key, entry);
     if (entry.expiresAtMs === null) this.ttlKeys.delete(key);
     else this.ttlKeys.add(key);
   }
 
   private removeEntry(key: string): void {
+    if (isPersistent(this.entries.get(key))) this.fileOrder = null;
     this.entries.delete(key);
     this.ttlKeys.delete(key);
   }
 
-  private snapshot(): StoreSnapshot {
-    const entries: KeyedVersionedValue[] = [];
-    for (const [key, { value, version, expiresAtMs }] of this.entries) {
-      if (expiresAtMs === null) entries.push({ key, value, version });
+  /**
+   * The file's text of the persistent entries and counters (store-file.ts) in chunks, from the parts the entries
+   * keep; which parts is fixed here, synchronously (the writer's rule), the chunks are joined while writing.
+   */
+  private fileChunks(): Iterable<string> {
+    if (this.fileOrder === null) {
+      const keys: string[] = [];
+      this.entries.forEach((entry, key) => {
+        if (entry.expiresAtMs === null) keys.push(key);
+      });
+      this.fileOrder = keys.sort(compareCoordinationKeys);
+    }
+    const parts = new Array<string>(this.fileOrder.length);
+    for (let index = 0; index < parts.length; index++) {
+      const key = this.fileOrder[index];
+      const entry = this.entries.get(key)!;
+      entry.fileText ??= entryFileText({ key, value: entry.value, version: entry.version });
+      parts[index] = entry.fileText;
     }
     const counters = [...this.counters].map(([key, value]) => ({ key, value }));
-    entries.sort((a, b) => compareCoordinationKeys(a.key, b.key));
     counters.sort((a, b) => compareCoordinationKeys(a.key, b.key));
-    return { entries, counters };
+    return storeFileChunks(parts, counters);
   }
 
   private assertUsable(): void {

@@ -5,6 +5,11 @@
 //     "entries":  [ { "key": "...", "value": "...", "version": 3 }, ... ],   sorted by key
 //     "counters": [ { "key": "...", "value": 7 }, ... ] }                    sorted by key
 //
+// The text is JSON.stringify(document, null, 1) plus a newline (serializeSnapshot); the store builds the same text
+// from each entry's part (entryFileText, kept with the entry until it changes) so that a write of one change does
+// not serialize every other entry again, and writes it in chunks so that no write makes a large string
+// (storeFileChunks, whose joined chunks its spec checks equal to serializeSnapshot's text).
+//
 // Written whole and atomically (common/atomic-file.ts): store.json.tmp is written and fsync'd, renamed over store.json, then the folder
 // is fsync'd so the rename itself is durable. A crash leaves either the old or the new file, plus maybe a stale
 // .tmp that open removes. Reading asserts the whole shape and every bound; anything else is corruption and stops
@@ -34,6 +39,54 @@ export function storeFilePath(dataDir: string): string {
 
 export function serializeSnapshot(snapshot: StoreSnapshot): string {
   return JSON.stringify({ format: FORMAT, formatVersion: FORMAT_VERSION, ...snapshot }, null, 1) + '\n';
+}
+
+/** One entry as serializeSnapshot writes it inside "entries" (indented, without the separating comma). */
+export function entryFileText(entry: KeyedVersionedValue): string {
+  return `  {\n   "key": ${JSON.stringify(entry.key)},\n   "value": ${JSON.stringify(entry.value)},\n   "version": ${entry.version}\n  }`;
+}
+
+/** Pieces joined into one piece each until it holds at least this many characters (below V8's large objects). */
+const FILE_CHUNK_CHARS = 32_768;
+
+/**
+ * serializeSnapshot's text, in chunks of about FILE_CHUNK_CHARS, from the entries' parts (entryFileText, in key
+ * order) and the counters (in key order): a write of a large store makes no large string. The chunks are joined as
+ * they are asked for; `entryTexts` must not change meanwhile.
+ */
+export function* storeFileChunks(
+  entryTexts: readonly string[],
+  counters: StoreSnapshot['counters'],
+): Generator<string, void, undefined> {
+  const pieces: string[] = [
+    `{\n "format": ${JSON.stringify(FORMAT)},\n "formatVersion": ${FORMAT_VERSION},\n "entries": `,
+  ];
+  const list = (texts: readonly string[]) => {
+    if (texts.length === 0) {
+      pieces.push('[]');
+      return;
+    }
+    pieces.push('[\n');
+    for (let index = 0; index < texts.length; index++) pieces.push(index === 0 ? '' : ',\n', texts[index]);
+    pieces.push('\n ]');
+  };
+  list(entryTexts);
+  pieces.push(',\n "counters": ');
+  list(
+    counters.map(
+      ({ key, value }) => `  {\n   "key": ${JSON.stringify(key)},\n   "value": ${JSON.stringify(value)}\n  }`,
+    ),
+  );
+  pieces.push('\n}\n');
+  let start = 0;
+  let chars = 0;
+  for (let index = 0; index < pieces.length; index++) {
+    chars += pieces[index].length;
+    if (chars < FILE_CHUNK_CHARS && index < pieces.length - 1) continue;
+    yield pieces.slice(start, index + 1).join('');
+    start = index + 1;
+    chars = 0;
+  }
 }
 
 /** The snapshot in file, null when there is none yet (first start); a stale temp file is removed. */

@@ -23,15 +23,16 @@ import { outsideRequest } from '../common/request-context.js';
 import { StallDetector } from '../common/stall-detector.js';
 import { BROKER_CONFIG } from '../config/broker-config.provider.js';
 import type { BrokerConfig } from '../config/broker-config.js';
-import { CoordinationStore, type KeyedVersionedValue } from '../coordination/coordination-store.js';
+import { CoordinationStore } from '../coordination/coordination-store.js';
 import {
   METADATA_INCARNATION_KEY,
   PARTITION_STATE_PREFIX,
   TOPICS_PREFIX,
   TOPIC_CONFIGS_PREFIX,
 } from '../coordination/cluster-keys.js';
-import type { PartitionState, TopicAssignment, TopicMetadata } from './cluster-metadata.js';
-import { type MetadataSnapshot, readSnapshot, serializeSnapshot, writeSnapshot } from './metadata-snapshot.js';
+import type { TopicMetadata } from './cluster-metadata.js';
+import { IncrementalMetadataParser } from './incremental-metadata-parser.js';
+import { type MetadataSnapshot, readSnapshot, serializeSnapshot, writeSnapshotText } from './metadata-snapshot.js';
 
 export const METADATA_RECONCILE_INTERVAL_MS = 5_000;
 /** The longest the listeners go untold while the metadata does not change (see the header). */
@@ -53,9 +54,6 @@ export interface MetadataTelling {
   retell: boolean;
 }
 
-/** The store's entries a load was built from, compared with the next load's to tell whether anything changed. */
-type LoadedEntries = ReadonlyArray<readonly KeyedVersionedValue[]>;
-
 @Injectable()
 export class MetadataCache implements OnModuleDestroy {
   private readonly logger = new Logger(MetadataCache.name);
@@ -67,8 +65,13 @@ export class MetadataCache implements OnModuleDestroy {
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
   private retellRequested = false;
-  /** What the listeners were last told successfully, and when (monotonic); null until then or after a failure. */
-  private told: { incarnation: string | null; entries: LoadedEntries; atMs: number } | null = null;
+  /**
+   * The incarnation the listeners were last told successfully, and when (monotonic); null until then or after a
+   * failure. When set, what they were told is the parser's previous load.
+   */
+  private told: { incarnation: string | null; atMs: number } | null = null;
+  /** Parses only what changed since the previous load (incremental-metadata-parser.ts). */
+  private readonly parser = new IncrementalMetadataParser();
   private appliedIncarnation: string | null = null;
   private savedSnapshot = '';
   private holding = false;
@@ -200,36 +203,21 @@ export class MetadataCache implements OnModuleDestroy {
       this.reloadAgain = true;
       return;
     }
-    const entries: LoadedEntries = [assignments, states, configs];
+    const { topics, changed } = this.parser.load(assignments, states, configs);
     const retell = this.retellRequested;
     this.retellRequested = false;
     const toldRecently = this.toldRecently(incarnation);
-    if (!retell && toldRecently && this.unchangedSinceTold(entries)) {
+    // unchanged since the previous load, which is the one the listeners were told when `told` is set
+    if (!retell && toldRecently && !changed) {
       this.stall.refreshed(token);
       return;
-    }
-    const topics = new Map<string, TopicMetadata>();
-    for (const entry of assignments) {
-      const assignment = JSON.parse(entry.value) as TopicAssignment;
-      topics.set(assignment.name, { assignment, states: [], stateVersions: [], configs: {} });
-    }
-    for (const entry of states) {
-      const [topic, partition] = splitStateKey(entry.key);
-      const metadata = topics.get(topic);
-      if (metadata === undefined) continue;
-      metadata.states[partition] = JSON.parse(entry.value) as PartitionState;
-      metadata.stateVersions[partition] = entry.version;
-    }
-    for (const entry of configs) {
-      const metadata = topics.get(entry.key.slice(TOPIC_CONFIGS_PREFIX.length));
-      if (metadata !== undefined) metadata.configs = JSON.parse(entry.value) as Record<string, string>;
     }
     this.topics = topics;
     this.appliedIncarnation = incarnation;
     this.loaded = true;
     this.told = null;
     const settled = await this.tell(topics, { retell: retell || !toldRecently });
-    if (settled) this.told = { incarnation, entries, atMs: this.clock.monotonicMs() };
+    if (settled) this.told = { incarnation, atMs: this.clock.monotonicMs() };
     this.stall.refreshed(token);
     await this.persist();
   }
@@ -248,17 +236,10 @@ export class MetadataCache implements OnModuleDestroy {
     return this.clock.monotonicMs() - told.atMs < LISTENERS_RETELL_INTERVAL_MS;
   }
 
-  /** Whether the listeners were last told exactly these entries. */
-  private unchangedSinceTold(entries: LoadedEntries): boolean {
-    const told = this.told!;
-    return entries.every((list, index) => sameEntries(list, told.entries[index]));
-  }
-
   private async persist(): Promise<void> {
-    const snapshot = this.snapshot();
-    const text = serializeSnapshot(snapshot);
+    const text = serializeSnapshot(this.snapshot());
     if (text === this.savedSnapshot) return;
-    await writeSnapshot(this.config.dataDir, snapshot);
+    await writeSnapshotText(this.config.dataDir, text);
     this.savedSnapshot = text;
   }
 }
@@ -270,18 +251,4 @@ function completeTopics(topics: ReadonlyMap<string, TopicMetadata>): TopicMetada
       topic.states.length === topic.assignment.replicas.length &&
       topic.assignment.replicas.every((_, partition) => topic.states[partition] !== undefined),
   );
-}
-
-function sameEntries(a: readonly KeyedVersionedValue[], b: readonly KeyedVersionedValue[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    if (a[i].key !== b[i].key || a[i].version !== b[i].version || a[i].value !== b[i].value) return false;
-  }
-  return true;
-}
-
-function splitStateKey(key: string): [string, number] {
-  const rest = key.slice(PARTITION_STATE_PREFIX.length);
-  const slash = rest.lastIndexOf('/');
-  return [rest.slice(0, slash), Number(rest.slice(slash + 1))];
 }

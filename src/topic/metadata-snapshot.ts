@@ -66,6 +66,7 @@ export async function readSnapshot(dataDir: string): Promise<MetadataSnapshot | 
   return parseSnapshot(text);
 }
 
-export async function writeSnapshot(dataDir: string, snapshot: MetadataSnapshot): Promise<void> {
-  await writeFileAtomic(snapshotPath(dataDir), serializeSnapshot(snapshot));
+/** Writes a snapshot already serialized by serializeSnapshot (a caller that compared the text first). */
+export async function writeSnapshotText(dataDir: string, text: string): Promise<void> {
+  await writeFileAtomic(snapshotPath(dataDir), text);
 }
