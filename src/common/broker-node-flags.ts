@@ -3,7 +3,7 @@
 //
 // --max-semi-space-size=32: a young generation of up to 2 x 32 MiB instead of V8's 2 x 16 MiB. Under sustained produce
 // with 16 MiB, a broker sometimes fell into a regime of 20-66 mark-compacts in 6 s (1.0-1.8 ms CPU a W1 request
-// against 0.4-0.6); with 32 it did not in the runs of /work/notes/semispace.md. The cost is up to 32 MiB more
+// against 0.4-0.6); with 32 it did not in the runs BENCHMARKS.md lists. The cost is up to 32 MiB more
 // resident memory while the young generation is at its largest (V8 grows it only under a high allocation rate).
 //
 // Every launcher of this repository passes them: `brook start` and the local cluster (through brokerNodeArgs), the

@@ -26,42 +26,28 @@ import { FlushPolicy } from './flush-policy.js';
 import { IdempotentAppends, type ProducerCheckOptions } from './idempotent-appends.js';
 import { LogWritePipeline } from './log-write-pipeline.js';
 import type { LocalLog } from './local-log.js';
-import { LogOfflineError, RecordTooLargeError, UnexpectedOffsetError } from './log-errors.js';
+import { LogOfflineError, UnexpectedOffsetError } from './log-errors.js';
 import type { BatchToWrite, LogSegment } from './log-segment.js';
+import { checkLeaderBatch, type LeaderBatchCheckOptions } from './leader-batch-checks.js';
 import type { ProducerBatch } from './producer-state.js';
 import { isIdempotent, producerBatchOf } from './producer-state-manager.js';
 import {
   assignOffsetAndEpoch,
-  BATCH_BYTES_MAX,
-  CorruptBatchError,
-  hasValidCrc,
   isControlBatch,
   lastOffsetOf,
-  NO_PRODUCER_ID,
-  readBatchHeader,
   stampLogAppendTime,
   TimestampType,
   validateBatchStructure,
   type BatchHeader,
 } from './record-batch-layout.js';
 import { batchesIn } from './record-batch-reader.js';
-import {
-  recordWalkDeferrable,
-  RecordWalk,
-  validateClientBatchHeader,
-  validateClientRecords,
-} from './record-batch-validation.js';
+import { RecordWalk } from './record-batch-validation.js';
 import { shouldRoll } from './roll-policy.js';
 
 /** Most appends one drain writes at once; the rest wait for the next drain. */
 export const APPENDS_PER_DRAIN_MAX = 10_000;
 
-export interface AppendAsLeaderOptions extends ProducerCheckOptions {
-  /** false: a batch Brook's own encoder just built, whose CRC is not checked again (default true). */
-  verifyCrc?: boolean;
-  /** A client's batch: check its records too (record-batch-validation.ts; default false). */
-  validateRecords?: boolean;
-}
+export interface AppendAsLeaderOptions extends ProducerCheckOptions, LeaderBatchCheckOptions {}
 
 export class LogAppender {
   private readonly queue: AppendQueue;
@@ -85,30 +71,7 @@ export class LogAppender {
   appendAsLeader(batch: Buffer, leaderEpoch: number, options: AppendAsLeaderOptions = {}): Promise<AppendInfo> {
     this.local.assertWritable();
     const config = this.local.config;
-    // A batch Brook's own encoder just built (verifyCrc: false) skips re-checking the CRC it computed. Any other
-    // batch has its CRC checked as part of its write (see LogSegment.append), except under LogAppendTime, whose
-    // stamp recomputes the CRC and so must come after the check, and an idempotent batch (see the header).
-    const verify = options.verifyCrc !== false;
-    const header = verify ? validateBatchStructure(batch) : readBatchHeader(batch);
-    const idempotent = header.producerId !== NO_PRODUCER_ID;
-    const checkWhileWriting = verify && config.messageTimestampType !== TimestampType.LogAppendTime && !idempotent;
-    if (verify && !checkWhileWriting && !hasValidCrc(batch)) throw new CorruptBatchError('batch CRC mismatch');
-    if (header.sizeBytes > config.maxMessageBytes) {
-      throw new RecordTooLargeError(
-        `the record batch is ${header.sizeBytes} bytes, larger than max.message.bytes (${config.maxMessageBytes})`,
-      );
-    }
-    let recordWalk: RecordWalk = RecordWalk.NONE;
-    if (options.validateRecords === true) {
-      const keysRequired = config.cleanupPolicyCompact;
-      if (checkWhileWriting && recordWalkDeferrable(header)) {
-        // walked with the CRC check in the write's job, off this thread; refused like a bad CRC (see the header)
-        validateClientBatchHeader(header);
-        recordWalk = keysRequired ? RecordWalk.KEYS_REQUIRED : RecordWalk.KEYS_OPTIONAL;
-      } else {
-        validateClientRecords(batch, header, { keysRequired, maxDecompressedBytes: BATCH_BYTES_MAX });
-      }
-    }
+    const { header, idempotent, checkWhileWriting, recordWalk } = checkLeaderBatch(batch, config, options);
     const firstOffset = this.queue.nextOffset;
     let producer: ProducerBatch | null = null;
     if (idempotent) {

@@ -3,7 +3,7 @@
 // round, and reads through a segment the round swaps.
 import { readdir, writeFile, rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SegmentRetiredError } from './log-segment.js';
+import { SegmentRetiredError } from './log-errors.js';
 import { batchesIn, decodeRecords, lastOffsetOf, validateBatch } from './record-batch.js';
 import { CLEANED_SUFFIX, indexFilePath, logFilePath, timeIndexFilePath } from './segment-files.js';
 import {

@@ -15,6 +15,18 @@ export class OffsetOutOfRangeError extends Error {
 export class UnexpectedOffsetError extends Error {}
 /** The log hit an I/O error and accepts no more writes until the broker restarts it (Kafka's offline log dir). */
 export class LogOfflineError extends Error {}
+/**
+ * The segment object was replaced by a rewritten file (compaction); retry once `replaced` settles. Internal: the
+ * log's read retries it (local-log.ts), it never reaches an edge.
+ */
+export class SegmentRetiredError extends Error {
+  constructor(
+    readonly baseOffset: number,
+    readonly replaced: Promise<void>,
+  ) {
+    super(`segment ${baseOffset} was replaced by a compacted copy`);
+  }
+}
 export class LogClosedError extends Error {}
 /**
  * An idempotent batch the producer state refuses (producer-state.ts has the rules); nothing was appended. `kind` is

@@ -11,15 +11,9 @@
 import { open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { DATA_FILE_MODE } from '../common/file-modes.js';
 import type { FileHandlePool } from './file-handle-pool.js';
+import { SegmentRetiredError } from './log-errors.js';
 import type { OffsetIndex } from './offset-index.js';
-import {
-  BATCH_HEADER_BYTES,
-  CorruptBatchError,
-  lastOffsetOf,
-  readBatchHeader,
-  type BatchHeader,
-} from './record-batch-layout.js';
-import { readAt } from './positional-read.js';
+import { BATCH_HEADER_BYTES, CorruptBatchError, lastOffsetOf, type BatchHeader } from './record-batch-layout.js';
 import { maxIndexEntries } from './roll-policy.js';
 import type { RecordWalk } from './record-batch-validation.js';
 import { type CheckedWrite, writeCheckedBatches } from './segment-append-write.js';
@@ -31,9 +25,9 @@ import {
   readFirstHeader,
   scanHeaders,
   scanValidBatches,
+  readBatchesAt,
+  readBatchesFromIndexed,
   SegmentWindow,
-  wholeBatchesFrom,
-  wholeBatchesLength,
   type LocatedBatch,
 } from './segment-scan.js';
 import type { TimeIndex } from './time-index.js';
@@ -52,16 +46,6 @@ export interface RecoveryResult {
   validBytes: number;
   truncatedBytes: number;
   nextOffset: number;
-}
-
-/** The segment object was replaced by a rewritten file (compaction); retry once `replaced` settles. */
-export class SegmentRetiredError extends Error {
-  constructor(
-    readonly baseOffset: number,
-    readonly replaced: Promise<void>,
-  ) {
-    super(`segment ${baseOffset} was replaced by a compacted copy`);
-  }
 }
 
 export class LogSegment {
@@ -182,9 +166,10 @@ export class LogSegment {
   }
 
   /**
-   * Writes batches at the end of the file (segment-append-write.ts) and indexes them. `uncheckedCrc` lists the batches (by index) whose CRC is still to
-   * be checked, `recordWalks` (by index, [] for none) those whose records are walked too; when one fails, nothing of this append stays in the file, nothing is indexed, and append returns
-   * the indexes of the corrupt batches (else []). Readers never see refused bytes: every read stops at `sizeBytes`,
+   * Writes batches at the end of the file (segment-append-write.ts) and indexes them. `uncheckedCrc` lists the
+   * batches (by index) whose CRC is still to be checked, `recordWalks` (by index, [] for none) those whose records
+   * are walked too; when one fails, nothing of this append stays in the file, nothing is indexed, and append
+   * returns the indexes of the corrupt batches (else []). Readers never see refused bytes: every read stops at `sizeBytes`,
    * which only moves for kept batches. `inline`: a follower's append, written on this thread when small enough
    * (segment-append-write.ts).
    */
@@ -298,12 +283,9 @@ export class LogSegment {
     const indexed = this.offsetIndex.lookup(offset).position;
     const available = this.sizeBytes - indexed;
     if (available >= BATCH_HEADER_BYTES) {
-      const length = Math.min(Math.max(maxBytes, BATCH_HEADER_BYTES), available);
-      const direct = await this.withReadHandle(async (handle) => {
-        const buffer = Buffer.allocUnsafe(length);
-        const bytesRead = await readAt(handle, buffer, length, indexed);
-        return wholeBatchesFrom(buffer.subarray(0, bytesRead), offset, maxBytes, maxOffsetExclusive);
-      });
+      const direct = await this.withReadHandle((handle) =>
+        readBatchesFromIndexed(handle, indexed, available, offset, maxBytes, maxOffsetExclusive),
+      );
       if (direct !== undefined) return direct;
     }
     const found = await this.locate(offset);
@@ -324,19 +306,9 @@ export class LogSegment {
   ): Promise<Buffer> {
     const available = this.sizeBytes - position;
     if (available < BATCH_HEADER_BYTES) return Buffer.alloc(0);
-    return this.withReadHandle(async (handle) => {
-      let length = Math.min(maxBytes, available);
-      if (minOneBatch && length < BATCH_HEADER_BYTES) length = Math.min(BATCH_HEADER_BYTES, available);
-      if (length < BATCH_HEADER_BYTES) return Buffer.alloc(0); // maxBytes below one header, without minOneBatch
-      let buffer = Buffer.allocUnsafe(length);
-      let bytesRead = await readAt(handle, buffer, length, position);
-      const first = readBatchHeader(buffer.subarray(0, bytesRead));
-      if (minOneBatch && first.sizeBytes > bytesRead && lastOffsetOf(first) < maxOffsetExclusive) {
-        buffer = Buffer.allocUnsafe(first.sizeBytes);
-        bytesRead = await readAt(handle, buffer, first.sizeBytes, position);
-      }
-      return buffer.subarray(0, wholeBatchesLength(buffer, bytesRead, maxOffsetExclusive));
-    });
+    return this.withReadHandle((handle) =>
+      readBatchesAt(handle, position, available, maxBytes, maxOffsetExclusive, minOneBatch),
+    );
   }
 
   /**

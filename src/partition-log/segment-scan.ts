@@ -1,8 +1,10 @@
 // Walks over the batch headers of a segment (batches end to end, layout in record-batch-layout.ts): in its file,
 // through an open handle (finding a batch, re-scanning after a crash, reading past the last index entry), and in
-// a buffer read from it (which whole batches a read returns). Each walk is bounded by the bytes it is given. The
-// walks through a handle read SCAN_CHUNK_BYTES at a time (SegmentWindow), not one read per header or batch.
+// a buffer read from it (which whole batches a read returns, and the reads of LogSegment's read path). Each walk is
+// bounded by the bytes it is given. The walks through a handle read SCAN_CHUNK_BYTES at a time (SegmentWindow), not
+// one read per header or batch.
 import type { FileHandle } from 'node:fs/promises';
+import { readAt } from './positional-read.js';
 import {
   BATCH_HEADER_BYTES,
   CorruptBatchError,
@@ -218,4 +220,48 @@ export function wholeBatchesLength(buffer: Buffer, bytesRead: number, maxOffsetE
     end += header.sizeBytes;
   }
   return end;
+}
+
+/**
+ * The read from an index entry's `position` (`available` bytes after it) for the batches from `offset`: one read of
+ * `maxBytes` (at least a header), then wholeBatchesFrom; undefined when the wanted batch is not whole in it.
+ */
+export async function readBatchesFromIndexed(
+  handle: FileHandle,
+  position: number,
+  available: number,
+  offset: number,
+  maxBytes: number,
+  maxOffsetExclusive: number,
+): Promise<Buffer | undefined> {
+  const length = Math.min(Math.max(maxBytes, BATCH_HEADER_BYTES), available);
+  const buffer = Buffer.allocUnsafe(length);
+  const bytesRead = await readAt(handle, buffer, length, position);
+  return wholeBatchesFrom(buffer.subarray(0, bytesRead), offset, maxBytes, maxOffsetExclusive);
+}
+
+/**
+ * Whole batches read from the batch boundary `position` (`available` bytes after it): at most `maxBytes`, but at
+ * least the first batch when `minOneBatch` (a second read of its size when the first was short), and none whose last
+ * offset is >= `maxOffsetExclusive`.
+ */
+export async function readBatchesAt(
+  handle: FileHandle,
+  position: number,
+  available: number,
+  maxBytes: number,
+  maxOffsetExclusive: number,
+  minOneBatch: boolean,
+): Promise<Buffer> {
+  let length = Math.min(maxBytes, available);
+  if (minOneBatch && length < BATCH_HEADER_BYTES) length = Math.min(BATCH_HEADER_BYTES, available);
+  if (length < BATCH_HEADER_BYTES) return Buffer.alloc(0); // maxBytes below one header, without minOneBatch
+  let buffer = Buffer.allocUnsafe(length);
+  let bytesRead = await readAt(handle, buffer, length, position);
+  const first = readBatchHeader(buffer.subarray(0, bytesRead));
+  if (minOneBatch && first.sizeBytes > bytesRead && lastOffsetOf(first) < maxOffsetExclusive) {
+    buffer = Buffer.allocUnsafe(first.sizeBytes);
+    bytesRead = await readAt(handle, buffer, first.sizeBytes, position);
+  }
+  return buffer.subarray(0, wholeBatchesLength(buffer, bytesRead, maxOffsetExclusive));
 }
