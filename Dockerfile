@@ -18,5 +18,4 @@ COPY --from=build /app/dist ./dist
 COPY package.json openapi.yaml ./
 VOLUME /var/lib/brook
 EXPOSE 8082 9092
-# Node's flags before dist/main.js: the broker's launch flags (src/common/broker-node-flags.ts, whose spec checks this).
-CMD ["node", "--max-semi-space-size=32", "dist/main.js"]
+CMD ["node", "dist/main.js"]

@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # `npm start`: one broker, single node, embedded coordination store, data in ./data (BROOK_DATA_DIR).
 # Installs and builds first when needed, so it is the whole set-up on a fresh machine. Flags pass through:
-# `npm start -- --port 8083`. Node's flags before dist/main.js are the broker's launch flags
-# (src/common/broker-node-flags.ts, whose spec checks this line).
+# `npm start -- --port 8083`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
 npm run build --silent
-exec node --max-semi-space-size=32 dist/main.js "$@"
+exec node dist/main.js "$@"

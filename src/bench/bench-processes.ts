@@ -1,14 +1,13 @@
 // The child processes of the HTTP benchmarks (http-bench.ts, cluster-bench.ts, ws-bench.ts, group-bench.ts): a
-// broker (`node <the broker's launch flags> dist/main.js`, common/broker-node-flags.ts) on free ports with its own
-// data dir, and the bare Node `http` baseline servers the benchmarks compare it with (WRITE_BASELINE: fs.write of
-// each request body; READ_BASELINE: 1 MiB Range reads of a file); their resident memory and CPU time, read from /proc; and the keep-alive HTTP calls made to them.
+// broker (node dist/main.js) on free ports with its own data dir, and the bare Node `http` baseline servers the
+// benchmarks compare it with (WRITE_BASELINE: fs.write of each request body; READ_BASELINE: 1 MiB Range reads of a
+// file); their resident memory and CPU time, read from /proc; and the keep-alive HTTP calls made to them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BROKER_NODE_FLAGS, brokerNodeArgs } from '../common/broker-node-flags.js';
+import { fileURLToPath } from 'node:url';
 
 /** Keep-alive connections per server (the produce workload's concurrent loops). */
 export const CONNECTIONS = 8;
@@ -126,7 +125,7 @@ export async function startBroker(
   const { port, kafkaPort, registryPort } = ports ?? (await brokerPorts());
   const server = await startChild(
     'broker',
-    brokerNodeArgs(mainJs, await launchFlagsOf(mainJs)),
+    [mainJs],
     {
       BROOK_PORT: String(port),
       BROOK_KAFKA_PORT: String(kafkaPort),
@@ -140,19 +139,6 @@ export async function startBroker(
     readyWithinMs,
   );
   return { ...server, kafkaPort };
-}
-
-/**
- * The Node flags a build's brokers are launched with: this build's BROKER_NODE_FLAGS, or for another build's
- * main.js (W1's compared build) that build's own list, none for a build from before the list existed. Each build
- * is measured as its users start it.
- */
-async function launchFlagsOf(mainJs: string): Promise<readonly string[]> {
-  if (mainJs === MAIN_JS) return BROKER_NODE_FLAGS;
-  const flagsModule = join(dirname(mainJs), 'common', 'broker-node-flags.js');
-  if (!existsSync(flagsModule)) return [];
-  const loaded = (await import(pathToFileURL(flagsModule).href)) as { BROKER_NODE_FLAGS?: readonly string[] };
-  return loaded.BROKER_NODE_FLAGS ?? [];
 }
 
 // The W1 baseline: append each request body to one file with fs.write, answer 200.

@@ -1,6 +1,6 @@
 // A local cluster on one machine, for trying Brook out and for demos: one redis-server (AOF on, in the cluster's
-// directory) and N brokers (`node <BROKER_NODE_FLAGS> dist/main.js`) with ids 1..N on consecutive HTTP ports and
-// consecutive Kafka ports, sharing a freshly generated cluster secret; each broker's schema registry listener on its own port,
+// directory) and N brokers (`node dist/main.js`) with ids 1..N on consecutive HTTP ports and consecutive Kafka
+// ports, sharing a freshly generated cluster secret; each broker's schema registry listener on its own port,
 // counted down from the first broker's (8081 by default: 8081, 8080, 8079..., so that they never meet the HTTP
 // ports counted up from 8082, and a client configured with Confluent's default registry URL reaches broker 1).
 // `npm run cluster` runs it (main.ts); the `brook cluster --brokers 3` command can call
@@ -13,7 +13,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brokerNodeArgs } from '../common/broker-node-flags.js';
 import { RedisServerProcess } from './redis-server-process.js';
 
 export const LOCAL_CLUSTER_BROKERS_DEFAULT = 3;
@@ -92,7 +91,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       const registryPort = firstRegistryPort - (id - 1);
       const dataDir = join(dir, `broker-${id}`);
       mkdirSync(dataDir, { recursive: true });
-      const child = spawn(process.execPath, brokerNodeArgs(MAIN), {
+      const child = spawn(process.execPath, [MAIN], {
         env: {
           ...process.env,
           BROOK_BROKER_ID: String(id),

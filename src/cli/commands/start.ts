@@ -1,11 +1,10 @@
-// `brook start`: runs a broker in the foreground, exactly as `node <BROKER_NODE_FLAGS> dist/main.js` (the same flags,
-// each also an environment variable: `--port 8083` is BROOK_PORT=8083; Node's own flags: common/broker-node-flags.ts). The broker runs as a child process so that its own
+// `brook start`: runs a broker in the foreground, exactly as `node dist/main.js` (the same flags, each also an
+// environment variable: `--port 8083` is BROOK_PORT=8083). The broker runs as a child process so that its own
 // start-up and shutdown handling stay the one in main.ts; Ctrl-C stops it cleanly and its exit code is brook's.
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { BROKER_NODE_FLAGS } from '../../common/broker-node-flags.js';
 import type { CliIo } from '../command-context.js';
 import { withExamples } from '../command-context.js';
 import { CliError } from '../errors.js';
@@ -34,23 +33,15 @@ table.`,
     'BROOK_LOG_LEVEL=debug brook start --log-retention-check-interval-ms 1000',
   ]);
   command.action(async (_options: unknown, self: Command) => {
-    const code = await runInForeground(MAIN, self.args, io, BROKER_NODE_FLAGS);
+    const code = await runInForeground(MAIN, self.args, io);
     if (code !== 0) throw new CliError(`the broker exited with code ${code}`, code);
   });
 }
 
-/**
- * Runs a script of this build as a child process (`node <nodeFlags> <script> <args>`) with the terminal; Ctrl-C
- * stops it; resolves its exit code.
- */
-export function runInForeground(
-  script: string,
-  args: readonly string[],
-  io: CliIo,
-  nodeFlags: readonly string[] = [],
-): Promise<number> {
+/** Runs a script of this build as a child process with the terminal; Ctrl-C stops it; resolves its exit code. */
+export function runInForeground(script: string, args: readonly string[], io: CliIo): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeFlags, script, ...args], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [script, ...args], { stdio: 'inherit' });
     const stop = (): void => {
       child.kill('SIGTERM');
     };
