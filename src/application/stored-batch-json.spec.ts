@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { AWKWARD_TEXT_BYTES } from '../../test/support/awkward-text-bytes.js';
 import { CompressionType } from '../partition-log/compression.js';
 import {
   CorruptBatchError,
@@ -18,16 +19,7 @@ const bytes = fc.option(
     fc.uint8Array({ maxLength: 40 }).map((array) => Buffer.from(array)),
     fc.string({ unit: 'grapheme', maxLength: 20 }).map((text) => Buffer.from(text, 'utf8')),
     fc.string({ unit: 'binary', maxLength: 20 }).map((text) => Buffer.from(text, 'utf8')),
-    fc.constantFrom(
-      Buffer.alloc(0),
-      Buffer.from('x'.repeat(600)),
-      Buffer.from('"quoted"\\n'),
-      Buffer.from([0xff, 0xfe, 0x22, 0x5c]),
-      Buffer.from('tab\there, bell\u0007, del\u007f, line sep \u2028'),
-      Buffer.from('plain ascii | and é, 漢字, 🙂'),
-      Buffer.from([0x61, 0xed, 0xa0, 0x80, 0x62]), // an encoded lone surrogate: not valid UTF-8
-      Buffer.from([0x61, 0xc3]), // a cut multi-byte character
-    ),
+    fc.constantFrom(...AWKWARD_TEXT_BYTES),
   ),
   { freq: 4 },
 );
