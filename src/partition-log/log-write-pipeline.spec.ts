@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { stat } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { batchOfValues, harness, makeTempDir, readAll, removeDir } from '../../test/support/log-fixtures.js';
+import { collectGarbage } from '../../test/support/retained-bytes.js';
 import type { AppendInfo } from './append-queue.js';
 import { WRITES_IN_FLIGHT_MAX } from './log-write-pipeline.js';
 import type { PartitionLog } from './partition-log.js';
@@ -199,6 +200,31 @@ describe('LogWritePipeline: writes in flight with the CRC checked in each job', 
     expect(refusedWithLaterInFlight).toBeGreaterThan(0);
     expect(refusedWithLaterLanded).toBeGreaterThan(0);
   }, 180_000);
+
+  it('keeps nothing of a write once it is answered: an idle log holds no batch, nor the buffer it was cut from', async () => {
+    const real = await freshLog();
+    // a batch cut out of a larger buffer (as a request's are), the only reference to that buffer dropped
+    const written = (): { buffer: WeakRef<ArrayBuffer>; answered: Promise<AppendInfo> } => {
+      const bytes = batch('idle', 3);
+      const request = Buffer.alloc(64 * 1024 + bytes.length);
+      bytes.copy(request, 64 * 1024);
+      return {
+        buffer: new WeakRef(request.buffer),
+        answered: real.appendAsLeader(request.subarray(64 * 1024), 0),
+      };
+    };
+    const { buffer, answered } = written();
+    expect(await answered).toMatchObject({ firstOffset: 1, lastOffset: 3 });
+    await settle();
+    collectGarbage();
+    expect(buffer.deref()).toBeUndefined();
+    expect((await readAll(real)).map((record) => record.value?.toString())).toEqual([
+      'first-0',
+      'idle-0',
+      'idle-1',
+      'idle-2',
+    ]);
+  });
 
   it('a refused write in the middle: the write behind it landed above the hole, is cut off, and written again renumbered', async () => {
     const real = await freshLog();

@@ -52,6 +52,10 @@ export class LogWritePipeline {
   private bytesStarted = 0;
   /** The writes whose job has not returned, by the promise that settles when it does. */
   private readonly returning = new Set<Promise<void>>();
+  /**
+   * The write started last, until it is settled (then null: an idle log keeps no write's items, batches and
+   * answers alive, nor the request buffers its batches were cut from).
+   */
   private lastStarted: WriteInFlight | null = null;
   /** From a refused write on: the writes settled and not committed, oldest first; null while none was refused. */
   private uncommitted: WriteInFlight[] | null = null;
@@ -149,7 +153,9 @@ export class LogWritePipeline {
     } catch (error) {
       this.host.fail(write.items, error);
     }
-    if (this.uncommitted !== null && write === this.lastStarted) await this.writeAgain(this.uncommitted);
+    if (write !== this.lastStarted) return;
+    this.lastStarted = null;
+    if (this.uncommitted !== null) await this.writeAgain(this.uncommitted);
   }
 
   /** Commits `write` (every earlier one is), moves the log end past it, fsyncs when due, and only then answers. */
