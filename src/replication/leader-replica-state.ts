@@ -85,11 +85,12 @@ export class LeaderReplicaState {
   readonly epochStartOffset: number;
   readonly notExpandable: readonly number[];
   private committedIsr: number[];
-  private committedEpochs: Record<string, number>;
+  private committedEpochs: Readonly<Record<string, number>>;
   private pending: IsrChange | null = null;
   private hw: number;
   private leaderEndOffset: number;
-  private readonly followers = new Map<number, FollowerState>();
+  /** By replica; a partition with no follower (one replica) shares NO_FOLLOWERS. */
+  private readonly followers: ReadonlyMap<number, FollowerState>;
 
   constructor(init: LeaderReplicaStateInit) {
     const { leaderId, isr, nowMs } = init;
@@ -102,10 +103,12 @@ export class LeaderReplicaState {
     this.committedEpochs = membersOnly(init.isrBrokerEpochs, isr);
     this.leaderEndOffset = init.leaderEndOffset;
     this.hw = Math.min(init.highWatermark, init.leaderEndOffset);
+    const followers = init.replicas.some((replica) => replica !== leaderId) ? new Map<number, FollowerState>() : null;
+    this.followers = followers ?? NO_FOLLOWERS;
     for (const replica of init.replicas) {
       if (replica === leaderId) continue;
       // Followers in the ISR start caught up (they were when it was last written); the others are not.
-      this.followers.set(replica, {
+      followers!.set(replica, {
         logEndOffset: 0,
         lastCaughtUpMs: isr.includes(replica) ? nowMs : -Infinity,
         lastFetchMs: -Infinity,
@@ -284,7 +287,21 @@ export class LeaderReplicaState {
   }
 }
 
-function membersOnly(epochs: Readonly<Record<string, number>>, isr: readonly number[]): Record<string, number> {
+/** Never written: the followers of every leadership that has none. */
+const NO_FOLLOWERS: ReadonlyMap<number, FollowerState> = new Map();
+
+/**
+ * The epochs of the ISR's members: `epochs` itself when it names no one else (the usual case: a partition state's
+ * own, which nothing writes to; one object fewer a partition), else a copy without the others.
+ */
+function membersOnly(
+  epochs: Readonly<Record<string, number>>,
+  isr: readonly number[],
+): Readonly<Record<string, number>> {
+  let othersNamed = false;
+  for (const key in epochs)
+    if (!Object.hasOwn(epochs, key) || !isr.some((member) => String(member) === key)) othersNamed = true;
+  if (!othersNamed && Object.getPrototypeOf(epochs) === Object.prototype) return epochs;
   const kept: Record<string, number> = {};
   for (const member of isr) {
     const epoch = epochs[String(member)];
