@@ -50,8 +50,11 @@ interface WriteInFlight {
 export class LogWritePipeline {
   /** Bytes started and not yet settled: the next write goes this far past the segment's end. */
   private bytesStarted = 0;
-  /** The writes whose job has not returned, by the promise that settles when it does. */
-  private readonly returning = new Set<Promise<void>>();
+  /**
+   * The writes whose job has not returned, by the promise that settles when it does; null while none is (made for
+   * each run of overlapping writes: an idle log, most of a broker's, holds no Set).
+   */
+  private returning: Set<Promise<void>> | null = null;
   /**
    * The write started last, until it is settled (then null: an idle log keeps no write's items, batches and
    * answers alive, nor the request buffers its batches were cut from).
@@ -100,7 +103,7 @@ export class LogWritePipeline {
 
   /** Waits until fewer than WRITES_IN_FLIGHT_MAX writes are in flight. */
   async waitForSlot(): Promise<void> {
-    while (this.returning.size >= WRITES_IN_FLIGHT_MAX) await Promise.race(this.returning);
+    while (this.returning !== null && this.returning.size >= WRITES_IN_FLIGHT_MAX) await Promise.race(this.returning);
   }
 
   /** Starts the write of `items` right after the bytes in flight in `segment`; settled in start order. */
@@ -122,16 +125,21 @@ export class LogWritePipeline {
     const returned: Promise<void> = segment.writeAt(write.position, batches, unchecked, false, recordWalks(items)).then(
       (outcome) => {
         write.outcome = outcome;
-        this.returning.delete(returned);
+        this.returned(returned);
       },
       (error: unknown) => {
         write.error = error;
-        this.returning.delete(returned);
+        this.returned(returned);
       },
     );
-    this.returning.add(returned);
+    (this.returning ??= new Set()).add(returned);
     const before = this.local.appendsWritten();
     this.local.writingBehind(before.then(() => returned).then(() => this.settle(write)));
+  }
+
+  private returned(write: Promise<void>): void {
+    this.returning!.delete(write);
+    if (this.returning!.size === 0) this.returning = null;
   }
 
   /** After `write` and every earlier write returned and were settled (see the header). Never rejects. */
