@@ -56,6 +56,8 @@ export class LogSegment {
   /** The bytes a recovery read, kept while the log loads for its producer replay (keepRecoveredBytes). */
   private recovered: SegmentWindow | null = null;
   private keepRecovered = false;
+  /** logPath, built on first use: every append and read passes it to the handle pool (a Map keyed by it). */
+  private logPathBuilt: string | null = null;
 
   private constructor(
     readonly dir: string,
@@ -70,7 +72,8 @@ export class LogSegment {
   }
 
   get logPath(): string {
-    return logFilePath(this.dir, this.baseOffset);
+    this.logPathBuilt ??= logFilePath(this.dir, this.baseOffset);
+    return this.logPathBuilt;
   }
 
   /** One past the last offset in this segment; the base offset while empty. */
@@ -201,10 +204,11 @@ export class LogSegment {
     recordWalks: readonly RecordWalk[] = [],
   ): Promise<CheckedWrite> {
     const buffers = batches.map((batch) => batch.buffer);
-    const lease = this.pool.lease(this.logPath);
+    const path = this.logPath;
+    const lease = this.pool.lease(path);
     try {
       const handle = lease.opened ?? (await lease.opening);
-      return await writeCheckedBatches(handle, this.logPath, buffers, position, uncheckedCrc, inline, recordWalks);
+      return await writeCheckedBatches(handle, path, buffers, position, uncheckedCrc, inline, recordWalks);
     } finally {
       lease.release();
     }
