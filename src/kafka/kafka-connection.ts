@@ -31,6 +31,8 @@ import { RequestSchedule, type ScheduledRequest } from './request-schedule.js';
 import { saslExchange } from './sasl-exchange.js';
 
 const API_VERSIONS_KEY = 18;
+/** Held answers up to this many bytes are copied into one buffer for one socket write; larger ones are not. */
+const JOINED_ANSWER_BYTES_MAX = 16 * 1024;
 
 export interface ConnectionLimits {
   /** BROOK_SOCKET_REQUEST_MAX_BYTES. */
@@ -89,8 +91,10 @@ export class KafkaConnection {
   private muteTimer: CancelTimer | null = null;
   private pumping = false;
   private pumpAgain = false;
-  /** Whether answers are held for one socket write (corkUntilTicksEnd). */
-  private corked = false;
+  /** Answer bytes released and not yet written, in order: one socket write when the tick ends (sendAnswer). */
+  private outgoing: Buffer[] = [];
+  private outgoingBytes = 0;
+  private flushQueued = false;
   private reading = true;
   private closed = false;
 
@@ -288,9 +292,8 @@ export class KafkaConnection {
   private finish(entry: ScheduledRequest<Job, Outcome>, outcome: Outcome): void {
     const released = this.schedule.finish(entry, outcome);
     if (released.length > 0 && !this.socket.destroyed) {
-      this.corkUntilTicksEnd();
       for (const { frame, closeReason } of released) {
-        if (frame !== null) for (const buffer of frame) this.socket.write(buffer);
+        if (frame !== null) this.sendAnswer(frame);
         if (closeReason !== null) {
           this.flushAnswers();
           this.endAfterWrites(closeReason);
@@ -304,23 +307,45 @@ export class KafkaConnection {
   }
 
   /**
-   * Holds the answers written from now until a process.nextTick runs: after the current callback, or, when called
-   * from a promise reaction (the usual case: handlers are async), once the promise reactions queued so far have run.
-   * The answers of requests that complete together (a log write that took several batches) leave in one socket
-   * write, not one system call (and one wake-up of the client) each. finish() lets them go at once when no request
-   * is left in flight.
+   * Holds an answer's bytes until a process.nextTick runs: after the current callback, or, when called from a
+   * promise reaction (the usual case: handlers are async), once the promise reactions queued so far have run. The
+   * answers of requests that complete together (a log write that took several batches) leave in one socket write,
+   * not one system call (and one wake-up of the client) each. finish() lets them go at once when no request is
+   * left in flight.
    */
-  private corkUntilTicksEnd(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.socket.cork();
-    process.nextTick(() => this.flushAnswers());
+  private sendAnswer(frame: Buffer[]): void {
+    for (const buffer of frame) {
+      this.outgoing.push(buffer);
+      this.outgoingBytes += buffer.length;
+    }
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    process.nextTick(() => {
+      this.flushQueued = false;
+      this.flushAnswers();
+    });
   }
 
+  /**
+   * Writes the held answers: small ones joined into one buffer and one plain socket write (no cork, no writev of
+   * a list), larger ones (a Fetch answer's record batches, referenced, not copied) as a corked list.
+   */
   private flushAnswers(): void {
-    if (!this.corked) return;
-    this.corked = false;
-    this.socket.uncork();
+    const parts = this.outgoing;
+    if (parts.length === 0) return;
+    const bytes = this.outgoingBytes;
+    this.outgoing = [];
+    this.outgoingBytes = 0;
+    if (this.socket.destroyed) return;
+    if (parts.length === 1) {
+      this.socket.write(parts[0]);
+    } else if (bytes <= JOINED_ANSWER_BYTES_MAX) {
+      this.socket.write(Buffer.concat(parts, bytes));
+    } else {
+      this.socket.cork();
+      for (const buffer of parts) this.socket.write(buffer);
+      this.socket.uncork();
+    }
   }
 
   /** Ends the connection once what was written has gone out (an answer the client should read first). */

@@ -1,0 +1,109 @@
+import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { encodeBatch } from '../partition-log/record-batch-builder.js';
+import { decodeResponse, encodeRequest } from './protocol/codec.js';
+import { KafkaConnection } from './kafka-connection.js';
+import type { KafkaServices } from './kafka-services.js';
+import { KafkaSession } from './kafka-session.js';
+
+/** The socket calls a connection makes, recorded; `writes` holds each socket.write's bytes. */
+class FakeSocket extends EventEmitter {
+  readonly writes: Buffer[] = [];
+  corks = 0;
+  destroyed = false;
+  writableNeedDrain = false;
+  write(data: Buffer): boolean {
+    this.writes.push(Buffer.from(data));
+    return true;
+  }
+  cork(): void {
+    this.corks++;
+  }
+  uncork(): void {}
+  setNoDelay(): void {}
+  setTimeout(): void {}
+  pause(): void {}
+  resume(): void {}
+  destroy(): void {
+    this.destroyed = true;
+  }
+  destroySoon(): void {
+    this.destroyed = true;
+  }
+}
+
+/** Services enough for Produce: every append waits until the test settles it. */
+function produceServices() {
+  const appends: Array<(offset: number) => void> = [];
+  const services = {
+    clock: { monotonicMs: () => 0, setTimer: () => () => {} },
+    quotas: { charge: () => {}, waitMs: () => 0 },
+    authorizer: { authorize: () => true },
+    produce: {
+      appendClientBatch: () =>
+        new Promise((resolve) => appends.push((offset) => resolve({ firstOffset: offset, logAppendTimeMs: -1 }))),
+    },
+    replicas: { leaderLog: () => ({ log: { logStartOffset: 0 } }) },
+  } as unknown as KafkaServices;
+  return { services, appends };
+}
+
+function produceFrame(correlationId: number): Buffer {
+  const records = encodeBatch([{ key: null, value: Buffer.from('v'), timestamp: 0 }]);
+  const body = {
+    transactionalId: null,
+    acks: 1,
+    timeoutMs: 30_000,
+    topicData: [{ name: 't', partitionData: [{ index: 0, records }] }],
+  };
+  return Buffer.concat(encodeRequest('Produce', 3, correlationId, 'spec', body as never));
+}
+
+/** The correlation ids of the answer frames in `bytes`, in order. */
+function answeredIds(bytes: Buffer): number[] {
+  const ids: number[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const size = bytes.readInt32BE(at);
+    const decoded = decodeResponse('Produce', 3, bytes.subarray(at, at + 4 + size));
+    if (!decoded.ok) throw new Error(decoded.error.message);
+    ids.push(decoded.value.correlationId);
+    at += 4 + size;
+  }
+  return ids;
+}
+
+function openConnection(services: KafkaServices) {
+  const socket = new FakeSocket();
+  const connection = new KafkaConnection(
+    socket as unknown as Socket,
+    new KafkaSession('127.0.0.1', 'User:ANONYMOUS', false),
+    services,
+    { requestBytesMax: 1024 * 1024, inFlightRequestsMax: 5, idleMs: 60_000 },
+  );
+  connection.start(() => {});
+  return socket;
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('KafkaConnection answer writes', () => {
+  it('writes the answers released in one tick with one socket write, in arrival order, whatever order they finished in', async () => {
+    const { services, appends } = produceServices();
+    const socket = openConnection(services);
+    socket.emit('data', Buffer.concat([produceFrame(11), produceFrame(12), produceFrame(13), produceFrame(14)]));
+    expect(appends).toHaveLength(4);
+    appends[2](2);
+    appends[1](1);
+    await tick();
+    expect(socket.writes).toHaveLength(0); // the first request is not answered yet: nothing may go out
+    appends[0](0);
+    await tick();
+    expect(socket.writes).toHaveLength(1);
+    expect(answeredIds(socket.writes[0])).toEqual([11, 12, 13]);
+    appends[3](3);
+    await tick();
+    expect(socket.writes.map(answeredIds)).toEqual([[11, 12, 13], [14]]);
+    expect(socket.corks).toBe(0);
+  });
+});
