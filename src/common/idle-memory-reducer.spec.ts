@@ -33,6 +33,7 @@ function harness(youngAfterReductions: number[] = [1 * MB]) {
       minGrowthBytes: 16 * MB,
       idleYoungGenerationBytes: 8 * MB,
       followUpAfterMs: 6_000,
+      followUpsMax: 2,
     },
     {
       busyMs: () => busyMs,
@@ -178,12 +179,27 @@ describe('IdleMemoryReducer', () => {
     expect(reductions.map((reduction) => reduction.followUp)).toEqual([false]);
   });
 
-  it('runs at most two reductions an idle stretch, even when V8 never shrinks the young generation', () => {
+  it('runs at most followUpsMax follow-ups an idle stretch, even when V8 never shrinks the young generation', () => {
     const { reducer, reductions, run } = harness([64 * MB]);
     reducer.start();
     run(10, 1);
     run(600, 0.01);
-    expect(reductions.map((reduction) => reduction.followUp)).toEqual([false, true]);
+    expect(reductions.map((reduction) => reduction.followUp)).toEqual([false, true, true]);
+  });
+
+  it('follows up again, 6 s later, when the follow-up missed too, and stops once the young generation shrank', () => {
+    const { reducer, reductions, run } = harness([64 * MB, 64 * MB, 1 * MB]);
+    reducer.start();
+    run(10, 1);
+    run(6, 0.01); // reduced at 15 s
+    run(5, 0.01); // 21 s: first follow-up, missed
+    expect(reductions).toHaveLength(2);
+    run(5, 0.01);
+    expect(reductions).toHaveLength(2);
+    run(1, 0.01); // 27 s: second follow-up
+    expect(reductions.map((reduction) => reduction.youngGenerationAfterBytes)).toEqual([64 * MB, 64 * MB, 1 * MB]);
+    run(600, 0.01);
+    expect(reducer.reductions).toBe(3);
   });
 
   it('drops a pending follow-up on activity, and reduces at the next stretch while the young generation is large', () => {
