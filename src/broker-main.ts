@@ -100,8 +100,9 @@ async function main(): Promise<void> {
   const memoryLogger = new Logger('Memory');
   processIdleMemoryReducer(systemClock, config.idleMemoryReduceAfterMs, (reduction) =>
     memoryLogger.log(
-      `idle: memory given back in ${reduction.durationMs.toFixed(0)} ms, resident ` +
-        `${(reduction.rssBeforeBytes / 1e6).toFixed(0)} -> ${(reduction.rssAfterBytes / 1e6).toFixed(0)} MB`,
+      `idle${reduction.followUp ? ' (follow-up)' : ''}: memory given back in ${reduction.durationMs.toFixed(0)} ms, ` +
+        `resident ${(reduction.rssBeforeBytes / 1e6).toFixed(0)} -> ${(reduction.rssAfterBytes / 1e6).toFixed(0)} MB, ` +
+        `young generation ${(reduction.youngGenerationAfterBytes / 1e6).toFixed(1)} MB`,
     ),
   )?.start();
   await registryListener?.listen(registry.port, registry.host).catch((error: Error) => {

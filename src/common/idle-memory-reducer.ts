@@ -1,17 +1,30 @@
 // Hands memory back to the system once a busy broker has gone idle. After load (or start-up) V8 keeps its young
-// generation at its largest (two 16 MB semi-spaces), and glibc keeps the freed request bodies' pages in its arenas;
-// a broker that then goes idle allocates too little to make either shrink soon (V8 shrinks the young generation at
-// a scavenge after the allocation rate fell, which at an idle broker's rate comes 20-40 s later, if at all; glibc
-// never trims a fragmented heap). The reducer watches the main thread's busy time and V8's young-generation
-// collections: a sample of `sampleMs` whose busy fraction is below `idleBusyFraction` and in which no scavenge ran
-// is idle, any other is activity (a broker streaming 10,000 records a second to one subscriber may keep its loop
-// under 10 % busy, but it allocates enough for a scavenge every half second; an idle one goes many seconds without). Once an idle stretch has lasted
-// `idleAfterMs`, it calls `reduce` (a young-generation collection and malloc_trim, native/memory-reducer.cc; never
-// a full GC, which would leave V8's old-generation limit too low for the next burst: see there), at most once per
-// idle stretch, and only when the resident set grew by `minGrowthBytes` since the last reduction (else there is
-// nothing to give back). The reduction's own busy time is not counted as activity. Under load no sample is idle,
-// so it never runs there; while idle it runs once.
+// generation at its largest (two semi-spaces of up to 16 MB, 32 under --max-semi-space-size=32), and glibc keeps the
+// freed request bodies' pages in its arenas; a broker that then goes idle allocates too little to make either shrink
+// soon (glibc never trims a fragmented heap). The reducer watches the main thread's busy time and V8's
+// young-generation collections: a sample of `sampleMs` whose busy fraction is below `idleBusyFraction` and in which
+// no scavenge ran is idle, any other is activity (a broker streaming 10,000 records a second to one subscriber may
+// keep its loop under 10 % busy, but it allocates enough for a scavenge every half second; an idle one goes many
+// seconds without). Once an idle stretch has lasted `idleAfterMs`, it calls `reduce` (a young-generation collection
+// and malloc_trim, native/memory-reducer.cc; never a full GC, which would leave V8's old-generation limit too low
+// for the next burst: see there), once per idle stretch, and only when the resident set grew by `minGrowthBytes`
+// since the last reduction or the young generation is still larger than `idleYoungGenerationBytes` (else there is
+// nothing to give back).
+//
+// Why sometimes twice: V8 (heap.cc ShouldResizeNewSpace, V8 11.3) shrinks the semi-spaces at a scavenge only when
+// its allocation throughput is under 1,000 bytes/ms, and it measures that (gc-tracer.cc, AverageSpeed over
+// kThroughputTimeFrameMs = 5 s) from the allocation since the last GC, plus older GC-to-GC samples until 5 s are
+// covered. The reducer's scavenge is often the first GC since the busy spell ended, so its sample holds the busy
+// tail (up to a whole semi-space, 16-32 MB, allocated after the last busy scavenge) over the idle delay: 2-3 MB/s,
+// no shrink. A second scavenge `followUpAfterMs` (more than V8's 5 s) after the first, the stretch still idle, is
+// measured on idle allocation alone and shrinks, when that is under V8's bar: an idle broker with 1,000 partitions
+// allocates 0.6-0.8 MB/s (its periodic controller pass, HW checkpoints, metadata reloads), near it, so a follow-up
+// can miss too. So while the young generation is still above `idleYoungGenerationBytes` after a reduction, a
+// follow-up runs `followUpAfterMs` later, at most `followUpsMax` of them in one idle stretch.
+// The reductions' own busy time and scavenges are not counted as activity. Under load no sample is idle, so it
+// never runs there.
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import type { CancelTimer, Clock } from './clock.js';
 import { everyMs } from './clock.js';
 import { loadAddonFunction } from './native-addon.js';
@@ -19,6 +32,10 @@ import { loadAddonFunction } from './native-addon.js';
 /** What one reduction did: its duration (monotonic ms) and the resident set before and after, bytes. */
 export interface MemoryReduction {
   durationMs: number;
+  /** Whether this was a follow-up in its idle stretch (V8 had not shrunk the young generation at the one before). */
+  followUp: boolean;
+  /** V8's young generation (new space) committed after the reduction, bytes. */
+  youngGenerationAfterBytes: number;
   rssBeforeBytes: number;
   rssAfterBytes: number;
 }
@@ -32,6 +49,12 @@ export interface IdleMemoryReducerOptions {
   idleBusyFraction: number;
   /** The resident set must have grown by this much since the last reduction (or since start) for another one. */
   minGrowthBytes: number;
+  /** A young generation committed above this after a reduction was not shrunk by V8 (its minimum is ~1 MB). */
+  idleYoungGenerationBytes: number;
+  /** Idle time after a reduction that left the young generation large before the follow-up (> V8's 5 s window). */
+  followUpAfterMs: number;
+  /** Follow-ups at most in one idle stretch. */
+  followUpsMax: number;
 }
 
 export interface IdleMemoryProbes {
@@ -41,6 +64,8 @@ export interface IdleMemoryProbes {
   scavenges(): number;
   /** The process's resident set, bytes. */
   rssBytes(): number;
+  /** V8's young generation (new space), committed bytes. */
+  youngGenerationBytes(): number;
   /** Gives memory back; its duration is not counted as activity. */
   reduce(): void;
 }
@@ -49,6 +74,9 @@ export const IDLE_MEMORY_REDUCER_DEFAULTS: Omit<IdleMemoryReducerOptions, 'idleA
   sampleMs: 1_000,
   idleBusyFraction: 0.1,
   minGrowthBytes: 16 * 1024 * 1024,
+  idleYoungGenerationBytes: 8 * 1024 * 1024,
+  followUpAfterMs: 6_000,
+  followUpsMax: 2,
 };
 
 export class IdleMemoryReducer {
@@ -62,6 +90,9 @@ export class IdleMemoryReducer {
   private idleSinceMs: number | null = null;
   /** Whether this idle stretch has had its reduction (or was judged to need none). */
   private reducedThisStretch = false;
+  /** When this stretch's reduction left the young generation large: when it ran (monotonic ms), else null. */
+  private followUpFromMs: number | null = null;
+  private followUpsThisStretch = 0;
   private rssAfterLastReduction: number;
   private cancel: CancelTimer | null = null;
   private reductionCount = 0;
@@ -112,26 +143,51 @@ export class IdleMemoryReducer {
     if (busyFraction > this.options.idleBusyFraction || allocating) {
       this.idleSinceMs = null;
       this.reducedThisStretch = false;
+      this.followUpFromMs = null;
+      this.followUpsThisStretch = 0;
       return;
     }
     // an idle stretch starts at the beginning of its first idle sample
     this.idleSinceMs ??= nowMs - elapsedMs;
+    if (this.followUpFromMs !== null) {
+      if (nowMs - this.followUpFromMs < this.options.followUpAfterMs) return;
+      this.followUpFromMs = null;
+      this.followUpsThisStretch++;
+      this.reduce(nowMs, this.probes.rssBytes(), true);
+      return;
+    }
     if (this.reducedThisStretch || nowMs - this.idleSinceMs < this.options.idleAfterMs) return;
     this.reducedThisStretch = true;
     const rssBeforeBytes = this.probes.rssBytes();
-    if (rssBeforeBytes - this.rssAfterLastReduction < this.options.minGrowthBytes) return;
+    if (
+      rssBeforeBytes - this.rssAfterLastReduction < this.options.minGrowthBytes &&
+      this.probes.youngGenerationBytes() <= this.options.idleYoungGenerationBytes
+    )
+      return;
+    this.reduce(nowMs, rssBeforeBytes, false);
+  }
+
+  private reduce(nowMs: number, rssBeforeBytes: number, followUp: boolean): void {
     this.probes.reduce();
     this.reductionCount++;
     this.rssAfterLastReduction = this.probes.rssBytes();
+    const youngGenerationAfterBytes = this.probes.youngGenerationBytes();
     // the reduction's own time and scavenge are not activity: the next sample starts after it
     this.lastSampleMs = this.clock.monotonicMs();
     this.lastBusyMs = this.probes.busyMs();
     this.lastScavenges = this.probes.scavenges();
     this.scavengeOfReduction = true;
+    if (
+      youngGenerationAfterBytes > this.options.idleYoungGenerationBytes &&
+      this.followUpsThisStretch < this.options.followUpsMax
+    )
+      this.followUpFromMs = this.lastSampleMs;
     this.onReduced({
       durationMs: this.lastSampleMs - nowMs,
+      followUp,
       rssBeforeBytes,
       rssAfterBytes: this.rssAfterLastReduction,
+      youngGenerationAfterBytes,
     });
   }
 }
@@ -166,6 +222,8 @@ export function processIdleMemoryReducer(
       busyMs: () => performance.eventLoopUtilization().active,
       scavenges: () => scavenges,
       rssBytes: () => process.memoryUsage.rss(),
+      youngGenerationBytes: () =>
+        getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0,
       // under --expose-gc the addon leaves the flag set
       reduce: () => void reduceMemory(typeof globalThis.gc === 'function'),
     },
