@@ -6,7 +6,13 @@ import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from './clock.js';
-import { IdleMemoryReducer, processIdleMemoryReducer, type MemoryReduction } from './idle-memory-reducer.js';
+import {
+  IdleMemoryReducer,
+  processIdleMemoryReducer,
+  reduceProcessMemory,
+  YOUNG_GENERATION_GROWTH_FLAG,
+  type MemoryReduction,
+} from './idle-memory-reducer.js';
 import { loadAddonFunction } from './native-addon.js';
 
 const MB = 1024 * 1024;
@@ -226,6 +232,28 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
   it.skipIf(reduceMemory === null)('collects the young generation only, never with a mark-compact', async () => {
     const collections = await collectionsDuring(() => reduceMemory!(false));
     expect(collections).toEqual({ minor: 1, major: 0 });
+  });
+
+  it("sets V8's young-generation growth factor after the collection, not before", () => {
+    const calls: string[] = [];
+    reduceProcessMemory(
+      (gcExposed) => {
+        calls.push(`reduce ${gcExposed}`);
+        return true;
+      },
+      false,
+      (flags) => calls.push(flags),
+    );
+    expect(calls).toEqual(['reduce false', '--semi-space-growth-factor=8']);
+  });
+
+  it("sets a flag this Node's V8 knows (an unknown one is only reported on stderr)", () => {
+    const script = `require('node:v8').setFlagsFromString(${JSON.stringify(YOUNG_GENERATION_GROWTH_FLAG)})`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+    const misspelt = spawnSync(process.execPath, ['-e', script.replace('growth', 'grow')], { encoding: 'utf8' });
+    expect(misspelt.stderr).toContain('unrecognized flag');
   });
 
   it.skipIf(reduceMemory === null)('leaves the process without a `gc` global, as it found it', () => {

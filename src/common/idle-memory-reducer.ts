@@ -11,7 +11,16 @@
 // idle stretch, and only when the resident set grew by `minGrowthBytes` since the last reduction (else there is
 // nothing to give back). The reduction's own busy time is not counted as activity. Under load no sample is idle,
 // so it never runs there; while idle it runs once.
+//
+// The price of the young-generation collection is paid when traffic comes back: it leaves the semi-spaces at V8's
+// minimum (1 MB), and V8 grows them again only once the bytes that survived its scavenges since the last growth
+// exceed their size, each time by --semi-space-growth-factor (2 by default: 1, 2, 4, 8, 16 MB; W5's 6 s run after
+// an idle stretch got no further than about 4 MB). Meanwhile a stream scavenges 4-10 times a second instead of every
+// few seconds, and its frames meet those pauses (W5 after an idle stretch: 22-40 scavenges in a 6 s run against 0-5
+// with the reducer off). The process reducer therefore sets the factor to YOUNG_GENERATION_GROWTH_FACTOR after its
+// first reduction (1, 8, 16 MB): an idle broker still stays at the minimum, having no survivors to grow it.
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
 import type { CancelTimer, Clock } from './clock.js';
 import { everyMs } from './clock.js';
 import { loadAddonFunction } from './native-addon.js';
@@ -43,6 +52,25 @@ export interface IdleMemoryProbes {
   rssBytes(): number;
   /** Gives memory back; its duration is not counted as activity. */
   reduce(): void;
+}
+
+/** V8's --semi-space-growth-factor once the process reducer has run (see the header): the young generation a
+ *  reduction shrank to 1 MB semi-spaces is back at 8 MB after one growth, 16 MB after two. */
+export const YOUNG_GENERATION_GROWTH_FACTOR = 8;
+export const YOUNG_GENERATION_GROWTH_FLAG = `--semi-space-growth-factor=${YOUNG_GENERATION_GROWTH_FACTOR}`;
+
+/**
+ * The process reducer's reduction: the addon's young-generation collection and malloc_trim, then V8's growth factor
+ * for the young generation it leaves at its minimum. Set after the reduction, not at start: V8 reads the factor at
+ * each growth, and Node 20 leaves V8's flags writable after start (the addon sets --expose-gc the same way).
+ */
+export function reduceProcessMemory(
+  reduceMemory: (gcExposed: boolean) => boolean,
+  gcExposed: boolean,
+  setV8Flags: (flags: string) => void = setFlagsFromString,
+): void {
+  reduceMemory(gcExposed);
+  setV8Flags(YOUNG_GENERATION_GROWTH_FLAG);
 }
 
 export const IDLE_MEMORY_REDUCER_DEFAULTS: Omit<IdleMemoryReducerOptions, 'idleAfterMs'> = {
@@ -167,7 +195,7 @@ export function processIdleMemoryReducer(
       scavenges: () => scavenges,
       rssBytes: () => process.memoryUsage.rss(),
       // under --expose-gc the addon leaves the flag set
-      reduce: () => void reduceMemory(typeof globalThis.gc === 'function'),
+      reduce: () => reduceProcessMemory(reduceMemory, typeof globalThis.gc === 'function'),
     },
     onReduced,
   );
