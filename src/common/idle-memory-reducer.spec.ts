@@ -9,8 +9,7 @@ import { ManualClock, systemClock } from './clock.js';
 import {
   IdleMemoryReducer,
   processIdleMemoryReducer,
-  reduceProcessMemory,
-  YOUNG_GENERATION_GROWTH_FLAG,
+  youngGrowthFlag,
   type MemoryReduction,
 } from './idle-memory-reducer.js';
 import { loadAddonFunction } from './native-addon.js';
@@ -26,6 +25,7 @@ function harness() {
   /** The reduction's scavenge, reported with the next second (gc entries come asynchronously). */
   let reportedLater = 0;
   const reductions: MemoryReduction[] = [];
+  const growth: number[] = [];
   const reducer = new IdleMemoryReducer(
     clock,
     { idleAfterMs: 5_000, sampleMs: 1_000, idleBusyFraction: 0.1, minGrowthBytes: 16 * MB },
@@ -39,6 +39,7 @@ function harness() {
         reportedLater++;
         rss = 120 * MB;
       },
+      youngGrowth: (factor) => growth.push(factor),
     },
     (reduction) => reductions.push(reduction),
   );
@@ -55,6 +56,7 @@ function harness() {
   return {
     reducer,
     reductions,
+    growth,
     run,
     setRss: (bytes: number) => (rss = bytes),
   };
@@ -140,6 +142,25 @@ describe('IdleMemoryReducer', () => {
     expect(reducer.reductions).toBe(2);
     run(100, 0.01);
     expect(reducer.reductions).toBe(2);
+  });
+
+  it("leaves V8's young-generation growth alone until a reduction, then grows it fast only while active", () => {
+    const { reducer, reductions, growth, run } = harness();
+    reducer.start();
+    run(10, 1); // start-up load: nothing set yet (set before the first reduction, V8 may skip its shrink)
+    run(3, 0.01);
+    expect(growth).toEqual([]);
+    run(4, 0.01); // idle for 5 s: the reduction, after which V8's default growth
+    expect(reductions).toHaveLength(1);
+    expect(growth).toEqual([2]);
+    run(5, 0.01); // still idle (the reduction's own scavenge is not activity): no change
+    expect(growth).toEqual([2]);
+    run(3, 0.05, 0, 5); // a light stream that scavenges: fast growth
+    expect(growth).toEqual([2, 8]);
+    run(2, 1); // load: stays fast
+    expect(growth).toEqual([2, 8]);
+    run(1, 0.01); // one idle second: back to the default
+    expect(growth).toEqual([2, 8, 2]);
   });
 
   it('does nothing once stopped', () => {
@@ -234,25 +255,14 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
     expect(collections).toEqual({ minor: 1, major: 0 });
   });
 
-  it("sets V8's young-generation growth factor after the collection, not before", () => {
-    const calls: string[] = [];
-    reduceProcessMemory(
-      (gcExposed) => {
-        calls.push(`reduce ${gcExposed}`);
-        return true;
-      },
-      false,
-      (flags) => calls.push(flags),
-    );
-    expect(calls).toEqual(['reduce false', '--semi-space-growth-factor=8']);
-  });
-
-  it("sets a flag this Node's V8 knows (an unknown one is only reported on stderr)", () => {
-    const script = `require('node:v8').setFlagsFromString(${JSON.stringify(YOUNG_GENERATION_GROWTH_FLAG)})`;
+  it("sets flags this Node's V8 knows (an unknown one is only reported on stderr)", () => {
+    const script = `const v8 = require('node:v8');
+      v8.setFlagsFromString(${JSON.stringify(youngGrowthFlag(8))});
+      v8.setFlagsFromString(${JSON.stringify(youngGrowthFlag(2))});`;
     const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
-    const misspelt = spawnSync(process.execPath, ['-e', script.replace('growth', 'grow')], { encoding: 'utf8' });
+    const misspelt = spawnSync(process.execPath, ['-e', script.replaceAll('growth', 'grow')], { encoding: 'utf8' });
     expect(misspelt.stderr).toContain('unrecognized flag');
   });
 

@@ -17,8 +17,11 @@
 // exceed their size, each time by --semi-space-growth-factor (2 by default: 1, 2, 4, 8, 16 MB; W5's 6 s run after
 // an idle stretch got no further than about 4 MB). Meanwhile a stream scavenges 4-10 times a second instead of every
 // few seconds, and its frames meet those pauses (W5 after an idle stretch: 22-40 scavenges in a 6 s run against 0-5
-// with the reducer off). The process reducer therefore sets the factor to YOUNG_GENERATION_GROWTH_FACTOR after its
-// first reduction (1, 8, 16 MB): an idle broker still stays at the minimum, having no survivors to grow it.
+// with the reducer off). So once it has reduced, the reducer has V8 grow the young generation by
+// YOUNG_GENERATION_FAST_GROWTH (1, 8, 16 MB) while its samples see activity, and by V8's default 2 while idle (an
+// idle broker's rare survivors would otherwise grow it to 8 MB in one step: measured, +5.6 MB young generation 60 s
+// after load). V8 reads the factor at each growth; setting it before the first reduction could stop that reduction's
+// shrink (seen in a test script), so it is left alone until then.
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import type { CancelTimer, Clock } from './clock.js';
@@ -52,25 +55,16 @@ export interface IdleMemoryProbes {
   rssBytes(): number;
   /** Gives memory back; its duration is not counted as activity. */
   reduce(): void;
+  /** Sets the young generation's growth factor (V8's --semi-space-growth-factor); called only after a reduction. */
+  youngGrowth?(factor: number): void;
 }
 
-/** V8's --semi-space-growth-factor once the process reducer has run (see the header): the young generation a
- *  reduction shrank to 1 MB semi-spaces is back at 8 MB after one growth, 16 MB after two. */
-export const YOUNG_GENERATION_GROWTH_FACTOR = 8;
-export const YOUNG_GENERATION_GROWTH_FLAG = `--semi-space-growth-factor=${YOUNG_GENERATION_GROWTH_FACTOR}`;
+/** V8's --semi-space-growth-factor while a reduced broker is active (see the header), and V8's own default. */
+export const YOUNG_GENERATION_FAST_GROWTH = 8;
+export const YOUNG_GENERATION_DEFAULT_GROWTH = 2;
 
-/**
- * The process reducer's reduction: the addon's young-generation collection and malloc_trim, then V8's growth factor
- * for the young generation it leaves at its minimum. Set after the reduction, not at start: V8 reads the factor at
- * each growth, and Node 20 leaves V8's flags writable after start (the addon sets --expose-gc the same way).
- */
-export function reduceProcessMemory(
-  reduceMemory: (gcExposed: boolean) => boolean,
-  gcExposed: boolean,
-  setV8Flags: (flags: string) => void = setFlagsFromString,
-): void {
-  reduceMemory(gcExposed);
-  setV8Flags(YOUNG_GENERATION_GROWTH_FLAG);
+export function youngGrowthFlag(factor: number): string {
+  return `--semi-space-growth-factor=${factor}`;
 }
 
 export const IDLE_MEMORY_REDUCER_DEFAULTS: Omit<IdleMemoryReducerOptions, 'idleAfterMs'> = {
@@ -93,6 +87,8 @@ export class IdleMemoryReducer {
   private rssAfterLastReduction: number;
   private cancel: CancelTimer | null = null;
   private reductionCount = 0;
+  /** The growth factor last set through the probes; null before the first reduction. */
+  private growth: number | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -120,6 +116,12 @@ export class IdleMemoryReducer {
     this.cancel = null;
   }
 
+  private setGrowth(factor: number): void {
+    if (this.growth === factor) return;
+    this.growth = factor;
+    this.probes.youngGrowth?.(factor);
+  }
+
   /** Reductions run so far. */
   get reductions(): number {
     return this.reductionCount;
@@ -137,7 +139,9 @@ export class IdleMemoryReducer {
     this.lastSampleMs = nowMs;
     this.lastBusyMs = busyMs;
     this.lastScavenges = scavenges;
-    if (busyFraction > this.options.idleBusyFraction || allocating) {
+    const active = busyFraction > this.options.idleBusyFraction || allocating;
+    if (this.growth !== null) this.setGrowth(active ? YOUNG_GENERATION_FAST_GROWTH : YOUNG_GENERATION_DEFAULT_GROWTH);
+    if (active) {
       this.idleSinceMs = null;
       this.reducedThisStretch = false;
       return;
@@ -156,6 +160,7 @@ export class IdleMemoryReducer {
     this.lastBusyMs = this.probes.busyMs();
     this.lastScavenges = this.probes.scavenges();
     this.scavengeOfReduction = true;
+    this.setGrowth(YOUNG_GENERATION_DEFAULT_GROWTH);
     this.onReduced({
       durationMs: this.lastSampleMs - nowMs,
       rssBeforeBytes,
@@ -195,7 +200,9 @@ export function processIdleMemoryReducer(
       scavenges: () => scavenges,
       rssBytes: () => process.memoryUsage.rss(),
       // under --expose-gc the addon leaves the flag set
-      reduce: () => reduceProcessMemory(reduceMemory, typeof globalThis.gc === 'function'),
+      reduce: () => void reduceMemory(typeof globalThis.gc === 'function'),
+      // Node 20 leaves V8's flags writable after start (the addon sets --expose-gc the same way)
+      youngGrowth: (factor) => setFlagsFromString(youngGrowthFlag(factor)),
     },
     onReduced,
   );
