@@ -6,7 +6,12 @@ import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from './clock.js';
-import { IdleMemoryReducer, processIdleMemoryReducer, type MemoryReduction } from './idle-memory-reducer.js';
+import {
+  IdleMemoryReducer,
+  processIdleMemoryReducer,
+  youngGrowthFlag,
+  type MemoryReduction,
+} from './idle-memory-reducer.js';
 import { loadAddonFunction } from './native-addon.js';
 
 const MB = 1024 * 1024;
@@ -24,6 +29,7 @@ function harness(youngAfterReductions: number[] = [1 * MB]) {
   /** The reduction's scavenge, reported with the next second (gc entries come asynchronously). */
   let reportedLater = 0;
   const reductions: MemoryReduction[] = [];
+  const growth: number[] = [];
   const reducer = new IdleMemoryReducer(
     clock,
     {
@@ -47,6 +53,7 @@ function harness(youngAfterReductions: number[] = [1 * MB]) {
         young = youngAfterReductions[Math.min(reduceCalls++, youngAfterReductions.length - 1)];
         rss = 120 * MB + young;
       },
+      youngGrowth: (factor) => growth.push(factor),
     },
     (reduction) => reductions.push(reduction),
   );
@@ -63,6 +70,7 @@ function harness(youngAfterReductions: number[] = [1 * MB]) {
   return {
     reducer,
     reductions,
+    growth,
     run,
     clock,
     setRss: (bytes: number) => (rss = bytes),
@@ -224,6 +232,25 @@ describe('IdleMemoryReducer', () => {
     expect(reducer.reductions).toBe(3);
   });
 
+  it("leaves V8's young-generation growth alone until a reduction, then grows it fast only while active", () => {
+    const { reducer, reductions, growth, run } = harness();
+    reducer.start();
+    run(10, 1); // start-up load: nothing set yet (set before the first reduction, V8 may skip its shrink)
+    run(3, 0.01);
+    expect(growth).toEqual([]);
+    run(4, 0.01); // idle for 5 s: the reduction, after which V8's default growth
+    expect(reductions).toHaveLength(1);
+    expect(growth).toEqual([2]);
+    run(5, 0.01); // still idle (the reduction's own scavenge is not activity): no change
+    expect(growth).toEqual([2]);
+    run(3, 0.05, 0, 5); // a light stream that scavenges: fast growth
+    expect(growth).toEqual([2, 8]);
+    run(2, 1); // load: stays fast
+    expect(growth).toEqual([2, 8]);
+    run(1, 0.01); // one idle second: back to the default
+    expect(growth).toEqual([2, 8, 2]);
+  });
+
   it('does nothing once stopped', () => {
     const { reducer, run } = harness();
     reducer.start();
@@ -347,6 +374,17 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
   it.skipIf(reduceMemory === null)('collects the young generation only, never with a mark-compact', async () => {
     const collections = await collectionsDuring(() => reduceMemory!(false));
     expect(collections).toEqual({ minor: 1, major: 0 });
+  });
+
+  it("sets flags this Node's V8 knows (an unknown one is only reported on stderr)", () => {
+    const script = `const v8 = require('node:v8');
+      v8.setFlagsFromString(${JSON.stringify(youngGrowthFlag(8))});
+      v8.setFlagsFromString(${JSON.stringify(youngGrowthFlag(2))});`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+    const misspelt = spawnSync(process.execPath, ['-e', script.replaceAll('growth', 'grow')], { encoding: 'utf8' });
+    expect(misspelt.stderr).toContain('unrecognized flag');
   });
 
   it.skipIf(reduceMemory === null)('leaves the process without a `gc` global, as it found it', () => {

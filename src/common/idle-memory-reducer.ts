@@ -23,8 +23,19 @@
 // follow-up runs `followUpAfterMs` later, at most `followUpsMax` of them in one idle stretch.
 // The reductions' own busy time and scavenges are not counted as activity. Under load no sample is idle, so it
 // never runs there.
+//
+// The price of the young-generation collection is paid when traffic comes back: it leaves the semi-spaces at V8's
+// minimum (1 MB), and V8 grows them again only once the bytes that survived its scavenges since the last growth
+// exceed their size, each time by --semi-space-growth-factor (2 by default: 1, 2, 4, 8, 16 MB; W5's 6 s run after
+// an idle stretch got no further than about 4 MB). Meanwhile a stream scavenges 4-10 times a second instead of every
+// few seconds, and its frames meet those pauses (W5 after an idle stretch: 22-40 scavenges in a 6 s run against 0-5
+// with the reducer off). So once it has reduced, the reducer has V8 grow the young generation by
+// YOUNG_GENERATION_FAST_GROWTH (1, 8, 16 MB) while its samples see activity, and by V8's default 2 while idle (an
+// idle broker's rare survivors would otherwise grow it to 8 MB in one step: measured, +5.6 MB young generation 60 s
+// after load). V8 reads the factor at each growth; setting it before the first reduction could stop that reduction's
+// shrink (seen in a test script), so it is left alone until then.
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import type { CancelTimer, Clock } from './clock.js';
 import { everyMs } from './clock.js';
 import { loadAddonFunction } from './native-addon.js';
@@ -68,6 +79,16 @@ export interface IdleMemoryProbes {
   youngGenerationBytes(): number;
   /** Gives memory back; its duration is not counted as activity. */
   reduce(): void;
+  /** Sets the young generation's growth factor (V8's --semi-space-growth-factor); called only after a reduction. */
+  youngGrowth?(factor: number): void;
+}
+
+/** V8's --semi-space-growth-factor while a reduced broker is active (see the header), and V8's own default. */
+export const YOUNG_GENERATION_FAST_GROWTH = 8;
+export const YOUNG_GENERATION_DEFAULT_GROWTH = 2;
+
+export function youngGrowthFlag(factor: number): string {
+  return `--semi-space-growth-factor=${factor}`;
 }
 
 export const IDLE_MEMORY_REDUCER_DEFAULTS: Omit<IdleMemoryReducerOptions, 'idleAfterMs'> = {
@@ -96,6 +117,8 @@ export class IdleMemoryReducer {
   private rssAfterLastReduction: number;
   private cancel: CancelTimer | null = null;
   private reductionCount = 0;
+  /** The growth factor last set through the probes; null before the first reduction. */
+  private growth: number | null = null;
 
   constructor(
     private readonly clock: Clock,
@@ -123,6 +146,12 @@ export class IdleMemoryReducer {
     this.cancel = null;
   }
 
+  private setGrowth(factor: number): void {
+    if (this.growth === factor) return;
+    this.growth = factor;
+    this.probes.youngGrowth?.(factor);
+  }
+
   /** Reductions run so far. */
   get reductions(): number {
     return this.reductionCount;
@@ -140,7 +169,9 @@ export class IdleMemoryReducer {
     this.lastSampleMs = nowMs;
     this.lastBusyMs = busyMs;
     this.lastScavenges = scavenges;
-    if (busyFraction > this.options.idleBusyFraction || allocating) {
+    const active = busyFraction > this.options.idleBusyFraction || allocating;
+    if (this.growth !== null) this.setGrowth(active ? YOUNG_GENERATION_FAST_GROWTH : YOUNG_GENERATION_DEFAULT_GROWTH);
+    if (active) {
       this.idleSinceMs = null;
       this.reducedThisStretch = false;
       this.followUpFromMs = null;
@@ -177,6 +208,7 @@ export class IdleMemoryReducer {
     this.lastBusyMs = this.probes.busyMs();
     this.lastScavenges = this.probes.scavenges();
     this.scavengeOfReduction = true;
+    this.setGrowth(YOUNG_GENERATION_DEFAULT_GROWTH);
     if (
       youngGenerationAfterBytes > this.options.idleYoungGenerationBytes &&
       this.followUpsThisStretch < this.options.followUpsMax
@@ -226,6 +258,8 @@ export function processIdleMemoryReducer(
         getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0,
       // under --expose-gc the addon leaves the flag set
       reduce: () => void reduceMemory(typeof globalThis.gc === 'function'),
+      // Node 20 leaves V8's flags writable after start (the addon sets --expose-gc the same way)
+      youngGrowth: (factor) => setFlagsFromString(youngGrowthFlag(factor)),
     },
     onReduced,
   );
