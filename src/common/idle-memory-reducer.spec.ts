@@ -270,6 +270,25 @@ const buildable =
   spawnSync(compiler, [...compilerArgs, '--version']).status === 0 &&
   existsSync(join(dirname(dirname(process.execPath)), 'include', 'node', 'v8.h'));
 const ADDON = fileURLToPath(new URL('../../dist/native/memory-reducer.node', import.meta.url));
+
+/**
+ * Runs `rest` in a process of its own (the test runner's worker allocates enough to keep V8's measured rate up) after
+ * a burst of objects that survive scavenges has grown V8's semi-spaces; `rest` has `reduceMemory` (the addon) and
+ * `young()` (new space's physical size) and prints its result as JSON, which is returned.
+ */
+function afterGrowingTheYoungGeneration<T>(rest: string): T {
+  const script = `
+    const { getHeapSpaceStatistics } = require('node:v8');
+    const { reduceMemory } = require(${JSON.stringify(ADDON)});
+    const young = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').physical_space_size;
+    let kept = [];
+    for (let i = 0; i < 400000; i++) kept.push({ index: i, text: 'record ' + i });
+    kept = null;
+    ${rest}`;
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
 const reduceMemory = loadAddonFunction<(gcExposed: boolean) => boolean>(
   'memory-reducer',
   'reduceMemory',
@@ -312,23 +331,13 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
   it.skipIf(reduceMemory === null)(
     "shrinks V8's young generation, which a burst of surviving objects grew, once the process was quiet",
     () => {
-      const script = `
-        const { getHeapSpaceStatistics } = require('node:v8');
-        const { reduceMemory } = require(${JSON.stringify(ADDON)});
-        const young = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').physical_space_size;
-        // objects that survive scavenges make V8 grow the semi-spaces
-        let kept = [];
-        for (let i = 0; i < 400000; i++) kept.push({ index: i, text: 'record ' + i });
-        kept = null;
+      const young = afterGrowingTheYoungGeneration<{ burst: number; quiet: number; reduced: number }>(`
         const burst = young();
         setTimeout(() => {
           const quiet = young();
           reduceMemory(false);
           console.log(JSON.stringify({ burst, quiet, reduced: young() }));
-        }, 6000);`;
-      const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-      expect(result.status, result.stderr).toBe(0);
-      const young = JSON.parse(result.stdout) as { burst: number; quiet: number; reduced: number };
+        }, 6000);`);
       expect(young.burst).toBeGreaterThan(8 * MB);
       // V8 left it at its size while idle: the reducer is what shrinks it
       expect(young.quiet).toBeGreaterThan(8 * MB);
@@ -343,13 +352,7 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
   it.skipIf(reduceMemory === null)(
     'leaves the young generation large when a busy tail preceded the quiet spell, and shrinks it at a second one',
     () => {
-      const script = `
-        const { getHeapSpaceStatistics } = require('node:v8');
-        const { reduceMemory } = require(${JSON.stringify(ADDON)});
-        const young = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').physical_space_size;
-        let kept = [];
-        for (let i = 0; i < 400000; i++) kept.push({ index: i, text: 'record ' + i });
-        kept = null;
+      const young = afterGrowingTheYoungGeneration<{ first: number; second: number }>(`
         // short-lived objects after the last scavenge, less than a semi-space: no GC runs for them
         let length = 0;
         for (let i = 0; i < 150000; i++) length += ({ index: i, text: 'x' + i }).text.length;
@@ -360,10 +363,7 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
             reduceMemory(false);
             console.log(JSON.stringify({ length, first, second: young() }));
           }, 6000);
-        }, 5000);`;
-      const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-      expect(result.status, result.stderr).toBe(0);
-      const young = JSON.parse(result.stdout) as { first: number; second: number };
+        }, 5000);`);
       expect(young.first).toBeGreaterThan(8 * MB);
       expect(young.second).toBeLessThan(4 * MB);
     },
