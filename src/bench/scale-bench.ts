@@ -9,7 +9,10 @@
 //     (bench-processes.ts); rec/s, MB/s, p50/p99 and the ratio are printed as for W1;
 //   idle: after IDLE_SETTLE_MS without requests, the broker's RSS and open descriptors (/proc/<pid>/fd, with how
 //     many are segment files); the bound on segment files is BROOK_MAX_OPEN_FILES (the log's handle pool, default
-//     1,024), set here to its default explicitly;
+//     1,024), set here to its default explicitly. After the produce run and after the restart, a second RSS reading
+//     IDLE_REDUCED_MS into the idle stretch: by then the broker's own idle memory reduction has run (5 s of idleness,
+//     BROOK_IDLE_MEMORY_REDUCE_AFTER_MS, and its follow-ups 6 s apart while V8 keeps the young generation large);
+//     both readings are printed;
 //   restart: a clean stop (SIGTERM, timed until exit) and start, then, after one more request per topic, kill -9 and
 //     start: each timed from the spawn until the broker answers HTTP and until every partition served a read whose
 //     high watermark is every record acknowledged before the stop (nothing acknowledged is lost across either).
@@ -38,6 +41,8 @@ const PARTITIONS_PER_TOPIC_MAX = 100;
 const RECORD_BYTES = 100;
 const RECORDS_PER_PARTITION_PER_REQUEST = 10;
 const IDLE_SETTLE_MS = 5_000;
+/** The second idle reading, from the end of the requests: after the broker's idle reduction and two follow-ups. */
+const IDLE_REDUCED_MS = 25_000;
 const ROUNDS = 4;
 /** The handle pool's default (config/broker-config.ts), passed explicitly so the bound printed is the one in force. */
 const MAX_OPEN_FILES = 1024;
@@ -148,6 +153,12 @@ async function settle(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
 }
 
+/** The second reading, IDLE_REDUCED_MS into the idle stretch that settle() began. */
+async function reducedIdleFigures(broker: Server): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, IDLE_REDUCED_MS - IDLE_SETTLE_MS));
+  return `rss ${((rssBytes(broker.child.pid) ?? NaN) / 1e6).toFixed(0)} MB ${IDLE_REDUCED_MS / 1000} s into idleness`;
+}
+
 export async function runS1(partitions: number, seconds: number): Promise<Measurement[]> {
   const dir = await mkdtemp(join(tmpdir(), 'brook-bench-s1-'));
   const dataDir = join(dir, 'broker');
@@ -229,6 +240,7 @@ export async function runS1(partitions: number, seconds: number): Promise<Measur
     console.log(formatMeasurement(spread, base));
     await settle();
     console.log(`idle, every partition holding records: ${idleFigures(broker)}`);
+    console.log(`idle, every partition holding records: ${await reducedIdleFigures(broker)}`);
 
     const stopped = await timed(() => stop(broker, START_WITHIN_MS));
     if (stopped.result !== null) throw new Error(`the clean stop ended by ${stopped.result}`);
@@ -257,6 +269,7 @@ export async function runS1(partitions: number, seconds: number): Promise<Measur
     );
     await settle();
     console.log(`idle after the restart: ${idleFigures(broker)}`);
+    console.log(`idle after the restart: ${await reducedIdleFigures(broker)}`);
     return [base, spread];
   } finally {
     for (const server of servers) await stop(server);
