@@ -21,7 +21,7 @@ export class HighWatermarks {
     private readonly dataDir: string,
     private readonly logger: LoggerService,
     /** The HW of every partition hosted here, by partition key. */
-    private readonly entries: () => Iterable<[string, number]>,
+    private readonly entries: () => ReadonlyArray<[string, number]>,
   ) {}
 
   /** The checkpointed HW of each partition, by partition key; empty when there is none or it is unreadable. */
@@ -53,7 +53,7 @@ export class HighWatermarks {
 
   private async write(): Promise<void> {
     try {
-      const current = new Map(this.entries());
+      const current = this.entries();
       if (this.written !== null && sameHighWatermarks(this.written, current)) return;
       const entries: HighWatermarkEntry[] = [];
       for (const [key, highWatermark] of current) {
@@ -61,15 +61,16 @@ export class HighWatermarks {
         entries.push({ topic, partition, highWatermark });
       }
       await writeHighWatermarkCheckpoint(this.dataDir, entries);
-      this.written = current;
+      this.written = new Map(current);
     } catch (error) {
       this.logger.warn(`could not write the high-watermark checkpoint: ${(error as Error).message}`);
     }
   }
 }
 
-function sameHighWatermarks(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [key, highWatermark] of a) if (b.get(key) !== highWatermark) return false;
+/** Whether `current` (distinct keys) holds exactly what `written` does; the unchanged case builds nothing. */
+function sameHighWatermarks(written: ReadonlyMap<string, number>, current: ReadonlyArray<[string, number]>): boolean {
+  if (written.size !== current.length) return false;
+  for (const [key, highWatermark] of current) if (written.get(key) !== highWatermark) return false;
   return true;
 }
