@@ -350,7 +350,7 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
   // measured allocation rate high at the next scavenge, even 5 s later; a second scavenge 6 s after that one is
   // measured on quiet time only and shrinks
   it.skipIf(reduceMemory === null)(
-    'leaves the young generation large when a busy tail preceded the quiet spell, and shrinks it at a second one',
+    'shrinks the young generation at a second reduction after a busy tail and a quiet spell',
     () => {
       const young = afterGrowingTheYoungGeneration<{ first: number; second: number }>(`
         // short-lived objects after the last scavenge, less than a semi-space: no GC runs for them
@@ -364,7 +364,8 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
             console.log(JSON.stringify({ length, first, second: young() }));
           }, 6000);
         }, 5000);`);
-      expect(young.first).toBeGreaterThan(8 * MB);
+      // whether the first one already shrank it is V8's timing (CI run of 1be0261: it did, 1 run in 3); the second
+      // one, measured on quiet time only, always does
       expect(young.second).toBeLessThan(4 * MB);
     },
     30_000,
