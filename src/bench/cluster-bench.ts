@@ -5,7 +5,9 @@
 // a real redis-server (coordination) and three brokers (node dist/main.js) on free ports. The four sides alternate
 // in rounds; before each acks=all round the bench waits until the ISR is whole again, so an acks=1 round that left
 // the followers behind is not charged to acks=all. Ratios: each row against the baseline, and the cluster rows
-// against the single broker.
+// against the single broker. The cluster rows also give the followers' CPU time a request (both summed, from
+// /proc) and the follower fetches the leader answered a request (its brook_http_requests_total of the replica-fetch
+// route): figures that depend little on what else the machine runs, unlike the latencies.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,8 +23,10 @@ import {
   TOPIC,
 } from './bench-client.js';
 import {
+  call,
   callJson,
   CONNECTIONS,
+  cpuMs,
   rssBytes,
   startBaseline,
   startBroker,
@@ -70,6 +74,34 @@ interface Side {
   seconds: number;
   latenciesMs: number[];
   cpuMs: number;
+  /** The cluster sides': the followers' CPU time and the follower fetches the leader answered, over the rounds. */
+  followerCpuMs: number;
+  fetches: number;
+}
+
+const REPLICA_FETCH_ROUTE = '/internal/v1/partitions/{topic}/{partition}/replica-fetch';
+
+/** The follower fetches `leader` has answered so far (any status), from its request counter in GET /metrics. */
+export async function replicaFetchesAnswered(leader: Server): Promise<number> {
+  const res = await call(leader, 'GET', '/metrics');
+  if (res.status !== 200) throw new Error(`GET /metrics: ${res.status}`);
+  return countRouteRequests(res.body.toString('utf8'), REPLICA_FETCH_ROUTE);
+}
+
+/** The sum of brook_http_requests_total over the series of `route` in a Prometheus text exposition. */
+export function countRouteRequests(exposition: string, route: string): number {
+  let total = 0;
+  for (const line of exposition.split('\n')) {
+    if (!line.startsWith('brook_http_requests_total{') || !line.includes(`route="${route}"`)) continue;
+    total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
+}
+
+function sumCpuMs(servers: readonly Server[]): number {
+  let total = 0;
+  for (const server of servers) total += cpuMs(server.child.pid) ?? 0;
+  return total;
 }
 
 export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
@@ -118,7 +150,8 @@ export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
       { server: single, name: 'single broker (RF=1)', path: PRODUCE_PATH },
       { server: leader, name: 'cluster leader, RF=3, acks=all', path: `${PRODUCE_PATH}?acks=all` },
       { server: leader, name: 'cluster leader, RF=3, acks=1', path: `${PRODUCE_PATH}?acks=1` },
-    ].map((side) => ({ ...side, requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0 }));
+    ].map((side) => ({ ...side, requests: 0, seconds: 0, latenciesMs: [], cpuMs: 0, followerCpuMs: 0, fetches: 0 }));
+    const followerServers = [...brokers].filter(([id]) => id !== leaderId).map(([, server]) => server);
     const [baselineSide, singleSide, allSide, oneSide] = sides;
 
     for (const side of sides) {
@@ -130,7 +163,14 @@ export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
         // acks=1 can leave the followers behind; acks=all starts from a whole ISR (not timed).
         if (side === allSide && (await leaderWithFullIsr(leader)) !== leaderId)
           throw new Error(`the leader of ${TOPIC}-0 moved during the benchmark`);
+        const cluster = side === allSide || side === oneSide;
+        const fetchesBefore = cluster ? await replicaFetchesAnswered(leader) : 0;
+        const followerCpuBefore = sumCpuMs(followerServers);
         const run = await produceFor(side.server, body, seconds / W1_ROUNDS, side.path);
+        if (cluster) {
+          side.followerCpuMs += sumCpuMs(followerServers) - followerCpuBefore;
+          side.fetches += (await replicaFetchesAnswered(leader)) - fetchesBefore;
+        }
         side.requests += run.requests;
         side.seconds += run.seconds;
         side.cpuMs += run.cpuMs;
@@ -164,6 +204,12 @@ export async function runW1Cluster(seconds: number): Promise<Measurement[]> {
     console.log(formatMeasurement(baseline));
     for (const measurement of [singleRow, allRow, oneRow]) console.log(formatMeasurement(measurement, baseline));
     const rate = (m: Measurement) => m.records / m.seconds;
+    for (const side of [allSide, oneSide]) {
+      console.log(
+        `${side.name}: followers' cpu ${(side.followerCpuMs / side.requests).toFixed(2)} ms/req (both), ` +
+          `follower fetches ${(side.fetches / side.requests).toFixed(2)} a request`,
+      );
+    }
     console.log(
       `ratios to the single broker: acks=all ${(rate(allRow) / rate(singleRow)).toFixed(2)}, ` +
         `acks=1 ${(rate(oneRow) / rate(singleRow)).toFixed(2)}; follower rss: ${followers.join(', ')}`,
