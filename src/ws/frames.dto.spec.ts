@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BrookError } from '../common/brook-error.js';
-import { validControlFrame } from './frame-validation.pipe.js';
+import { validateSync } from '../common/class-validator.js';
+import { controlFrameDto, validControlFrame } from './frame-validation.pipe.js';
+import { passesRules } from './frame-rules.js';
 import { CommitFrameDto, CreditFrameDto, SubscribeFrameDto, UnsubscribeFrameDto } from './frames.dto.js';
 import type { ControlFrameBody } from './ws-protocol.js';
 
@@ -177,6 +179,76 @@ describe('control frame DTOs', () => {
         if (inBounds) expect(valid({ op: 'credit', n })).toEqual({ op: 'credit', id: 's', n });
         else expect(refusal({ op: 'credit', n })).toMatch(/^n must be an integer from 1 to 100, got /);
       }),
+    );
+  });
+
+  it('skips class-validator exactly for the frames in which it finds no problem', () => {
+    // values near each rule's bounds, of the right and wrong types, so that frames pass and fail in every field
+    const scalar = fc.constantFrom<unknown>(
+      undefined,
+      null,
+      0,
+      1,
+      2,
+      50,
+      100,
+      101,
+      -1,
+      1.5,
+      2 ** 53,
+      '',
+      't',
+      'u',
+      'g',
+      '.',
+      '..',
+      'earliest',
+      'latest',
+      'timestamp',
+      'string',
+      'binary',
+      'json',
+      'avro',
+      '2026-01-01T00:00:00Z',
+      'yesterday',
+      true,
+      {},
+      [],
+    );
+    const item = fc.oneof(
+      fc.record({ topic: scalar, partition: scalar, offset: scalar }, { requiredKeys: [] }),
+      fc.constantFrom<unknown>(null, 1, 't', []),
+    );
+    const field = fc.oneof(
+      scalar,
+      fc.array(item, { maxLength: 3 }),
+      fc.array(scalar, { maxLength: 3 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const names = [
+      'group',
+      'group_instance_id',
+      'assign',
+      'topics',
+      'from',
+      'timestamp',
+      'credits',
+      'format',
+      'n',
+      'offsets',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...(Object.keys(dtos) as Array<keyof typeof dtos>)),
+        fc.dictionary(fc.constantFrom(...names), field),
+        (op, fields) => {
+          const dto = dtos[op] as typeof SubscribeFrameDto;
+          const built = controlFrameDto(dto, { id: 's', ...fields, op } as ControlFrameBody, limits);
+          const problems = validateSync(built, { stopAtFirstError: true, forbidUnknownValues: false });
+          expect(passesRules(dto, built as unknown as Record<string, unknown>, limits)).toBe(problems.length === 0);
+        },
+      ),
+      { numRuns: 5000 },
     );
   });
 });

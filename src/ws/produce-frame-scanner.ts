@@ -110,11 +110,14 @@ export function routeMessage(data: Buffer, isBinary: boolean, limits: RouterLimi
 
 /** The member `members` names text[from, to) (a name with its quotes), or IGNORED. */
 function memberOf(text: Buffer, from: number, to: number, members: ReadonlyArray<[Buffer, number]>): number {
-  for (const [name, member] of members) {
+  // indexed, not `for (const [name, member] of members)`: that destructuring made an iterator and its results for
+  // every member of every record (W5: about a tenth of the broker's young-generation allocation a produce frame)
+  for (let m = 0; m < members.length; m++) {
+    const name = members[m][0];
     if (to - from !== name.length) continue;
     let i = 0;
     while (i < name.length && text[from + i] === name[i]) i++;
-    if (i === name.length) return member;
+    if (i === name.length) return members[m][1];
   }
   return IGNORED;
 }

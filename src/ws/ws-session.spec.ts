@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { sendRecordsFrame } from './ws-session.js';
+import { sendRecordsFrame, sendTextFrame } from './ws-session.js';
 
 let server: WebSocketServer | null = null;
 afterEach(() => server?.close());
@@ -39,6 +39,27 @@ describe('sendRecordsFrame', () => {
     expect(messages[0]).toBe(`{"op":"records","id":"s","records":[${json.toString('utf8')}]}`);
     expect(JSON.parse(messages[0]).records).toHaveLength(2);
     expect(writes).toBe(1);
+    client.close();
+  });
+});
+
+describe('sendTextFrame', () => {
+  it('sends a text given as its UTF-8 bytes as a text frame, as it sends a string', async () => {
+    server = new WebSocketServer({ port: 0, perMessageDeflate: false });
+    const accepted = new Promise<WebSocket>((resolve) => server!.once('connection', resolve));
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const received: Array<{ text: string; isBinary: boolean }> = [];
+    client.on('message', (data: Buffer, isBinary) => received.push({ text: data.toString('utf8'), isBinary }));
+    await new Promise((resolve) => client.once('open', resolve));
+    const serverSide = await accepted;
+    const ack = '{"op":"ack","id":"é","offsets":[{"partition":0,"offset":7}]}';
+    await new Promise<void>((resolve) => sendTextFrame(serverSide, Buffer.from(ack, 'utf8'), resolve));
+    await new Promise<void>((resolve) => sendTextFrame(serverSide, ack, resolve));
+    await expect.poll(() => received.length).toBe(2);
+    expect(received).toEqual([
+      { text: ack, isBinary: false },
+      { text: ack, isBinary: false },
+    ]);
     client.close();
   });
 });

@@ -37,6 +37,14 @@ export function sendRecordsFrame(socket: WebSocket, prefix: Buffer, joinedJson: 
   }
 }
 
+/**
+ * A text frame of `text`, a string or its UTF-8 bytes (a produce's ack, result-ack.ts): `ws` would send bytes as a
+ * binary frame unless told otherwise; `sent` is called once it is written.
+ */
+export function sendTextFrame(socket: WebSocket, text: string | Buffer, sent: () => void): void {
+  socket.send(text, { binary: false }, sent);
+}
+
 /** The stream under a `ws` WebSocket (its `_socket`, set once open; not in its typings), if it can be corked. */
 function transportOf(socket: WebSocket): { cork(): void; uncork(): void } | null {
   const transport = (socket as unknown as { _socket?: { cork?: unknown; uncork?: unknown } })._socket;
@@ -106,9 +114,10 @@ export class WsSession {
     return this.readingPaused;
   }
 
-  send(text: string): void {
+  /** A text frame: a string, or its UTF-8 bytes (sent as they are, still a text frame). */
+  send(text: string | Buffer): void {
     if (!this.open) return;
-    this.socket.send(text, () => this.observePressure());
+    sendTextFrame(this.socket, text, () => this.observePressure());
     this.observePressure();
   }
 
