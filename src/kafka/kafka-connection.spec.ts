@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { encodeBatch } from '../partition-log/record-batch-builder.js';
 import { decodeResponse, encodeRequest } from './protocol/codec.js';
-import { KafkaConnection } from './kafka-connection.js';
+import { type ConnectionInput, KafkaConnection } from './kafka-connection.js';
 import type { KafkaServices } from './kafka-services.js';
 import { KafkaSession } from './kafka-session.js';
 
@@ -73,16 +73,21 @@ function answeredIds(bytes: Buffer): number[] {
   return ids;
 }
 
-function openConnection(services: KafkaServices) {
+function openConnection(
+  services: KafkaServices,
+  input: ConnectionInput = 'data-events',
+  requestBytesMax = 1024 * 1024,
+) {
   const socket = new FakeSocket();
   const connection = new KafkaConnection(
     socket as unknown as Socket,
     new KafkaSession('127.0.0.1', 'User:ANONYMOUS', false),
     services,
-    { requestBytesMax: 1024 * 1024, inFlightRequestsMax: 5, idleMs: 60_000 },
+    { requestBytesMax, inFlightRequestsMax: 5, idleMs: 60_000 },
+    input,
   );
   connection.start(() => {});
-  return socket;
+  return { socket, connection };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -90,7 +95,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe('KafkaConnection answer writes', () => {
   it('writes the answers released in one tick with one socket write, in arrival order, whatever order they finished in', async () => {
     const { services, appends } = produceServices();
-    const socket = openConnection(services);
+    const { socket } = openConnection(services);
     socket.emit('data', Buffer.concat([produceFrame(11), produceFrame(12), produceFrame(13), produceFrame(14)]));
     expect(appends).toHaveLength(4);
     appends[2](2);
@@ -105,5 +110,48 @@ describe('KafkaConnection answer writes', () => {
     await tick();
     expect(socket.writes.map(answeredIds)).toEqual([[11, 12, 13], [14]]);
     expect(socket.corks).toBe(0);
+  });
+});
+
+describe('KafkaConnection fed from a reused read buffer', () => {
+  /** Hands `stream` to the connection in reads cut at `cuts`, through one buffer overwritten after every read. */
+  function feed(connection: KafkaConnection, stream: Buffer, cuts: number[]): void {
+    const readBuffer = Buffer.alloc(stream.length);
+    let start = 0;
+    for (const end of [...cuts, stream.length]) {
+      stream.copy(readBuffer, 0, start, end);
+      connection.receive(readBuffer.subarray(0, end - start));
+      readBuffer.fill(0xee);
+      start = end;
+    }
+  }
+
+  it('serves pipelined requests cut at every point of the stream, answered in order', async () => {
+    const stream = Buffer.concat([produceFrame(21), produceFrame(22), produceFrame(23)]);
+    for (let cut = 1; cut < stream.length; cut++) {
+      const { services, appends } = produceServices();
+      const { socket, connection } = openConnection(services, 'receive-calls');
+      feed(connection, stream, [cut]);
+      expect(appends).toHaveLength(3);
+      appends.forEach((settle, offset) => settle(offset));
+      await tick();
+      expect(socket.destroyed).toBe(false);
+      expect(answeredIds(Buffer.concat(socket.writes))).toEqual([21, 22, 23]);
+    }
+  });
+
+  it('holds a request cut off mid-frame without starting it, and closes on a frame over the request-size bound', () => {
+    const frame = produceFrame(31);
+    const { services, appends } = produceServices();
+    const { socket, connection } = openConnection(services, 'receive-calls');
+    feed(connection, frame.subarray(0, frame.length - 1), [2, 10]);
+    expect(appends).toHaveLength(0);
+    expect(socket.destroyed).toBe(false);
+
+    const limited = openConnection(produceServices().services, 'receive-calls', 1024);
+    const oversized = Buffer.alloc(8);
+    oversized.writeInt32BE(1025, 0);
+    feed(limited.connection, oversized, [3]);
+    expect(limited.socket.destroyed).toBe(true);
   });
 });

