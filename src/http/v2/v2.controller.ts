@@ -25,7 +25,11 @@ import { Authorizer } from '../../security/authorizer.service.js';
 import { describable, principalOf } from '../security/security-hooks.js';
 import { AdminService } from '../../application/admin/admin.service.js';
 import { acksParam, integerParam } from '../../application/params.js';
-import { IDEMPOTENT_REPLAYED_HEADER } from '../../application/idempotence/idempotency-key.js';
+import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyFromHeaders,
+} from '../../application/idempotence/idempotency-key.js';
+import { producerFromHeaders } from '../../application/idempotence/producer-headers.js';
 import { outcomesReplayed, requestProducer } from '../../application/idempotence/request-producer.js';
 import { BATCH_HEADER_BYTES } from '../../partition-log/record-batch.js';
 import { isInternalTopic } from '../../topic/topic-name.js';
@@ -148,13 +152,17 @@ export class V2Controller {
   ) {
     const acks = acksParam(acksText);
     const contentType = headers['content-type'];
-    const route = `v2 ${partition ?? ''} ${typeof contentType === 'string' ? contentType : ''}`;
-    const producer = requestProducer(headers, { principal: principalOf(request), topic }, () =>
-      body instanceof LaidOutRecords
-        ? [route, body.data.subarray(BATCH_HEADER_BYTES, body.end), JSON.stringify(body.partitions)]
-        : // a scanned schema body is fingerprinted as the same body parsed the full way is
-          [route, JSON.stringify(body instanceof ScannedSchemaBody ? parseJson(body.text) : body)],
-    );
+    // the key's scope and digest only for a request with an Idempotency-Key (most have none: no objects for them)
+    const producer =
+      idempotencyKeyFromHeaders(headers) === null
+        ? producerFromHeaders(headers)
+        : requestProducer(headers, { principal: principalOf(request), topic }, () => {
+            const route = `v2 ${partition ?? ''} ${typeof contentType === 'string' ? contentType : ''}`;
+            return body instanceof LaidOutRecords
+              ? [route, body.data.subarray(BATCH_HEADER_BYTES, body.end), JSON.stringify(body.partitions)]
+              : // a scanned schema body is fingerprinted as the same body parsed the full way is
+                [route, JSON.stringify(body instanceof ScannedSchemaBody ? parseJson(body.text) : body)];
+          });
     if (body instanceof LaidOutRecords) return this.produceScanned(topic, partition, acks, body, reply, producer);
     const schemaType = v2SchemaType(typeof contentType === 'string' ? contentType : undefined);
     if (schemaType !== undefined) {
