@@ -226,6 +226,17 @@ describe('malformed requests', () => {
       400,
       400,
     );
+    // a v2 produce route's partition id is checked before its acks
+    expectError(
+      await call(url, 'POST', '/topics/bad/partitions/abc?acks=maybe', {
+        body: { records: [{ value: 'eA==' }] },
+        contentType: 'application/vnd.kafka.binary.v2+json',
+        spec: '/topics/{topic_name}/partitions/{partition_id}',
+      }),
+      400,
+      400,
+      /partition_id/,
+    );
     expectError(
       await call(url, 'POST', records('bad'), {
         body: { partition_id: -1, value: { type: 'STRING', data: 'x' } },

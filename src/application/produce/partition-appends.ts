@@ -75,8 +75,11 @@ export function homePartition(producerId: number, partitions: number): number {
 /** Appends every partition's batch of one request (for a key's request, its home first); errors by group. */
 export async function appendRequest(ports: PartitionAppendPorts, request: RequestAppends): Promise<AppendedGroup[]> {
   const { producer, byPartition } = request;
-  if (producer?.idempotencyKey !== true)
+  if (producer?.idempotencyKey !== true) {
+    // one partition, as every record of a partition route or of the sticky partition: no list and no Promise.all
+    if (byPartition.size === 1) return [await append(ports, request, byPartition.entries().next().value!)];
     return Promise.all([...byPartition].map((group) => append(ports, request, group)));
+  }
   const home = homePartition(producer.producerId, request.partitions);
   const homeIndexes = byPartition.get(home);
   if (homeIndexes !== undefined && byPartition.size === 1)
