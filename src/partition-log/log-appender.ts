@@ -167,8 +167,12 @@ export class LogAppender {
    * log, every second); null, and nothing allocated, when no flush is due.
    */
   flushIfTimeElapsed(): Promise<void> | null {
-    if (!this.flushPolicy.dueByTime(this.local.deps.clock.monotonicMs(), this.local.config)) return null;
+    if (!this.flushDueByTime()) return null;
     return this.local.serial(() => this.flushActive());
+  }
+
+  flushDueByTime(): boolean {
+    return this.flushPolicy.dueByTime(this.local.deps.clock.monotonicMs(), this.local.config);
   }
 
   /** For truncation, on the serial queue: nothing may be queued, the log is about to lose its end. */

@@ -132,6 +132,11 @@ export class PartitionLog {
     return this.appender.flushIfTimeElapsed();
   }
 
+  /** Whether flushIfTimeElapsed would start a flush now (nothing is started). */
+  flushDueByTime(): boolean {
+    return this.appender.flushDueByTime();
+  }
+
   // ---- reads (local-log.ts) ----
 
   /** Reads whole batches starting at the batch that holds `startOffset`, from one segment. */
