@@ -74,7 +74,8 @@ export class LogManager {
     // due, the walk is Map.forEach, which makes nothing per log: the for-of below, awaiting inside, made an iterator
     // result for each (10,000 idle partitions: ~0.5 MB a second, enough to keep the broker from counting as idle).
     every(this.config.logFlushSchedulerIntervalMs, async () => {
-      if (!this.anyLog(flushDueByTime)) return;
+      const nowMs = this.clock.monotonicMs();
+      if (!this.anyLog((log) => log.flushDueByTime(nowMs))) return;
       for (const log of this.logs.values()) {
         const flushing = log.flushIfTimeElapsed();
         if (flushing !== null) await flushing;
@@ -84,6 +85,11 @@ export class LogManager {
 
   log(topic: string, partition: number): PartitionLog | undefined {
     return this.logs.get(partitionDirName(topic, partition));
+  }
+
+  /** The log in folder `name` (`<topic>-<partition>`, partitionDirName's form). */
+  logNamed(name: string): PartitionLog | undefined {
+    return this.logs.get(name);
   }
 
   /** Opens, reconfigures or deletes logs so that they match the metadata for the partitions this broker hosts. */
@@ -227,10 +233,6 @@ export class LogManager {
     await forEachBounded(this.logs.values(), LOG_OPENS_CONCURRENT_MAX, (log) => log.close());
     await this.pool.closeAll();
   }
-}
-
-function flushDueByTime(log: PartitionLog): boolean {
-  return log.flushDueByTime();
 }
 
 function compactedAndOpen(log: PartitionLog): boolean {

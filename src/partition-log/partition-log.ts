@@ -132,9 +132,9 @@ export class PartitionLog {
     return this.appender.flushIfTimeElapsed();
   }
 
-  /** Whether flushIfTimeElapsed would start a flush now (nothing is started). */
-  flushDueByTime(): boolean {
-    return this.appender.flushDueByTime();
+  /** Whether flushIfTimeElapsed would start a flush at `nowMs` (the log's clock, monotonic); nothing is started. */
+  flushDueByTime(nowMs: number): boolean {
+    return this.appender.flushDueByTime(nowMs);
   }
 
   // ---- reads (local-log.ts) ----
