@@ -41,7 +41,7 @@ import { resumePlans } from './admin-plans.js';
 import { ControllerElection } from './controller-election.service.js';
 import { epochFence } from './epoch-fence.js';
 import { mergeSnapshots } from './metadata-restore.js';
-import { decideLeaderChanges } from './partition-leadership.js';
+import { LeaderDecisions } from './partition-leadership.js';
 import { decidePreferredLeaders } from './preferred-leader.js';
 import { ReassignmentDriver } from './reassignment-driver.js';
 import { type CancelTimer, type Clock, CLOCK, everyMs, sleep, systemClock } from '../common/clock.js';
@@ -68,6 +68,8 @@ export class ClusterController implements OnModuleDestroy {
   /** Callers waiting for the next whole pass (controlled shutdown). */
   private passWaiters: Array<() => void> = [];
   private readonly reassignments: ReassignmentDriver;
+  /** The leader pass's decisions; an idle pass over unchanged metadata walks no partition (partition-leadership.ts). */
+  private readonly leaderDecisions = new LeaderDecisions();
   /** Brokers in controlled shutdown, by broker id, with the broker epoch of the incarnation that asked. */
   private readonly shuttingDown = new Map<number, number>();
   private lastRebalanceMs: number;
@@ -315,13 +317,13 @@ export class ClusterController implements OnModuleDestroy {
   private async moveLeaders(epoch: number): Promise<LiveIncarnations> {
     await this.metadata.reload();
     const live = await this.leadershipCandidates();
-    const changes = decideLeaderChanges(
-      this.metadata.allTopics().values(),
+    const topicConfigDefaults = this.brokerConfigs.settings().topicConfigDefaults;
+    const changes = this.leaderDecisions.decide(
+      this.metadata.allTopics(),
       live,
       epoch,
-      (topic) =>
-        resolveTopicConfig(topic.configs, this.brokerConfigs.settings().topicConfigDefaults)
-          .uncleanLeaderElectionEnable,
+      (topic) => resolveTopicConfig(topic.configs, topicConfigDefaults).uncleanLeaderElectionEnable,
+      topicConfigDefaults,
     );
     if (changes.length === 0 && this.rebalanceDue()) {
       changes.push(

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import type { PartitionState, TopicMetadata } from '../topic/cluster-metadata.js';
 import { isCurrentMember, type LiveIncarnations } from '../topic/replica-incarnations.js';
-import { decideLeaderChanges } from './partition-leadership.js';
+import { decideLeaderChanges, LeaderDecisions } from './partition-leadership.js';
 
 function topic(name: string, states: PartitionState[], replicas?: number[][]): TopicMetadata {
   return {
@@ -200,5 +200,55 @@ describe('decideLeaderChanges: a restarted broker is a failure followed by a sta
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('LeaderDecisions (the controller pass)', () => {
+  const topicsOf = (...topics: TopicMetadata[]) => new Map(topics.map((t) => [t.assignment.name, t]));
+  const noUnclean = () => false;
+  const defaults = {};
+
+  it('does not walk the partitions again while the topics map, incarnations, epoch and policy inputs are the same', () => {
+    const decisions = new LeaderDecisions();
+    const topics = topicsOf(topic('t', [state(1, [1]), state(2, [2, 1])]));
+    const walks = vi.spyOn(topics, 'values');
+    expect(decisions.decide(topics, live(1, 2), 5, noUnclean, defaults)).toEqual([]);
+    // a live map built afresh with the same incarnations is the same input
+    expect(decisions.decide(topics, live(1, 2), 5, noUnclean, defaults)).toEqual([]);
+    expect(decisions.decide(topics, live(2, 1), 5, noUnclean, defaults)).toEqual([]);
+    expect(walks).toHaveBeenCalledTimes(1);
+  });
+
+  it('elects again after a quiet pass when a broker is gone or restarted, or the metadata or epoch changed', () => {
+    const decisions = new LeaderDecisions();
+    const topics = topicsOf(topic('t', [state(1, [1, 2], 3)]));
+    expect(decisions.decide(topics, live(1, 2), 5, noUnclean, defaults)).toEqual([]);
+    const moved = { leader: 2, leaderEpoch: 4, isr: [2], isrBrokerEpochs: { 2: 20 }, controllerEpoch: 5 };
+    expect(states(decisions.decide(topics, live(2), 5, noUnclean, defaults))).toEqual([moved]);
+    // a pass that decided changes is not remembered: the same inputs decide them again
+    expect(states(decisions.decide(topics, live(2), 5, noUnclean, defaults))).toEqual([moved]);
+    expect(decisions.decide(topics, live(1, 2), 5, noUnclean, defaults)).toEqual([]);
+    expect(states(decisions.decide(topics, restarted(live(1, 2), 1), 5, noUnclean, defaults))).toEqual([moved]);
+    expect(decisions.decide(topics, live(1, 2), 5, noUnclean, defaults)).toEqual([]);
+    // a new topics map (the metadata changed): a state whose leader is gone
+    const changed = topicsOf(topic('t', [state(3, [3, 1], 3)], [[1, 2]]));
+    expect(states(decisions.decide(changed, live(1, 2), 5, noUnclean, defaults))).toEqual([
+      { leader: 1, leaderEpoch: 4, isr: [1], isrBrokerEpochs: { 1: 10 }, controllerEpoch: 5 },
+    ]);
+    // another controller epoch walks again (and stamps it on what it decides)
+    const walks = vi.spyOn(topics, 'values');
+    expect(decisions.decide(topics, live(1, 2), 5, noUnclean, defaults)).toEqual([]);
+    expect(decisions.decide(topics, live(1, 2), 6, noUnclean, defaults)).toEqual([]);
+    expect(walks).toHaveBeenCalledTimes(2);
+  });
+
+  it('walks again when the unclean-election inputs changed: a partition offline under one policy leads under another', () => {
+    const decisions = new LeaderDecisions();
+    const offline: PartitionState = { ...state(-1, [1], 4) };
+    const topics = topicsOf(topic('t', [offline], [[1, 2]]));
+    expect(decisions.decide(topics, live(2), 5, noUnclean, defaults)).toEqual([]);
+    expect(
+      states(decisions.decide(topics, live(2), 5, () => true, { 'unclean.leader.election.enable': 'true' })),
+    ).toEqual([{ leader: 2, leaderEpoch: 5, isr: [2], isrBrokerEpochs: { 2: 20 }, controllerEpoch: 5 }]);
   });
 });

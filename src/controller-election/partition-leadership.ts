@@ -92,3 +92,51 @@ function decidePartition(
   if (state.leader === NO_LEADER) return null;
   return { ...state, leader: NO_LEADER, leaderEpoch };
 }
+
+/**
+ * decideLeaderChanges for the controller's periodic pass, without walking every partition again when nothing it
+ * reads changed since a walk that decided no change: the same topics map (the metadata cache hands out a new map
+ * whenever any key it holds changed, and its TopicMetadata are never mutated), the same live incarnations (by
+ * content: the pass builds that map afresh), the same controller epoch and the same unclean-election inputs
+ * (`policyInputs`: what `uncleanAllowed` reads besides the topics, the broker's topic config defaults). The
+ * decision is a pure function of those, so a skipped walk would have decided no change too. An idle controller with
+ * 10,000 partitions walked them all every heartbeat (2 s), ~2.8 MB of garbage a pass, which kept the broker from
+ * ever counting as idle (idle-memory-reducer.ts). A walk that decides changes is not remembered: the next pass
+ * walks again (its writes may fail, or bring a new topics map).
+ */
+export class LeaderDecisions {
+  private quiet: {
+    topics: ReadonlyMap<string, TopicMetadata>;
+    live: Map<number, number>;
+    epoch: number;
+    policyInputs: unknown;
+  } | null = null;
+
+  decide(
+    topics: ReadonlyMap<string, TopicMetadata>,
+    liveBrokers: LiveIncarnations,
+    controllerEpoch: number,
+    uncleanAllowed: UncleanElectionPolicy,
+    policyInputs: unknown,
+  ): LeaderChange[] {
+    const quiet = this.quiet;
+    if (
+      quiet !== null &&
+      quiet.topics === topics &&
+      quiet.epoch === controllerEpoch &&
+      quiet.policyInputs === policyInputs &&
+      sameIncarnations(quiet.live, liveBrokers)
+    )
+      return [];
+    const changes = decideLeaderChanges(topics.values(), liveBrokers, controllerEpoch, uncleanAllowed);
+    this.quiet =
+      changes.length === 0 ? { topics, live: new Map(liveBrokers), epoch: controllerEpoch, policyInputs } : null;
+    return changes;
+  }
+}
+
+function sameIncarnations(a: LiveIncarnations, b: LiveIncarnations): boolean {
+  if (a.size !== b.size) return false;
+  for (const [broker, epoch] of b) if (a.get(broker) !== epoch) return false;
+  return true;
+}

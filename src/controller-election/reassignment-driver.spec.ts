@@ -6,7 +6,7 @@ import { Logger } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadBrokerConfig } from '../config/broker-config.js';
 import {
   CONTROLLER_EPOCH_KEY,
@@ -121,6 +121,23 @@ describe('ReassignmentDriver', () => {
     await runToQuiet(driver());
     expect(partition().replicas).toEqual([2, 3, 4]);
     expect(await store.list(REASSIGNMENTS_PREFIX)).toEqual([]);
+  });
+
+  it('scans the partitions for markers once per metadata change while none has any, and recovers from new ones', async () => {
+    const quiet = driver();
+    const walks = vi.spyOn(metadata.allTopics(), 'forEach');
+    expect(await quiet.step(epoch, LIVE)).toBe(false);
+    expect(await quiet.step(epoch, LIVE)).toBe(false);
+    expect(walks).toHaveBeenCalledTimes(1);
+    // a state that marks a reassignment without its command (lost with the store): the new metadata is scanned
+    const { state } = partition();
+    await writeState({ ...state, addingReplicas: [4], removingReplicas: [1] });
+    await store.put(topicKey('t'), JSON.stringify({ topicId: 'id-1', name: 't', replicas: [[2, 3, 4, 1]] }));
+    await metadata.reload();
+    await quiet.step(epoch, LIVE);
+    expect((await store.list(REASSIGNMENTS_PREFIX)).map((entry) => JSON.parse(entry.value))).toEqual([
+      { topic: 't', partition: 0, topicId: 'id-1', target: [2, 3, 4], original: [2, 3, 1] },
+    ]);
   });
 
   it('drops the command of a topic deleted (or created again under the same name)', async () => {

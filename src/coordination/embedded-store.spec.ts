@@ -254,6 +254,54 @@ describe('EmbeddedCoordinationStore', () => {
     });
   });
 
+  describe('listings', () => {
+    /** Counts the walks over every key of the store that a listing makes when it has none to reuse. */
+    function countWalks(): { readonly count: number } {
+      const keys = vi.spyOn((store as unknown as { entries: Map<string, unknown> }).entries, 'keys');
+      return {
+        get count() {
+          return keys.mock.calls.length;
+        },
+      };
+    }
+
+    it('lists a prefix again without walking the store until a key under it comes, goes or changes', async () => {
+      await store.put('a/2', 'x');
+      await store.put('a/1', 'y');
+      await store.put('b/1', 'z');
+      const walks = countWalks();
+      expect(await store.list('a/')).toEqual([
+        { key: 'a/1', value: 'y', version: 1 },
+        { key: 'a/2', value: 'x', version: 1 },
+      ]);
+      const first = await store.list('a/');
+      expect(walks.count).toBe(1);
+      // callers get arrays of their own
+      first.pop();
+      await store.put('b/2', 'other prefix');
+      expect(await store.list('a/')).toHaveLength(2);
+      expect(walks.count).toBe(1);
+      await store.put('a/2', 'x2');
+      expect(await store.list('a/')).toEqual([
+        { key: 'a/1', value: 'y', version: 1 },
+        { key: 'a/2', value: 'x2', version: 2 },
+      ]);
+      await store.put('a/0', 'new');
+      expect((await store.list('a/')).map((entry) => entry.key)).toEqual(['a/0', 'a/1', 'a/2']);
+      await store.delete('a/1');
+      expect((await store.list('a/')).map((entry) => entry.key)).toEqual(['a/0', 'a/2']);
+      expect(walks.count).toBe(4);
+    });
+
+    it('walks every time for a prefix holding a key with a TTL, whose expiry is decided at the read', async () => {
+      await store.put('r/1', 'persistent');
+      await store.put('r/2', 'lease', { ttlMs: 1000 });
+      expect(await store.list('r/')).toHaveLength(2);
+      clock.advance(1000);
+      expect((await store.list('r/')).map((entry) => entry.key)).toEqual(['r/1']);
+    });
+  });
+
   describe('watch listeners', () => {
     it('keeps telling the other listeners when one throws, and reports the error', async () => {
       const failures: unknown[] = [];

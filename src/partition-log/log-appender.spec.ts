@@ -164,11 +164,16 @@ describe('PartitionLog', () => {
       const log = await open(h);
       expect(log.flushIfTimeElapsed()).toBeNull(); // nothing appended: nothing due, no promise
       await log.appendAsLeader(batchOf({ value: 'a' }), 0);
+      expect(log.flushDueByTime(h.clock.monotonicMs())).toBe(false);
       expect(log.flushIfTimeElapsed()).toBeNull();
       expect(pool.calls.get(logFilePath(dir, 0))?.sync ?? 0).toBe(0);
       h.clock.advance(1000);
+      // the log manager's scheduler asks first; asking starts nothing
+      expect(log.flushDueByTime(h.clock.monotonicMs())).toBe(true);
+      expect(pool.calls.get(logFilePath(dir, 0))?.sync ?? 0).toBe(0);
       await log.flushIfTimeElapsed();
       expect(pool.calls.get(logFilePath(dir, 0))?.sync).toBe(1);
+      expect(log.flushDueByTime(h.clock.monotonicMs())).toBe(false);
     });
   });
 

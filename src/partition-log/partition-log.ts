@@ -132,6 +132,11 @@ export class PartitionLog {
     return this.appender.flushIfTimeElapsed();
   }
 
+  /** Whether flushIfTimeElapsed would start a flush at `nowMs` (the log's clock, monotonic); nothing is started. */
+  flushDueByTime(nowMs: number): boolean {
+    return this.appender.flushDueByTime(nowMs);
+  }
+
   // ---- reads (local-log.ts) ----
 
   /** Reads whole batches starting at the batch that holds `startOffset`, from one segment. */

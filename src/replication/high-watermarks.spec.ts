@@ -28,7 +28,7 @@ describe('HighWatermarks', () => {
       [partitionKey('orders', 0), 5],
       [partitionKey('orders', 1), 7],
     ]);
-    const highWatermarks = new HighWatermarks(dir, quietLogger, () => [...hws]);
+    const highWatermarks = new HighWatermarks(dir, quietLogger, (visit) => hws.forEach((hw, key) => visit(key, hw)));
     const [key] = hws.keys();
     await highWatermarks.checkpoint();
     expect(await readHighWatermarkCheckpoint(dir)).toHaveLength(2);

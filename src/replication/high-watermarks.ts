@@ -20,8 +20,8 @@ export class HighWatermarks {
   constructor(
     private readonly dataDir: string,
     private readonly logger: LoggerService,
-    /** The HW of every partition hosted here, by partition key. */
-    private readonly entries: () => ReadonlyArray<[string, number]>,
+    /** Visits the HW of every partition hosted here, by partition key, each key once. */
+    private readonly entries: (visit: (key: string, highWatermark: number) => void) => void,
   ) {}
 
   /** The checkpointed HW of each partition, by partition key; empty when there is none or it is unreadable. */
@@ -51,26 +51,31 @@ export class HighWatermarks {
     await this.checkpoint();
   }
 
+  /** Whether the partitions visited now hold exactly what `written` does; the unchanged case builds nothing. */
+  private unchangedSince(written: ReadonlyMap<string, number>): boolean {
+    let count = 0;
+    let same = true;
+    this.entries((key, highWatermark) => {
+      count++;
+      if (same && written.get(key) !== highWatermark) same = false;
+    });
+    return same && count === written.size;
+  }
+
   private async write(): Promise<void> {
     try {
-      const current = this.entries();
-      if (this.written !== null && sameHighWatermarks(this.written, current)) return;
+      if (this.written !== null && this.unchangedSince(this.written)) return;
+      const current = new Map<string, number>();
       const entries: HighWatermarkEntry[] = [];
-      for (const [key, highWatermark] of current) {
+      this.entries((key, highWatermark) => {
+        current.set(key, highWatermark);
         const [topic, partition] = splitKey(key);
         entries.push({ topic, partition, highWatermark });
-      }
+      });
       await writeHighWatermarkCheckpoint(this.dataDir, entries);
-      this.written = new Map(current);
+      this.written = current;
     } catch (error) {
       this.logger.warn(`could not write the high-watermark checkpoint: ${(error as Error).message}`);
     }
   }
-}
-
-/** Whether `current` (distinct keys) holds exactly what `written` does; the unchanged case builds nothing. */
-function sameHighWatermarks(written: ReadonlyMap<string, number>, current: ReadonlyArray<[string, number]>): boolean {
-  if (written.size !== current.length) return false;
-  for (const [key, highWatermark] of current) if (written.get(key) !== highWatermark) return false;
-  return true;
 }

@@ -51,6 +51,7 @@ const metadata = {
 
 const logs = {
   log: (topic: string, partition: number) => (topic === TOPIC && partition === 0 ? log : undefined),
+  logNamed: (name: string) => (name === `${TOPIC}-0` ? log : undefined),
   setHighWatermarkSource: () => undefined,
 } as unknown as LogManager;
 
