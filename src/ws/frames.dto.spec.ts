@@ -32,6 +32,19 @@ function refusal(frame: Record<string, unknown>): string {
   throw new Error(`expected ${JSON.stringify(frame)} to be refused`);
 }
 
+/** Every field name a control frame's DTOs declare, for generated frames. */
+const FRAME_FIELD_NAMES = [
+  'group',
+  'group_instance_id',
+  'assign',
+  'topics',
+  'from',
+  'timestamp',
+  'credits',
+  'format',
+  'n',
+  'offsets',
+];
 const assign = (...partitions: Array<Record<string, unknown>>) => ({ op: 'subscribe', assign: partitions });
 
 describe('control frame DTOs', () => {
@@ -149,21 +162,7 @@ describe('control frame DTOs', () => {
   });
 
   it('gives any frame a typed frame or a 40002, and a credit frame exactly when n is an integer in bounds', () => {
-    const anyFields = fc.dictionary(
-      fc.constantFrom(
-        'group',
-        'group_instance_id',
-        'assign',
-        'topics',
-        'from',
-        'timestamp',
-        'credits',
-        'format',
-        'n',
-        'offsets',
-      ),
-      fc.jsonValue({ maxDepth: 3 }),
-    );
+    const anyFields = fc.dictionary(fc.constantFrom(...FRAME_FIELD_NAMES), fc.jsonValue({ maxDepth: 3 }));
     fc.assert(
       fc.property(fc.constantFrom(...(Object.keys(dtos) as Array<keyof typeof dtos>)), anyFields, (op, fields) => {
         try {
@@ -225,22 +224,10 @@ describe('control frame DTOs', () => {
       fc.array(scalar, { maxLength: 3 }),
       fc.jsonValue({ maxDepth: 2 }),
     );
-    const names = [
-      'group',
-      'group_instance_id',
-      'assign',
-      'topics',
-      'from',
-      'timestamp',
-      'credits',
-      'format',
-      'n',
-      'offsets',
-    ];
     fc.assert(
       fc.property(
         fc.constantFrom(...(Object.keys(dtos) as Array<keyof typeof dtos>)),
-        fc.dictionary(fc.constantFrom(...names), field),
+        fc.dictionary(fc.constantFrom(...FRAME_FIELD_NAMES), field),
         (op, fields) => {
           const dto = dtos[op] as typeof SubscribeFrameDto;
           const built = controlFrameDto(dto, { id: 's', ...fields, op } as ControlFrameBody, limits);
