@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBatch } from '../../partition-log/record-batch.js';
+import { ManualClock } from '../../common/clock.js';
 import { RecordJsonCache, SCRATCH_BYTES_MAX } from './record-json-cache.js';
 
 /** A stored-like batch of `count` records starting at `baseOffset`. */
@@ -111,6 +112,31 @@ describe('RecordJsonCache', () => {
       large,
       's',
     ]);
+  });
+
+  it('drops a batch no stream asked for in its idle time, and keeps one that streams keep asking for', () => {
+    const clock = new ManualClock();
+    const cache = new RecordJsonCache(undefined, null, clock, 100);
+    const stored = batchAt(0, ['a', 'b']);
+    // each encode below is another read of the same batch (a new Buffer), so only the cached text can answer it
+    const ask = () => cache.encode(Buffer.from(stored), 't', 0, 'string', 0, 10).run.records.length;
+    expect(ask()).toBe(2);
+    expect(cache.misses).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      clock.advance(99);
+      expect(ask()).toBe(2);
+    }
+    expect(cache.hits).toBe(3);
+    const heldBytes = cache.sizeBytes;
+    expect(heldBytes).toBeGreaterThan(0);
+    clock.advance(100);
+    // another batch's encode drops it (and holds only its own text)
+    cache.encode(batchAt(2, ['c']), 't', 0, 'string', 2, 10);
+    expect(cache.misses).toBe(2);
+    expect(cache.sizeBytes).toBeLessThan(heldBytes);
+    expect(ask()).toBe(2);
+    expect(cache.misses).toBe(3);
+    expect(cache.hits).toBe(3);
   });
 
   it('stays within its byte bound, evicting the least recently used batches', () => {

@@ -8,15 +8,22 @@
 // copied at its exact length: a buffer of twice the batch's size a batch, dropped at once, made W5's broker free
 // 10 MB of external memory a second in scavenges. String and binary batches are written straight from their bytes
 // (stored-batch-json.ts: no record object a record); the other formats through decodeRecords' records. Least
-// recently used entries are evicted past RECORD_JSON_CACHE_BYTES_MAX (the bytes they hold). Streams that shared one
-// read and ask for the same records get the same EncodedRun. Pure: no I/O; records in a schema format are decoded
-// with the registry's schemas (`schemas`), which the stream brings up to date first (prepare).
+// recently used entries are evicted past RECORD_JSON_CACHE_BYTES_MAX (the bytes they hold), and an entry no stream
+// asked for in RECORD_JSON_CACHE_IDLE_MS is dropped (at the next encode). Why the second bound: streams near the log
+// end (caught up, or a few frames behind) ask for a batch within milliseconds of each other and never again, and a
+// text kept for seconds (32 MB of a 10,000 records/s stream is 3 s) outlived two young-generation collections: V8
+// promoted its Buffer, and promoted external memory goes only in a mark-compact. W5's broker then ran one every
+// 0.4-0.8 s (V8 counts the external memory allocated since the last mark-compact against the old generation's
+// headroom; see BENCHMARKS.md). Streams that shared one read and ask for the same records get the same EncodedRun.
+// Pure: no I/O; records in a schema format are decoded with the registry's schemas (`schemas`), which the stream
+// brings up to date first (prepare).
 import { batchesIn, decodeRecords, lastOffsetOf } from '../../partition-log/record-batch.js';
 import type { ReadFormat } from '../record-format.js';
 import { JsonTextBuffer, jsonSizeHint, writeRecordJson } from '../record-json.js';
 import type { SchemaLookup } from '../schemas/record-codec.js';
 import { isBytesFormat, writeStoredBatchJson, type WrittenBatch } from '../stored-batch-json.js';
 import { isSchemaReadFormat } from '../schemas/schema-fields.js';
+import { type Clock, systemClock } from '../../common/clock.js';
 
 /** The registry's schemas, as the cache decodes with them and the streams refresh them before a read is encoded. */
 export interface StreamSchemas {
@@ -26,6 +33,9 @@ export interface StreamSchemas {
 }
 
 export const RECORD_JSON_CACHE_BYTES_MAX = 32 * 1024 * 1024;
+/** An entry no stream asked for in this long is dropped: shorter than the time between two young-generation
+ *  collections of a streaming broker (0.4-1 s in W5 once its young generation has grown to 16 MB). */
+export const RECORD_JSON_CACHE_IDLE_MS = 100;
 const ENTRY_OVERHEAD_BYTES = 64;
 /** Largest scratch buffer kept between batches; a batch whose text needs more gets a buffer of its own. */
 export const SCRATCH_BYTES_MAX = 1024 * 1024;
@@ -46,6 +56,8 @@ class EncodedBatch {
     readonly json: Buffer,
     readonly offsets: Float64Array,
     readonly starts: Uint32Array,
+    /** When a stream last asked for it (monotonic ms). */
+    public usedMs: number,
   ) {}
 
   get count(): number {
@@ -138,6 +150,8 @@ export class RecordJsonCache {
   constructor(
     readonly bytesMax = RECORD_JSON_CACHE_BYTES_MAX,
     private readonly schemas: StreamSchemas | null = null,
+    private readonly clock: Clock = systemClock,
+    readonly idleMs = RECORD_JSON_CACHE_IDLE_MS,
   ) {}
 
   /** Before encoding `batches` in `format`: brings the schemas they name up to date (schema formats only). */
@@ -184,18 +198,22 @@ export class RecordJsonCache {
   ): Encoded {
     const pieces: Piece[] = [];
     let taken = 0;
+    const nowMs = this.clock.monotonicMs();
+    this.dropIdle(nowMs);
     for (const { header, position } of batchesIn(batches)) {
       if (lastOffsetOf(header) < fromOffset) continue;
       const key = `${topic}\u0000${partition}\u0000${format}\u0000${header.baseOffset}\u0000${header.crc}\u0000${header.sizeBytes}`;
       let batch = this.entries.get(key);
       if (batch === undefined) {
         this.misses++;
-        batch = this.encodeBatch(batches.subarray(position, position + header.sizeBytes), topic, partition, format);
+        const stored = batches.subarray(position, position + header.sizeBytes);
+        batch = this.encodeBatch(stored, topic, partition, format, nowMs);
         this.entries.set(key, batch);
         this.bytes += batch.bytes;
         this.evict();
       } else {
         this.hits++;
+        batch.usedMs = nowMs;
         this.entries.delete(key);
         this.entries.set(key, batch);
       }
@@ -209,7 +227,13 @@ export class RecordJsonCache {
     return { run: new EncodedRun(pieces), nextOffset: null };
   }
 
-  private encodeBatch(stored: Buffer, topic: string, partition: number, format: ReadFormat): EncodedBatch {
+  private encodeBatch(
+    stored: Buffer,
+    topic: string,
+    partition: number,
+    format: ReadFormat,
+    usedMs: number,
+  ): EncodedBatch {
     const sizeHint = jsonSizeHint(stored);
     const out = sizeHint <= SCRATCH_BYTES_MAX ? this.scratch : new JsonTextBuffer(sizeHint);
     out.clear(sizeHint);
@@ -221,7 +245,7 @@ export class RecordJsonCache {
     const json = Buffer.allocUnsafeSlow(text.length);
     json.set(text); // Buffer.from(text) took twice as long (a zero-filled copy)
     if (this.scratch.capacityBytes > SCRATCH_BYTES_MAX) this.scratch = new JsonTextBuffer(0);
-    return new EncodedBatch(json, offsets, starts);
+    return new EncodedBatch(json, offsets, starts, usedMs);
   }
 
   /** The formats whose key and value are decoded (json, the schema formats): through each record's object. */
@@ -243,6 +267,15 @@ export class RecordJsonCache {
     }
     starts[records.length] = out.byteLength + 1;
     return { offsets, starts };
+  }
+
+  /** Drops the entries no stream asked for in idleMs (the map is in order of last use: they come first). */
+  private dropIdle(nowMs: number): void {
+    for (const [key, batch] of this.entries) {
+      if (nowMs - batch.usedMs < this.idleMs) return;
+      this.entries.delete(key);
+      this.bytes -= batch.bytes;
+    }
   }
 
   private evict(): void {
