@@ -10,6 +10,7 @@ import { announce } from './common/announce.js';
 import { DataDirLock } from './common/data-dir-lock.js';
 import { systemClock } from './common/clock.js';
 import { processIdleMemoryReducer } from './common/idle-memory-reducer.js';
+import { processOldGenerationBudget } from './common/old-generation-budget.js';
 import { JsonLogger } from './common/json-logger.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
@@ -96,6 +97,8 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   await app.listen(config.port, config.host);
+  // room above the live old generation, so that produce load's ArrayBuffers do not keep V8 marking (see there)
+  processOldGenerationBudget();
   // start-up counts as activity: its memory goes back once the broker has been idle (see idle-memory-reducer.ts)
   const memoryLogger = new Logger('Memory');
   processIdleMemoryReducer(systemClock, config.idleMemoryReduceAfterMs, (reduction) =>
