@@ -87,6 +87,7 @@ describe('leader-epoch checkpoint durability', () => {
     });
     // enough batches to roll: the roll moves the recovery point and saves the state
     for (let i = 0; i < 6; i++) await log.appendAsLeader(batchOfValues(`b${i}`, 3), 3);
+    await log.rolledSegmentFlushed(); // the state is saved once the closed segment is fsynced (LocalLog.roll)
     expect(log.segmentSummaries().length).toBeGreaterThan(1);
     const checkpoint = events.indexOf(`rename ${LEADER_EPOCH_CHECKPOINT_FILE}`);
     const state = events.indexOf(`rename ${LOG_STATE_FILE}`);
@@ -137,6 +138,7 @@ describe('leader-epoch checkpoint durability', () => {
     for (let i = 0; i < 4; i++) await log.appendAsLeader(batchOfValues(`a${i}`, 2), 1);
     await log.assignEpochAtEnd(5);
     for (let i = 0; i < 4; i++) await log.appendAsLeader(batchOfValues(`b${i}`, 2), 5);
+    await log.rolledSegmentFlushed(); // the state is saved once the closed segment is fsynced (LocalLog.roll)
     expect(log.segmentSummaries().length).toBeGreaterThan(2);
     expect((await readLogState(dir)).recoveryPoint).toBeGreaterThan(8);
     const records = await readAll(log);

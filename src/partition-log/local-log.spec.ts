@@ -1,7 +1,11 @@
+import type { FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendBatches, dir, logFiles, open, useLogDir } from '../../test/support/partition-log-spec.js';
-import { batchesOf, batchOf, harness, readAll, recordsOf, T0 } from '../../test/support/log-fixtures.js';
+import { batchesOf, batchOf, batchOfValues, harness, readAll, recordsOf, T0 } from '../../test/support/log-fixtures.js';
+import { FileHandlePool } from './file-handle-pool.js';
 import { OffsetOutOfRangeError } from './log-errors.js';
+import { readLogState } from './log-state-files.js';
 import { hasValidCrc } from './record-batch.js';
 
 useLogDir();
@@ -55,6 +59,49 @@ describe('PartitionLog', () => {
       }
       // A segment's files are named by its base offset, zero-padded to 20 digits.
       expect((await logFiles())[1]).toBe(`${String(log.segmentSummaries()[1].baseOffset).padStart(20, '0')}.log`);
+    });
+
+    it('answers the appends after a roll while the closed segment is fsynced; the recovery point waits for it', async () => {
+      // every fsync of a .log file waits until the test lets it go
+      let letSyncsGo!: () => void;
+      const syncsHeld = new Promise<void>((resolve) => (letSyncsGo = resolve));
+      const synced: string[] = [];
+      class HeldSyncPool extends FileHandlePool {
+        override withHandle<T>(path: string, use: (handle: FileHandle) => Promise<T>): Promise<T> {
+          return super.withHandle(path, (handle) =>
+            use(
+              new Proxy(handle, {
+                get: (target, key) => {
+                  if (key === 'sync') {
+                    return async () => {
+                      synced.push(basename(path));
+                      await syncsHeld;
+                      return target.sync();
+                    };
+                  }
+                  const value: unknown = Reflect.get(target, key);
+                  return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+                },
+              }),
+            ),
+          );
+        }
+      }
+      const log = await open(harness(dir, { segmentBytes: 400 }, new HeldSyncPool(64)));
+      let i = 0;
+      while (log.segmentCount === 1) await log.appendAsLeader(batchOfValues(`b${i++}`, 3), 0);
+      // the roll's fsync of the first segment has not returned, and the append that rolled was answered
+      expect(synced).toEqual(['00000000000000000000.log']);
+      const rolledAt = log.segmentSummaries()[1].baseOffset;
+      const after = await log.appendAsLeader(batchOfValues('after', 3), 0);
+      expect(after.firstOffset).toBeGreaterThanOrEqual(rolledAt);
+      expect(log.segmentCount).toBe(2);
+      // the recovery point does not pass the segment before it is durable
+      expect((await readLogState(dir)).recoveryPoint).toBe(0);
+      letSyncsGo();
+      await log.rolledSegmentFlushed();
+      expect((await readLogState(dir)).recoveryPoint).toBe(rolledAt);
+      expect((await readAll(log)).length).toBe(3 * (i + 1));
     });
 
     it('one read returns batches from one segment only', async () => {

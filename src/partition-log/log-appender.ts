@@ -389,8 +389,11 @@ export class LogAppender {
   }
 
   private async flushActive(): Promise<void> {
+    const end = this.local.logEndOffset;
     await this.local.segments.active.flush();
     this.flushPolicy.flushed(this.local.deps.clock.monotonicMs());
-    this.local.updateRecoveryPoint(this.local.logEndOffset);
+    // the segment a roll just closed may still be fsyncing behind the appends: the recovery point waits for it
+    await this.local.rolledSegmentFlushed();
+    this.local.updateRecoveryPoint(end);
   }
 }

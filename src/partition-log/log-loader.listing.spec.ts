@@ -43,6 +43,7 @@ describe('opening a log', () => {
     const h = harness(dir, { segmentBytes: 500 });
     const log = await open(h);
     await appendBatches(log, 20, 3, 2);
+    await log.rolledSegmentFlushed(); // the rolls' flushes, behind the appends, are done: the crash comes after them (LocalLog.roll)
     vi.clearAllMocks();
     // kill -9: no close
     const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
@@ -88,6 +89,7 @@ describe('opening a log', () => {
     const h = harness(dir, { segmentBytes: 500 });
     const log = await open(h);
     await appendBatches(log, 20, 3, 2);
+    await log.rolledSegmentFlushed(); // the rolls' flushes, behind the appends, are done: the crash comes after them (LocalLog.roll)
     const files = await fsPromises.readdir(dir);
     expect(files.filter((name) => name.endsWith(SNAPSHOT_SUFFIX)).length).toBeGreaterThan(0);
     vi.clearAllMocks();
@@ -109,6 +111,7 @@ describe('opening a log', () => {
     const h = harness(dir, { segmentBytes: 500 });
     const log = await open(h);
     await appendBatches(log, 20, 3, 2);
+    await log.rolledSegmentFlushed(); // the rolls' flushes, behind the appends, are done: the crash comes after them (LocalLog.roll)
     const { segmentCount } = log;
     const probe = await fsPromises.open(join(dir, '00000000000000000000.log'));
     const reads = vi.spyOn(Object.getPrototypeOf(probe) as { read(): unknown }, 'read');

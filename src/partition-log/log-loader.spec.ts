@@ -91,6 +91,7 @@ describe('PartitionLog', () => {
       const h = harness(dir, { segmentBytes: 500 });
       const log = await open(h);
       await appendBatches(log, 20, 3, 2);
+      await log.rolledSegmentFlushed(); // the rolls' flushes, behind the appends, are done: the crash comes after them (LocalLog.roll)
       const bases = log.segmentSummaries().map((segment) => segment.baseOffset);
       expect(bases.length).toBeGreaterThan(2);
       // a state saved before the rolls: every segment is past the recovery point
@@ -108,6 +109,7 @@ describe('PartitionLog', () => {
       const h = harness(dir, { segmentBytes: 500 });
       const log = await open(h);
       await appendBatches(log, 20, 3, 2);
+      await log.rolledSegmentFlushed(); // the rolls' flushes, behind the appends, are done: the crash comes after them (LocalLog.roll)
       const records = await readAll(log);
       const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(8) });
       opened.push(crashed);

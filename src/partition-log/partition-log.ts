@@ -102,6 +102,14 @@ export class PartitionLog {
     return this.local.isClosed;
   }
 
+  /**
+   * Settles once the segment the last roll closed is fsynced, its indexes written and the recovery point past it
+   * (a roll does that behind the appends that follow it: LocalLog.roll). A crash before then re-scans it.
+   */
+  rolledSegmentFlushed(): Promise<void> {
+    return this.local.rolledSegmentFlushed();
+  }
+
   // ---- appends (log-appender.ts) ----
 
   /**

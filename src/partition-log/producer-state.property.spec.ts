@@ -319,6 +319,7 @@ class ReopenCommand implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     if (this.crash) {
+      await real.log.rolledSegmentFlushed(); // the crash comes after the flush a roll left behind (LocalLog.roll)
       const abandoned = real.pool;
       real.pool = new FileHandlePool(8);
       real.log = await PartitionLog.open(real.dir, real.config, { clock: real.clock, pool: real.pool });

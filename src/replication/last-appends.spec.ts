@@ -186,4 +186,21 @@ describe('LastAppends, leaderships and bounds', () => {
     appends.remember(leaderOf('k-0'), info(0, 0), slice);
     expect(appends.size).toBe(3); // the whole request is more than a partition may hold: not kept
   });
+
+  it('evicts the partition appended least recently first: one appended again goes after the others', () => {
+    const size = batchOf(0, 0, 3000).length;
+    const appends = new LastAppends(4 * size, 2 * size + 10, 2 * size);
+    const a = leaderOf('a-0');
+    const b = leaderOf('b-0');
+    append(appends, a, 0, 0, 3000);
+    append(appends, b, 0, 0, 3000);
+    append(appends, a, 1, 1, 3000); // a is now the most recent: b goes
+    expect(appends.readForFollower(b, 0, 1 << 20)).toBeNull();
+    expect(appends.readForFollower(a, 0, 1 << 20)).toHaveLength(2);
+    append(appends, a, 2, 2, 3000); // still the most recent; its own bound drops offset 0
+    append(appends, b, 0, 0, 3000); // b the most recent: a's oldest goes
+    expect(appends.readForFollower(a, 1, 1 << 20)).toBeNull();
+    expect(appends.readForFollower(a, 2, 1 << 20)).toHaveLength(1);
+    expect(appends.readForFollower(b, 0, 1 << 20)).toHaveLength(1);
+  });
 });

@@ -50,6 +50,8 @@ interface Run {
 export class LastAppends {
   /** By partition key, least recently appended first. */
   private readonly runs = new Map<string, Run>();
+  /** The key `remember` inserted last (the last in `runs` while it is there). */
+  private newestKey: string | null = null;
   private heldBytes = 0;
 
   constructor(
@@ -72,7 +74,10 @@ export class LastAppends {
   remember(leader: LeaderPartition, info: AppendInfo, batch: Buffer): void {
     if (info.duplicate === true) return; // nothing was written: the run, if any, still ends at the log end
     let run = this.runs.get(leader.key);
-    this.runs.delete(leader.key); // re-inserted last: the most recently appended
+    // re-inserted last (the most recently appended), unless it is last already: under K1 (one partition) a Map
+    // delete and insert on every append was about 1 % of the main thread (the table shrunk and rehashed)
+    const newest = run !== undefined && this.newestKey === leader.key;
+    if (!newest) this.runs.delete(leader.key);
     const heldBytes = batch.buffer.byteLength;
     const storable =
       batch.length <= this.batchBytesMax &&
@@ -85,12 +90,16 @@ export class LastAppends {
         run = undefined;
       }
     }
-    if (!storable) return;
+    if (!storable) {
+      if (newest) this.runs.delete(leader.key);
+      return;
+    }
     run ??= { leader, batches: [], heldBytes: 0 };
     run.batches.push({ firstOffset: info.firstOffset, nextOffset: info.lastOffset + 1, batch, heldBytes });
     run.heldBytes += heldBytes;
     this.heldBytes += heldBytes;
     this.runs.set(leader.key, run);
+    this.newestKey = leader.key;
     while (run.heldBytes > this.partitionBytesMax) this.dropOldest(leader.key, run);
     for (const [key, oldest] of this.runs) {
       if (this.heldBytes <= this.bytesMax) break;

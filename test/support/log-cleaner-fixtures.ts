@@ -32,16 +32,20 @@ export interface ReadRecord extends Entry {
 export let dir: string;
 export let clock: ManualClock;
 let pools: FileHandlePool[];
+/** Every log openLog opened: the teardown waits for the flushes their rolls left behind (LocalLog.roll). */
+let logs: PartitionLog[];
 
 /** A new temp folder and clock (each spec's beforeEach). */
 export async function setUpCleanerLogs(): Promise<void> {
   dir = await mkdtemp(join(tmpdir(), 'brook-cleaner-'));
   clock = new ManualClock(T0);
   pools = [];
+  logs = [];
 }
 
 /** Closes every log's file handles and removes the folder (each spec's afterEach). */
 export async function tearDownCleanerLogs(): Promise<void> {
+  for (const log of logs) await log.rolledSegmentFlushed();
   for (const pool of pools) await pool.closeAll();
   await rm(dir, { recursive: true, force: true });
 }
@@ -61,7 +65,9 @@ export function compactConfig(overrides: Partial<LogConfig> = {}): LogConfig {
 export async function openLog(config: LogConfig = compactConfig()): Promise<PartitionLog> {
   const pool = new FileHandlePool();
   pools.push(pool);
-  return PartitionLog.open(dir, config, { clock, pool });
+  const log = await PartitionLog.open(dir, config, { clock, pool });
+  logs.push(log);
+  return log;
 }
 
 /** Appends one batch of `entries`, "key=value" or "key=" (tombstone) or "=value" (keyless), stamped now. */
