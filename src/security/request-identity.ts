@@ -12,14 +12,26 @@ export interface RequestLike {
   ip?: string;
 }
 
+const ANONYMOUS = 'User:ANONYMOUS';
 const principals = new WeakMap<IncomingMessage, string>();
 const credentials = new WeakMap<IncomingMessage, Credential>();
 const forwardedHosts = new WeakMap<IncomingMessage, string>();
 
+/**
+ * An anonymous request (no credential, not forwarded: every request when authentication is off) is not entered:
+ * the look-ups below answer it by default. Two WeakMap entries a request cost their sets and the scavenges'
+ * ephemeron work.
+ */
 export function rememberIdentity(
   raw: IncomingMessage,
   identity: { principal: string; credential: Credential; forwardedHost?: string },
 ): void {
+  if (
+    identity.credential.kind === 'anonymous' &&
+    identity.principal === ANONYMOUS &&
+    identity.forwardedHost === undefined
+  )
+    return;
   principals.set(raw, identity.principal);
   credentials.set(raw, identity.credential);
   if (identity.forwardedHost !== undefined) forwardedHosts.set(raw, identity.forwardedHost);
@@ -28,7 +40,7 @@ export function rememberIdentity(
 /** The authenticated principal of a request (User:ANONYMOUS when authentication is off). */
 export function principalOf(request: RequestLike | IncomingMessage): string {
   const raw = 'raw' in request ? request.raw : request;
-  return principals.get(raw) ?? 'User:ANONYMOUS';
+  return principals.get(raw) ?? ANONYMOUS;
 }
 
 /** What the request's principal was authenticated by; a forwarded request's is its peer's word. */
