@@ -3,7 +3,7 @@
 // append's write with the CRC check in the same thread-pool job, see src/partition-log/native-append.ts), and for
 // the v2 binary produce scanner base64.c (its base64 decoder, AVX2) and v2-plain-records.c (its loop over records of
 // the plain shape, AVX2), and record-walk.c (the record checks of a client's batch, see
-// src/partition-log/record-batch-validation.ts), and memory-reducer.cc (C++: V8's young-generation collection and glibc's
+// src/partition-log/record-batch-validation.ts), and memory-reducer.cc (C++: V8's young-generation collection, or a full one, and glibc's
 // malloc_trim for an idle broker, see src/common/idle-memory-reducer.ts). Where one cannot be built (no compiler, no headers, not x86-64 Linux) it says so in one
 // line and Brook uses the portable implementation instead; the build still passes.
 import { spawnSync } from 'node:child_process';

@@ -103,7 +103,8 @@ async function main(): Promise<void> {
   const memoryLogger = new Logger('Memory');
   processIdleMemoryReducer(systemClock, config.idleMemoryReduceAfterMs, (reduction) =>
     memoryLogger.log(
-      `idle${reduction.followUp ? ' (follow-up)' : ''}: memory given back in ${reduction.durationMs.toFixed(0)} ms, ` +
+      `idle${reduction.followUp ? ' (follow-up)' : ''}: memory given back in ${reduction.durationMs.toFixed(0)} ms` +
+        `${reduction.fullCollection ? ' (with a full collection)' : ''}, ` +
         `resident ${(reduction.rssBeforeBytes / 1e6).toFixed(0)} -> ${(reduction.rssAfterBytes / 1e6).toFixed(0)} MB, ` +
         `young generation ${(reduction.youngGenerationAfterBytes / 1e6).toFixed(1)} MB`,
     ),

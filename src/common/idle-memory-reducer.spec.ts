@@ -7,10 +7,13 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ManualClock, systemClock } from './clock.js';
 import {
+  FULL_COLLECTION_GROWING_PERCENT,
   IdleMemoryReducer,
+  launchHeapGrowingPercent,
   processIdleMemoryReducer,
   youngGrowthFlag,
   type MemoryReduction,
+  type ReduceMemory,
 } from './idle-memory-reducer.js';
 import { loadAddonFunction } from './native-addon.js';
 
@@ -24,6 +27,10 @@ function harness(youngAfterReductions: number[] = [1 * MB]) {
   let busyMs = 0;
   let rss = 200 * MB;
   let young = 64 * MB;
+  /** V8's old generation: 40 MB after start-up, of which 30 MB live (what a full collection leaves). */
+  let oldGeneration = 40 * MB;
+  let markCompacts = 0;
+  const fullCollections: boolean[] = [];
   let reduceCalls = 0;
   let scavenges = 0;
   /** The reduction's scavenge, reported with the next second (gc entries come asynchronously). */
@@ -40,13 +47,21 @@ function harness(youngAfterReductions: number[] = [1 * MB]) {
       idleYoungGenerationBytes: 8 * MB,
       followUpAfterMs: 6_000,
       followUpsMax: 2,
+      fullCollectionGrowthBytes: 32 * MB,
     },
     {
       busyMs: () => busyMs,
       scavenges: () => scavenges,
       rssBytes: () => rss,
       youngGenerationBytes: () => young,
-      reduce: () => {
+      oldGenerationBytes: () => oldGeneration,
+      markCompacts: () => markCompacts,
+      reduce: (full) => {
+        fullCollections.push(full);
+        if (full) {
+          oldGeneration = 30 * MB;
+          markCompacts++;
+        }
         // the reduction itself keeps the thread busy (300 ms) and scavenges: neither may count as activity
         busyMs += 300;
         reportedLater++;
@@ -73,7 +88,15 @@ function harness(youngAfterReductions: number[] = [1 * MB]) {
     growth,
     run,
     clock,
+    fullCollections,
     setRss: (bytes: number) => (rss = bytes),
+    /** Garbage or live objects reaching the old generation (promotion under load, a start-up's recovery). */
+    growOld: (bytes: number) => (oldGeneration += bytes),
+    /** One of V8's own mark-compacts, leaving the old generation at `bytes`. */
+    markCompact: (bytes: number) => {
+      oldGeneration = bytes;
+      markCompacts++;
+    },
     /** Load grows the young generation back to its largest. */
     growYoung: () => (young = 64 * MB),
   };
@@ -113,6 +136,46 @@ describe('IdleMemoryReducer', () => {
     // idle for a long time after: no second reduction, though its own busy time fell in a sample
     run(600, 0.01);
     expect(reducer.reductions).toBe(1);
+  });
+
+  it('collects the old generation too when it grew by fullCollectionGrowthBytes since the start (start-up garbage)', () => {
+    const { reducer, reductions, fullCollections, run, growOld } = harness();
+    reducer.start();
+    growOld(160 * MB); // a recovery of 10,000 logs: 200 MB, no mark-compact since V8's start-up limit is far
+    run(10, 1);
+    run(6, 0.01);
+    expect(fullCollections).toEqual([true]);
+    expect(reductions[0].fullCollection).toBe(true);
+  });
+
+  it('collects only the young generation when the old one grew less than the bound since the last mark-compact', () => {
+    const { reducer, reductions, fullCollections, run, growOld, markCompact } = harness();
+    reducer.start();
+    growOld(160 * MB);
+    run(5, 1);
+    markCompact(50 * MB); // V8's own, under load
+    run(5, 1);
+    growOld(20 * MB);
+    run(6, 0.01);
+    expect(fullCollections).toEqual([false]);
+    expect(reductions[0].fullCollection).toBe(false);
+    // more load: 40 MB more reach the old generation, no mark-compact: the next idle stretch collects it
+    run(10, 1, 20 * MB);
+    growOld(40 * MB);
+    run(6, 0.01);
+    expect(fullCollections).toEqual([false, true]);
+  });
+
+  it('counts its own full collection as the last mark-compact: the next stretch without growth is young-only', () => {
+    const { reducer, fullCollections, run, growOld } = harness();
+    reducer.start();
+    growOld(100 * MB);
+    run(10, 1);
+    run(6, 0.01);
+    run(10, 1, 20 * MB); // load again, the resident set grows: a second reduction, the old generation as it was
+    growOld(10 * MB);
+    run(6, 0.01);
+    expect(fullCollections).toEqual([true, false]);
   });
 
   it('runs once per idle stretch even when the resident set creeps up while idle', () => {
@@ -289,11 +352,7 @@ function afterGrowingTheYoungGeneration<T>(rest: string): T {
   expect(result.status, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as T;
 }
-const reduceMemory = loadAddonFunction<(gcExposed: boolean) => boolean>(
-  'memory-reducer',
-  'reduceMemory',
-  'BROOK_NATIVE_MEMORY_REDUCER',
-);
+const reduceMemory = loadAddonFunction<ReduceMemory>('memory-reducer', 'reduceMemory', 'BROOK_NATIVE_MEMORY_REDUCER');
 
 /** The GCs V8 reports (perf_hooks) whose start falls inside `run`, by kind. */
 async function collectionsDuring(run: () => void): Promise<{ minor: number; major: number }> {
@@ -371,10 +430,57 @@ describe('the process reducer (native/memory-reducer.cc)', () => {
     30_000,
   );
 
-  // a memory-reducing full GC leaves V8's old-generation limit too low for the next burst (see the addon)
+  // a mark-compact is the full collection's job, asked for only when the old generation grew (see the reducer)
   it.skipIf(reduceMemory === null)('collects the young generation only, never with a mark-compact', async () => {
     const collections = await collectionsDuring(() => reduceMemory!(false));
     expect(collections).toEqual({ minor: 1, major: 0 });
+  });
+
+  it.skipIf(reduceMemory === null)('with `full`, collects the old generation with mark-compacts', async () => {
+    const collections = await collectionsDuring(() =>
+      reduceMemory!(false, true, FULL_COLLECTION_GROWING_PERCENT, launchHeapGrowingPercent(process.execArgv)),
+    );
+    expect(collections.major).toBeGreaterThan(0);
+  });
+
+  // V8 prints each mark-compact's new old-generation limit and the growing factor it used under --trace-gc-verbose;
+  // a memory-reducing collection takes V8's floor (1.1) unless the factor is pinned, and the process's own
+  // --heap-growing-percent (here 50: factor 1.5) holds again for the mark-compacts after it
+  it.skipIf(reduceMemory === null)(
+    "leaves V8's old-generation limit at the pinned growing factor after a full collection, then the process's own",
+    () => {
+      const script = `
+        const { reduceMemory } = require(${JSON.stringify(ADDON)});
+        let kept = [];
+        for (let i = 0; i < 300000; i++) kept.push({ index: i, text: 'record ' + i });
+        setTimeout(() => {
+          console.log('REDUCE');
+          reduceMemory(false, true, ${FULL_COLLECTION_GROWING_PERCENT}, 50);
+          console.log('AFTER');
+          gc();
+          console.log(kept.length);
+        }, 1000);`;
+      const result = spawnSync(
+        process.execPath,
+        ['--expose-gc', '--trace-gc-verbose', '--heap-growing-percent=50', '-e', script],
+        { encoding: 'utf8' },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      const factors = (part: string) =>
+        [...part.matchAll(/\[HeapController\] Limit: .*\((\d+\.\d)\)$/gm)].map((match) => Number(match[1]));
+      const [, during, after] = result.stdout.split(/^(?:REDUCE|AFTER)$/m);
+      expect(factors(during).length).toBeGreaterThan(0);
+      expect(new Set(factors(during))).toEqual(new Set([1 + FULL_COLLECTION_GROWING_PERCENT / 100]));
+      expect(factors(after)).toEqual([1.5]);
+    },
+    20_000,
+  );
+
+  it('reads the --heap-growing-percent the process was launched with, the flags after NODE_OPTIONS', () => {
+    expect(launchHeapGrowingPercent([])).toBe(0);
+    expect(launchHeapGrowingPercent(['--heap-growing-percent=50'])).toBe(50);
+    expect(launchHeapGrowingPercent(['--expose-gc'], '--max-old-space-size=512 --heap_growing_percent=20')).toBe(20);
+    expect(launchHeapGrowingPercent(['--heap-growing-percent=30'], '--heap-growing-percent=20')).toBe(30);
   });
 
   it("sets flags this Node's V8 knows (an unknown one is only reported on stderr)", () => {
