@@ -16,7 +16,8 @@
 //      then starts incremental marking after every mark-compact (W1: 8-49 mark-compacts a broker instead of 2; see
 //      BENCHMARKS.md, "the slow mode"). So V8's growing factor is pinned for the call with --heap-growing-percent
 //      (`growingPercent`, which overrides the factor in every mode) and set back to `launchGrowingPercent` (the
-//      process's own, 0 = V8's dynamic factor) after it: the limit it leaves is the one a mark-compact under load
+//      percent in force before: the old-generation budget's, src/common/old-generation-budget.ts, or the process's
+//      launch value, 0 = V8's dynamic factor) after it: the limit it leaves is the one a mark-compact under load
 //      gets. Measured on a broker restarted after kill -9 with 10,000 partitions, 25 s idle: heap 239 -> 81 MB,
 //      resident 330 -> 172 MB, limit 335 MB (factor 4; unpinned: 93 MB).
 //   2. malloc_trim(0): glibc gives the free pages inside its arenas back (the main arena's brk heap and the

@@ -9,7 +9,7 @@ import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
 import { DataDirLock } from './common/data-dir-lock.js';
 import { systemClock } from './common/clock.js';
-import { processIdleMemoryReducer } from './common/idle-memory-reducer.js';
+import { launchHeapGrowingPercent, processIdleMemoryReducer } from './common/idle-memory-reducer.js';
 import { processOldGenerationBudget } from './common/old-generation-budget.js';
 import { JsonLogger } from './common/json-logger.js';
 import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
@@ -98,16 +98,22 @@ async function main(): Promise<void> {
   });
   await app.listen(config.port, config.host);
   // room above the live old generation, so that produce load's ArrayBuffers do not keep V8 marking (see there)
-  processOldGenerationBudget();
+  const launchGrowingPercent = launchHeapGrowingPercent(process.execArgv, process.env.NODE_OPTIONS);
+  const budget = processOldGenerationBudget(launchGrowingPercent);
   // start-up counts as activity: its memory goes back once the broker has been idle (see idle-memory-reducer.ts)
   const memoryLogger = new Logger('Memory');
-  processIdleMemoryReducer(systemClock, config.idleMemoryReduceAfterMs, (reduction) =>
-    memoryLogger.log(
-      `idle${reduction.followUp ? ' (follow-up)' : ''}: memory given back in ${reduction.durationMs.toFixed(0)} ms` +
-        `${reduction.fullCollection ? ' (with a full collection)' : ''}, ` +
-        `resident ${(reduction.rssBeforeBytes / 1e6).toFixed(0)} -> ${(reduction.rssAfterBytes / 1e6).toFixed(0)} MB, ` +
-        `young generation ${(reduction.youngGenerationAfterBytes / 1e6).toFixed(1)} MB`,
-    ),
+  processIdleMemoryReducer(
+    systemClock,
+    config.idleMemoryReduceAfterMs,
+    (reduction) =>
+      memoryLogger.log(
+        `idle${reduction.followUp ? ' (follow-up)' : ''}: memory given back in ${reduction.durationMs.toFixed(0)} ms` +
+          `${reduction.fullCollection ? ' (with a full collection)' : ''}, ` +
+          `resident ${(reduction.rssBeforeBytes / 1e6).toFixed(0)} -> ${(reduction.rssAfterBytes / 1e6).toFixed(0)} MB, ` +
+          `young generation ${(reduction.youngGenerationAfterBytes / 1e6).toFixed(1)} MB`,
+      ),
+    // after its full collection, the budget's percent again (the launch one when there is no budget)
+    () => budget?.growingPercent ?? launchGrowingPercent,
   )?.start();
   await registryListener?.listen(registry.port, registry.host).catch((error: Error) => {
     throw new ConfigError(

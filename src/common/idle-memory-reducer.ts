@@ -289,6 +289,9 @@ export function processIdleMemoryReducer(
   clock: Clock,
   idleAfterMs: number,
   onReduced?: (reduction: MemoryReduction) => void,
+  /** The --heap-growing-percent to set back after the full collection's pinned one: the process's launch value,
+   *  or what the old-generation budget (old-generation-budget.ts) has in force when the broker runs one. */
+  growingPercentAfterFull: () => number = () => launchHeapGrowingPercent(process.execArgv, process.env.NODE_OPTIONS),
 ): IdleMemoryReducer | null {
   if (idleAfterMs <= 0) return null;
   const reduceMemory = loadAddonFunction<ReduceMemory>('memory-reducer', 'reduceMemory', 'BROOK_NATIVE_MEMORY_REDUCER');
@@ -302,7 +305,6 @@ export function processIdleMemoryReducer(
       else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) markCompacts++;
     }
   }).observe({ entryTypes: ['gc'] });
-  const launchGrowingPercent = launchHeapGrowingPercent(process.execArgv, process.env.NODE_OPTIONS);
   return new IdleMemoryReducer(
     clock,
     { ...IDLE_MEMORY_REDUCER_DEFAULTS, idleAfterMs },
@@ -324,7 +326,7 @@ export function processIdleMemoryReducer(
           typeof globalThis.gc === 'function',
           full,
           FULL_COLLECTION_GROWING_PERCENT,
-          launchGrowingPercent,
+          growingPercentAfterFull(),
         ),
       // Node 20 leaves V8's flags writable after start (the addon sets --expose-gc the same way)
       youngGrowth: (factor) => setFlagsFromString(youngGrowthFlag(factor)),

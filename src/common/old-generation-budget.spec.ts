@@ -6,6 +6,7 @@ import {
   OldGenerationBudget,
   growingPercentFlag,
   growingPercentFor,
+  processOldGenerationBudget,
 } from './old-generation-budget.js';
 
 const MB = 1024 * 1024;
@@ -70,6 +71,12 @@ describe('OldGenerationBudget', () => {
     liveAfterMarkCompact(5 * MB);
     liveAfterMarkCompact(6 * MB);
     expect(set).toEqual([200, GROWING_PERCENT_MAX]);
+  });
+});
+
+describe('the process budget', () => {
+  it('leaves V8 the --heap-growing-percent a process was launched with', () => {
+    expect(processOldGenerationBudget(50)).toBeNull();
   });
 });
 

@@ -88,8 +88,14 @@ export class OldGenerationBudget {
 
 const NOT_OLD_GENERATION = new Set(['new_space', 'new_large_object_space', 'read_only_space']);
 
-/** The budget over this process's V8 heap, set now and after each mark-compact; returns its stop. */
-export function processOldGenerationBudget(): () => void {
+/**
+ * The budget over this process's V8 heap, set now and after each mark-compact; null (V8's flag left to the operator)
+ * when the process was launched with a --heap-growing-percent of its own (`launchGrowingPercent`, see
+ * launchHeapGrowingPercent). The idle reducer's full collection pins the percent for its own call and sets back
+ * the one in force here (budget.growingPercent), so that the budget's cache stays what V8 holds.
+ */
+export function processOldGenerationBudget(launchGrowingPercent: number): OldGenerationBudget | null {
+  if (launchGrowingPercent > 0) return null;
   const budget = new OldGenerationBudget({
     oldGenerationBytes: () =>
       getHeapSpaceStatistics()
@@ -110,5 +116,5 @@ export function processOldGenerationBudget(): () => void {
     if (markCompacts.length > 0) budget.afterMarkCompact();
   });
   observer.observe({ entryTypes: ['gc'] });
-  return () => observer.disconnect();
+  return budget;
 }
