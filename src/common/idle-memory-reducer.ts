@@ -116,7 +116,15 @@ export type ReduceMemory = (
  *  kMaxGrowingFactor), the factor its mark-compacts chose during every traced broker's start-up. */
 export const FULL_COLLECTION_GROWING_PERCENT = 300;
 
-const YOUNG_GENERATION_SPACES = new Set(['new_space', 'new_large_object_space']);
+const NOT_OLD_GENERATION = new Set(['new_space', 'new_large_object_space', 'read_only_space']);
+
+/** V8's old generation in this process: the bytes of objects (live or not yet collected) in every heap space but
+ *  the young generation's and the read-only one. Read by the reducer and by the old-generation budget. */
+export function oldGenerationBytes(): number {
+  return getHeapSpaceStatistics()
+    .filter((space) => !NOT_OLD_GENERATION.has(space.space_name))
+    .reduce((sum, space) => sum + space.space_used_size, 0);
+}
 
 /** The --heap-growing-percent this process was launched with (its flags, then NODE_OPTIONS'); 0 (V8's own dynamic
  *  factor) when none: what the addon sets back after its full collection. */
@@ -314,10 +322,7 @@ export function processIdleMemoryReducer(
       rssBytes: () => process.memoryUsage.rss(),
       youngGenerationBytes: () =>
         getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0,
-      oldGenerationBytes: () =>
-        getHeapSpaceStatistics()
-          .filter((space) => !YOUNG_GENERATION_SPACES.has(space.space_name))
-          .reduce((sum, space) => sum + space.space_used_size, 0),
+      oldGenerationBytes,
       // the reducer's own mark-compacts are counted by the observer too, once their entries are delivered
       markCompacts: () => markCompacts,
       // under --expose-gc the addon leaves the flag set

@@ -34,7 +34,8 @@
 // could only lower. The room is a limit, not memory: the heap reaches it only when that much is allocated and
 // survives, and an idle broker (whose memory V8's own reducer and the idle reducer give back) allocates nothing.
 import { PerformanceObserver, constants, type PerformanceEntry } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
+import { oldGenerationBytes } from './idle-memory-reducer.js';
 
 /** Room above the live old generation (old-heap growth and external memory) before V8 marks again. */
 export const OLD_GENERATION_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -86,8 +87,6 @@ export class OldGenerationBudget {
   }
 }
 
-const NOT_OLD_GENERATION = new Set(['new_space', 'new_large_object_space', 'read_only_space']);
-
 /**
  * The budget over this process's V8 heap, set now and after each mark-compact; null (V8's flag left to the operator)
  * when the process was launched with a --heap-growing-percent of its own (`launchGrowingPercent`, see
@@ -97,10 +96,7 @@ const NOT_OLD_GENERATION = new Set(['new_space', 'new_large_object_space', 'read
 export function processOldGenerationBudget(launchGrowingPercent: number): OldGenerationBudget | null {
   if (launchGrowingPercent > 0) return null;
   const budget = new OldGenerationBudget({
-    oldGenerationBytes: () =>
-      getHeapSpaceStatistics()
-        .filter((space) => !NOT_OLD_GENERATION.has(space.space_name))
-        .reduce((sum, space) => sum + space.space_used_size, 0),
+    oldGenerationBytes,
     // Node 20 leaves V8's flags writable after start (idle-memory-reducer.ts sets the young growth the same way)
     setGrowingPercent: (percent) => setFlagsFromString(growingPercentFlag(percent)),
   });
