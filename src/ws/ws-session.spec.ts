@@ -99,6 +99,29 @@ describe('sendRecordsFrame on the wire', () => {
   );
 });
 
+describe('sendRecordsFrame with an extension negotiated', () => {
+  it('leaves the message to ws while ws is still compressing one of its own: all arrive whole, in order', async () => {
+    server = new WebSocketServer({ port: 0, perMessageDeflate: { threshold: 0 } });
+    const accepted = new Promise<WebSocket>((resolve) => server!.once('connection', resolve));
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+      perMessageDeflate: true,
+    });
+    const messages: string[] = [];
+    client.on('message', (data: Buffer) => messages.push(data.toString('utf8')));
+    await new Promise((resolve) => client.once('open', resolve));
+    const serverSide = await accepted;
+    expect(serverSide.extensions).toContain('permessage-deflate');
+    const prefix = Buffer.from('{"op":"records","id":"s","records":[');
+    const json = Buffer.from(`{"offset":0,"value":"${'z'.repeat(5_000)}"}`);
+    serverSide.send('{"op":"before"}');
+    await new Promise<void>((resolve) => sendRecordsFrame(serverSide, prefix, json, resolve));
+    serverSide.send('{"op":"after"}');
+    await expect.poll(() => messages.length).toBe(3);
+    expect(messages).toEqual(['{"op":"before"}', `${prefix.toString()}${json.toString()}]}`, '{"op":"after"}']);
+    client.close();
+  });
+});
+
 describe('sendTextFrame', () => {
   it('sends a text given as its UTF-8 bytes as a text frame, as it sends a string', async () => {
     server = new WebSocketServer({ port: 0, perMessageDeflate: false });
