@@ -22,11 +22,30 @@ import { allFailedError, resultAckFrame } from './result-ack.js';
 const RECORDS_FRAME_END = Buffer.from(']}');
 
 /**
- * A `records` frame (`prefix`, the records' JSON, `]}`) as one text message in three fragments, written to the
- * socket at once (WsSession.sendRecords); `sent` is called once the last fragment is written.
+ * A `records` frame (`prefix`, the records' JSON, `]}`) as one text message in one WebSocket frame, written to the
+ * socket at once (WsSession.sendRecords); `sent` is called once it is written. The frame's header is written here
+ * (RFC 6455 5.2: FIN and the text opcode, the payload length in 7, 7+16 or 7+64 bits, no mask from a server) and
+ * the three pieces after it, with the TCP socket corked, so the shared JSON is not copied. Sent as three fragments
+ * (one message still) the receiver joins them: `ws` (receiver.js dataMessage) copies every fragmented message into
+ * a new Buffer, in W5 55 KB a subscriber a frame, the external memory that clocks the client's mark-compacts. Only
+ * when `ws` has nothing of its own pending (its sender idle, no fragmented message begun, no compression), else
+ * through `ws` as three fragments.
  */
 export function sendRecordsFrame(socket: WebSocket, prefix: Buffer, joinedJson: Buffer, sent: () => void): void {
   const transport = transportOf(socket);
+  const payloadBytes = prefix.length + joinedJson.length + RECORDS_FRAME_END.length;
+  if (transport !== null && senderIdle(socket)) {
+    transport.cork();
+    try {
+      transport.write(textFrameHeader(payloadBytes));
+      transport.write(prefix);
+      transport.write(joinedJson);
+      transport.write(RECORDS_FRAME_END, () => sent());
+    } finally {
+      transport.uncork();
+    }
+    return;
+  }
   transport?.cork();
   try {
     socket.send(prefix, { binary: false, fin: false });
@@ -37,6 +56,26 @@ export function sendRecordsFrame(socket: WebSocket, prefix: Buffer, joinedJson: 
   }
 }
 
+/** The header of an unmasked, final text frame of `payloadBytes` (RFC 6455 5.2). */
+export function textFrameHeader(payloadBytes: number): Buffer {
+  if (!Number.isSafeInteger(payloadBytes) || payloadBytes < 0) throw new RangeError(`payload of ${payloadBytes} bytes`);
+  const FIN_TEXT = 0x81;
+  if (payloadBytes < 126) return Buffer.from([FIN_TEXT, payloadBytes]);
+  if (payloadBytes < 65_536) {
+    const header = Buffer.allocUnsafe(4);
+    header[0] = FIN_TEXT;
+    header[1] = 126;
+    header.writeUInt16BE(payloadBytes, 2);
+    return header;
+  }
+  const header = Buffer.allocUnsafe(10);
+  header[0] = FIN_TEXT;
+  header[1] = 127;
+  header.writeUInt32BE(Math.floor(payloadBytes / 2 ** 32), 2);
+  header.writeUInt32BE(payloadBytes >>> 0, 6);
+  return header;
+}
+
 /**
  * A text frame of `text`, a string or its UTF-8 bytes (a produce's ack, result-ack.ts): `ws` would send bytes as a
  * binary frame unless told otherwise; `sent` is called once it is written.
@@ -45,11 +84,39 @@ export function sendTextFrame(socket: WebSocket, text: string | Buffer, sent: ()
   socket.send(text, { binary: false }, sent);
 }
 
+interface Transport {
+  cork(): void;
+  uncork(): void;
+  write(chunk: Buffer, callback?: () => void): boolean;
+}
+
 /** The stream under a `ws` WebSocket (its `_socket`, set once open; not in its typings), if it can be corked. */
-function transportOf(socket: WebSocket): { cork(): void; uncork(): void } | null {
-  const transport = (socket as unknown as { _socket?: { cork?: unknown; uncork?: unknown } })._socket;
-  if (typeof transport?.cork !== 'function' || typeof transport.uncork !== 'function') return null;
-  return transport as { cork(): void; uncork(): void };
+function transportOf(socket: WebSocket): Transport | null {
+  const transport = (socket as unknown as { _socket?: Partial<Record<keyof Transport, unknown>> })._socket;
+  if (
+    typeof transport?.cork !== 'function' ||
+    typeof transport.uncork !== 'function' ||
+    typeof transport.write !== 'function'
+  )
+    return null;
+  return transport as Transport;
+}
+
+/**
+ * Whether a frame written straight to the socket goes out in order: the socket open and `ws`'s sender (its
+ * `_sender`, not in its typings) with nothing queued (state 0 is its DEFAULT: not compressing, not reading a
+ * Blob), no fragmented message begun, and no compression negotiated.
+ */
+function senderIdle(socket: WebSocket): boolean {
+  if (socket.readyState !== socket.OPEN) return false;
+  const sender = (
+    socket as unknown as {
+      _sender?: { _state?: unknown; _queue?: { length: number }; _firstFragment?: unknown };
+    }
+  )._sender;
+  return (
+    sender?._state === 0 && sender._queue?.length === 0 && sender._firstFragment === true && socket.extensions === ''
+  );
 }
 
 export interface SessionDeps extends SocketSecurityDeps, SubscriptionsDeps {
@@ -122,10 +189,10 @@ export class WsSession {
   }
 
   /**
-   * A `records` frame as one text message in three fragments: the subscription's prefix, the records' JSON (one
-   * Buffer shared by every subscriber of the same run, not copied) and the closing brackets. The TCP socket is
-   * corked around them, so the three leave in one write (`ws` writes each fragment, header and payload, on its own:
-   * three writev calls a subscriber a frame, the largest single cost in W5's profile at 10 subscribers).
+   * A `records` frame as one text message in one WebSocket frame (sendRecordsFrame): the subscription's prefix,
+   * the records' JSON (one Buffer shared by every subscriber of the same run, not copied) and the closing brackets.
+   * The TCP socket is corked around them, so they leave in one write (written one by one: a writev call each, the
+   * largest single cost in W5's profile at 10 subscribers).
    */
   sendRecords(prefix: Buffer, joinedJson: Buffer): void {
     if (!this.open) return;
