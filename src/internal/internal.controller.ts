@@ -3,7 +3,7 @@
 // per record), followers' fetches from their leader, what a broker
 // forwards to the controller (admin commands), what a restoring controller asks every broker (its metadata
 // snapshot), the producer-id blocks other brokers took, and the broker's cluster status (for operators and tests). Not in openapi.yaml: not public.
-import { clientGoneSignal } from '../common/client-gone.js';
+import { clientGone, clientGoneSignal } from '../common/client-gone.js';
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
@@ -158,7 +158,7 @@ export class InternalController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const partition = integerParam(partitionText, 'partition');
-    const signal = clientGoneSignal(reply.raw);
+    const signal = clientGone(reply.raw);
     const answer = await this.replicas.replicaFetch(
       topic,
       partition,

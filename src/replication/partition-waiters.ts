@@ -2,6 +2,7 @@
 // passes theirs, their wait runs out (a Clock timer) or their signal aborts. OffsetWaiters holds one partition's;
 // PartitionWaiters holds them by partition key. Bounded: the waiters sharing a WaiterBudget are at most its
 // `max` (WAITERS_MAX by default); beyond that a wait returns at once.
+import type { WaitSignal } from '../common/client-gone.js';
 import type { Clock } from '../common/clock.js';
 
 export const WAITERS_MAX = 10_000;
@@ -64,7 +65,7 @@ export class OffsetWaiters {
   }
 
   /** Resolves when `notify` reports an offset above `offset`, after `waitMs`, or when `signal` aborts. */
-  wait(offset: number, waitMs: number, signal?: AbortSignal): Promise<void> {
+  wait(offset: number, waitMs: number, signal?: WaitSignal): Promise<void> {
     if (waitMs <= 0 || this.budget.full || signal?.aborted === true) return Promise.resolve();
     const waiters = (this.waiters ??= new Set());
     return new Promise<void>((resolve) => {
@@ -108,7 +109,7 @@ export class PartitionWaiters {
     return this.budget.parked;
   }
 
-  wait(key: string, offset: number, waitMs: number, signal?: AbortSignal): Promise<void> {
+  wait(key: string, offset: number, waitMs: number, signal?: WaitSignal): Promise<void> {
     let waiters = this.byKey.get(key);
     if (waiters === undefined) this.byKey.set(key, (waiters = new OffsetWaiters(this.clock, this.budget)));
     const parked = waiters;

@@ -13,6 +13,7 @@
 // which is where a replica starts from after a restart. Every wait is woken by an event or a Clock timer.
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { PeerClient } from '../cluster/peer-client.js';
+import type { WaitSignal } from '../common/client-gone.js';
 import { forEachBounded } from '../common/bounded-concurrency.js';
 import { errors } from '../common/brook-error.js';
 import { type CancelTimer, type Clock, CLOCK, everyMs, systemClock } from '../common/clock.js';
@@ -390,7 +391,7 @@ export class ReplicaManager extends ReplicaReads implements OnModuleDestroy {
     topic: string,
     partition: number,
     request: ReplicaFetchRequest,
-    signal?: AbortSignal,
+    signal?: WaitSignal,
   ): Promise<LeaderFetchAnswer> {
     const { partition: replica, leader } = this.leaderOf(topic, partition);
     const step = replica.followerFetch(leader, request);
