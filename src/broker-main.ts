@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { announce } from './common/announce.js';
 import { DataDirLock } from './common/data-dir-lock.js';
+import { turnOffPretenuring } from './common/allocation-site-pretenuring.js';
 import { systemClock } from './common/clock.js';
 import { launchHeapGrowingPercent, processIdleMemoryReducer } from './common/idle-memory-reducer.js';
 import { processOldGenerationBudget } from './common/old-generation-budget.js';
@@ -46,6 +47,8 @@ export function flagsToEnv(argv: string[]): Record<string, string> {
 }
 
 async function main(): Promise<void> {
+  // a request's objects are born young even right after an idle stretch, so its Buffers die in a scavenge (see there)
+  turnOffPretenuring();
   const config = loadBrokerConfig({ ...process.env, ...flagsToEnv(process.argv.slice(2)) });
   mkdirSync(config.dataDir, { recursive: true, mode: DATA_DIR_MODE });
   // one process per data dir, a paused one included; it also lets a restart replace its own registration at once
