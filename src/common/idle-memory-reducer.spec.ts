@@ -49,6 +49,7 @@ function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs =
       followUpsMax: 2,
       fullCollectionGrowthBytes: 32 * MB,
       startUpIdleAfterMs,
+      startUpGrowthBytes: 128 * MB,
     },
     {
       busyMs: () => busyMs,
@@ -167,16 +168,15 @@ describe('IdleMemoryReducer', () => {
     expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
   });
 
-  it("waits idleAfterMs for the process's first reduction when it collects the young generation only", () => {
-    const { reducer, reductions, run, growOld, markCompact } = harness([1 * MB], 2_000);
+  it("waits idleAfterMs for the process's first reduction when the old generation grew less than startUpGrowthBytes", () => {
+    const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
     reducer.start();
-    markCompact(40 * MB); // V8's own during start-up
-    growOld(20 * MB);
+    growOld(60 * MB); // a broker of a few hundred partitions: 100 MB since the start, a full collection all the same
     run(10, 1);
     run(4, 0.01);
     expect(reductions).toHaveLength(0);
     run(1, 0.01);
-    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([false]);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true]);
   });
 
   it('collects only the young generation when the old one grew less than the bound since the last mark-compact', () => {
