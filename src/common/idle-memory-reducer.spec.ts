@@ -21,8 +21,8 @@ const MB = 1024 * 1024;
 
 /** A reducer on a manual clock whose main thread is as busy as `busyFraction` says, second by second.
  *  `youngAfterReductions`: V8's young generation after the first, second, ... reduction (the last one repeats); by
- *  default the first shrinks it from 64 MB to 1 MB. */
-function harness(youngAfterReductions: number[] = [1 * MB]) {
+ *  default the first shrinks it from 64 MB to 1 MB. `startUpIdleAfterMs`: by default the same as idleAfterMs. */
+function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs = 5_000) {
   const clock = new ManualClock();
   let busyMs = 0;
   let rss = 200 * MB;
@@ -48,6 +48,8 @@ function harness(youngAfterReductions: number[] = [1 * MB]) {
       followUpAfterMs: 6_000,
       followUpsMax: 2,
       fullCollectionGrowthBytes: 32 * MB,
+      startUpIdleAfterMs,
+      startUpGrowthBytes: 128 * MB,
     },
     {
       busyMs: () => busyMs,
@@ -146,6 +148,35 @@ describe('IdleMemoryReducer', () => {
     run(6, 0.01);
     expect(fullCollections).toEqual([true]);
     expect(reductions[0].fullCollection).toBe(true);
+  });
+
+  it("runs start-up's full collection after startUpIdleAfterMs of idleness, later stretches' after idleAfterMs", () => {
+    const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
+    reducer.start();
+    growOld(160 * MB); // a recovery of 10,000 logs
+    run(10, 1);
+    run(1, 0.01);
+    expect(reductions).toHaveLength(0);
+    run(1, 0.01); // the stretch began with its first idle sample's start, 10 s: 2 s of it at 12 s
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true]);
+    // load that grows the old generation past the bound again: this stretch waits the whole idleAfterMs
+    run(10, 1, 20 * MB);
+    growOld(60 * MB);
+    run(4, 0.01);
+    expect(reductions).toHaveLength(1);
+    run(1, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
+  });
+
+  it("waits idleAfterMs for the process's first reduction when the old generation grew less than startUpGrowthBytes", () => {
+    const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
+    reducer.start();
+    growOld(60 * MB); // a broker of a few hundred partitions: 100 MB since the start, a full collection all the same
+    run(10, 1);
+    run(4, 0.01);
+    expect(reductions).toHaveLength(0);
+    run(1, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true]);
   });
 
   it('collects only the young generation when the old one grew less than the bound since the last mark-compact', () => {
