@@ -207,7 +207,8 @@ export class LogAppender {
       recordCount: batch.header.recordCount,
     };
     return new Promise<AppendInfo>((resolve, reject) => {
-      this.queue.pending.push({
+      const pending = this.queue.pending;
+      pending.push({
         batch,
         info,
         newEpoch,
@@ -221,6 +222,8 @@ export class LogAppender {
       if (!this.drainQueued) {
         this.drainQueued = true;
         void this.local.serialDrain(() => this.drain());
+      } else if (pending.length === 2) {
+        this.pipelineMade?.appendQueued();
       }
     });
   }
@@ -244,7 +247,7 @@ export class LogAppender {
   private async drain(): Promise<void> {
     const pipeline = (this.pipelineMade ??= this.makePipeline());
     // at most WRITES_IN_FLIGHT_MAX writes at once: appends arriving meanwhile join this drain's group
-    await pipeline.waitForSlot();
+    await pipeline.waitForSlot(() => this.queue.pending.length);
     const active = this.local.segments.active;
     const next = this.queue.pending.slice(0, APPENDS_PER_DRAIN_MAX);
     if (pipeline.canStart(next, active, (item, bytes) => this.mustRollBefore(active, item, bytes, next[0]))) {

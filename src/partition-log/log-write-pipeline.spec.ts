@@ -234,6 +234,7 @@ describe('LogWritePipeline: writes in flight with the CRC checked in each job', 
     const x = batch('x', 2);
     const y = batch('y', 3, true);
     const z = batch('z', 1);
+    const z2 = batch('zz', 1);
     const answers: Record<string, AppendInfo | Error> = {};
     const track = (name: string, appended: Promise<AppendInfo>): void =>
       void appended.then(
@@ -244,39 +245,44 @@ describe('LogWritePipeline: writes in flight with the CRC checked in each job', 
     track('y', real.appendAsLeader(y, 0));
     await settle(); // x and y: one write
     track('z', real.appendAsLeader(z, 0));
-    await settle(); // z: a second write, behind the first
+    track('z2', real.appendAsLeader(z2, 0));
+    await settle(); // z and z2: a second write, behind the first
     expect(gate.held.map((held) => held.position)).toEqual([firstBytes, firstBytes + x.length + y.length]);
     const [first, second] = gate.held.splice(0, 2);
-    second.resolve(await second.land()); // z lands above the bytes the first write will never write
+    second.resolve(await second.land()); // z and z2 land above the bytes the first write will never write
     await settle();
-    expect((await stat(path)).size).toBe(firstBytes + x.length + y.length + z.length);
+    expect((await stat(path)).size).toBe(firstBytes + x.length + y.length + z.length + z2.length);
     expect(answers).toEqual({});
     expect(real.logEndOffset).toBe(1);
     const refused = await first.land(); // the check fails: nothing of x and y written
     expect(refused.corrupt).toEqual([1]);
     first.resolve(refused);
     await until(() => gate.held.length > 0);
-    // z's bytes are cut off, y refused, x and z written again as one write at the refused write's position
+    // the bytes of z and z2 are cut off, y refused, x, z and z2 written again as one write at the refused one's position
     expect(String(answers.y)).toMatch(/CRC mismatch/);
     expect(answers.x).toBeUndefined();
     expect(answers.z).toBeUndefined();
     expect(real.logEndOffset).toBe(1);
     expect((await stat(path)).size).toBe(firstBytes);
-    expect(gate.held.map((held) => [held.position, held.bytes])).toEqual([[firstBytes, x.length + z.length]]);
+    expect(gate.held.map((held) => [held.position, held.bytes])).toEqual([
+      [firstBytes, x.length + z.length + z2.length],
+    ]);
     await landAll();
-    await until(() => answers.z !== undefined);
+    await until(() => answers.z2 !== undefined);
     expect(answers.x).toMatchObject({ firstOffset: 1, lastOffset: 2 });
     expect(answers.z).toMatchObject({ firstOffset: 3, lastOffset: 3 });
-    expect(real.logEndOffset).toBe(4);
+    expect(answers.z2).toMatchObject({ firstOffset: 4, lastOffset: 4 });
+    expect(real.logEndOffset).toBe(5);
     expect((await readAll(real)).map((r) => [r.offset, r.value?.toString()])).toEqual([
       [0, 'first-0'],
       [1, 'x-0'],
       [2, 'x-1'],
       [3, 'z-0'],
+      [4, 'zz-0'],
     ]);
-    expect((await stat(path)).size).toBe(firstBytes + x.length + z.length);
+    expect((await stat(path)).size).toBe(firstBytes + x.length + z.length + z2.length);
     // and the next append continues there
-    expect((await real.appendAsLeader(batch('w', 1), 0)).firstOffset).toBe(4);
+    expect((await real.appendAsLeader(batch('w', 1), 0)).firstOffset).toBe(5);
   });
 
   it("an idempotent producer's batch written behind a refused one is renumbered, and its sequence still checked at its new offsets", async () => {
@@ -292,6 +298,7 @@ describe('LogWritePipeline: writes in flight with the CRC checked in each job', 
     const y = real.appendAsLeader(batch('y', 2, true), 0).catch((error: Error) => error);
     await settle();
     const i0 = real.appendAsLeader(idempotent(0, 'i0'), 0);
+    const c = real.appendAsLeader(batch('c', 1), 0); // with i0, a group for a write behind the first
     await settle();
     expect(gate.held).toHaveLength(2);
     const [first, second] = gate.held.splice(0, 2);
@@ -303,12 +310,68 @@ describe('LogWritePipeline: writes in flight with the CRC checked in each job', 
     expect(String(await y)).toMatch(/CRC mismatch/);
     expect(await x).toMatchObject({ firstOffset: 1 });
     expect(await i0).toMatchObject({ firstOffset: 2, lastOffset: 2 });
+    expect(await c).toMatchObject({ firstOffset: 3, lastOffset: 3 });
     // a retry is a duplicate of the batch at its new offset; the next sequence follows; a gap is refused
     expect(await real.appendAsLeader(idempotent(0, 'i0'), 0)).toMatchObject({ firstOffset: 2, duplicate: true });
-    expect(await real.appendAsLeader(idempotent(1, 'i1'), 0)).toMatchObject({ firstOffset: 3 });
+    expect(await real.appendAsLeader(idempotent(1, 'i1'), 0)).toMatchObject({ firstOffset: 4 });
     await expect(async () => real.appendAsLeader(idempotent(5, 'i5'), 0)).rejects.toMatchObject({
       kind: 'OUT_OF_ORDER_SEQUENCE_NUMBER',
     });
-    expect((await readAll(real)).map((r) => r.value?.toString())).toEqual(['first-0', 'x-0', 'i0', 'i1']);
+    expect((await readAll(real)).map((r) => r.value?.toString())).toEqual(['first-0', 'x-0', 'i0', 'c-0', 'i1']);
+  });
+
+  it('a lone append behind a write in flight waits for a second append or for that write, then goes in one write', async () => {
+    const real = await freshLog();
+    const firstBytes = (await stat(logFilePath(dir, 0))).size;
+    gate.holding = true;
+    const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((prefix) => batch(prefix, 1));
+    const answers: Record<string, AppendInfo> = {};
+    const track = (name: string, bytes: Buffer): void =>
+      void real.appendAsLeader(bytes, 0).then((info) => (answers[name] = info));
+    track('a', a);
+    await settle();
+    track('b', b);
+    await settle();
+    // b alone does not start a write behind a's
+    expect(gate.held.map((held) => [held.position, held.bytes])).toEqual([[firstBytes, a.length]]);
+    track('c', c);
+    await settle();
+    // with c it does: b and c in one write behind a's
+    expect(gate.held.map((held) => [held.position, held.bytes])).toEqual([
+      [firstBytes, a.length],
+      [firstBytes + a.length, b.length + c.length],
+    ]);
+    await landAll();
+    await until(() => answers.c !== undefined);
+    gate.holding = true;
+    track('d', d);
+    await settle();
+    track('e', e);
+    await settle();
+    const atD = firstBytes + a.length + b.length + c.length;
+    expect(gate.held.map((held) => [held.position, held.bytes])).toEqual([[atD, d.length]]);
+    // d's write returns: e, still alone, goes in a write of its own
+    const [held] = gate.held.splice(0, 1);
+    held.resolve(await held.land());
+    await until(() => gate.held.length > 0);
+    expect(gate.held.map((next) => [next.position, next.bytes])).toEqual([[atD + d.length, e.length]]);
+    await landAll();
+    await until(() => answers.e !== undefined);
+    expect(Object.entries(answers).map(([name, info]) => [name, info.firstOffset])).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+      ['d', 4],
+      ['e', 5],
+    ]);
+    expect((await readAll(real)).map((r) => r.value?.toString())).toEqual([
+      'first-0',
+      'a-0',
+      'b-0',
+      'c-0',
+      'd-0',
+      'e-0',
+    ]);
+    expect(gate.maxInFlight).toBe(2);
   });
 });
