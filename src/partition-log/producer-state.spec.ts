@@ -137,6 +137,45 @@ describe('ProducerStateTable', () => {
     expect([...table.all()].map((entry) => entry.producerId)).toEqual([10, 12]);
   });
 
+  it('keeps the entries changed last through many evictions, moves, removals and clears (a list as the model)', () => {
+    const bound = 7;
+    const table = new ProducerStateTable(bound);
+    // the model: producer, its last sequence and offset, when it changed; the one changed longest ago first
+    let model: Array<{ id: number; last: number; lastOffset: number; changedMs: number }> = [];
+    let evictions = 0;
+    let seed = 17;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return Math.floor((seed / 2 ** 32) * n);
+    };
+    for (let step = 0; step < 2000; step++) {
+      const choice = random(1000);
+      if (choice < 960) {
+        const id = random(12);
+        const kept = model.find((entry) => entry.id === id);
+        const written = batch(id, 0, kept === undefined ? 0 : kept.last + 1);
+        evictions += table.apply(written, step);
+        model = [
+          ...model.filter((entry) => entry.id !== id),
+          { id, last: written.lastSequence, lastOffset: written.lastOffset, changedMs: step },
+        ];
+        model = model.slice(-bound);
+      } else if (choice < 975) {
+        const below = nextOffset - 20 - random(20);
+        table.removeBelow(below);
+        model = model.filter((entry) => entry.lastOffset >= below);
+      } else if (choice < 995) {
+        table.removeExpired(step, { producerIdExpirationMs: 30, idempotencyRetentionMs: 30 });
+        model = model.filter((entry) => step - entry.changedMs < 30);
+      } else {
+        table.clear();
+        model = [];
+      }
+      expect([...table.all()].map((entry) => entry.producerId)).toEqual(model.map((entry) => entry.id));
+    }
+    expect(evictions).toBeGreaterThan(500);
+  });
+
   it('expires allocated ids after producer.id.expiration.ms and keys after the idempotency retention', () => {
     const table = new ProducerStateTable(10);
     table.apply(batch(20, 0, 0), 0);

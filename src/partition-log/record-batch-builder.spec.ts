@@ -11,7 +11,13 @@ import {
   TimestampType,
   validateBatch,
 } from './record-batch-layout.js';
-import { type BatchOptions, encodeBatch, encodeSpansBatch, type RecordInput } from './record-batch-builder.js';
+import {
+  type BatchOptions,
+  encodeBatch,
+  encodeSpansBatch,
+  frameSpansBatch,
+  type RecordInput,
+} from './record-batch-builder.js';
 import { decodeRecords } from './record-batch-reader.js';
 import {
   AT,
@@ -225,6 +231,28 @@ describe('batches of records held as spans of one buffer', () => {
         expect(encodeSpansBatch(spans, count, null, T0).equals(encodeBatch(records))).toBe(true);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("encodeSpansBatch and frameSpansBatch with a producer give encodeBatch's bytes with its fields", () => {
+    fc.assert(
+      fc.property(
+        spanned,
+        fc.record({
+          producerId: fc.integer({ min: 0, max: 2 ** 53 - 1 }),
+          producerEpoch: fc.integer({ min: 0, max: 2 ** 15 - 1 }),
+          baseSequence: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        }),
+        ({ records, spans }, producer) => {
+          const expected = encodeBatch(records, producer);
+          const count = records.length;
+          expect(encodeSpansBatch(spans, count, null, T0, producer).equals(expected)).toBe(true);
+          const laidOut = encodeSpansBatch(spans, count, null, T0); // its records section, framed again below
+          expect(frameSpansBatch(laidOut, laidOut.length, count, T0, producer).equals(expected)).toBe(true);
+          expect(readBatchHeader(expected)).toMatchObject(producer);
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 });

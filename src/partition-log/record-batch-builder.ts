@@ -187,7 +187,14 @@ export function spanRecordBodySize(offsetDelta: number, keyBytes: number, valueB
 }
 
 /** Writes the header of an uncompressed batch of `count` records all at `timestamp` into batch[0, 61), and the CRC. */
-function writeUniformHeader(batch: Buffer, count: number, timestamp: number): void {
+/** An idempotent producer's fields in a batch header (a batch without one has NO_PRODUCER_ID's). */
+export interface BatchProducer {
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+}
+
+function writeUniformHeader(batch: Buffer, count: number, timestamp: number, producer: BatchProducer | null): void {
   batch.writeBigInt64BE(0n, BASE_OFFSET_AT);
   batch.writeInt32BE(batch.length - LOG_OVERHEAD_BYTES, LENGTH_AT);
   batch.writeInt32BE(NO_PARTITION_LEADER_EPOCH, LEADER_EPOCH_AT);
@@ -196,9 +203,9 @@ function writeUniformHeader(batch: Buffer, count: number, timestamp: number): vo
   batch.writeInt32BE(count - 1, LAST_OFFSET_DELTA_AT);
   batch.writeBigInt64BE(BigInt(timestamp), BASE_TIMESTAMP_AT);
   batch.writeBigInt64BE(BigInt(timestamp), MAX_TIMESTAMP_AT);
-  batch.writeBigInt64BE(BigInt(NO_PRODUCER_ID), PRODUCER_ID_AT);
-  batch.writeInt16BE(NO_PRODUCER_EPOCH, PRODUCER_EPOCH_AT);
-  batch.writeInt32BE(NO_SEQUENCE, BASE_SEQUENCE_AT);
+  batch.writeBigInt64BE(BigInt(producer?.producerId ?? NO_PRODUCER_ID), PRODUCER_ID_AT);
+  batch.writeInt16BE(producer?.producerEpoch ?? NO_PRODUCER_EPOCH, PRODUCER_EPOCH_AT);
+  batch.writeInt32BE(producer?.baseSequence ?? NO_SEQUENCE, BASE_SEQUENCE_AT);
   batch.writeInt32BE(count, RECORD_COUNT_AT);
   writeCrc(batch);
 }
@@ -206,31 +213,39 @@ function writeUniformHeader(batch: Buffer, count: number, timestamp: number): vo
 /**
  * A batch whose records section the caller already wrote into buffer[BATCH_HEADER_BYTES, end) (`count` records
  * framed as encodeBatch frames them, offset deltas 0..count-1, timestamp deltas 0, no headers): writes the header
- * in front of it and returns the batch, a view of `buffer`. The same bytes as encodeBatch of those records.
+ * in front of it (with `producer`'s fields when given) and returns the batch, a view of `buffer`. The same bytes as
+ * encodeBatch of those records.
  */
-export function frameSpansBatch(buffer: Buffer, end: number, count: number, timestamp: number): Buffer {
+export function frameSpansBatch(
+  buffer: Buffer,
+  end: number,
+  count: number,
+  timestamp: number,
+  producer: BatchProducer | null = null,
+): Buffer {
   if (count === 0) throw new RangeError('a record batch holds at least one record');
   const batch = buffer.subarray(0, end);
-  writeUniformHeader(batch, count, timestamp);
+  writeUniformHeader(batch, count, timestamp, producer);
   return batch;
 }
 
 /**
  * encodeBatch for records held as spans of one buffer (the v2 produce fast path), all with the same timestamp:
- * the records `indexes` name, in that order, or all of them in order when `indexes` is null. Gives exactly the bytes
- * encodeBatch gives for the same records without headers.
+ * the records `indexes` name, in that order, or all of them in order when `indexes` is null, with `producer`'s
+ * fields when given. Gives exactly the bytes encodeBatch gives for the same records without headers.
  */
 export function encodeSpansBatch(
   records: RecordSpans,
   count: number,
   indexes: readonly number[] | null,
   timestamp: number,
+  producer: BatchProducer | null = null,
 ): Buffer {
   const n = indexes === null ? count : indexes.length;
   if (n === 0) throw new RangeError('a record batch holds at least one record');
   const batch = Buffer.allocUnsafe(BATCH_HEADER_BYTES + spanRecordsBytes(records, n, indexes));
   writeSpanRecords(records, n, indexes, batch);
-  writeUniformHeader(batch, n, timestamp);
+  writeUniformHeader(batch, n, timestamp, producer);
   return batch;
 }
 

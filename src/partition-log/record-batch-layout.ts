@@ -194,17 +194,6 @@ export function assignOffsetAndEpoch(batch: Buffer, baseOffset: number, partitio
   batch.writeInt32BE(partitionLeaderEpoch, LEADER_EPOCH_AT);
 }
 
-/** Writes an idempotent producer's id, epoch and base sequence into a batch's header; recomputes the CRC. */
-export function stampProducer(
-  batch: Buffer,
-  producer: { producerId: number; producerEpoch: number; baseSequence: number },
-): void {
-  batch.writeBigInt64BE(BigInt(producer.producerId), PRODUCER_ID_AT);
-  batch.writeInt16BE(producer.producerEpoch, PRODUCER_EPOCH_AT);
-  batch.writeInt32BE(producer.baseSequence, BASE_SEQUENCE_AT);
-  writeCrc(batch);
-}
-
 /** Marks a batch as LogAppendTime with the broker's time as max timestamp; recomputes the CRC. */
 export function stampLogAppendTime(batch: Buffer, appendTimeMs: number): void {
   const attributes = batch.readInt16BE(ATTRIBUTES_AT);

@@ -17,7 +17,6 @@ export {
   NO_SEQUENCE,
   readBatchHeader,
   stampLogAppendTime,
-  stampProducer,
   timestampTypeOf,
   TimestampType,
   validateBatch,
@@ -32,6 +31,7 @@ export {
   frameSpansBatch,
   spanRecordBodySize,
   type BatchOptions,
+  type BatchProducer,
   type RecordInput,
   type RecordSpans,
 } from './record-batch-builder.js';

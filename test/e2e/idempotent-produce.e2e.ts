@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRequest } from '../../src/kafka/protocol/codec.js';
 import { KafkaErrorCode } from '../../src/kafka/protocol/error-codes.js';
 import { KEY_PRODUCER_ID_BASE } from '../../src/partition-log/producer-state.js';
-import { encodeBatch, stampProducer } from '../../src/partition-log/record-batch.js';
+import { encodeBatch } from '../../src/partition-log/record-batch.js';
 import { BrokerProcess } from './support/broker-process.js';
 import { TestCluster } from './support/cluster.js';
 import { call, type ApiResponse } from './support/http.js';
@@ -190,8 +190,8 @@ describe('idempotent produce on one broker', () => {
     const send = async (producerId: number, epoch: number, sequence: number, values: string[]) => {
       const batch = encodeBatch(
         values.map((value) => ({ key: null, value: Buffer.from(value), timestamp: Date.now() })),
+        { producerId, producerEpoch: epoch, baseSequence: sequence },
       );
-      stampProducer(batch, { producerId, producerEpoch: epoch, baseSequence: sequence });
       wire.writeRaw(
         Buffer.concat(
           encodeRequest('Produce', 9, sequence + 1, 'e2e', {

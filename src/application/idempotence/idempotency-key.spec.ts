@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BrookError } from '../../common/brook-error.js';
+import { crc32c } from '../../partition-log/crc32c.js';
 import {
   KEY_PRODUCER_ID_BASE,
   PRODUCER_EPOCH_MAX,
@@ -50,6 +52,35 @@ describe('bodyDigest', () => {
     expect(bodyDigest('v2', '{"records":[1]}')).not.toBe(digest);
     expect(bodyDigest('ab', 'c')).not.toBe(bodyDigest('a', 'bc'));
     expect(bodyDigest(Buffer.from('x'))).not.toBe(bodyDigest('x'));
+  });
+});
+
+// The ids, epochs and digests live on in the logs' batch headers and producer state: a retry after an upgrade must
+// map to the same ones, so they stay the documented SHA-256 derivations, here computed the streaming way.
+describe('the stored derivations', () => {
+  it('keyProducer: the first 52 bits of SHA-256 of the scope as JSON, the next 15 the epoch', () => {
+    for (const key of ['order-17', 'k', 'é'.repeat(3)]) {
+      const hash = createHash('sha256')
+        .update(JSON.stringify(['User:alice', 't', key, 3]))
+        .digest();
+      const producer = keyProducer({ principal: 'User:alice', topic: 't', key, position: 3 }, 9);
+      expect(producer.producerId).toBe(
+        KEY_PRODUCER_ID_BASE + hash.readUInt32BE(0) * 2 ** 20 + (hash.readUInt32BE(4) >>> 12),
+      );
+      expect(producer.producerEpoch).toBe(hash.readUInt16BE(8) >>> 1);
+    }
+  });
+
+  it("bodyDigest: 31 bits of SHA-256 over each part's kind, length and CRC-32C", () => {
+    const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7) % 256));
+    const hash = createHash('sha256');
+    for (const [kind, part] of [
+      ['s', Buffer.from('v2 0 ü')],
+      ['b', bytes],
+      ['s', Buffer.from('null')],
+    ] as const)
+      hash.update(`${kind}${part.length}:${crc32c(part)};`);
+    expect(bodyDigest('v2 0 ü', bytes, 'null')).toBe(hash.digest().readUInt32BE(0) >>> 1);
   });
 });
 

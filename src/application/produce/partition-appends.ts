@@ -18,7 +18,7 @@ import { BrookError, errors } from '../../common/brook-error.js';
 import type { Clock } from '../../common/clock.js';
 import type { Metrics } from '../../metrics/metrics.service.js';
 import { incrementSequence } from '../../partition-log/producer-state.js';
-import { encodeEmptyBatch, stampProducer } from '../../partition-log/record-batch.js';
+import { type BatchProducer, encodeEmptyBatch } from '../../partition-log/record-batch.js';
 import type { AppendInfo } from '../../partition-log/partition-log.js';
 import type { PartitionRouter } from '../../replication/partition-router.service.js';
 import type { Acks } from '../../replication/replica-manager.service.js';
@@ -60,8 +60,8 @@ export interface RequestAppends {
   partitions: number;
   /** Record indexes by partition, in request order. */
   byPartition: ReadonlyMap<number, readonly number[]>;
-  /** One batch of the records at `indexes`. */
-  encode(indexes: readonly number[]): Buffer;
+  /** One batch of the records at `indexes`, with `producer`'s fields in its header when given. */
+  encode(indexes: readonly number[], producer: BatchProducer | null): Buffer;
   acks: Acks;
   producer: IdempotentProducer | null;
   sequenceGaps: boolean;
@@ -120,14 +120,17 @@ async function append(
 ): Promise<AppendedGroup> {
   const { producer } = request;
   try {
-    const batch = request.encode(indexes);
-    if (producer !== null) {
-      stampProducer(batch, {
-        producerId: producer.producerId,
-        producerEpoch: producer.producerEpoch,
-        baseSequence: incrementSequence(producer.sequence, indexes[0]),
-      });
-    }
+    // the producer's fields written with the header, under its one CRC pass (a stamp afterwards was a second)
+    const batch = request.encode(
+      indexes,
+      producer === null
+        ? null
+        : {
+            producerId: producer.producerId,
+            producerEpoch: producer.producerEpoch,
+            baseSequence: incrementSequence(producer.sequence, indexes[0]),
+          },
+    );
     const info = await ports.replicas.produce(request.topic, partition, batch, request.acks, {
       sequenceGaps: request.sequenceGaps,
       keyProducers: producer?.idempotencyKey === true,

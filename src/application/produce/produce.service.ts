@@ -20,6 +20,7 @@ import {
   encodeBatch,
   encodeSpansBatch,
   frameSpansBatch,
+  type BatchProducer,
   type RecordInput,
   type RecordSpans,
 } from '../../partition-log/record-batch.js';
@@ -167,7 +168,11 @@ export class ProduceService {
         count: records.length,
         key: (i) => records[i].key,
         partition: (i) => records[i].partition,
-        encode: (indexes) => encodeBatch(indexes.map((i) => records[i])),
+        encode: (indexes, stamp) =>
+          encodeBatch(
+            indexes.map((i) => records[i]),
+            stamp ?? {},
+          ),
       },
       acks,
       producer,
@@ -199,10 +204,10 @@ export class ProduceService {
         keylessPartition:
           records.keyed || (partition === undefined && partitions !== null) ? undefined : (partition ?? null),
         // Every record in one batch (indexes are in request order): the scanner already laid it out.
-        encode: (indexes) =>
+        encode: (indexes, stamp) =>
           indexes.length === records.count
-            ? frameSpansBatch(records.data, records.end, records.count, timestamp)
-            : encodeSpansBatch(records, records.count, indexes, timestamp),
+            ? frameSpansBatch(records.data, records.end, records.count, timestamp, stamp)
+            : encodeSpansBatch(records, records.count, indexes, timestamp, stamp),
       },
       acks,
       producer,
@@ -242,7 +247,7 @@ export class ProduceService {
     sequenceGaps: boolean,
   ): Promise<AppendedGroup[]> {
     const ports = { replicas: this.replicas, metrics: this.metrics, clock: this.clock };
-    const encode = (indexes: readonly number[]) => source.encode(indexes);
+    const encode = (indexes: readonly number[], stamp: BatchProducer | null) => source.encode(indexes, stamp);
     return appendRequest(ports, { topic, partitions, byPartition, encode, acks, producer, sequenceGaps });
   }
 

@@ -5,6 +5,7 @@
 // key (a retry must place it the same); records that all name their partition keep the strict sequence rule, others
 // allow forward gaps (produce.service.ts's header). Pure: no I/O, the indexes by partition in request order.
 import { BrookError, errors } from '../../common/brook-error.js';
+import type { BatchProducer } from '../../partition-log/record-batch.js';
 import { partitionForKey } from '../../topic/partitioner.js';
 
 /** The most records whose indexes placeRecords lays out in one array made at its full size. */
@@ -20,8 +21,8 @@ export interface ProduceSource {
    * placeRecords places them all at once rather than one by one. Undefined: look at each record.
    */
   keylessPartition?: number | null;
-  /** One batch of the records at `indexes` (in request order). */
-  encode(indexes: readonly number[]): Buffer;
+  /** One batch of the records at `indexes` (in request order), with `producer`'s fields in its header when given. */
+  encode(indexes: readonly number[], producer: BatchProducer | null): Buffer;
 }
 
 /** Where each record of a request goes: refused before appending (by index), or its partition's indexes. */
