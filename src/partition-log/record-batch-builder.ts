@@ -186,7 +186,6 @@ export function spanRecordBodySize(offsetDelta: number, keyBytes: number, valueB
   );
 }
 
-/** Writes the header of an uncompressed batch of `count` records all at `timestamp` into batch[0, 61), and the CRC. */
 /** An idempotent producer's fields in a batch header (a batch without one has NO_PRODUCER_ID's). */
 export interface BatchProducer {
   producerId: number;
@@ -194,6 +193,10 @@ export interface BatchProducer {
   baseSequence: number;
 }
 
+/**
+ * Writes the header of an uncompressed batch of `count` records all at `timestamp` into batch[0, 61), with
+ * `producer`'s fields when given, and the CRC.
+ */
 function writeUniformHeader(batch: Buffer, count: number, timestamp: number, producer: BatchProducer | null): void {
   batch.writeBigInt64BE(0n, BASE_OFFSET_AT);
   batch.writeInt32BE(batch.length - LOG_OVERHEAD_BYTES, LENGTH_AT);
