@@ -27,7 +27,7 @@
 // long as it waits; S1 read 359-394 MB 5 s into idleness after its restart, before the reduction that took it to
 // 170 MB at 5-7 s); the same after any busy stretch that promoted that much (S1's produce spread over 10,000
 // partitions: 372 MB 5 s into idleness, again before the reduction; its request bodies and per-append promises live
-// 0.1-1 s under that load, long enough to be promoted: 42-59 MB of old space and 31-34 MB of ArrayBuffers at 14-46 k
+// 0.1-1 s under that load, long enough to be promoted: 47-54 MB of old space and 27 MB of ArrayBuffers at 14-46 k
 // records/s). Why this does not put full collections into a production broker's traffic: under steady load no
 // sample is idle, so none runs; in traffic with lulls of 2-5 s, one runs only after 128 MB more since the last
 // mark-compact (the reducer's own counts), at most one per 128 MB promoted, garbage that a mark-compact has to collect
