@@ -213,13 +213,33 @@ describe('IdleMemoryReducer', () => {
     growBuffers(60 * MB);
     run(2, 0.01);
     expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
-    // Buffers alone that grew 60 MB: under the bound, the whole idleAfterMs
-    run(10, 1, 20 * MB);
+    // Buffers alone that grew 60 MB (and a resident set 100 MB larger): under the bounds, the whole idleAfterMs
+    run(10, 1, 10 * MB);
     growBuffers(60 * MB);
     run(4, 0.01);
     expect(reductions).toHaveLength(2);
     run(1, 0.01);
     expect(reductions).toHaveLength(3);
+  });
+
+  it('reduces a later stretch after startUpIdleAfterMs when the resident set grew by startUpGrowthBytes and no full collection is due', () => {
+    const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
+    reducer.start();
+    growOld(160 * MB);
+    run(10, 1);
+    run(3, 0.01);
+    expect(reductions).toHaveLength(1);
+    // a produce whose garbage V8's own mark-compacts took, leaving 200 MB more resident (arenas, young generation)
+    run(10, 1, 20 * MB);
+    run(2, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, false]);
+    // the same with 60 MB of old-generation growth: that reduction would be a full collection, so it waits idleAfterMs
+    run(10, 1, 20 * MB);
+    growOld(60 * MB);
+    run(4, 0.01);
+    expect(reductions).toHaveLength(2);
+    run(1, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, false, true]);
   });
 
   it("waits idleAfterMs for the process's first reduction when the old generation grew less than startUpGrowthBytes", () => {
