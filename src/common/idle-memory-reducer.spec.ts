@@ -30,6 +30,8 @@ function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs =
   /** V8's old generation: 40 MB after start-up, of which 30 MB live (what a full collection leaves). */
   let oldGeneration = 40 * MB;
   let markCompacts = 0;
+  /** ArrayBuffers' memory (Buffers outside V8's heap): 2 MB live; a full collection frees the rest. */
+  let arrayBuffers = 2 * MB;
   const fullCollections: boolean[] = [];
   let reduceCalls = 0;
   let scavenges = 0;
@@ -57,11 +59,13 @@ function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs =
       rssBytes: () => rss,
       youngGenerationBytes: () => young,
       oldGenerationBytes: () => oldGeneration,
+      arrayBufferBytes: () => arrayBuffers,
       markCompacts: () => markCompacts,
       reduce: (full) => {
         fullCollections.push(full);
         if (full) {
           oldGeneration = 30 * MB;
+          arrayBuffers = 2 * MB;
           markCompacts++;
         }
         // the reduction itself keeps the thread busy (300 ms) and scavenges: neither may count as activity
@@ -94,6 +98,8 @@ function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs =
     setRss: (bytes: number) => (rss = bytes),
     /** Garbage or live objects reaching the old generation (promotion under load, a start-up's recovery). */
     growOld: (bytes: number) => (oldGeneration += bytes),
+    /** Buffers' memory outside V8's heap, kept by Buffers that were promoted (request bodies under load). */
+    growBuffers: (bytes: number) => (arrayBuffers += bytes),
     /** One of V8's own mark-compacts, leaving the old generation at `bytes`. */
     markCompact: (bytes: number) => {
       oldGeneration = bytes;
@@ -150,7 +156,7 @@ describe('IdleMemoryReducer', () => {
     expect(reductions[0].fullCollection).toBe(true);
   });
 
-  it("runs start-up's full collection after startUpIdleAfterMs of idleness, later stretches' after idleAfterMs", () => {
+  it("runs start-up's full collection after startUpIdleAfterMs of idleness, a later stretch that grew less after idleAfterMs", () => {
     const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
     reducer.start();
     growOld(160 * MB); // a recovery of 10,000 logs
@@ -166,6 +172,74 @@ describe('IdleMemoryReducer', () => {
     expect(reductions).toHaveLength(1);
     run(1, 0.01);
     expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
+  });
+
+  it('runs a later full collection after startUpIdleAfterMs too when its stretch grew the old generation by startUpGrowthBytes', () => {
+    const { reducer, reductions, run, growOld, markCompact } = harness([1 * MB], 2_000);
+    reducer.start();
+    growOld(160 * MB);
+    run(10, 1);
+    run(3, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true]);
+    // a produce run spread over 10,000 partitions: its request bodies and appends promoted, 160 MB, no mark-compact
+    run(10, 1, 20 * MB);
+    growOld(160 * MB);
+    run(1, 0.01);
+    expect(reductions).toHaveLength(1);
+    run(1, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
+    // growth that V8's own mark-compact under the load took back below the bound: the whole idleAfterMs again
+    run(10, 1, 20 * MB);
+    growOld(160 * MB);
+    markCompact(100 * MB);
+    run(1, 1);
+    growOld(100 * MB);
+    run(4, 0.01);
+    expect(reductions).toHaveLength(2);
+    run(1, 0.01);
+    expect(reductions).toHaveLength(3);
+  });
+
+  it("counts the growth of ArrayBuffers' memory with the old generation's towards startUpGrowthBytes", () => {
+    const { reducer, reductions, run, growOld, growBuffers } = harness([1 * MB], 2_000);
+    reducer.start();
+    growOld(160 * MB);
+    run(10, 1);
+    run(3, 0.01);
+    expect(reductions).toHaveLength(1);
+    // 80 MB of old space and 60 MB of Buffers' memory: 140 MB, over the bound only together
+    run(10, 1, 20 * MB);
+    growOld(80 * MB);
+    growBuffers(60 * MB);
+    run(2, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
+    // Buffers alone that grew 60 MB (and a resident set 100 MB larger): under the bounds, the whole idleAfterMs
+    run(10, 1, 10 * MB);
+    growBuffers(60 * MB);
+    run(4, 0.01);
+    expect(reductions).toHaveLength(2);
+    run(1, 0.01);
+    expect(reductions).toHaveLength(3);
+  });
+
+  it('reduces a later stretch after startUpIdleAfterMs when the resident set grew by startUpGrowthBytes and no full collection is due', () => {
+    const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
+    reducer.start();
+    growOld(160 * MB);
+    run(10, 1);
+    run(3, 0.01);
+    expect(reductions).toHaveLength(1);
+    // a produce whose garbage V8's own mark-compacts took, leaving 200 MB more resident (arenas, young generation)
+    run(10, 1, 20 * MB);
+    run(2, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, false]);
+    // the same with 60 MB of old-generation growth: that reduction would be a full collection, so it waits idleAfterMs
+    run(10, 1, 20 * MB);
+    growOld(60 * MB);
+    run(4, 0.01);
+    expect(reductions).toHaveLength(2);
+    run(1, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, false, true]);
   });
 
   it("waits idleAfterMs for the process's first reduction when the old generation grew less than startUpGrowthBytes", () => {

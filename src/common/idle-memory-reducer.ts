@@ -19,14 +19,25 @@
 // for it, so that the old-generation limit it leaves is not V8's idle floor (live x 1.1), which would put the next
 // burst into back-to-back mark-compacts: see native/memory-reducer.cc. It costs a pause of about 0.2-0.9 s at
 // 10,000 partitions (a request that arrives meanwhile waits), once per idle stretch at most.
-// The process's first reduction, when the old generation grew by `startUpGrowthBytes` (128 MB) since the last
-// mark-compact, waits `startUpIdleAfterMs` (2 s) of idleness instead of `idleAfterMs`: the garbage is then the
-// start-up's (a recovery of every log, the metadata loads, the first reads), made once; a broker restarted with
+// A reduction whose stretch followed growth of `startUpGrowthBytes` (128 MB) since the last mark-compact, of the old
+// generation and ArrayBuffers' memory together, waits `startUpIdleAfterMs` (2 s) of idleness instead of `idleAfterMs`
+// (a Buffer promoted to the old generation keeps its memory, outside V8's heap, until a mark-compact finds it dead).
+// First seen at start-up (a recovery of every log, the metadata loads, the first reads: a broker restarted with
 // 10,000 partitions holds 150 MB of it in the old generation and large objects, and 33 MB of young generation, for as
-// long as it waits (S1 read 359-394 MB 5 s into idleness after its restart, before the reduction that took it to
-// 170 MB at 5-7 s). A broker of a few hundred partitions starts with 30-60 MB (W1's, idle 2 s between its start and
-// the load, is left as it was). Later stretches wait the full `idleAfterMs`, so that a lull in traffic is not met by
-// a full collection's pause.
+// long as it waits; S1 read 359-394 MB 5 s into idleness after its restart, before the reduction that took it to
+// 170 MB at 5-7 s); the same after any busy stretch that promoted that much (S1's produce spread over 10,000
+// partitions: 372 MB 5 s into idleness, again before the reduction; its request bodies and per-append promises live
+// 0.1-1 s under that load, long enough to be promoted: 47-54 MB of old space and 27 MB of ArrayBuffers at 14-46 k
+// records/s). Why this does not put full collections into a production broker's traffic: under steady load no
+// sample is idle, so none runs; in traffic with lulls of 2-5 s, one runs only after 128 MB more since the last
+// mark-compact (the reducer's own counts), at most one per 128 MB promoted, garbage that a mark-compact has to collect
+// in any case (V8 would run it later, at its limit, inside the traffic); a stretch that grew less (a broker of a few
+// hundred partitions starts with 30-60 MB) waits the full `idleAfterMs`, so an ordinary lull is not met by a full
+// collection's pause. The same 2 s for a later stretch whose resident set grew by `startUpGrowthBytes` since the last
+// reduction while the old generation grew less than `fullCollectionGrowthBytes`: that reduction is a scavenge and
+// malloc_trim (milliseconds, no full collection), and what it gives back is the young generation and glibc's arenas
+// (S1's holding broker after a 16 s produce: 333-367 MB 5 s into idleness, of it 130-150 MB outside V8's heap against
+// 75-80 MB before the produce, and 33.6 MB of young generation; V8's own mark-compacts had run at its end).
 //
 // Why sometimes twice: V8 (heap.cc ShouldResizeNewSpace, V8 11.3) shrinks the semi-spaces at a scavenge only when
 // its allocation throughput is under 1,000 bytes/ms, and it measures that (gc-tracer.cc, AverageSpeed over
@@ -87,10 +98,10 @@ export interface IdleMemoryReducerOptions {
   followUpsMax: number;
   /** Growth of V8's old generation since the last mark-compact above which a reduction collects it too. */
   fullCollectionGrowthBytes: number;
-  /** The idle time before the process's first reduction when the old generation grew by `startUpGrowthBytes`
-   *  since the last mark-compact (start-up's garbage, see the header); the shorter of this and `idleAfterMs`. */
+  /** The idle time before a reduction when the old generation grew by `startUpGrowthBytes` since the last
+   *  mark-compact (start-up's garbage, or a busy stretch's, see the header); the shorter of this and `idleAfterMs`. */
   startUpIdleAfterMs: number;
-  /** See startUpIdleAfterMs. */
+  /** See startUpIdleAfterMs: growth of the old generation plus ArrayBuffers' memory (see the header). */
   startUpGrowthBytes: number;
 }
 
@@ -105,6 +116,9 @@ export interface IdleMemoryProbes {
   youngGenerationBytes(): number;
   /** V8's old generation (every space but the young generation's), bytes of objects, live or not yet collected. */
   oldGenerationBytes(): number;
+  /** Bytes of ArrayBuffers (Buffers' memory outside V8's heap, freed with their owners: a mark-compact frees those
+   *  of promoted ones); without it the sooner reduction counts the old generation alone. */
+  arrayBufferBytes?(): number;
   /** V8's mark-compacts (full collections) so far, the reducer's own included. */
   markCompacts(): number;
   /** Gives memory back (with `full`, the old generation's garbage too); its duration is not counted as activity. */
@@ -188,6 +202,8 @@ export class IdleMemoryReducer {
   private lastMarkCompacts: number;
   /** V8's old generation after the last mark-compact (read at the sample after it); 0 at the start. */
   private oldGenerationAfterMarkCompact = 0;
+  /** ArrayBuffer bytes read at the same moments as oldGenerationAfterMarkCompact; 0 at the start. */
+  private arrayBuffersAfterMarkCompact = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -242,7 +258,7 @@ export class IdleMemoryReducer {
     const markCompacts = this.probes.markCompacts();
     if (markCompacts !== this.lastMarkCompacts) {
       this.lastMarkCompacts = markCompacts;
-      this.oldGenerationAfterMarkCompact = this.probes.oldGenerationBytes();
+      this.noteMarkCompact();
     }
     const active = busyFraction > this.options.idleBusyFraction || allocating;
     if (this.growth !== null) this.setGrowth(active ? YOUNG_GENERATION_FAST_GROWTH : YOUNG_GENERATION_DEFAULT_GROWTH);
@@ -273,11 +289,28 @@ export class IdleMemoryReducer {
     this.reduce(nowMs, rssBeforeBytes, false);
   }
 
-  /** How long this idle stretch waits for its reduction: start-up's full collection sooner (see the header). */
+  /** How long this idle stretch waits for its reduction: sooner after large old-generation growth (see the header). */
   private idleAfterMs(): number {
     const { idleAfterMs, startUpIdleAfterMs } = this.options;
-    if (this.reductionCount > 0 || startUpIdleAfterMs >= idleAfterMs) return idleAfterMs;
-    return this.oldGenerationGrowth() >= this.options.startUpGrowthBytes ? startUpIdleAfterMs : idleAfterMs;
+    if (startUpIdleAfterMs >= idleAfterMs) return idleAfterMs;
+    const { startUpGrowthBytes, fullCollectionGrowthBytes } = this.options;
+    const oldGrowth = this.oldGenerationGrowth();
+    if (oldGrowth + this.arrayBufferGrowth() >= startUpGrowthBytes) return startUpIdleAfterMs;
+    // a later stretch whose resident set grew with no full collection due: a scavenge and malloc_trim (see the header)
+    const residentGrowth = this.reductionCount > 0 ? this.probes.rssBytes() - this.rssAfterLastReduction : 0;
+    return residentGrowth >= startUpGrowthBytes && oldGrowth < fullCollectionGrowthBytes
+      ? startUpIdleAfterMs
+      : idleAfterMs;
+  }
+
+  private noteMarkCompact(): void {
+    this.oldGenerationAfterMarkCompact = this.probes.oldGenerationBytes();
+    this.arrayBuffersAfterMarkCompact = this.probes.arrayBufferBytes?.() ?? 0;
+  }
+
+  private arrayBufferGrowth(): number {
+    const bytes = this.probes.arrayBufferBytes?.();
+    return bytes === undefined ? 0 : Math.max(0, bytes - this.arrayBuffersAfterMarkCompact);
   }
 
   private oldGenerationGrowth(): number {
@@ -290,7 +323,7 @@ export class IdleMemoryReducer {
     this.reductionCount++;
     if (fullCollection) {
       this.lastMarkCompacts = this.probes.markCompacts();
-      this.oldGenerationAfterMarkCompact = this.probes.oldGenerationBytes();
+      this.noteMarkCompact();
     }
     this.rssAfterLastReduction = this.probes.rssBytes();
     const youngGenerationAfterBytes = this.probes.youngGenerationBytes();
@@ -348,6 +381,7 @@ export function processIdleMemoryReducer(
       youngGenerationBytes: () =>
         getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0,
       oldGenerationBytes,
+      arrayBufferBytes: () => process.memoryUsage().arrayBuffers,
       // the reducer's own mark-compacts are counted by the observer too, once their entries are delivered
       markCompacts: () => markCompacts,
       // under --expose-gc the addon leaves the flag set
