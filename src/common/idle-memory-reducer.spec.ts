@@ -110,6 +110,17 @@ function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs =
   };
 }
 
+/** A harness (2 s start-up wait) whose process made its start-up full collection: 160 MB of recovery garbage. */
+function afterStartUpReduction() {
+  const started = harness([1 * MB], 2_000);
+  started.reducer.start();
+  started.growOld(160 * MB);
+  started.run(10, 1);
+  started.run(3, 0.01);
+  expect(started.reductions.map((reduction) => reduction.fullCollection)).toEqual([true]);
+  return started;
+}
+
 describe('IdleMemoryReducer', () => {
   it('counts a quiet loop that still scavenges as activity (a light stream), and reduces once it stops', () => {
     const { reducer, reductions, run } = harness();
@@ -175,12 +186,7 @@ describe('IdleMemoryReducer', () => {
   });
 
   it('runs a later full collection after startUpIdleAfterMs too when its stretch grew the old generation by startUpGrowthBytes', () => {
-    const { reducer, reductions, run, growOld, markCompact } = harness([1 * MB], 2_000);
-    reducer.start();
-    growOld(160 * MB);
-    run(10, 1);
-    run(3, 0.01);
-    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true]);
+    const { reductions, run, growOld, markCompact } = afterStartUpReduction();
     // a produce run spread over 10,000 partitions: its request bodies and appends promoted, 160 MB, no mark-compact
     run(10, 1, 20 * MB);
     growOld(160 * MB);
@@ -201,12 +207,7 @@ describe('IdleMemoryReducer', () => {
   });
 
   it("counts the growth of ArrayBuffers' memory with the old generation's towards startUpGrowthBytes", () => {
-    const { reducer, reductions, run, growOld, growBuffers } = harness([1 * MB], 2_000);
-    reducer.start();
-    growOld(160 * MB);
-    run(10, 1);
-    run(3, 0.01);
-    expect(reductions).toHaveLength(1);
+    const { reductions, run, growOld, growBuffers } = afterStartUpReduction();
     // 80 MB of old space and 60 MB of Buffers' memory: 140 MB, over the bound only together
     run(10, 1, 20 * MB);
     growOld(80 * MB);
@@ -223,12 +224,7 @@ describe('IdleMemoryReducer', () => {
   });
 
   it('reduces a later stretch after startUpIdleAfterMs when the resident set grew by startUpGrowthBytes and no full collection is due', () => {
-    const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
-    reducer.start();
-    growOld(160 * MB);
-    run(10, 1);
-    run(3, 0.01);
-    expect(reductions).toHaveLength(1);
+    const { reductions, run, growOld } = afterStartUpReduction();
     // a produce whose garbage V8's own mark-compacts took, leaving 200 MB more resident (arenas, young generation)
     run(10, 1, 20 * MB);
     run(2, 0.01);
