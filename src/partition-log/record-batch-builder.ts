@@ -187,11 +187,7 @@ export function spanRecordBodySize(offsetDelta: number, keyBytes: number, valueB
 }
 
 /** An idempotent producer's fields in a batch header (a batch without one has NO_PRODUCER_ID's). */
-export interface BatchProducer {
-  producerId: number;
-  producerEpoch: number;
-  baseSequence: number;
-}
+export type BatchProducer = Required<Pick<BatchOptions, 'producerId' | 'producerEpoch' | 'baseSequence'>>;
 
 /**
  * Writes the header of an uncompressed batch of `count` records all at `timestamp` into batch[0, 61), with
