@@ -36,21 +36,27 @@ class FakeSocket extends EventEmitter {
 /** Services enough for Produce: every append waits until the test settles it. */
 function produceServices() {
   const appends: Array<(offset: number) => void> = [];
+  const batches: Buffer[] = [];
   const services = {
     clock: { monotonicMs: () => 0, setTimer: () => () => {} },
     quotas: { charge: () => {}, waitMs: () => 0 },
     authorizer: { authorize: () => true },
     produce: {
-      appendClientBatch: () =>
-        new Promise((resolve) => appends.push((offset) => resolve({ firstOffset: offset, logAppendTimeMs: -1 }))),
+      appendClientBatch: (_topic: unknown, _partition: unknown, batch: Buffer) => {
+        batches.push(Buffer.from(batch));
+        return new Promise((resolve) =>
+          appends.push((offset) => resolve({ firstOffset: offset, logAppendTimeMs: -1 })),
+        );
+      },
     },
     replicas: { leaderLog: () => ({ log: { logStartOffset: 0 } }) },
   } as unknown as KafkaServices;
-  return { services, appends };
+  return { services, appends, batches };
 }
 
-function produceFrame(correlationId: number): Buffer {
-  const records = encodeBatch([{ key: null, value: Buffer.from('v'), timestamp: 0 }]);
+function produceFrame(correlationId: number, recordCount = 1): Buffer {
+  const value = Buffer.alloc(100, correlationId);
+  const records = encodeBatch(Array.from({ length: recordCount }, () => ({ key: null, value, timestamp: 0 })));
   const body = {
     transactionalId: null,
     acks: 1,
@@ -153,5 +159,30 @@ describe('KafkaConnection fed from a reused read buffer', () => {
     oversized.writeInt32BE(1025, 0);
     feed(limited.connection, oversized, [3]);
     expect(limited.socket.destroyed).toBe(true);
+  });
+
+  it('serves large requests read where the connection says, the rest of each frame in its own memory', async () => {
+    const frames = [produceFrame(41, 1_000), produceFrame(42, 1_000), produceFrame(43, 1_000)];
+    const stream = Buffer.concat(frames);
+    const { services, appends, batches } = produceServices();
+    const { socket, connection } = openConnection(services, 'receive-calls');
+    const readBuffer = Buffer.alloc(64 * 1024);
+    let inPlaceBytes = 0;
+    for (let consumed = 0; consumed < stream.length;) {
+      const target = connection.readTarget(readBuffer);
+      const read = Math.min(target.length, stream.length - consumed);
+      stream.copy(target, 0, consumed, consumed + read);
+      connection.receive(target.subarray(0, read));
+      if (target.buffer === readBuffer.buffer) readBuffer.fill(0xee);
+      else inPlaceBytes += read;
+      consumed += read;
+    }
+    expect(inPlaceBytes).toBeGreaterThan(stream.length / 2);
+    expect(
+      batches.map((batch, index) => batch.equals(frames[index].subarray(frames[index].length - batch.length))),
+    ).toEqual([true, true, true]); // a Produce v3 frame ends with its one partition's records
+    appends.forEach((settle, offset) => settle(offset));
+    await tick();
+    expect(answeredIds(Buffer.concat(socket.writes))).toEqual([41, 42, 43]);
   });
 });

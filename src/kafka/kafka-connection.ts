@@ -19,7 +19,7 @@ import type { CancelTimer } from '../common/clock.js';
 import { apiByName, type ApiName } from './protocol/apis.js';
 import { decodeRequest, encodeResponse, type KafkaRequest } from './protocol/codec.js';
 import type { KafkaDecodeError } from './protocol/errors.js';
-import { FrameCopier, FrameSplitter } from './protocol/frames.js';
+import { FrameReader, FrameSplitter } from './protocol/frames.js';
 import { inVersions } from './protocol/schema.js';
 import { unsupportedApiVersionsAnswer } from './handlers/api-versions.js';
 import { ADVERTISED_VERSIONS, handlerFor } from './handler-table.js';
@@ -36,7 +36,8 @@ const JOINED_ANSWER_BYTES_MAX = 16 * 1024;
 
 /**
  * How the socket's bytes reach the connection: its 'data' events (chunks the connection may keep), or the caller
- * calling receive() with bytes valid only during the call (a read buffer the socket reuses: read-buffer-socket.ts).
+ * reading where readTarget() says and calling receive() with what it read (read-buffer-socket.ts): bytes of a read
+ * buffer the socket reuses, valid only during the call, or the rest of a large frame read into its own memory.
  */
 export type ConnectionInput = 'data-events' | 'receive-calls';
 
@@ -89,7 +90,7 @@ function hasThrottleField(api: ApiName, version: number): boolean {
 
 export class KafkaConnection {
   private readonly logger = new Logger('KafkaConnection');
-  private readonly splitter: FrameSplitter | FrameCopier;
+  private readonly splitter: FrameSplitter | FrameReader;
   private readonly schedule: RequestSchedule<Job, Outcome>;
   /** Frames read while the schedule was full, in order; at most what one socket read delivered. */
   private readonly backlog: Buffer[] = [];
@@ -112,7 +113,7 @@ export class KafkaConnection {
     private readonly input: ConnectionInput = 'data-events',
   ) {
     this.splitter =
-      input === 'data-events' ? new FrameSplitter(limits.requestBytesMax) : new FrameCopier(limits.requestBytesMax);
+      input === 'data-events' ? new FrameSplitter(limits.requestBytesMax) : new FrameReader(limits.requestBytesMax);
     this.schedule = new RequestSchedule({
       inFlightMax: limits.inFlightRequestsMax,
       inFlightBytesMax: limits.requestBytesMax,
@@ -144,7 +145,18 @@ export class KafkaConnection {
     this.socket.destroy();
   }
 
-  /** Bytes read from the socket (with 'receive-calls', valid only during the call: frames are copied out). */
+  /**
+   * With 'receive-calls': where the socket's next read should land, `readBuffer` (the caller's reused buffer) or
+   * the current frame's own memory (FrameReader.readTarget).
+   */
+  readTarget(readBuffer: Buffer): Buffer {
+    return this.splitter instanceof FrameReader ? this.splitter.readTarget(readBuffer) : readBuffer;
+  }
+
+  /**
+   * Bytes read from the socket (with 'receive-calls': valid only during the call, frames are copied out, unless
+   * they are the start of what readTarget() last returned).
+   */
   receive(bytes: Buffer): void {
     const pushed = this.splitter.push(bytes);
     if (!pushed.ok) {

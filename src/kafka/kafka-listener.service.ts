@@ -2,7 +2,8 @@
 // settings are set (the HTTP listener's certificate; client certificates requested when BROOK_TLS_CA or
 // BROOK_TLS_PEER_CA is given, and a certificate signed by BROOK_TLS_CA names the connection's user). Each
 // connection is a KafkaConnection: a plain TCP one reads into the listener's one read buffer (read-buffer-socket.ts:
-// no fresh 64 KiB buffer per read, frames copied out of it), a TLS one through its 'data' events. At most
+// no fresh 64 KiB buffer per read, frames copied out of it) or, for the rest of a large frame, straight into that
+// frame's own memory (FrameReader), a TLS one through its 'data' events. At most
 // BROOK_MAX_CONNECTIONS are open (one more is closed at once). main.ts calls listen() once the broker has started;
 // shutdown closes the server and every connection.
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
@@ -85,7 +86,11 @@ export class KafkaListener implements OnApplicationShutdown {
 
   private acceptPlain(accepted: Socket): void {
     let connection: KafkaConnection | null = null;
-    const socket = takeWithReadBuffer(accepted, this.readBuffer, (bytes) => connection?.receive(bytes));
+    const socket = takeWithReadBuffer(
+      accepted,
+      () => connection?.readTarget(this.readBuffer) ?? this.readBuffer,
+      (bytes) => connection?.receive(bytes),
+    );
     if (socket === null) {
       accepted.destroy();
       return;

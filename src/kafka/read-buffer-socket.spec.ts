@@ -19,10 +19,14 @@ async function serve(maxConnections = 0): Promise<{ port: number; server: Server
   const server = createServer({ pauseOnConnect: true }, (accepted) => {
     const reads: Buffer[] = [];
     const inReadBuffer: boolean[] = [];
-    const socket = takeWithReadBuffer(accepted, readBuffer, (bytes) => {
-      reads.push(Buffer.from(bytes));
-      inReadBuffer.push(bytes.buffer === readBuffer.buffer);
-    });
+    const socket = takeWithReadBuffer(
+      accepted,
+      () => readBuffer,
+      (bytes) => {
+        reads.push(Buffer.from(bytes));
+        inReadBuffer.push(bytes.buffer === readBuffer.buffer);
+      },
+    );
     if (socket === null) throw new Error('the accepted socket had no handle');
     socket.on('error', () => {});
     taken.push({ socket, reads, inReadBuffer });
@@ -64,6 +68,38 @@ describe('takeWithReadBuffer', () => {
     const answer = once(socket, 'data');
     taken[0].socket.write('answer');
     expect(String((await answer)[0])).toBe('answer');
+    socket.destroy();
+  });
+
+  it('reads each time into the buffer the target function returned last, at most its length', async () => {
+    const targets: Buffer[] = [];
+    const reads: Buffer[] = [];
+    let readsInLastTarget = 0;
+    const server = createServer({ pauseOnConnect: true }, (accepted) => {
+      const socket = takeWithReadBuffer(
+        accepted,
+        () => {
+          targets.push(Buffer.alloc(targets.length % 2 === 0 ? 7 : 50_000)); // alternately short and long reads
+          return targets[targets.length - 1];
+        },
+        (bytes) => {
+          if (bytes.buffer === targets[targets.length - 1].buffer && bytes.byteOffset === 0) readsInLastTarget++;
+          reads.push(Buffer.from(bytes));
+        },
+      );
+      socket?.on('error', () => {});
+    });
+    servers.push(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const socket = await client((server.address() as AddressInfo).port);
+    const sent = Buffer.alloc(300_000);
+    for (let at = 0; at < sent.length; at++) sent[at] = at % 249;
+    socket.write(sent);
+    await until(() => reads.reduce((bytes, read) => bytes + read.length, 0) === sent.length);
+    expect(Buffer.concat(reads).equals(sent)).toBe(true);
+    expect(readsInLastTarget).toBe(reads.length);
+    expect(reads.filter((read) => read.length <= 7).length).toBeGreaterThanOrEqual(Math.floor(reads.length / 2));
     socket.destroy();
   });
 
