@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BrookError, OUTCOME_HEADER } from '../common/brook-error.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 import type { CoordinationStore } from '../coordination/coordination-store.js';
-import { CLUSTER_SECRET_HEADER, PeerClient, PeerUnreachableError } from './peer-client.js';
+import { CLUSTER_SECRET_HEADER, PeerClient, PeerUnreachableError, searchOf } from './peer-client.js';
 
 let server: Server | null = null;
 const sockets = new Set<Socket>();
@@ -102,5 +102,23 @@ describe('PeerClient over plain HTTP', () => {
     expect(answer.body.equals(body)).toBe(true);
     expect(answer.headers['x-next']).toBe('5');
     await expect(peers.getBinary(base, { path: '/bad' })).rejects.toMatchObject({ status: 409, errorCode: 40901 });
+  });
+});
+
+describe('searchOf', () => {
+  it('encodes a query as URLSearchParams does, plain names and values as they are', () => {
+    const queries: Array<Record<string, string | number>> = [
+      {},
+      { replica_id: 2, fetch_offset: 9_007_199_254_740_991, last_fetched_epoch: -1, wait_ms: 500 },
+      { topic: 'a.b_c-d*', 'odd name': 'x y&z=1+2/é', empty: '', ünï: '%41' },
+    ];
+    for (const query of queries) {
+      const expected = new URLSearchParams(
+        Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]),
+      );
+      expect(searchOf(query)).toBe(expected.size === 0 ? '' : `?${expected.toString()}`);
+    }
+    expect(searchOf(undefined)).toBe('');
+    expect(searchOf({ fetch_offset: 12, leader_epoch: 3 })).toBe('?fetch_offset=12&leader_epoch=3');
   });
 });

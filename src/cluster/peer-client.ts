@@ -187,8 +187,7 @@ export class PeerClient implements OnModuleDestroy {
 
   /** Calls a peer; resolves with the response of a 2xx answer, throws the peer's BrookError otherwise. */
   async call(baseUrl: string, request: PeerRequest): Promise<PeerAnswer> {
-    const url = new URL(`${INTERNAL_PREFIX}${request.path}`, baseUrl);
-    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, String(value));
+    const url = new URL(`${INTERNAL_PREFIX}${request.path}${searchOf(request.query)}`, baseUrl);
     const headers: Record<string, string> = {};
     let body: string | Buffer | undefined;
     if (request.json !== undefined) {
@@ -225,8 +224,7 @@ export class PeerClient implements OnModuleDestroy {
     request: Pick<PeerRequest, 'path' | 'query' | 'timeoutMs' | 'signal'>,
     connection?: PeerFetchConnection,
   ): Promise<BinaryAnswer> {
-    const url = new URL(`${INTERNAL_PREFIX}${request.path}`, baseUrl);
-    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, String(value));
+    const url = new URL(`${INTERNAL_PREFIX}${request.path}${searchOf(request.query)}`, baseUrl);
     const headers: Record<string, string> = { [CLUSTER_SECRET_HEADER]: this.config.clusterSecret ?? '' };
     const requestId = currentRequestId();
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
@@ -303,4 +301,23 @@ function peerError(status: number, text: string, outcomeHeader: string | null): 
   const code = typeof parsed.error_code === 'number' ? parsed.error_code : status;
   const message = typeof parsed.message === 'string' ? parsed.message : `peer answered ${status}`;
   return new BrookError(status, code, message, undefined, outcomeHeader === 'unknown' ? 'unknown' : undefined);
+}
+
+/** Characters a query's names and values keep as they are in application/x-www-form-urlencoded (URLSearchParams). */
+const FORM_PLAIN = /^[\w.*-]*$/;
+
+/**
+ * A peer request's query as a URL's search (`?a=1&b=2`, '' for none), encoded as URLSearchParams encodes it. Built
+ * once: setting the parameters one by one on a URL serialized its search again at each (a follower fetch has seven,
+ * every few milliseconds under W1c).
+ */
+export function searchOf(query: Readonly<Record<string, string | number>> | undefined): string {
+  let search = '';
+  for (const name in query) {
+    const value = String(query[name]);
+    const pair =
+      FORM_PLAIN.test(name) && FORM_PLAIN.test(value) ? `${name}=${value}` : new URLSearchParams({ [name]: value });
+    search += `${search === '' ? '?' : '&'}${String(pair)}`;
+  }
+  return search;
 }

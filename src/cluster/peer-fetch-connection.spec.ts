@@ -138,6 +138,45 @@ describe('PeerFetchConnection', () => {
     connection.close();
   });
 
+  it('reads a head that arrives in pieces, its blank line split anywhere, and a body that starts in its last read', async () => {
+    const body = Buffer.concat([Buffer.from('\r\n\r\nHTTP/1.1 200 OK\r\n'), bodyOf(70_000)]);
+    const head = `HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\nx-brook-high-watermark: 7\r\n\r\n`;
+    const answer = Buffer.concat([Buffer.from(head, 'latin1'), body]);
+    let cut = 0;
+    const raw = createTcpServer({ noDelay: true }, (socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      socket.on('data', () => {
+        // the answer in two writes, apart in time: the second begins `cut` bytes into the head's blank line
+        socket.write(answer.subarray(0, cut));
+        setTimeout(() => socket.write(answer.subarray(cut)), 15);
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const base = new URL(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`);
+    const connection = new PeerFetchConnection(new AnswerBuffers(), 1 << 20);
+    const blankLine = head.length - 4;
+    for (const at of [
+      1,
+      blankLine - 1,
+      blankLine,
+      blankLine + 1,
+      blankLine + 2,
+      blankLine + 3,
+      head.length,
+      head.length + 5,
+    ]) {
+      cut = at;
+      const got = await connection.get(base, {}, 5_000);
+      expect(got.status).toBe(200);
+      expect(got.headers).toEqual({ 'content-length': String(body.length), 'x-brook-high-watermark': '7' });
+      expect(got.body.equals(body)).toBe(true);
+      got.release();
+    }
+    connection.close();
+    await new Promise((resolve) => raw.close(resolve));
+  });
+
   it('refuses an answer larger than its bound and a peer that sends more than it announced', async () => {
     const base = await serve((request, response) => {
       if (request.url === '/more') {
