@@ -10,6 +10,7 @@
 // Exports crc32c(bytes: Uint8Array): number (unsigned), and writevChecked (below), or nothing usable when the CPU
 // lacks SSE4.2 (the module then throws on load and the JavaScript side keeps its portable implementation).
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <nmmintrin.h>
 #include <pthread.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 #include <node_api.h>
 #include <uv.h>
 
@@ -130,6 +132,13 @@ static napi_value Crc32c(napi_env env, napi_callback_info info) {
 // code (EIO, ENOSPC, ...), errno (negative) and syscall 'write'. The job holds a reference to the array of buffers
 // (not to each buffer): the caller must not change the array until the promise settles.
 //
+// The first argument may be the file's path instead of a descriptor (a log segment whose file the handle pool does
+// not hold open, src/partition-log/log-segment.ts): the job then opens the file for writing after the check passed
+// (O_WRONLY, no O_CREAT: it must exist), writes, and closes it, all on the pool thread. A failed open rejects as fs
+// does ("<code>: <libuv's text>, open '<path>'", syscall 'open', path); a failed close after a complete write
+// rejects with syscall 'close'. The descriptor lives only during the job, so the open files beyond the handle pool's
+// bound are at most one per thread-pool thread.
+//
 // The CRC thus runs on a thread-pool thread right before the write instead of on the JavaScript thread while the
 // write is in flight: on a machine with few cores the two rarely ran in parallel anyway, and the write's copy into
 // the page cache then reads bytes the CRC just brought into the cache.
@@ -147,6 +156,8 @@ typedef struct {
   napi_deferred deferred;
   napi_ref buffers_ref; /* keeps the buffers alive until the job is done */
   int fd;
+  char *path; /* the file to open for the job, or NULL to write to fd */
+  const char *failed_syscall; /* "write", "open" or "close": what `error` came from */
   int64_t position;
   size_t count;
   struct iovec *iov;
@@ -160,6 +171,7 @@ typedef struct {
 static void free_job(napi_env env, WriteJob *job) {
   if (job->buffers_ref != NULL) napi_delete_reference(env, job->buffers_ref);
   if (job->work != NULL) napi_delete_async_work(env, job->work);
+  free(job->path);
   free(job->iov);
   free(job->check);
   free(job->walk);
@@ -174,6 +186,8 @@ static bool records_pass(const uint8_t *batch, size_t length, bool keys_required
                             ((uint32_t)batch[RECORD_COUNT_AT + 2] << 8) | batch[RECORD_COUNT_AT + 3]);
   return walk_records(batch + RECORDS_AT, (int64_t)(length - RECORDS_AT), count, keys_required) < 0;
 }
+
+static void write_all(WriteJob *job);
 
 static void execute_write(napi_env env, void *data) {
   (void)env;
@@ -191,6 +205,27 @@ static void execute_write(napi_env env, void *data) {
       job->corrupt[job->corrupt_count++] = (uint32_t)i;
   }
   if (job->corrupt_count > 0) return;
+  job->failed_syscall = "write";
+  if (job->path == NULL) {
+    write_all(job);
+    return;
+  }
+  do job->fd = open(job->path, O_WRONLY | O_CLOEXEC);
+  while (job->fd < 0 && errno == EINTR);
+  if (job->fd < 0) {
+    job->error = errno;
+    job->failed_syscall = "open";
+    return;
+  }
+  write_all(job);
+  if (close(job->fd) != 0 && job->error == 0 && errno != EINTR) {
+    job->error = errno;
+    job->failed_syscall = "close";
+  }
+}
+
+/* pwritev until every byte of the iovecs is written at job->position, or job->error is set */
+static void write_all(WriteJob *job) {
   size_t first = 0;
   while (first < job->count && job->iov[first].iov_len == 0) first++; /* nothing to write: done */
   int64_t position = job->position;
@@ -233,15 +268,23 @@ static void complete_write(napi_env env, napi_status status, void *data) {
   } else if (job->error != 0) {
     napi_value message, code, errno_value, syscall;
     const char *name = uv_err_name(-job->error);
-    char text[256];
-    snprintf(text, sizeof text, "%s: %s, write", name, uv_strerror(-job->error));
+    char text[4352];
+    if (job->path != NULL && strcmp(job->failed_syscall, "open") == 0)
+      snprintf(text, sizeof text, "%s: %s, open '%s'", name, uv_strerror(-job->error), job->path);
+    else
+      snprintf(text, sizeof text, "%s: %s, %s", name, uv_strerror(-job->error), job->failed_syscall);
     napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &message);
     napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
     napi_create_error(env, code, message, &result);
     napi_create_int32(env, -job->error, &errno_value);
     napi_set_named_property(env, result, "errno", errno_value);
-    napi_create_string_utf8(env, "write", NAPI_AUTO_LENGTH, &syscall);
+    napi_create_string_utf8(env, job->failed_syscall, NAPI_AUTO_LENGTH, &syscall);
     napi_set_named_property(env, result, "syscall", syscall);
+    if (job->path != NULL) {
+      napi_value path;
+      napi_create_string_utf8(env, job->path, NAPI_AUTO_LENGTH, &path);
+      napi_set_named_property(env, result, "path", path);
+    }
     napi_reject_deferred(env, job->deferred, result);
   } else {
     napi_create_array_with_length(env, job->corrupt_count, &result);
@@ -262,24 +305,45 @@ static napi_value throw_type(napi_env env, WriteJob *job, const char *message) {
 }
 
 static napi_value WritevChecked(napi_env env, napi_callback_info info) {
-  static const char *usage = "writevChecked expects (fd, Buffer[], position, number[], number[]?)";
+  static const char *usage = "writevChecked expects (fd or path, Buffer[], position, number[], number[]?)";
   size_t argc = 5;
   napi_value argv[5];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 4) return throw_type(env, NULL, usage);
-  int32_t fd;
+  int32_t fd = -1;
+  char *path = NULL;
+  napi_valuetype target_type = napi_undefined;
+  napi_typeof(env, argv[0], &target_type);
+  if (target_type == napi_string) {
+    size_t path_length;
+    if (napi_get_value_string_utf8(env, argv[0], NULL, 0, &path_length) != napi_ok || path_length == 0 ||
+        path_length >= 4096)
+      return throw_type(env, NULL, usage);
+    path = malloc(path_length + 1);
+    if (path == NULL) return throw_type(env, NULL, "out of memory");
+    napi_get_value_string_utf8(env, argv[0], path, path_length + 1, &path_length);
+  } else if (napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
+    return throw_type(env, NULL, usage);
+  }
   double position;
   bool is_array = false, is_check_array = false;
-  if (napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0 ||
-      napi_get_value_double(env, argv[2], &position) != napi_ok || !(position >= 0) ||
+  if (napi_get_value_double(env, argv[2], &position) != napi_ok || !(position >= 0) ||
       position > 9007199254740991.0 || napi_is_array(env, argv[1], &is_array) != napi_ok || !is_array ||
       napi_is_array(env, argv[3], &is_check_array) != napi_ok || !is_check_array)
+  {
+    free(path);
     return throw_type(env, NULL, usage);
+  }
   uint32_t count, check_count;
   napi_get_array_length(env, argv[1], &count);
   napi_get_array_length(env, argv[3], &check_count);
   WriteJob *job = calloc(1, sizeof(WriteJob));
-  if (job == NULL) return throw_type(env, NULL, "out of memory");
+  if (job == NULL) {
+    free(path);
+    return throw_type(env, NULL, "out of memory");
+  }
   job->fd = fd;
+  job->path = path;
+  job->failed_syscall = "write";
   job->position = (int64_t)position;
   job->count = count;
   job->iov = calloc(count > 0 ? count : 1, sizeof(struct iovec));

@@ -110,6 +110,25 @@ describe('FileHandlePool', () => {
     expect(pool.openFiles).toBe(0);
   });
 
+  it('leaseUnlessFull leases a pooled path or a free slot, and refuses (closing nothing) when every slot is taken', async () => {
+    const [a, b, c] = await makeFiles(3);
+    const pool = new FileHandlePool(2);
+    const handleA = await pool.withHandle(a, async (handle) => handle);
+    const leaseB = pool.leaseUnlessFull(b); // a free slot: opens b
+    expect(leaseB).not.toBeNull();
+    expect(await readText(leaseB!.opened ?? (await leaseB!.opening))).toBe('content of 1');
+    leaseB!.release();
+    expect(pool.leaseUnlessFull(c)).toBeNull(); // full, c not pooled: no eviction
+    expect(descriptors.opened).toBe(2);
+    expect(descriptors.live).toBe(2);
+    const leaseA = pool.leaseUnlessFull(a); // pooled: its open handle, full or not
+    expect(leaseA?.opened).toBe(handleA);
+    leaseA!.release();
+    expect(descriptors.opened).toBe(2);
+    await pool.closeAll();
+    expect(descriptors.live).toBe(0);
+  });
+
   it('does not evict more idle handles than it needs', async () => {
     const paths = await makeFiles(6);
     const pool = new FileHandlePool(4);

@@ -63,6 +63,17 @@ export class FileHandlePool {
     return { opened: entry.opened, opening: entry.handle, release: () => this.release(entry) };
   }
 
+  /**
+   * lease, but only when it needs no other path's handle closed: null when `path` is not pooled and every descriptor
+   * slot is taken. For a write that can do without a pooled handle (the native append, which then opens the file in
+   * its own job): with more active segments than descriptors, leasing evicts one handle and opens another for
+   * nearly every append (a broker with 10,000 partitions and 1,024 handles).
+   */
+  leaseUnlessFull(path: string): HandleLease | null {
+    if (!this.handles.has(path) && (this.slotsTaken >= this.maxOpenFiles || this.slotWaiters.length > 0)) return null;
+    return this.lease(path);
+  }
+
   /** Closes the handle of `path` once no one uses it; later uses reopen the file. */
   forget(path: string): void {
     const entry = this.handles.get(path);

@@ -16,7 +16,12 @@ import type { OffsetIndex } from './offset-index.js';
 import { BATCH_HEADER_BYTES, CorruptBatchError, lastOffsetOf, type BatchHeader } from './record-batch-layout.js';
 import { maxIndexEntries } from './roll-policy.js';
 import type { RecordWalk } from './record-batch-validation.js';
-import { type CheckedWrite, writeCheckedBatches } from './segment-append-write.js';
+import {
+  canWriteByPath,
+  type CheckedWrite,
+  writeCheckedBatches,
+  writeCheckedBatchesToPath,
+} from './segment-append-write.js';
 import { indexFilePath, logFilePath, timeIndexFilePath } from './segment-files.js';
 import { readIndexFiles, writeIndexFiles } from './segment-index-files.js';
 import { SegmentIndexes } from './segment-indexes.js';
@@ -194,7 +199,8 @@ export class LogSegment {
   /**
    * The write of an append at `position` alone (segment-append-write.ts): nothing indexed, `sizeBytes` unchanged.
    * For appends written while others are in flight (log-write-pipeline.ts), which commit them in order once written
-   * (`commitWritten`), or cut them off again (`cutBackTo`).
+   * (`commitWritten`), or cut them off again (`cutBackTo`). With the native addon, when the handle pool holds no
+   * handle of this file and has no free descriptor, the write opens the file in its own thread-pool job instead.
    */
   async writeAt(
     position: number,
@@ -205,7 +211,10 @@ export class LogSegment {
   ): Promise<CheckedWrite> {
     const buffers = batches.map((batch) => batch.buffer);
     const path = this.logPath;
-    const lease = this.pool.lease(path);
+    // Without a free descriptor, the native write opens the file in its own job rather than evicting a pooled one.
+    const byPathIfFull = canWriteByPath && !inline;
+    const lease = byPathIfFull ? this.pool.leaseUnlessFull(path) : this.pool.lease(path);
+    if (lease === null) return writeCheckedBatchesToPath(path, buffers, position, uncheckedCrc, recordWalks);
     try {
       const handle = lease.opened ?? (await lease.opening);
       return await writeCheckedBatches(handle, path, buffers, position, uncheckedCrc, inline, recordWalks);

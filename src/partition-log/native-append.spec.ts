@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { batchOf, makeTempDir, removeDir } from '../../test/support/log-fixtures.js';
@@ -137,6 +137,40 @@ describe('native append (writevChecked)', () => {
       const written = readFileSync(path);
       expect(written.length).toBe(4096);
       expect(written.equals(Buffer.concat([Buffer.alloc(3000, 0x61), Buffer.alloc(1096, 0x62)]))).toBe(true);
+    });
+
+    it('with a path instead of a descriptor: opens the file after the check, writes at the position, closes it', async () => {
+      const path = join(dir, 'f');
+      await writeFile(path, '0123456789');
+      const descriptorsBefore = readdirSync('/proc/self/fd').length;
+      const good = batchOf({ value: 'a' });
+      const corrupt = Buffer.from(good);
+      corrupt[corrupt.length - 1] ^= 0x01;
+      expect(await write(path, [corrupt], 4, [0])).toEqual([0]);
+      expect(await readFile(path, 'utf8')).toBe('0123456789'); // nothing written
+      expect(await write(path, [good, Buffer.from('<end>')], 4, [0])).toEqual([]);
+      expect(
+        Buffer.compare(await readFile(path), Buffer.concat([Buffer.from('0123'), good, Buffer.from('<end>')])),
+      ).toBe(0);
+      expect(readdirSync('/proc/self/fd').length).toBe(descriptorsBefore); // closed again
+    });
+
+    it('rejects a path it cannot open as fs open does (message, code, errno, syscall, path), without creating it', async () => {
+      const path = join(dir, 'missing');
+      let fsError: unknown;
+      await open(path, 'r+').catch((error: unknown) => (fsError = error));
+      const { message, code, errno, syscall } = fsError as NodeJS.ErrnoException;
+      expect(code).toBe('ENOENT');
+      await expect(write(path, [Buffer.from('x')], 0, [])).rejects.toMatchObject({
+        message,
+        code,
+        errno,
+        syscall,
+        path,
+      });
+      expect(existsSync(path)).toBe(false);
+      const call = write as unknown as (...args: unknown[]) => unknown;
+      expect(() => call('', [Buffer.alloc(1)], 0, [])).toThrow(TypeError);
     });
 
     it('resolves at once when there is nothing to write', async () => {

@@ -10,10 +10,12 @@ import { loadAddonFunction } from '../common/native-addon.js';
  * (append-queue.ts, RecordWalk; after the CRC, the checks of record-batch-validation.ts's walkRecords); when one
  * fails nothing is written and the promise resolves to the indexes of the corrupt batches. Otherwise writes `buffers` end to end at `position` of `fd`
  * (every byte, or rejects with the error fs would give: message, code, errno, syscall) and resolves to []. `buffers`
- * must not be changed until the promise settles.
+ * must not be changed until the promise settles. With a path instead of `fd` the job opens the file (which must
+ * exist) for writing after the check passed, writes and closes it: the descriptor lives on the pool thread only for
+ * the job (a failed open rejects as fs's open does: syscall 'open', path).
  */
 export type WritevChecked = (
-  fd: number,
+  fdOrPath: number | string,
   buffers: Buffer[],
   position: number,
   check: number[],

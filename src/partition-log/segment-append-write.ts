@@ -77,6 +77,28 @@ export async function writeCheckedBatches(
   return { corrupt, checkError, wroteRefused };
 }
 
+/** Whether writeCheckedBatchesToPath can be used: the native addon is here. */
+export const canWriteByPath = nativeWritevChecked !== null;
+
+/**
+ * writeCheckedBatches without a handle: the native job opens `path` (which must exist) after the check passed,
+ * writes and closes it, so the write holds no pooled descriptor. Only when canWriteByPath.
+ */
+export async function writeCheckedBatchesToPath(
+  path: string,
+  buffers: Buffer[],
+  position: number,
+  uncheckedCrc: readonly number[],
+  recordWalks: readonly RecordWalk[] = [],
+): Promise<CheckedWrite> {
+  if (nativeWritevChecked === null) throw new Error('a write by path needs the native addon');
+  const check = [...uncheckedCrc];
+  const corrupt = await (recordWalks.length > 0
+    ? nativeWritevChecked(path, buffers, position, check, recordWalks)
+    : nativeWritevChecked(path, buffers, position, check));
+  return { corrupt, checkError: null, wroteRefused: false };
+}
+
 /** The check first (a batch it cannot read throws, nothing written), then writevSync until all is written. */
 function writeInline(
   fd: number,
