@@ -6,16 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PeerClient } from '../cluster/peer-client.js';
+import { type ControllerStack, startControllerStack } from '../../test/support/controller-stack.js';
 import { loadBrokerConfig } from '../config/broker-config.js';
-import { effectiveBrokerSettings } from '../config/broker-configs.js';
 import { EmbeddedCoordinationStore } from '../coordination/embedded-store.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
-import type { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
-import { MetadataCache } from '../topic/metadata-cache.service.js';
-import { ClusterController } from './cluster-controller.service.js';
-import { ControllerElection } from './controller-election.service.js';
-import { ControllerService } from './controller.service.js';
 
 /** More partitions than any wave of writes the controller used to issue (256). */
 const PARTITIONS = 700;
@@ -27,38 +21,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Broker {
-  controller: ControllerService;
-  cluster: ClusterController;
-  metadata: MetadataCache;
-  close: () => Promise<void>;
-}
-
 /** One start of the broker on `dataDir`, as BrokerLifecycle orders it, up to the controller's settling. */
-async function start(dataDir: string, onTold: (topics: ReadonlyMap<string, TopicMetadata>) => void): Promise<Broker> {
+async function start(
+  dataDir: string,
+  onTold: (topics: ReadonlyMap<string, TopicMetadata>) => void,
+): Promise<ControllerStack<EmbeddedCoordinationStore>> {
   const config = loadBrokerConfig({ BROOK_DATA_DIR: dataDir });
-  const store = await EmbeddedCoordinationStore.open(dataDir);
-  const election = new ControllerElection(store, config);
-  const metadata = new MetadataCache(store, config);
-  const peers = new PeerClient(config, store);
-  const brokerConfigs = { settings: () => effectiveBrokerSettings(config, {}, {}) } as unknown as DynamicBrokerConfigs;
-  const cluster = new ClusterController(config, store, election, metadata, peers, brokerConfigs);
-  const controller = new ControllerService(store, election, metadata, peers, cluster);
-  await election.start();
-  metadata.onChange((topics) => onTold(topics));
-  await metadata.start();
-  await cluster.settle(SETTLE_WAIT_MS);
-  return {
-    controller,
-    cluster,
-    metadata,
-    close: async () => {
-      cluster.onModuleDestroy();
-      metadata.onModuleDestroy();
-      await election.onModuleDestroy();
-      await store.close();
-    },
-  };
+  const stack = await startControllerStack(await EmbeddedCoordinationStore.open(dataDir), config, onTold);
+  await stack.cluster.settle(SETTLE_WAIT_MS);
+  return stack;
 }
 
 function leaderEpochs(topic: TopicMetadata | undefined): number[] {

@@ -1,23 +1,17 @@
 // Safety never rests on the lease alone (DESIGN.md §1): two controllers built on one real redis-server. When
 // Redis drops the controller key early (a TTL cut short, a failover), a second broker is elected while the first
 // still believes its lease valid; the first one's writes are then refused by the epoch fence, and it resigns.
-import { effectiveBrokerSettings } from '../config/broker-configs.js';
-import type { DynamicBrokerConfigs } from '../topic/dynamic-broker-configs.service.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ControllerStack, startControllerStack } from '../../test/support/controller-stack.js';
 
-import { PeerClient } from '../cluster/peer-client.js';
 import { BrookError } from '../common/brook-error.js';
 import { loadBrokerConfig } from '../config/broker-config.js';
 import { CONTROLLER_EPOCH_KEY, CONTROLLER_KEY, topicKey } from '../coordination/cluster-keys.js';
 import { RedisCoordinationStore } from '../coordination/redis-store.js';
 import { RedisServerProcess } from '../local-cluster/redis-server-process.js';
-import { MetadataCache } from '../topic/metadata-cache.service.js';
-import { ClusterController } from './cluster-controller.service.js';
-import { ControllerElection } from './controller-election.service.js';
-import { ControllerService } from './controller.service.js';
 
 let redis: RedisServerProcess;
 const dataDirs: string[] = [];
@@ -31,14 +25,7 @@ afterAll(async () => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Broker {
-  store: RedisCoordinationStore;
-  election: ControllerElection;
-  controller: ControllerService;
-  cluster: ClusterController;
-  metadata: MetadataCache;
-  close: () => Promise<void>;
-}
+type Broker = ControllerStack<RedisCoordinationStore>;
 
 async function startBroker(brokerId: number): Promise<Broker> {
   const dataDir = mkdtempSync(join(tmpdir(), 'brook-fencing-'));
@@ -52,28 +39,7 @@ async function startBroker(brokerId: number): Promise<Broker> {
     // Nothing listens there: the controller's metadata pushes to the other broker fail fast and are ignored.
     BROOK_ADVERTISED_URL: 'http://127.0.0.1:1',
   });
-  const store = await RedisCoordinationStore.connect(redis.url);
-  const election = new ControllerElection(store, config);
-  const metadata = new MetadataCache(store, config);
-  const peers = new PeerClient(config, store);
-  const brokerConfigs = { settings: () => effectiveBrokerSettings(config, {}, {}) } as unknown as DynamicBrokerConfigs;
-  const cluster = new ClusterController(config, store, election, metadata, peers, brokerConfigs);
-  const controller = new ControllerService(store, election, metadata, peers, cluster);
-  await election.start();
-  await metadata.start();
-  return {
-    store,
-    election,
-    controller,
-    cluster,
-    metadata,
-    close: async () => {
-      cluster.onModuleDestroy();
-      metadata.onModuleDestroy();
-      await election.onModuleDestroy();
-      await store.close();
-    },
-  };
+  return startControllerStack(await RedisCoordinationStore.connect(redis.url), config);
 }
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
