@@ -11,7 +11,7 @@
 // queued to a worker, its completion back to this loop) were most of that wait (see the caller, log-appender.ts).
 import { writevSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { nativeWritevChecked } from './native-append.js';
+import { nativeWritevChecked, type WritevChecked } from './native-append.js';
 import { hasValidCrc, readBatchHeader } from './record-batch-layout.js';
 import { recordsPass, RecordWalk } from './record-batch-validation.js';
 
@@ -44,13 +44,8 @@ export async function writeCheckedBatches(
   const total = totalBytes(buffers);
   if (inline && total <= INLINE_WRITE_BYTES_MAX)
     return writeInline(handle.fd, path, buffers, position, total, uncheckedCrc, recordWalks);
-  if (nativeWritevChecked !== null) {
-    const check = [...uncheckedCrc];
-    const corrupt = await (recordWalks.length > 0
-      ? nativeWritevChecked(handle.fd, buffers, position, check, recordWalks)
-      : nativeWritevChecked(handle.fd, buffers, position, check));
-    return { corrupt, checkError: null, wroteRefused: false };
-  }
+  if (nativeWritevChecked !== null)
+    return writeNative(nativeWritevChecked, handle.fd, buffers, position, uncheckedCrc, recordWalks);
   const corrupt: number[] = [];
   let checkError: unknown = null;
   let wroteRefused = false;
@@ -92,10 +87,22 @@ export async function writeCheckedBatchesToPath(
   recordWalks: readonly RecordWalk[] = [],
 ): Promise<CheckedWrite> {
   if (nativeWritevChecked === null) throw new Error('a write by path needs the native addon');
+  return writeNative(nativeWritevChecked, path, buffers, position, uncheckedCrc, recordWalks);
+}
+
+/** The native check-and-write job on a descriptor or a path (native-append.ts): nothing written when a check fails. */
+async function writeNative(
+  writevChecked: WritevChecked,
+  fdOrPath: number | string,
+  buffers: Buffer[],
+  position: number,
+  uncheckedCrc: readonly number[],
+  recordWalks: readonly RecordWalk[],
+): Promise<CheckedWrite> {
   const check = [...uncheckedCrc];
   const corrupt = await (recordWalks.length > 0
-    ? nativeWritevChecked(path, buffers, position, check, recordWalks)
-    : nativeWritevChecked(path, buffers, position, check));
+    ? writevChecked(fdOrPath, buffers, position, check, recordWalks)
+    : writevChecked(fdOrPath, buffers, position, check));
   return { corrupt, checkError: null, wroteRefused: false };
 }
 
