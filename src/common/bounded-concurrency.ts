@@ -23,6 +23,8 @@ export async function forEachBounded<T>(
       }
     }
   };
-  await Promise.all(Array.from({ length: limit }, worker));
+  // an array's length bounds the workers worth starting (a large limit for a pass of a few items)
+  const workers = Array.isArray(items) ? Math.min(limit, items.length) : limit;
+  await Promise.all(Array.from({ length: workers }, worker));
   if (failure !== null) throw (failure as { error: unknown }).error;
 }

@@ -343,8 +343,7 @@ export class ClusterController implements OnModuleDestroy {
     }
     // Each change is its own compare-and-set on its own key; issued together, the embedded store writes them in one
     // file write and Redis pipelines them (one after another, 10,000 partitions took 10,000 store round trips).
-    const inFlight = Math.max(1, Math.min(changes.length, PARTITION_STATE_WRITES_CONCURRENT_MAX));
-    await forEachBounded(changes, inFlight, async (change) => {
+    await forEachBounded(changes, PARTITION_STATE_WRITES_CONCURRENT_MAX, async (change) => {
       if (this.epoch !== epoch) return;
       const written = await this.store.put(
         partitionStateKey(change.topic, change.partition),
