@@ -17,6 +17,8 @@ import { ConfigError, loadBrokerConfig } from './config/broker-config.js';
 import { ControlledShutdown } from './controller-election/controlled-shutdown.service.js';
 import { ControllerElection } from './controller-election/controller-election.service.js';
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
+import { requestContextNeeded } from './http/request-id.js';
+import { installReplicaFetchRoute } from './internal/replica-fetch-route.js';
 import { rewriteConsoleUrl } from './console/console-url.js';
 import { KafkaListener } from './kafka/kafka-listener.service.js';
 import { createSecondListener } from './http/second-listener.js';
@@ -68,6 +70,8 @@ async function main(): Promise<void> {
     forceCloseConnections: true,
   });
   installRequestPipeline(app, config);
+  // followers' plain fetches answered before Fastify's pipeline, which answers everything else (see there)
+  installReplicaFetchRoute(app, config, requestContextNeeded(config));
   const registry = config.schemaRegistry;
   if (registry.enabled) registerRegistryMediaType(app.getHttpAdapter().getInstance());
   const registryListener = registry.enabled ? createSecondListener(app, config, isSchemaRegistryPath) : null;

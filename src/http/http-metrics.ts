@@ -65,10 +65,7 @@ export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): voi
     const status = reply.statusCode;
     let requests = byStatus.get(status);
     if (requests === undefined) {
-      requests = metrics.requestsTally.cell(`${labels.method} ${labels.route} ${status}`, () => ({
-        ...labels,
-        status: String(status),
-      }));
+      requests = metrics.requestCell(labels.method, labels.route, status);
       byStatus.set(status, requests);
     }
     requests.add(1);

@@ -11,19 +11,16 @@
 import { Logger } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { randomUUID } from 'node:crypto';
-import { runInRequest } from '../common/request-context.js';
+import { REQUEST_ID_HEADER, requestIdOf, runInRequest } from '../common/request-context.js';
 import type { BrokerConfig } from '../config/broker-config.js';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
+export { REQUEST_ID_HEADER };
 
 /** Fastify options: ids come from genReqId only, never unchecked from the header. */
 export const requestIdOptions = {
   requestIdHeader: false as const,
   genReqId(request: IncomingMessage): string {
-    const given = request.headers[REQUEST_ID_HEADER];
-    return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    return requestIdOf(request);
   },
 };
 

@@ -23,6 +23,7 @@ import { ReplicaManager } from '../replication/replica-manager.service.js';
 import { MetadataCache } from '../topic/metadata-cache.service.js';
 import { serializeSnapshot } from '../topic/metadata-snapshot.js';
 import { ClusterSecretGuard } from './cluster-secret.guard.js';
+import { replicaFetchRequest, writeBatchesAnswer } from './replica-fetch-route.js';
 import { acksParam, integerParam } from '../application/params.js';
 import { ClusterStatsService } from '../application/observability/cluster-stats.service.js';
 
@@ -147,7 +148,8 @@ export class InternalController {
   }
 
   /**
-   * A follower's fetch (replication/replica-fetch-protocol.ts has the request and the answer). The batches go out
+   * A follower's fetch (replication/replica-fetch-protocol.ts has the request and the answer), when
+   * replica-fetch-route.ts has not taken it before Fastify (it takes the plain ones from peers). The batches go out
    * as the leader holds them, several kept appends in one corked write, without joining them into one Buffer.
    */
   @Get('partitions/:topic/:partition/replica-fetch')
@@ -159,21 +161,14 @@ export class InternalController {
   ): Promise<void> {
     const partition = integerParam(partitionText, 'partition');
     const signal = clientGone(reply.raw);
-    const answer = await this.replicas.replicaFetch(
-      topic,
-      partition,
-      {
-        replicaId: integerParam(query.replica_id, 'replica_id'),
-        brokerEpoch: integerParam(query.broker_epoch, 'broker_epoch'),
-        fetchOffset: integerParam(query.fetch_offset, 'fetch_offset'),
-        lastFetchedEpoch: integerParam(query.last_fetched_epoch, 'last_fetched_epoch', { min: -1 }),
-        leaderEpoch: integerParam(query.leader_epoch, 'leader_epoch'),
-        maxBytes: integerParam(query.max_bytes, 'max_bytes', { min: 1, max: this.config.readBytesMax }),
-        waitMs: integerParam(query.wait_ms, 'wait_ms', { max: this.config.readWaitMsMax, fallback: 0 }),
-      },
-      signal,
+    const answer = await this.replicas.replicaFetch(topic, partition, replicaFetchRequest(query, this.config), signal);
+    reply.hijack();
+    // with the headers hooks have set on the reply (request id), which a raw head would leave out
+    writeBatchesAnswer(
+      reply.raw,
+      { ...(reply.getHeaders() as OutgoingHttpHeaders), ...answerHeaders(answer) },
+      answer.batches,
     );
-    writeBatches(reply, answerHeaders(answer), answer.batches);
   }
 
   @Get('partitions/:topic/:partition/records')
@@ -212,22 +207,4 @@ export class InternalController {
     const partition = integerParam(partitionText, 'partition');
     return { offset: await this.replicas.offsetForTimestamp(topic, partition, integerParam(timestamp, 'timestamp')) };
   }
-}
-
-/** Answers 200 with `batches` end to end as the body (BATCHES_MEDIA_TYPE), past Fastify's send, in one write. */
-function writeBatches(reply: FastifyReply, headers: Record<string, string>, batches: readonly Buffer[]): void {
-  let length = 0;
-  for (const batch of batches) length += batch.length;
-  reply.hijack();
-  const response = reply.raw;
-  // with the headers hooks have set on the reply (request id), which a raw head would leave out
-  response.writeHead(200, {
-    ...(reply.getHeaders() as OutgoingHttpHeaders),
-    ...headers,
-    'content-type': BATCHES_MEDIA_TYPE,
-    'content-length': String(length),
-  });
-  response.cork();
-  for (const batch of batches) response.write(batch);
-  response.end();
 }

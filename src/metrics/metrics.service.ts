@@ -79,6 +79,11 @@ export class Metrics {
   readonly bytesOutTally = new CounterTally<'topic'>();
   readonly requestsTally = new CounterTally<'method' | 'route' | 'status'>();
 
+  /** The pending count of brook_http_requests_total{method, route, status}: kept by its caller, added to per request. */
+  requestCell(method: string, route: string, status: number): TallyCell<'method' | 'route' | 'status'> {
+    return this.requestsTally.cell(`${method} ${route} ${status}`, () => ({ method, route, status: String(status) }));
+  }
+
   readonly registry = new Registry();
 
   readonly messagesIn: Counter<'topic'> = new Counter({
