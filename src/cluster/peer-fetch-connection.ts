@@ -1,9 +1,10 @@
 // One follower fetch loop's own kept-alive HTTP/1.1 connection to its leader (plain HTTP; peer-client.ts, getBinary,
 // uses it for the replica fetch of replica-fetch-protocol.ts). One GET at a time: the request is one write, the
-// answer is read with net's `onread` into one read buffer shared by every connection (bytes are copied out in the
-// read callback, before the next read), and its body, which must come with a content-length (a Brook leader's
-// replica-fetch answers and its errors do), is copied into a buffer from AnswerBuffers that the caller gives back
-// (release) once nothing reads it any more. So a fetch allocates no socket chunks, no stream or message objects
+// answer is read with net's `onread`. Its head is read into one read buffer shared by every connection (bytes are
+// copied out in the read callback, before the next read); its body, which must come with a content-length (a Brook
+// leader's replica-fetch answers and its errors do), goes into a buffer from AnswerBuffers that the caller gives
+// back (release) once nothing reads it any more: what came in the head's read is copied there, the rest is read
+// straight into it (reads as large as the socket holds, not 64 KiB ones copied again). So a fetch allocates no socket chunks, no stream or message objects
 // and no body buffer of its own, as node:http's client does.
 //
 // The connection is kept after a complete answer (unless the answer says `connection: close`) and made again on the
@@ -142,7 +143,10 @@ export class PeerFetchConnection {
       host: url.hostname,
       port: Number(url.port === '' ? 80 : url.port),
       noDelay: true,
-      onread: { buffer: READ_BUFFER, callback: (bytes: number): boolean => this.onRead(socket, bytes) },
+      onread: {
+        buffer: () => this.readTarget(),
+        callback: (bytes: number, into: Buffer): boolean => this.onRead(socket, bytes, into),
+      },
     });
     this.socket = socket;
     this.origin = url.host;
@@ -176,8 +180,18 @@ export class PeerFetchConnection {
     pending.reject(error ?? new FetchConnectionError('the fetch connection was replaced', true));
   }
 
-  /** `bytes` arrived in READ_BUFFER: copied out before this returns. */
-  private onRead(socket: Socket, bytes: number): boolean {
+  /**
+   * Where the next read lands (net calls this after each read): the rest of the body being read, straight into its
+   * buffer, no further than its content-length; else READ_BUFFER (a head, or bytes nobody asked for).
+   */
+  private readTarget(): Buffer {
+    const pending = this.pending;
+    if (pending === null || pending.contentLength <= 0 || pending.bodyAt === pending.contentLength) return READ_BUFFER;
+    return pending.body.subarray(pending.bodyAt, pending.contentLength);
+  }
+
+  /** `bytes` arrived in `into`: READ_BUFFER (copied out before this returns), or the body's rest (readTarget). */
+  private onRead(socket: Socket, bytes: number, into: Buffer): boolean {
     if (this.socket !== socket) return false;
     const pending = this.pending;
     if (pending === null) {
@@ -185,6 +199,11 @@ export class PeerFetchConnection {
       return false;
     }
     pending.answerStarted = true;
+    if (into !== READ_BUFFER) {
+      pending.bodyAt += bytes;
+      if (pending.bodyAt === pending.contentLength) this.complete(pending);
+      return true;
+    }
     let at = 0;
     if (pending.contentLength < 0) {
       at = this.readHead(pending, bytes);
