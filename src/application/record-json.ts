@@ -118,6 +118,11 @@ export class JsonTextBuffer {
   private length = 0;
   /** A view of `buffer` for four-byte writes, made when first needed (null again when the buffer grows). */
   private bufferView: DataView | null = null;
+  /**
+   * The four-byte words of the memory the last plain range came from (a stored batch's values share it), kept until
+   * clear() or toBuffer(): one view a batch, not one a value, and no batch's memory held once its text is taken.
+   */
+  private sourceWords: Int32Array | null = null;
 
   constructor(sizeHintBytes: number) {
     this.buffer = Buffer.allocUnsafe(Math.max(1024, sizeHintBytes));
@@ -172,7 +177,7 @@ export class JsonTextBuffer {
     }
     const wordCount = (end - i) >> 2;
     if (wordCount > 0) {
-      const words = copyPlainJsonWords(source, i, wordCount, this.view(), at);
+      const words = copyPlainJsonWords(this.wordsOf(source), (source.byteOffset + i) >> 2, wordCount, this.view(), at);
       if (words === WORDS_ESCAPED) return false;
       if (words === WORDS_NOT_ASCII) high |= 0x80;
       i += wordCount * 4;
@@ -215,6 +220,7 @@ export class JsonTextBuffer {
   /** Starts over (what was written is dropped), keeping the memory for the next text, with room for `bytes`. */
   clear(bytes: number): void {
     this.length = 0;
+    this.sourceWords = null;
     this.reserve(bytes);
   }
 
@@ -243,6 +249,13 @@ export class JsonTextBuffer {
     this.bufferView = null;
   }
 
+  /** The words of `source`'s memory, for copyPlainJsonWords: the last one's view again when it is the same memory. */
+  private wordsOf(source: Uint8Array): Int32Array {
+    const memory = source.buffer;
+    if (this.sourceWords?.buffer !== memory) this.sourceWords = new Int32Array(memory, 0, memory.byteLength >> 2);
+    return this.sourceWords;
+  }
+
   /** A DataView of the buffer (made once per buffer), for copyPlainJsonWords' four-byte writes. */
   private view(): DataView {
     const buffer = this.buffer;
@@ -251,27 +264,20 @@ export class JsonTextBuffer {
 
   /** The text written so far (a view of the buffer). */
   toBuffer(): Buffer {
+    this.sourceWords = null;
     return this.buffer.subarray(0, this.length);
   }
 }
 
 /**
- * Copies `wordCount` four-byte words of `source` from `start` (a multiple of 4 in its ArrayBuffer) to `target` at
- * `at`, checking each for a byte JSON escapes, four at a time: WORDS_ESCAPED (the copy stopped there) when a word
- * holds a byte below 0x20, '"' or '\\', else WORDS_NOT_ASCII when a byte was 0x80 or above, else WORDS_ASCII.
+ * Copies `wordCount` four-byte words of `words` from index `first` to `target` at byte `at`, checking each for a
+ * byte JSON escapes, four at a time: WORDS_ESCAPED (the copy stopped there) when a word holds a byte below 0x20, '"'
+ * or '\\', else WORDS_NOT_ASCII when a byte was 0x80 or above, else WORDS_ASCII.
  * The tests are exact for any byte values (a word holds a byte below n, n <= 0x80, iff (w - n * 0x01010101) & ~w &
  * 0x80808080 is not 0; a byte equal to c is a zero byte of w ^ c * 0x01010101). The words are read in the platform's
  * byte order and written back in the same order.
  */
-function copyPlainJsonWords(
-  source: Uint8Array,
-  start: number,
-  wordCount: number,
-  target: DataView,
-  at: number,
-): number {
-  const words = wordsOf(source.buffer);
-  const first = (source.byteOffset + start) >> 2;
+function copyPlainJsonWords(words: Int32Array, first: number, wordCount: number, target: DataView, at: number): number {
   let high = 0;
   for (let w = 0; w < wordCount; w++) {
     const word = words[first + w];
@@ -284,18 +290,6 @@ function copyPlainJsonWords(
     target.setInt32(at + w * 4, word, LITTLE_ENDIAN);
   }
   return (high & 0x80808080) === 0 ? WORDS_ASCII : WORDS_NOT_ASCII;
-}
-
-/**
- * The four-byte words of each ArrayBuffer values are copied from, one view per buffer (a stored batch's values share
- * it), held no longer than the buffer: no object a value, as before.
- */
-const wordViews = new WeakMap<ArrayBufferLike, Int32Array>();
-
-function wordsOf(memory: ArrayBufferLike): Int32Array {
-  let words = wordViews.get(memory);
-  if (words === undefined) wordViews.set(memory, (words = new Int32Array(memory, 0, memory.byteLength >> 2)));
-  return words;
 }
 
 const WORDS_ASCII = 0;
