@@ -115,6 +115,37 @@ describe('JsonTextBuffer', () => {
     expect(out.toBuffer().toString('utf8')).toBe(pieces.join(''));
   });
 
+  it('appends a range between quotes exactly when isPlainJsonText holds for it, at any alignment of source and buffer', () => {
+    // bytes JSON escapes, the bytes next to them, and UTF-8 (valid or not) in every lane of a four-byte word
+    const byte = fc.oneof(
+      fc.constantFrom(0x00, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xc3, 0xa9, 0xed, 0xff),
+      fc.integer({ min: 0x20, max: 0x7e }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof({ weight: 1, arbitrary: byte }, { weight: 6, arbitrary: fc.constant(0x78) }), {
+          maxLength: 70,
+        }),
+        fc.nat(7),
+        fc.nat(7),
+        fc.nat(5),
+        (values, sourceOffset, start, written) => {
+          const memory = new Uint8Array(sourceOffset + start + values.length + 3).fill(0x22);
+          const source = memory.subarray(sourceOffset);
+          source.set(values, start);
+          const range = Buffer.from(values);
+          const out = new JsonTextBuffer(0);
+          out.append('['.repeat(written));
+          const plain = isPlainJsonText(range);
+          expect(out.appendPlainJsonRange(source, start, values.length)).toBe(plain);
+          const expected = plain ? `"${range.toString('latin1')}"` : '';
+          expect(out.toBuffer().toString('latin1')).toBe('['.repeat(written) + expected);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('keeps what was written when room is reserved, and the reserved room takes the next pieces', () => {
     const out = new JsonTextBuffer(0);
     out.append('[1,');

@@ -116,6 +116,13 @@ export function isPlainJsonText(bytes: Uint8Array): boolean {
 export class JsonTextBuffer {
   private buffer: Buffer;
   private length = 0;
+  /** A view of `buffer` for four-byte writes, made when first needed (null again when the buffer grows). */
+  private bufferView: DataView | null = null;
+  /**
+   * The four-byte words of the memory the last plain range came from (a stored batch's values share it), kept until
+   * clear() or toBuffer(): one view a batch, not one a value, and no batch's memory held once its text is taken.
+   */
+  private sourceWords: Int32Array | null = null;
 
   constructor(sizeHintBytes: number) {
     this.buffer = Buffer.allocUnsafe(Math.max(1024, sizeHintBytes));
@@ -146,8 +153,10 @@ export class JsonTextBuffer {
 
   /**
    * Bytes [start, start + length) of `source` between double quotes when they are plain JSON text
-   * (isPlainJsonText), checked as they are copied, in one pass and without a view of them (Node 20's Buffer.copy
-   * of a range makes one); false, with nothing written, when they are not.
+   * (isPlainJsonText), checked as they are copied, in one pass; false, with nothing written, when they are not.
+   * The range's bytes up to a word boundary of its memory and after the last whole word go one at a time, the
+   * words between four at a time (copyPlainJsonWords): a byte loop over the whole range was most of W5's records
+   * encoding (79 against 22 us for 100 values of 512 B).
    */
   appendPlainJsonRange(source: Uint8Array, start: number, length: number): boolean {
     this.reserve(length + 2);
@@ -155,15 +164,32 @@ export class JsonTextBuffer {
     const opening = this.length;
     let at = opening;
     buffer[at++] = QUOTE;
-    let ascii = true;
+    let high = 0;
     const end = start + length;
-    for (let i = start; i < end; i++) {
+    // bytes one at a time up to the first word boundary of `source`'s memory, then words, then the rest
+    const wordsFrom = Math.min(end, start + ((4 - ((source.byteOffset + start) & 3)) & 3));
+    let i = start;
+    for (; i < wordsFrom; i++) {
       const byte = source[i];
       if (byte < 0x20 || byte === 0x22 || byte === 0x5c) return false;
-      if (byte >= 0x80) ascii = false;
+      high |= byte;
       buffer[at++] = byte;
     }
-    if (!ascii && !isUtf8(source.subarray(start, end))) return false;
+    const wordCount = (end - i) >> 2;
+    if (wordCount > 0) {
+      const words = copyPlainJsonWords(this.wordsOf(source), (source.byteOffset + i) >> 2, wordCount, this.view(), at);
+      if (words === WORDS_ESCAPED) return false;
+      if (words === WORDS_NOT_ASCII) high |= 0x80;
+      i += wordCount * 4;
+      at += wordCount * 4;
+    }
+    for (; i < end; i++) {
+      const byte = source[i];
+      if (byte < 0x20 || byte === 0x22 || byte === 0x5c) return false;
+      high |= byte;
+      buffer[at++] = byte;
+    }
+    if ((high & 0x80) !== 0 && !isUtf8(source.subarray(start, end))) return false;
     buffer[at++] = QUOTE;
     this.length = at;
     return true;
@@ -194,6 +220,7 @@ export class JsonTextBuffer {
   /** Starts over (what was written is dropped), keeping the memory for the next text, with room for `bytes`. */
   clear(bytes: number): void {
     this.length = 0;
+    this.sourceWords = null;
     this.reserve(bytes);
   }
 
@@ -219,14 +246,58 @@ export class JsonTextBuffer {
     const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + atLeastBytes));
     this.buffer.copy(grown, 0, 0, this.length);
     this.buffer = grown;
+    this.bufferView = null;
+  }
+
+  /** The words of `source`'s memory, for copyPlainJsonWords: the last one's view again when it is the same memory. */
+  private wordsOf(source: Uint8Array): Int32Array {
+    const memory = source.buffer;
+    if (this.sourceWords?.buffer !== memory) this.sourceWords = new Int32Array(memory, 0, memory.byteLength >> 2);
+    return this.sourceWords;
+  }
+
+  /** A DataView of the buffer (made once per buffer), for copyPlainJsonWords' four-byte writes. */
+  private view(): DataView {
+    const buffer = this.buffer;
+    return (this.bufferView ??= new DataView(buffer.buffer, buffer.byteOffset, buffer.length));
   }
 
   /** The text written so far (a view of the buffer). */
   toBuffer(): Buffer {
+    this.sourceWords = null;
     return this.buffer.subarray(0, this.length);
   }
 }
 
+/**
+ * Copies `wordCount` four-byte words of `words` from index `first` to `target` at byte `at`, checking each for a
+ * byte JSON escapes, four at a time: WORDS_ESCAPED (the copy stopped there) when a word holds a byte below 0x20, '"'
+ * or '\\', else WORDS_NOT_ASCII when a byte was 0x80 or above, else WORDS_ASCII.
+ * The tests are exact for any byte values (a word holds a byte below n, n <= 0x80, iff (w - n * 0x01010101) & ~w &
+ * 0x80808080 is not 0; a byte equal to c is a zero byte of w ^ c * 0x01010101). The words are read in the platform's
+ * byte order and written back in the same order.
+ */
+function copyPlainJsonWords(words: Int32Array, first: number, wordCount: number, target: DataView, at: number): number {
+  let high = 0;
+  for (let w = 0; w < wordCount; w++) {
+    const word = words[first + w];
+    const quotes = word ^ 0x22222222;
+    const backslashes = word ^ 0x5c5c5c5c;
+    const escaped =
+      ((word - 0x20202020) & ~word) | ((quotes - 0x01010101) & ~quotes) | ((backslashes - 0x01010101) & ~backslashes);
+    if ((escaped & 0x80808080) !== 0) return WORDS_ESCAPED;
+    high |= word;
+    target.setInt32(at + w * 4, word, LITTLE_ENDIAN);
+  }
+  return (high & 0x80808080) === 0 ? WORDS_ASCII : WORDS_NOT_ASCII;
+}
+
+const WORDS_ASCII = 0;
+const WORDS_NOT_ASCII = 1;
+const WORDS_ESCAPED = 2;
+
+/** Whether this platform stores numbers least significant byte first (what Int32Array reads and writes). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const QUOTE = 0x22;
 const MINUS = 0x2d;
 const DIGIT_ZERO = 0x30;

@@ -12,6 +12,14 @@ import { errorFrameCode, type FrameId } from './ws-protocol.js';
 const OK_ENTRY_BYTES = 27;
 /** The most characters of a JavaScript number printed as an integer (a sign and 16 digits, or a safe integer's). */
 const INTEGER_CHARS_MAX = 17;
+/**
+ * An ok entry's fixed text, as bytes: written with Buffer.write piece by piece (four strings a record), the ack of
+ * W5's 100 records took 43-75 us, on the path between the write's completion and the records frame it wakes.
+ */
+const PARTITION_PIECE = Buffer.from('{"partition":');
+const OFFSET_PIECE = Buffer.from(',"offset":');
+const COMMA = 0x2c;
+const CLOSING_BRACE = 0x7d;
 
 /** Text written into a growing buffer, its UTF-8 bytes read back. */
 class AckText {
@@ -25,6 +33,19 @@ class AckText {
   text(text: string): void {
     this.room(Buffer.byteLength(text));
     this.at += this.bytes.write(text, this.at, 'utf8');
+  }
+
+  /** Text already held as UTF-8 bytes (the fixed pieces of an ok entry): copied, no string encoded. */
+  piece(bytes: Buffer): void {
+    this.room(bytes.length);
+    this.bytes.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  /** One ASCII character, by its code. */
+  character(code: number): void {
+    this.room(1);
+    this.bytes[this.at++] = code;
   }
 
   /** A safe integer as JSON.stringify writes it. */
@@ -98,7 +119,7 @@ export function resultAckFrame(id: FrameId, result: ProduceResult, count: number
   const ack = new AckText(64 + count * (OK_ENTRY_BYTES + 12));
   ack.text(`{"op":"ack","id":${JSON.stringify(id)},"offsets":[`);
   for (let i = 0; i < count; i++) {
-    if (i > 0) ack.text(',');
+    if (i > 0) ack.character(COMMA);
     const g = groupOf[i];
     if (g < 0) {
       const refusal = result.refused.get(i);
@@ -111,11 +132,11 @@ export function resultAckFrame(id: FrameId, result: ProduceResult, count: number
       ack.text(errorEntry(partition, error));
       continue;
     }
-    ack.text('{"partition":');
+    ack.piece(PARTITION_PIECE);
     ack.integer(partition);
-    ack.text(',"offset":');
+    ack.piece(OFFSET_PIECE);
     ack.integer(info === null ? -1 : info.firstOffset + positionOf[i]);
-    ack.text('}');
+    ack.character(CLOSING_BRACE);
   }
   ack.text(isReplay(result) ? '],"replayed":true}' : ']}');
   return ack.written();
