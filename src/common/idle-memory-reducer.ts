@@ -38,6 +38,18 @@
 // malloc_trim (milliseconds, no full collection), and what it gives back is the young generation and glibc's arenas
 // (S1's holding broker after a 16 s produce: 333-367 MB 5 s into idleness, of it 130-150 MB outside V8's heap against
 // 75-80 MB before the produce, and 33.6 MB of young generation; V8's own mark-compacts had run at its end).
+// And the same 2 s for a stretch whose full collection is due (the old generation grew `fullCollectionGrowthBytes`)
+// when that growth, with ArrayBuffers', is at least `earlyGarbageRatio` (0.5) of the old generation the last
+// mark-compact left, once one has measured it. The full collection's pause is its marking (and compaction) of the
+// live part, which that mark-compact's leftover stands for; what it gives back is the growth since (S1's holding
+// broker, 10,000 partitions after a 4 s produce: 85 MB left by V8's last mark-compact under the load, then 42 MB of
+// old space and 58 MB of ArrayBuffers, 1.2x it, under the 128 MB, so the reduction came 5-10 s into idleness: 313 MB
+// at 5 s, 175 MB at 25 s). A ratio of 0.5 is a heap 1.5x what the last mark-compact left: V8's own growing factor at
+// an idle allocation rate is its floor, 1.1, and its conservative one 1.3 (heap-controller.cc), so V8 would have
+// called such a heap due had it set the limit while idle; the limit it set under load (a factor of up to 4) is what
+// leaves it standing. The same bounds as above: never under steady load, once per idle stretch, at most one per
+// half a live old generation promoted, and a stretch with less garbage (or none due for a full collection, or no
+// mark-compact yet to measure the live part by) waits `idleAfterMs`.
 //
 // Why sometimes twice: V8 (heap.cc ShouldResizeNewSpace, V8 11.3) shrinks the semi-spaces at a scavenge only when
 // its allocation throughput is under 1,000 bytes/ms, and it measures that (gc-tracer.cc, AverageSpeed over
@@ -103,6 +115,9 @@ export interface IdleMemoryReducerOptions {
   startUpIdleAfterMs: number;
   /** See startUpIdleAfterMs: growth of the old generation plus ArrayBuffers' memory (see the header). */
   startUpGrowthBytes: number;
+  /** The same sooner reduction when a full collection is due and that growth is at least this fraction of the old
+   *  generation the last mark-compact left (what the full collection marks, its pause): see the header. */
+  earlyGarbageRatio: number;
 }
 
 export interface IdleMemoryProbes {
@@ -178,6 +193,7 @@ export const IDLE_MEMORY_REDUCER_DEFAULTS: Omit<IdleMemoryReducerOptions, 'idleA
   fullCollectionGrowthBytes: 32 * 1024 * 1024,
   startUpIdleAfterMs: 2_000,
   startUpGrowthBytes: 128 * 1024 * 1024,
+  earlyGarbageRatio: 0.5,
 };
 
 export class IdleMemoryReducer {
@@ -295,7 +311,16 @@ export class IdleMemoryReducer {
     if (startUpIdleAfterMs >= idleAfterMs) return idleAfterMs;
     const { startUpGrowthBytes, fullCollectionGrowthBytes } = this.options;
     const oldGrowth = this.oldGenerationGrowth();
-    if (oldGrowth + this.arrayBufferGrowth() >= startUpGrowthBytes) return startUpIdleAfterMs;
+    const garbage = oldGrowth + this.arrayBufferGrowth();
+    if (garbage >= startUpGrowthBytes) return startUpIdleAfterMs;
+    // garbage large next to the live old generation that the due full collection marks (see the header); only once a
+    // mark-compact has measured that live part (the start's 0 bytes are not a measure)
+    if (
+      this.oldGenerationAfterMarkCompact > 0 &&
+      oldGrowth >= fullCollectionGrowthBytes &&
+      garbage >= this.oldGenerationAfterMarkCompact * this.options.earlyGarbageRatio
+    )
+      return startUpIdleAfterMs;
     // a later stretch whose resident set grew with no full collection due: a scavenge and malloc_trim (see the header)
     const residentGrowth = this.reductionCount > 0 ? this.probes.rssBytes() - this.rssAfterLastReduction : 0;
     return residentGrowth >= startUpGrowthBytes && oldGrowth < fullCollectionGrowthBytes
