@@ -212,7 +212,8 @@ describe('IdleMemoryReducer', () => {
   });
 
   it("counts the growth of ArrayBuffers' memory with the old generation's towards startUpGrowthBytes", () => {
-    const { reductions, run, growOld, growBuffers } = afterStartUpReduction();
+    // 150 MB live: the 60 MB of Buffers below are under earlyGarbageRatio of it
+    const { reductions, run, growOld, growBuffers } = afterStartUpReduction(150 * MB);
     // 80 MB of old space and 60 MB of Buffers' memory: 140 MB, over the bound only together
     run(10, 1, 20 * MB);
     growOld(80 * MB);
@@ -283,13 +284,13 @@ describe('IdleMemoryReducer', () => {
     expect(reductions).toHaveLength(1);
     run(1, 0.01);
     expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
-    // 80 MB of garbage after a mark-compact that left 80 MB, but only 20 MB of it old space: no full collection is
-    // due (the reduction would be a scavenge, which frees no promoted Buffer), so no sooner reduction either
+    // 25 MB of garbage after a mark-compact that left 40 MB: over half of it, but no full collection is due (the
+    // reduction is a scavenge, which frees no promoted Buffer), so no sooner reduction either
     run(5, 1);
-    markCompact(80 * MB);
+    markCompact(40 * MB);
     run(1, 1);
-    growOld(20 * MB);
-    growBuffers(60 * MB);
+    growOld(10 * MB);
+    growBuffers(15 * MB);
     run(4, 1, 20 * MB);
     run(4, 0.01);
     expect(reductions).toHaveLength(2);
@@ -313,6 +314,27 @@ describe('IdleMemoryReducer', () => {
     growOld(40 * MB);
     run(6, 0.01);
     expect(fullCollections).toEqual([false, true]);
+  });
+
+  // S1's holding broker at load 6: V8's last mark-compact under the load, then 13.5 MB of old space and 24 MB of
+  // ArrayBuffers (promoted request bodies, dead): a full collection frees them, a scavenge does not
+  it('collects the old generation too when it and ArrayBuffers grew by fullCollectionGrowthBytes together', () => {
+    const { reducer, fullCollections, run, growOld, growBuffers, markCompact } = harness([1 * MB], 5_000, 100 * MB);
+    reducer.start();
+    run(5, 1);
+    markCompact(100 * MB);
+    run(1, 1);
+    growOld(14 * MB);
+    growBuffers(24 * MB);
+    run(4, 1);
+    run(6, 0.01);
+    expect(fullCollections).toEqual([true]);
+    // the same Buffers' growth with less old space: 30 MB in all, under the bound, a scavenge
+    run(5, 1, 20 * MB);
+    growOld(6 * MB);
+    growBuffers(24 * MB);
+    run(6, 0.01);
+    expect(fullCollections).toEqual([true, false]);
   });
 
   it('counts its own full collection as the last mark-compact: the next stretch without growth is young-only', () => {

@@ -11,7 +11,12 @@
 // (else there is nothing to give back).
 //
 // With a full collection when the old generation grew by `fullCollectionGrowthBytes` since the last mark-compact
-// (V8's own, seen through perf_hooks at the next sample, or the reducer's; the start counts as one at 0 bytes).
+// (V8's own, seen through perf_hooks at the next sample, or the reducer's; the start counts as one at 0 bytes),
+// ArrayBuffers' memory counted with it: a dead Buffer that was promoted keeps its memory, outside V8's heap, until a
+// mark-compact, as a dead old object does (S1's holding broker, 4 s produce at 10,000 partitions, load 6: 13.5 MB of
+// old space and 24 MB of ArrayBuffers since V8's last mark-compact under the load; its reductions, scavenges only,
+// left 45 MB of ArrayBuffers and 243 MB resident 25 s into idleness, where one with a full collection reads 165-175).
+// V8 counts them too: external memory's growth starts a mark-compact of its own under load.
 // Garbage that reached the old generation waits for a mark-compact, and V8 starts one only when the old generation
 // reaches its limit, which a busy start-up sets at up to 4x the live size: an idle broker then keeps it for good.
 // Measured (S1, 10,000 partitions restarted after kill -9, 25 s idle): heap 239 MB of which 81 MB live, resident
@@ -34,12 +39,12 @@
 // in any case (V8 would run it later, at its limit, inside the traffic); a stretch that grew less (a broker of a few
 // hundred partitions starts with 30-60 MB) waits the full `idleAfterMs`, so an ordinary lull is not met by a full
 // collection's pause. The same 2 s for a later stretch whose resident set grew by `startUpGrowthBytes` since the last
-// reduction while the old generation grew less than `fullCollectionGrowthBytes`: that reduction is a scavenge and
+// reduction while the old generation (with ArrayBuffers) grew less than `fullCollectionGrowthBytes`: that reduction is a scavenge and
 // malloc_trim (milliseconds, no full collection), and what it gives back is the young generation and glibc's arenas
 // (S1's holding broker after a 16 s produce: 333-367 MB 5 s into idleness, of it 130-150 MB outside V8's heap against
 // 75-80 MB before the produce, and 33.6 MB of young generation; V8's own mark-compacts had run at its end).
-// And the same 2 s for a stretch whose full collection is due (the old generation grew `fullCollectionGrowthBytes`)
-// when that growth, with ArrayBuffers', is at least `earlyGarbageRatio` (0.5) of the old generation the last
+// And the same 2 s for a stretch whose full collection is due (the old generation and ArrayBuffers grew
+// `fullCollectionGrowthBytes`) when that growth is at least `earlyGarbageRatio` (0.5) of the old generation the last
 // mark-compact left, once one has measured it. The full collection's pause is its marking (and compaction) of the
 // live part, which that mark-compact's leftover stands for; what it gives back is the growth since (S1's holding
 // broker, 10,000 partitions after a 4 s produce: 85 MB left by V8's last mark-compact under the load, then 42 MB of
@@ -108,7 +113,8 @@ export interface IdleMemoryReducerOptions {
   followUpAfterMs: number;
   /** Follow-ups at most in one idle stretch. */
   followUpsMax: number;
-  /** Growth of V8's old generation since the last mark-compact above which a reduction collects it too. */
+  /** Growth of V8's old generation and ArrayBuffers' memory since the last mark-compact above which a reduction
+   *  collects the old generation too (a promoted Buffer's memory waits for a mark-compact as an old object does). */
   fullCollectionGrowthBytes: number;
   /** The idle time before a reduction when the old generation grew by `startUpGrowthBytes` since the last
    *  mark-compact (start-up's garbage, or a busy stretch's, see the header); the shorter of this and `idleAfterMs`. */
@@ -317,13 +323,13 @@ export class IdleMemoryReducer {
     // mark-compact has measured that live part (the start's 0 bytes are not a measure)
     if (
       this.oldGenerationAfterMarkCompact > 0 &&
-      oldGrowth >= fullCollectionGrowthBytes &&
+      garbage >= fullCollectionGrowthBytes &&
       garbage >= this.oldGenerationAfterMarkCompact * this.options.earlyGarbageRatio
     )
       return startUpIdleAfterMs;
     // a later stretch whose resident set grew with no full collection due: a scavenge and malloc_trim (see the header)
     const residentGrowth = this.reductionCount > 0 ? this.probes.rssBytes() - this.rssAfterLastReduction : 0;
-    return residentGrowth >= startUpGrowthBytes && oldGrowth < fullCollectionGrowthBytes
+    return residentGrowth >= startUpGrowthBytes && garbage < fullCollectionGrowthBytes
       ? startUpIdleAfterMs
       : idleAfterMs;
   }
@@ -343,7 +349,8 @@ export class IdleMemoryReducer {
   }
 
   private reduce(nowMs: number, rssBeforeBytes: number, followUp: boolean): void {
-    const fullCollection = this.oldGenerationGrowth() >= this.options.fullCollectionGrowthBytes;
+    const fullCollection =
+      this.oldGenerationGrowth() + this.arrayBufferGrowth() >= this.options.fullCollectionGrowthBytes;
     this.probes.reduce(fullCollection);
     this.reductionCount++;
     if (fullCollection) {
