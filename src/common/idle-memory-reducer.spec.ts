@@ -244,6 +244,17 @@ describe('IdleMemoryReducer', () => {
     expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, false, true]);
   });
 
+  // S1's holding broker after a produce whose last mark-compact was late: 14 MB of old space and 24 MB of
+  // ArrayBuffers over 150 MB (a full collection due, under earlyGarbageRatio), the resident set 200 MB larger
+  it('keeps the resident-growth rule a 2 s scavenge when ArrayBuffers make a full collection due', () => {
+    const { reductions, run, growOld, growBuffers } = afterStartUpReduction(150 * MB);
+    run(10, 1, 20 * MB);
+    growOld(14 * MB);
+    growBuffers(24 * MB);
+    run(2, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, false]);
+  });
+
   it("waits idleAfterMs for the process's first reduction when the old generation grew less than startUpGrowthBytes", () => {
     const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
     reducer.start();

@@ -39,8 +39,8 @@
 // in any case (V8 would run it later, at its limit, inside the traffic); a stretch that grew less (a broker of a few
 // hundred partitions starts with 30-60 MB) waits the full `idleAfterMs`, so an ordinary lull is not met by a full
 // collection's pause. The same 2 s for a later stretch whose resident set grew by `startUpGrowthBytes` since the last
-// reduction while the old generation (with ArrayBuffers) grew less than `fullCollectionGrowthBytes`: that reduction is a scavenge and
-// malloc_trim (milliseconds, no full collection), and what it gives back is the young generation and glibc's arenas
+// reduction while the old generation grew less than `fullCollectionGrowthBytes`: that reduction is a scavenge and
+// malloc_trim (milliseconds, no full collection, whatever ArrayBuffers grew; a full one waits for a follow-up), and what it gives back is the young generation and glibc's arenas
 // (S1's holding broker after a 16 s produce: 333-367 MB 5 s into idleness, of it 130-150 MB outside V8's heap against
 // 75-80 MB before the produce, and 33.6 MB of young generation; V8's own mark-compacts had run at its end).
 // And the same 2 s for a stretch whose full collection is due (the old generation and ArrayBuffers grew
@@ -300,7 +300,8 @@ export class IdleMemoryReducer {
       this.reduce(nowMs, this.probes.rssBytes(), true);
       return;
     }
-    if (this.reducedThisStretch || nowMs - this.idleSinceMs < this.idleAfterMs()) return;
+    const wait = this.idleWait();
+    if (this.reducedThisStretch || nowMs - this.idleSinceMs < wait.afterMs) return;
     this.reducedThisStretch = true;
     const rssBeforeBytes = this.probes.rssBytes();
     if (
@@ -308,17 +309,19 @@ export class IdleMemoryReducer {
       this.probes.youngGenerationBytes() <= this.options.idleYoungGenerationBytes
     )
       return;
-    this.reduce(nowMs, rssBeforeBytes, false);
+    // the resident-growth rule's early reduction is a scavenge and malloc_trim, whatever ArrayBuffers grew
+    this.reduce(nowMs, rssBeforeBytes, false, wait.youngOnly && nowMs - this.idleSinceMs < this.options.idleAfterMs);
   }
 
-  /** How long this idle stretch waits for its reduction: sooner after large old-generation growth (see the header). */
-  private idleAfterMs(): number {
+  /** How long this idle stretch waits for its reduction: sooner after large old-generation growth (see the header);
+   *  `youngOnly` when the sooner wait is the resident-growth rule's (no full collection before idleAfterMs). */
+  private idleWait(): { afterMs: number; youngOnly: boolean } {
     const { idleAfterMs, startUpIdleAfterMs } = this.options;
-    if (startUpIdleAfterMs >= idleAfterMs) return idleAfterMs;
+    if (startUpIdleAfterMs >= idleAfterMs) return { afterMs: idleAfterMs, youngOnly: false };
     const { startUpGrowthBytes, fullCollectionGrowthBytes } = this.options;
     const oldGrowth = this.oldGenerationGrowth();
     const garbage = oldGrowth + this.arrayBufferGrowth();
-    if (garbage >= startUpGrowthBytes) return startUpIdleAfterMs;
+    if (garbage >= startUpGrowthBytes) return { afterMs: startUpIdleAfterMs, youngOnly: false };
     // garbage large next to the live old generation that the due full collection marks (see the header); only once a
     // mark-compact has measured that live part (the start's 0 bytes are not a measure)
     if (
@@ -326,12 +329,12 @@ export class IdleMemoryReducer {
       garbage >= fullCollectionGrowthBytes &&
       garbage >= this.oldGenerationAfterMarkCompact * this.options.earlyGarbageRatio
     )
-      return startUpIdleAfterMs;
+      return { afterMs: startUpIdleAfterMs, youngOnly: false };
     // a later stretch whose resident set grew with no full collection due: a scavenge and malloc_trim (see the header)
     const residentGrowth = this.reductionCount > 0 ? this.probes.rssBytes() - this.rssAfterLastReduction : 0;
-    return residentGrowth >= startUpGrowthBytes && garbage < fullCollectionGrowthBytes
-      ? startUpIdleAfterMs
-      : idleAfterMs;
+    return residentGrowth >= startUpGrowthBytes && oldGrowth < fullCollectionGrowthBytes
+      ? { afterMs: startUpIdleAfterMs, youngOnly: true }
+      : { afterMs: idleAfterMs, youngOnly: false };
   }
 
   private noteMarkCompact(): void {
@@ -348,9 +351,9 @@ export class IdleMemoryReducer {
     return this.probes.oldGenerationBytes() - this.oldGenerationAfterMarkCompact;
   }
 
-  private reduce(nowMs: number, rssBeforeBytes: number, followUp: boolean): void {
+  private reduce(nowMs: number, rssBeforeBytes: number, followUp: boolean, youngOnly = false): void {
     const fullCollection =
-      this.oldGenerationGrowth() + this.arrayBufferGrowth() >= this.options.fullCollectionGrowthBytes;
+      !youngOnly && this.oldGenerationGrowth() + this.arrayBufferGrowth() >= this.options.fullCollectionGrowthBytes;
     this.probes.reduce(fullCollection);
     this.reductionCount++;
     if (fullCollection) {
