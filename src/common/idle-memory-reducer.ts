@@ -300,8 +300,9 @@ export class IdleMemoryReducer {
       this.reduce(nowMs, this.probes.rssBytes(), true);
       return;
     }
+    if (this.reducedThisStretch) return;
     const wait = this.idleWait();
-    if (this.reducedThisStretch || nowMs - this.idleSinceMs < wait.afterMs) return;
+    if (nowMs - this.idleSinceMs < wait.afterMs) return;
     this.reducedThisStretch = true;
     const rssBeforeBytes = this.probes.rssBytes();
     if (
