@@ -21,13 +21,14 @@ const MB = 1024 * 1024;
 
 /** A reducer on a manual clock whose main thread is as busy as `busyFraction` says, second by second.
  *  `youngAfterReductions`: V8's young generation after the first, second, ... reduction (the last one repeats); by
- *  default the first shrinks it from 64 MB to 1 MB. `startUpIdleAfterMs`: by default the same as idleAfterMs. */
-function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs = 5_000) {
+ *  default the first shrinks it from 64 MB to 1 MB. `startUpIdleAfterMs`: by default the same as idleAfterMs.
+ *  `liveOldBytes`: the old generation a full collection leaves (its live part). */
+function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs = 5_000, liveOldBytes = 30 * MB) {
   const clock = new ManualClock();
   let busyMs = 0;
   let rss = 200 * MB;
   let young = 64 * MB;
-  /** V8's old generation: 40 MB after start-up, of which 30 MB live (what a full collection leaves). */
+  /** V8's old generation: 40 MB after start-up, of which `liveOldBytes` live (what a full collection leaves). */
   let oldGeneration = 40 * MB;
   let markCompacts = 0;
   /** ArrayBuffers' memory (Buffers outside V8's heap): 2 MB live; a full collection frees the rest. */
@@ -52,6 +53,7 @@ function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs =
       fullCollectionGrowthBytes: 32 * MB,
       startUpIdleAfterMs,
       startUpGrowthBytes: 128 * MB,
+      earlyGarbageRatio: 0.5,
     },
     {
       busyMs: () => busyMs,
@@ -64,7 +66,7 @@ function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs =
       reduce: (full) => {
         fullCollections.push(full);
         if (full) {
-          oldGeneration = 30 * MB;
+          oldGeneration = liveOldBytes;
           arrayBuffers = 2 * MB;
           markCompacts++;
         }
@@ -110,9 +112,10 @@ function harness(youngAfterReductions: number[] = [1 * MB], startUpIdleAfterMs =
   };
 }
 
-/** A harness (2 s start-up wait) whose process made its start-up full collection: 160 MB of recovery garbage. */
-function afterStartUpReduction() {
-  const started = harness([1 * MB], 2_000);
+/** A harness (2 s start-up wait) whose process made its start-up full collection: 160 MB of recovery garbage, the
+ *  live part `liveOldBytes` (30 MB by default; 150 MB for a broker whose garbage below stays under half of it). */
+function afterStartUpReduction(liveOldBytes = 30 * MB) {
+  const started = harness([1 * MB], 2_000, liveOldBytes);
   started.reducer.start();
   started.growOld(160 * MB);
   started.run(10, 1);
@@ -168,7 +171,8 @@ describe('IdleMemoryReducer', () => {
   });
 
   it("runs start-up's full collection after startUpIdleAfterMs of idleness, a later stretch that grew less after idleAfterMs", () => {
-    const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
+    // 150 MB live after it: the later stretch's 60 MB are also under earlyGarbageRatio (0.5) of that
+    const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000, 150 * MB);
     reducer.start();
     growOld(160 * MB); // a recovery of 10,000 logs
     run(10, 1);
@@ -186,7 +190,7 @@ describe('IdleMemoryReducer', () => {
   });
 
   it('runs a later full collection after startUpIdleAfterMs too when its stretch grew the old generation by startUpGrowthBytes', () => {
-    const { reductions, run, growOld, markCompact } = afterStartUpReduction();
+    const { reductions, run, growOld, markCompact } = afterStartUpReduction(150 * MB);
     // a produce run spread over 10,000 partitions: its request bodies and appends promoted, 160 MB, no mark-compact
     run(10, 1, 20 * MB);
     growOld(160 * MB);
@@ -194,10 +198,11 @@ describe('IdleMemoryReducer', () => {
     expect(reductions).toHaveLength(1);
     run(1, 0.01);
     expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
-    // growth that V8's own mark-compact under the load took back below the bound: the whole idleAfterMs again
+    // growth that V8's own mark-compact under the load took back below the bound (and below half of the 250 MB it
+    // left): the whole idleAfterMs again
     run(10, 1, 20 * MB);
     growOld(160 * MB);
-    markCompact(100 * MB);
+    markCompact(250 * MB);
     run(1, 1);
     growOld(100 * MB);
     run(4, 0.01);
@@ -207,7 +212,8 @@ describe('IdleMemoryReducer', () => {
   });
 
   it("counts the growth of ArrayBuffers' memory with the old generation's towards startUpGrowthBytes", () => {
-    const { reductions, run, growOld, growBuffers } = afterStartUpReduction();
+    // 150 MB live: the 60 MB of Buffers below are under earlyGarbageRatio of it
+    const { reductions, run, growOld, growBuffers } = afterStartUpReduction(150 * MB);
     // 80 MB of old space and 60 MB of Buffers' memory: 140 MB, over the bound only together
     run(10, 1, 20 * MB);
     growOld(80 * MB);
@@ -224,7 +230,7 @@ describe('IdleMemoryReducer', () => {
   });
 
   it('reduces a later stretch after startUpIdleAfterMs when the resident set grew by startUpGrowthBytes and no full collection is due', () => {
-    const { reductions, run, growOld } = afterStartUpReduction();
+    const { reductions, run, growOld } = afterStartUpReduction(150 * MB);
     // a produce whose garbage V8's own mark-compacts took, leaving 200 MB more resident (arenas, young generation)
     run(10, 1, 20 * MB);
     run(2, 0.01);
@@ -238,6 +244,17 @@ describe('IdleMemoryReducer', () => {
     expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, false, true]);
   });
 
+  // S1's holding broker after a produce whose last mark-compact was late: 14 MB of old space and 24 MB of
+  // ArrayBuffers over 150 MB (a full collection due, under earlyGarbageRatio), the resident set 200 MB larger
+  it('keeps the resident-growth rule a 2 s scavenge when ArrayBuffers make a full collection due', () => {
+    const { reductions, run, growOld, growBuffers } = afterStartUpReduction(150 * MB);
+    run(10, 1, 20 * MB);
+    growOld(14 * MB);
+    growBuffers(24 * MB);
+    run(2, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, false]);
+  });
+
   it("waits idleAfterMs for the process's first reduction when the old generation grew less than startUpGrowthBytes", () => {
     const { reducer, reductions, run, growOld } = harness([1 * MB], 2_000);
     reducer.start();
@@ -247,6 +264,49 @@ describe('IdleMemoryReducer', () => {
     expect(reductions).toHaveLength(0);
     run(1, 0.01);
     expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true]);
+  });
+
+  // S1's holding broker (10,000 partitions, a 4 s produce): V8's last mark-compact under the load left 85 MB, then
+  // 42 MB more old space and 58 MB more ArrayBuffers, 100 MB in all: under startUpGrowthBytes, over half of 85 MB
+  it('reduces after startUpIdleAfterMs when the garbage since the last mark-compact is earlyGarbageRatio of what it left', () => {
+    const { reductions, run, growOld, growBuffers, markCompact } = afterStartUpReduction(80 * MB);
+    run(5, 1, 20 * MB);
+    markCompact(85 * MB);
+    run(1, 1);
+    growOld(42 * MB);
+    growBuffers(58 * MB);
+    run(4, 1, 20 * MB);
+    run(1, 0.01);
+    expect(reductions).toHaveLength(1);
+    run(1, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
+  });
+
+  it('waits idleAfterMs when that garbage is under earlyGarbageRatio of the live old generation, or no full collection is due', () => {
+    // 250 MB left by V8's mark-compact, 100 MB of garbage since: under half of it
+    const { reductions, run, growOld, growBuffers, markCompact } = afterStartUpReduction(80 * MB);
+    run(5, 1, 20 * MB);
+    markCompact(250 * MB);
+    run(1, 1);
+    growOld(60 * MB);
+    growBuffers(40 * MB);
+    run(4, 1);
+    run(4, 0.01);
+    expect(reductions).toHaveLength(1);
+    run(1, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true]);
+    // 25 MB of garbage after a mark-compact that left 40 MB: over half of it, but no full collection is due (the
+    // reduction is a scavenge, which frees no promoted Buffer), so no sooner reduction either
+    run(5, 1);
+    markCompact(40 * MB);
+    run(1, 1);
+    growOld(10 * MB);
+    growBuffers(15 * MB);
+    run(4, 1, 20 * MB);
+    run(4, 0.01);
+    expect(reductions).toHaveLength(2);
+    run(1, 0.01);
+    expect(reductions.map((reduction) => reduction.fullCollection)).toEqual([true, true, false]);
   });
 
   it('collects only the young generation when the old one grew less than the bound since the last mark-compact', () => {
@@ -265,6 +325,27 @@ describe('IdleMemoryReducer', () => {
     growOld(40 * MB);
     run(6, 0.01);
     expect(fullCollections).toEqual([false, true]);
+  });
+
+  // S1's holding broker at load 6: V8's last mark-compact under the load, then 13.5 MB of old space and 24 MB of
+  // ArrayBuffers (promoted request bodies, dead): a full collection frees them, a scavenge does not
+  it('collects the old generation too when it and ArrayBuffers grew by fullCollectionGrowthBytes together', () => {
+    const { reducer, fullCollections, run, growOld, growBuffers, markCompact } = harness([1 * MB], 5_000, 100 * MB);
+    reducer.start();
+    run(5, 1);
+    markCompact(100 * MB);
+    run(1, 1);
+    growOld(14 * MB);
+    growBuffers(24 * MB);
+    run(4, 1);
+    run(6, 0.01);
+    expect(fullCollections).toEqual([true]);
+    // the same Buffers' growth with less old space: 30 MB in all, under the bound, a scavenge
+    run(5, 1, 20 * MB);
+    growOld(6 * MB);
+    growBuffers(24 * MB);
+    run(6, 0.01);
+    expect(fullCollections).toEqual([true, false]);
   });
 
   it('counts its own full collection as the last mark-compact: the next stretch without growth is young-only', () => {

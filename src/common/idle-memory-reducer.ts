@@ -11,7 +11,12 @@
 // (else there is nothing to give back).
 //
 // With a full collection when the old generation grew by `fullCollectionGrowthBytes` since the last mark-compact
-// (V8's own, seen through perf_hooks at the next sample, or the reducer's; the start counts as one at 0 bytes).
+// (V8's own, seen through perf_hooks at the next sample, or the reducer's; the start counts as one at 0 bytes),
+// ArrayBuffers' memory counted with it: a dead Buffer that was promoted keeps its memory, outside V8's heap, until a
+// mark-compact, as a dead old object does (S1's holding broker, 4 s produce at 10,000 partitions, load 6: 13.5 MB of
+// old space and 24 MB of ArrayBuffers since V8's last mark-compact under the load; its reductions, scavenges only,
+// left 45 MB of ArrayBuffers and 243 MB resident 25 s into idleness, where one with a full collection reads 165-175).
+// V8 counts them too: external memory's growth starts a mark-compact of its own under load.
 // Garbage that reached the old generation waits for a mark-compact, and V8 starts one only when the old generation
 // reaches its limit, which a busy start-up sets at up to 4x the live size: an idle broker then keeps it for good.
 // Measured (S1, 10,000 partitions restarted after kill -9, 25 s idle): heap 239 MB of which 81 MB live, resident
@@ -35,9 +40,21 @@
 // hundred partitions starts with 30-60 MB) waits the full `idleAfterMs`, so an ordinary lull is not met by a full
 // collection's pause. The same 2 s for a later stretch whose resident set grew by `startUpGrowthBytes` since the last
 // reduction while the old generation grew less than `fullCollectionGrowthBytes`: that reduction is a scavenge and
-// malloc_trim (milliseconds, no full collection), and what it gives back is the young generation and glibc's arenas
+// malloc_trim (milliseconds, no full collection, whatever ArrayBuffers grew; a full one waits for a follow-up), and what it gives back is the young generation and glibc's arenas
 // (S1's holding broker after a 16 s produce: 333-367 MB 5 s into idleness, of it 130-150 MB outside V8's heap against
 // 75-80 MB before the produce, and 33.6 MB of young generation; V8's own mark-compacts had run at its end).
+// And the same 2 s for a stretch whose full collection is due (the old generation and ArrayBuffers grew
+// `fullCollectionGrowthBytes`) when that growth is at least `earlyGarbageRatio` (0.5) of the old generation the last
+// mark-compact left, once one has measured it. The full collection's pause is its marking (and compaction) of the
+// live part, which that mark-compact's leftover stands for; what it gives back is the growth since (S1's holding
+// broker, 10,000 partitions after a 4 s produce: 85 MB left by V8's last mark-compact under the load, then 42 MB of
+// old space and 58 MB of ArrayBuffers, 1.2x it, under the 128 MB, so the reduction came 5-10 s into idleness: 313 MB
+// at 5 s, 175 MB at 25 s). A ratio of 0.5 is a heap 1.5x what the last mark-compact left: V8's own growing factor at
+// an idle allocation rate is its floor, 1.1, and its conservative one 1.3 (heap-controller.cc), so V8 would have
+// called such a heap due had it set the limit while idle; the limit it set under load (a factor of up to 4) is what
+// leaves it standing. The same bounds as above: never under steady load, once per idle stretch, at most one per
+// half a live old generation promoted, and a stretch with less garbage (or none due for a full collection, or no
+// mark-compact yet to measure the live part by) waits `idleAfterMs`.
 //
 // Why sometimes twice: V8 (heap.cc ShouldResizeNewSpace, V8 11.3) shrinks the semi-spaces at a scavenge only when
 // its allocation throughput is under 1,000 bytes/ms, and it measures that (gc-tracer.cc, AverageSpeed over
@@ -96,13 +113,17 @@ export interface IdleMemoryReducerOptions {
   followUpAfterMs: number;
   /** Follow-ups at most in one idle stretch. */
   followUpsMax: number;
-  /** Growth of V8's old generation since the last mark-compact above which a reduction collects it too. */
+  /** Growth of V8's old generation and ArrayBuffers' memory since the last mark-compact above which a reduction
+   *  collects the old generation too (a promoted Buffer's memory waits for a mark-compact as an old object does). */
   fullCollectionGrowthBytes: number;
   /** The idle time before a reduction when the old generation grew by `startUpGrowthBytes` since the last
    *  mark-compact (start-up's garbage, or a busy stretch's, see the header); the shorter of this and `idleAfterMs`. */
   startUpIdleAfterMs: number;
   /** See startUpIdleAfterMs: growth of the old generation plus ArrayBuffers' memory (see the header). */
   startUpGrowthBytes: number;
+  /** The same sooner reduction when a full collection is due and that growth is at least this fraction of the old
+   *  generation the last mark-compact left (what the full collection marks, its pause): see the header. */
+  earlyGarbageRatio: number;
 }
 
 export interface IdleMemoryProbes {
@@ -178,6 +199,7 @@ export const IDLE_MEMORY_REDUCER_DEFAULTS: Omit<IdleMemoryReducerOptions, 'idleA
   fullCollectionGrowthBytes: 32 * 1024 * 1024,
   startUpIdleAfterMs: 2_000,
   startUpGrowthBytes: 128 * 1024 * 1024,
+  earlyGarbageRatio: 0.5,
 };
 
 export class IdleMemoryReducer {
@@ -278,7 +300,9 @@ export class IdleMemoryReducer {
       this.reduce(nowMs, this.probes.rssBytes(), true);
       return;
     }
-    if (this.reducedThisStretch || nowMs - this.idleSinceMs < this.idleAfterMs()) return;
+    if (this.reducedThisStretch) return;
+    const wait = this.idleWait();
+    if (nowMs - this.idleSinceMs < wait.afterMs) return;
     this.reducedThisStretch = true;
     const rssBeforeBytes = this.probes.rssBytes();
     if (
@@ -286,21 +310,32 @@ export class IdleMemoryReducer {
       this.probes.youngGenerationBytes() <= this.options.idleYoungGenerationBytes
     )
       return;
-    this.reduce(nowMs, rssBeforeBytes, false);
+    // the resident-growth rule's early reduction is a scavenge and malloc_trim, whatever ArrayBuffers grew
+    this.reduce(nowMs, rssBeforeBytes, false, wait.youngOnly && nowMs - this.idleSinceMs < this.options.idleAfterMs);
   }
 
-  /** How long this idle stretch waits for its reduction: sooner after large old-generation growth (see the header). */
-  private idleAfterMs(): number {
+  /** How long this idle stretch waits for its reduction: sooner after large old-generation growth (see the header);
+   *  `youngOnly` when the sooner wait is the resident-growth rule's (no full collection before idleAfterMs). */
+  private idleWait(): { afterMs: number; youngOnly: boolean } {
     const { idleAfterMs, startUpIdleAfterMs } = this.options;
-    if (startUpIdleAfterMs >= idleAfterMs) return idleAfterMs;
+    if (startUpIdleAfterMs >= idleAfterMs) return { afterMs: idleAfterMs, youngOnly: false };
     const { startUpGrowthBytes, fullCollectionGrowthBytes } = this.options;
     const oldGrowth = this.oldGenerationGrowth();
-    if (oldGrowth + this.arrayBufferGrowth() >= startUpGrowthBytes) return startUpIdleAfterMs;
+    const garbage = oldGrowth + this.arrayBufferGrowth();
+    if (garbage >= startUpGrowthBytes) return { afterMs: startUpIdleAfterMs, youngOnly: false };
+    // garbage large next to the live old generation that the due full collection marks (see the header); only once a
+    // mark-compact has measured that live part (the start's 0 bytes are not a measure)
+    if (
+      this.oldGenerationAfterMarkCompact > 0 &&
+      garbage >= fullCollectionGrowthBytes &&
+      garbage >= this.oldGenerationAfterMarkCompact * this.options.earlyGarbageRatio
+    )
+      return { afterMs: startUpIdleAfterMs, youngOnly: false };
     // a later stretch whose resident set grew with no full collection due: a scavenge and malloc_trim (see the header)
     const residentGrowth = this.reductionCount > 0 ? this.probes.rssBytes() - this.rssAfterLastReduction : 0;
     return residentGrowth >= startUpGrowthBytes && oldGrowth < fullCollectionGrowthBytes
-      ? startUpIdleAfterMs
-      : idleAfterMs;
+      ? { afterMs: startUpIdleAfterMs, youngOnly: true }
+      : { afterMs: idleAfterMs, youngOnly: false };
   }
 
   private noteMarkCompact(): void {
@@ -317,8 +352,9 @@ export class IdleMemoryReducer {
     return this.probes.oldGenerationBytes() - this.oldGenerationAfterMarkCompact;
   }
 
-  private reduce(nowMs: number, rssBeforeBytes: number, followUp: boolean): void {
-    const fullCollection = this.oldGenerationGrowth() >= this.options.fullCollectionGrowthBytes;
+  private reduce(nowMs: number, rssBeforeBytes: number, followUp: boolean, youngOnly = false): void {
+    const fullCollection =
+      !youngOnly && this.oldGenerationGrowth() + this.arrayBufferGrowth() >= this.options.fullCollectionGrowthBytes;
     this.probes.reduce(fullCollection);
     this.reductionCount++;
     if (fullCollection) {
