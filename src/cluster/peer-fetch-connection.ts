@@ -4,8 +4,8 @@
 // copied out in the read callback, before the next read); its body, which must come with a content-length (a Brook
 // leader's replica-fetch answers and its errors do), goes into a buffer from AnswerBuffers that the caller gives
 // back (release) once nothing reads it any more: what came in the head's read is copied there, the rest is read
-// straight into it (reads as large as the socket holds, not 64 KiB ones copied again). So a fetch allocates no socket chunks, no stream or message objects
-// and no body buffer of its own, as node:http's client does.
+// straight into it (reads as large as the socket holds, not 64 KiB ones copied again). So a fetch allocates no
+// socket chunks, no stream or message objects and no body buffer of its own, as node:http's client does.
 //
 // The connection is kept after a complete answer (unless the answer says `connection: close`) and made again on the
 // next request after any failure. A request sent on a kept connection that closes before any byte of the answer

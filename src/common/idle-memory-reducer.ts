@@ -40,9 +40,10 @@
 // hundred partitions starts with 30-60 MB) waits the full `idleAfterMs`, so an ordinary lull is not met by a full
 // collection's pause. The same 2 s for a later stretch whose resident set grew by `startUpGrowthBytes` since the last
 // reduction while the old generation grew less than `fullCollectionGrowthBytes`: that reduction is a scavenge and
-// malloc_trim (milliseconds, no full collection, whatever ArrayBuffers grew; a full one waits for a follow-up), and what it gives back is the young generation and glibc's arenas
-// (S1's holding broker after a 16 s produce: 333-367 MB 5 s into idleness, of it 130-150 MB outside V8's heap against
-// 75-80 MB before the produce, and 33.6 MB of young generation; V8's own mark-compacts had run at its end).
+// malloc_trim (milliseconds, no full collection, whatever ArrayBuffers grew; a full one waits for a follow-up), and
+// what it gives back is the young generation and glibc's arenas (S1's holding broker after a 16 s produce: 333-367 MB
+// 5 s into idleness, of it 130-150 MB outside V8's heap against 75-80 MB before the produce, and 33.6 MB of young
+// generation; V8's own mark-compacts had run at its end).
 // And the same 2 s for a stretch whose full collection is due (the old generation and ArrayBuffers grew
 // `fullCollectionGrowthBytes`) when that growth is at least `earlyGarbageRatio` (0.5) of the old generation the last
 // mark-compact left, once one has measured it. The full collection's pause is its marking (and compaction) of the
