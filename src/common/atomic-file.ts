@@ -3,7 +3,8 @@
 // replaceFileUnsynced is the same without either fsync: a process crash (kill -9) still finds the old or the new
 // content whole (the page cache outlives the process), but a power loss may keep the old one, or on a file system
 // without ext4's replace-on-rename ordering an empty file; only for a file its reader can rebuild or repair (the
-// leader-epoch checkpoint, log-state-files.ts).
+// leader-epoch checkpoint, log-state-files.ts), or one made durable later with syncReplacedFile (the producer
+// snapshot of a roll, behind the appends that follow it: local-log.ts).
 // Reading one back: its text, or null when it does not exist yet (a first start). Through `fs.promises`, so that
 // a test can make one step fail.
 import { promises as fsp } from 'node:fs';
@@ -42,6 +43,17 @@ export async function replaceFileUnsynced(path: string, data: string | Buffer): 
   const temporary = `${path}${ATOMIC_TEMP_SUFFIX}`;
   await fsp.writeFile(temporary, data, { mode: DATA_FILE_MODE });
   await fsp.rename(temporary, path);
+}
+
+/** Makes a replaceFileUnsynced durable: fsyncs the file, then its folder (the rename). */
+export async function syncReplacedFile(path: string): Promise<void> {
+  const file = await fsp.open(path, 'r');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await fsyncDirectory(dirname(path));
 }
 
 export async function fsyncDirectory(path: string): Promise<void> {

@@ -1,14 +1,46 @@
+import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { basename, join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appendBatches, dir, logFiles, open, useLogDir } from '../../test/support/partition-log-spec.js';
 import { batchesOf, batchOf, batchOfValues, harness, readAll, recordsOf, T0 } from '../../test/support/log-fixtures.js';
 import { FileHandlePool } from './file-handle-pool.js';
 import { OffsetOutOfRangeError } from './log-errors.js';
 import { readLogState } from './log-state-files.js';
+import { decodeProducerSnapshot } from './producer-snapshot.js';
 import { hasValidCrc } from './record-batch.js';
+import { LOG_STATE_FILE, snapshotFilePath } from './segment-files.js';
 
 useLogDir();
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** A pool whose handles' fsyncs (the segments' .log files) each record the file's name, then wait for `held`. */
+function heldSyncPool(synced: string[], held: Promise<void>): FileHandlePool {
+  class HeldSyncPool extends FileHandlePool {
+    override withHandle<T>(path: string, use: (handle: FileHandle) => Promise<T>): Promise<T> {
+      return super.withHandle(path, (handle) =>
+        use(
+          new Proxy(handle, {
+            get: (target, key) => {
+              if (key === 'sync') {
+                return async () => {
+                  synced.push(basename(path));
+                  await held;
+                  return target.sync();
+                };
+              }
+              const value: unknown = Reflect.get(target, key);
+              return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+            },
+          }),
+        ),
+      );
+    }
+  }
+  return new HeldSyncPool(64);
+}
 
 describe('PartitionLog', () => {
   describe('append and read', () => {
@@ -66,28 +98,7 @@ describe('PartitionLog', () => {
       let letSyncsGo!: () => void;
       const syncsHeld = new Promise<void>((resolve) => (letSyncsGo = resolve));
       const synced: string[] = [];
-      class HeldSyncPool extends FileHandlePool {
-        override withHandle<T>(path: string, use: (handle: FileHandle) => Promise<T>): Promise<T> {
-          return super.withHandle(path, (handle) =>
-            use(
-              new Proxy(handle, {
-                get: (target, key) => {
-                  if (key === 'sync') {
-                    return async () => {
-                      synced.push(basename(path));
-                      await syncsHeld;
-                      return target.sync();
-                    };
-                  }
-                  const value: unknown = Reflect.get(target, key);
-                  return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-                },
-              }),
-            ),
-          );
-        }
-      }
-      const log = await open(harness(dir, { segmentBytes: 400 }, new HeldSyncPool(64)));
+      const log = await open(harness(dir, { segmentBytes: 400 }, heldSyncPool(synced, syncsHeld)));
       let i = 0;
       while (log.segmentCount === 1) await log.appendAsLeader(batchOfValues(`b${i++}`, 3), 0);
       // the roll's fsync of the first segment has not returned, and the append that rolled was answered
@@ -102,6 +113,50 @@ describe('PartitionLog', () => {
       await log.rolledSegmentFlushed();
       expect((await readLogState(dir)).recoveryPoint).toBe(rolledAt);
       expect((await readAll(log)).length).toBe(3 * (i + 1));
+    });
+
+    it('fsyncs the producer snapshot of a roll behind the appends that follow, before the recovery point moves', async () => {
+      // the segments' fsyncs wait until the test lets them go; every fsync through fs.promises is recorded by path
+      let letSyncsGo!: () => void;
+      const syncsHeld = new Promise<void>((resolve) => (letSyncsGo = resolve));
+      const synced: string[] = [];
+      const log = await open(harness(dir, { segmentBytes: 400 }, heldSyncPool(synced, syncsHeld)));
+      const paths = new WeakMap<object, string>();
+      const openFile = fsp.open.bind(fsp);
+      vi.spyOn(fsp, 'open').mockImplementation(async (path, ...rest) => {
+        const handle = await openFile(path, ...rest);
+        paths.set(handle, String(path));
+        return handle;
+      });
+      const probe = await fsp.open(join(dir, 'probe'), 'w');
+      const handlePrototype = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+      await probe.close();
+      const sync = handlePrototype.sync;
+      vi.spyOn(handlePrototype, 'sync').mockImplementation(function (this: FileHandle) {
+        synced.push(paths.get(this) ?? '(pool)');
+        return sync.call(this);
+      });
+      let i = 0;
+      while (log.segmentCount === 1) await log.appendAsLeader(batchOfValues(`b${i++}`, 3), 0);
+      const rolledAt = log.segmentSummaries()[1].baseOffset;
+      const snapshot = snapshotFilePath(dir, rolledAt);
+      try {
+        await log.appendAsLeader(batchOfValues('after', 3), 0);
+        // the roll wrote the snapshot and the appends went on; neither it nor the folder has been fsynced yet
+        expect(decodeProducerSnapshot(await fsp.readFile(snapshot))).toEqual([]);
+        expect(synced.filter((name) => name === snapshot || name.startsWith(`${snapshot}.`) || name === dir)).toEqual(
+          [],
+        );
+      } finally {
+        letSyncsGo();
+      }
+      await log.rolledSegmentFlushed();
+      // the snapshot, then the folder (its rename), both before the state file that moves the recovery point
+      const stateFile = synced.findIndex((name) => name.startsWith(join(dir, LOG_STATE_FILE)));
+      expect(synced.indexOf(snapshot)).toBeGreaterThan(-1);
+      expect(synced.indexOf(dir, synced.indexOf(snapshot))).toBeGreaterThan(synced.indexOf(snapshot));
+      expect(stateFile).toBeGreaterThan(synced.indexOf(dir, synced.indexOf(snapshot)));
+      expect((await readLogState(dir)).recoveryPoint).toBe(rolledAt);
     });
 
     it('one read returns batches from one segment only', async () => {

@@ -1,10 +1,11 @@
 // The producer state on disk: the snapshot files of a partition folder (format in producer-snapshot.ts, names in
 // segment-files.ts), and rebuilding the state as of an offset from the latest snapshot at or below it plus the
 // batch headers written after it (Kafka's ProducerStateManager.truncateAndReload). Opening a log, a truncation and
-// a reset call it; the appender writes a snapshot at every roll, the log's close one at its end. A small snapshot
+// a reset call it; the appender writes a snapshot at every roll (unsynced, made durable behind the appends: see
+// LocalLog.roll), the log's close one at its end. A small snapshot
 // (a few producers) is read on the event loop (folder-metadata-reads.ts), a large one through the thread pool.
 import { readdir, rm } from 'node:fs/promises';
-import { writeFileAtomic } from '../common/atomic-file.js';
+import { replaceFileUnsynced, syncReplacedFile, writeFileAtomic } from '../common/atomic-file.js';
 import { readFileBytes } from './folder-metadata-reads.js';
 import type { LogSegment } from './log-segment.js';
 import { floorSegmentIndex } from './log-segments.js';
@@ -30,6 +31,21 @@ export function snapshotOffsetsIn(names: readonly string[]): number[] {
 /** Writes the table as the snapshot at `offset` (atomically: the old file or the new one, never a mix). */
 export function writeProducerSnapshot(dir: string, offset: number, table: ProducerStateTable): Promise<void> {
   return writeFileAtomic(snapshotFilePath(dir, offset), encodeProducerSnapshot(table.all()));
+}
+
+/**
+ * The same without fsync (a kill -9 still finds it whole, in the page cache): a roll's snapshot, made durable by
+ * syncProducerSnapshot before the recovery point passes its offset. A power loss before that may leave it missing
+ * or failing its checks: the loader then deletes it and starts from the one before (reloadProducerState), and
+ * re-scans from the recovery point in any case.
+ */
+export function writeProducerSnapshotUnsynced(dir: string, offset: number, table: ProducerStateTable): Promise<void> {
+  return replaceFileUnsynced(snapshotFilePath(dir, offset), encodeProducerSnapshot(table.all()));
+}
+
+/** Makes the snapshot writeProducerSnapshotUnsynced wrote at `offset` durable (the file, then the folder). */
+export function syncProducerSnapshot(dir: string, offset: number): Promise<void> {
+  return syncReplacedFile(snapshotFilePath(dir, offset));
 }
 
 /**
