@@ -33,13 +33,32 @@ describe('plainV2ProduceOf (the produces the route takes before Fastify)', () =>
       topic: 'bench',
       partitionText: '0',
       acksText: undefined,
+      answerType: 'application/vnd.kafka.v2+json',
     });
     for (const acks of ['all', '-1', '0', '1'])
       expect(plainV2ProduceOf(requestOf(`/topics/a.b_c-9/partitions/12?acks=${acks}`), BODY_BYTES_MAX)).toEqual({
         topic: 'a.b_c-9',
         partitionText: '12',
         acksText: acks,
+        answerType: 'application/vnd.kafka.v2+json',
       });
+  });
+
+  it('takes an Accept header that admits a v2 answer, with the type negotiated from it', () => {
+    const answerTypes = Object.fromEntries(
+      ['*/*', 'application/vnd.kafka.v2+json', 'application/json', 'text/html, application/json;q=0.5'].map(
+        (accept) => [
+          accept,
+          plainV2ProduceOf(requestOf(PATH, { ...PLAIN_HEADERS, accept }), BODY_BYTES_MAX)?.answerType,
+        ],
+      ),
+    );
+    expect(answerTypes).toEqual({
+      '*/*': 'application/vnd.kafka.v2+json',
+      'application/vnd.kafka.v2+json': 'application/vnd.kafka.v2+json',
+      'application/json': 'application/json',
+      'text/html, application/json;q=0.5': 'application/json',
+    });
   });
 
   it('leaves anything else to Fastify: methods, paths, queries, media types, lengths, and the headers of other shapes', () => {
@@ -64,9 +83,11 @@ describe('plainV2ProduceOf (the produces the route takes before Fastify)', () =>
       requestOf(PATH, { 'content-type': V2_BINARY_MEDIA_TYPE }),
       requestOf(PATH, { ...PLAIN_HEADERS, 'content-length': '0' }),
       requestOf(PATH, { ...PLAIN_HEADERS, 'content-length': String(BODY_BYTES_MAX + 1) }),
+      // Fastify answers these 406 (registerV2AcceptCheck)
+      requestOf(PATH, { ...PLAIN_HEADERS, accept: 'text/html' }),
+      requestOf(PATH, { ...PLAIN_HEADERS, accept: 'application/json;q=0' }),
       ...[
         'origin',
-        'accept',
         'authorization',
         'idempotency-key',
         'brook-producer-id',
@@ -183,6 +204,18 @@ describe('V2ProduceRoute (in front of the HTTP server)', () => {
     ]);
   });
 
+  it('labels the answer and an error with the type negotiated from Accept', async () => {
+    expect((await post(PATH, BODY, { accept: 'application/json' })).headers['content-type']).toBe('application/json');
+    answerWith = () => {
+      throw errors.topicNotFound('bench');
+    };
+    const refused = await post(PATH, BODY, { accept: 'application/vnd.kafka.v2+json, application/json' });
+    expect(refused.status).toBe(404);
+    expect(refused.headers['content-type']).toBe('application/vnd.kafka.v2+json');
+    expect((await post(PATH, BODY, { accept: 'application/json' })).headers['content-type']).toBe('application/json');
+    expect(passedOn).toEqual([]);
+  });
+
   it('gives the controller a body the scanner does not take parsed, and serialises an object answer', async () => {
     answerWith = () => ({ offsets: [{ partition: 0, offset: 5, error_code: null, error: null }] });
     // an escape in a value: the scanner leaves it to JSON.parse
@@ -214,7 +247,7 @@ describe('V2ProduceRoute (in front of the HTTP server)', () => {
   });
 
   it('passes on other shapes, a principal with a quota, every request at debug level and all once closing', async () => {
-    expect((await post(PATH, BODY, { accept: 'application/json' })).status).toBe(418);
+    expect((await post(PATH, BODY, { accept: 'text/html' })).status).toBe(418);
     limited = ['producer_byte_rate'];
     expect((await post(PATH)).status).toBe(418);
     limited = ['request_rate'];

@@ -4,15 +4,15 @@
 //
 // Only the plain request is taken: POST /topics/<topic>/partitions/<digits>, with no query or only `acks=` all, -1,
 // 0 or 1; Content-Type exactly application/vnd.kafka.binary.v2+json; a Content-Length from 1 to the body bound and
-// no Transfer-Encoding or Content-Encoding; none of Origin, Accept, Authorization, Idempotency-Key and the
-// Brook-Producer-* headers; on a broker without CORS, without required authentication and with the authorizer off
+// no Transfer-Encoding or Content-Encoding; an Accept header, if any, that admits a v2 answer (v2-accept.ts; any
+// other gets Fastify's 406); none of Origin, Authorization, Idempotency-Key and the Brook-Producer-* headers; on a broker without CORS, without required authentication and with the authorizer off
 // (installV2ProduceRoute installs nothing otherwise), while the anonymous principal has no request or producer byte
 // quota, the broker is not closing and is not logging each request (debug). Anything else goes on to Fastify
 // unchanged, before a byte of its body is read.
 //
 // What is taken is answered as that pipeline answers it, by the same code: the body read as the JSON body parser
 // reads a v2 binary body (v2BinaryBody), V2Controller.produceToPartition itself, the answer labelled with the v2
-// type the Accept negotiation gives a request without Accept (v2-accept.ts), errors as the error filter renders
+// type the Accept negotiation gives (negotiatedV2Type), errors as the error filter renders
 // them (writeErrorAnswer), the X-Request-Id (requestIdOf), the request's context, and the same series of
 // brook_http_requests_total, brook_http_request_duration_seconds and brook_http_request_errors_total. Such a request
 // has no security hook work to do: it is anonymous, unrestricted and not audited (produce is not an admin change).
@@ -30,7 +30,7 @@ import { QuotaManager } from '../../security/quota-manager.service.js';
 import { principalOf } from '../../security/request-identity.js';
 import { gatheredBody, v2BinaryBody } from '../body/json-body-parser.js';
 import { specPath } from '../security/route-rights.js';
-import { V2_DEFAULT_TYPE } from './v2-accept.js';
+import { acceptsV2Json, negotiatedV2Type } from './v2-accept.js';
 import { type ProduceReply, V2Controller } from './v2.controller.js';
 
 /** The route as Fastify knows it, and its label in the request metrics (openapi.yaml's form). */
@@ -41,10 +41,9 @@ export const V2_BINARY_MEDIA_TYPE = 'application/vnd.kafka.binary.v2+json';
 /** A plain request's URL: a topic of Kafka's legal characters (at most 249), a partition of digits, the acks. */
 const PLAIN_PRODUCE_URL = /^\/topics\/([A-Za-z0-9._-]{1,249})\/partitions\/(\d{1,10})(?:\?acks=(all|-1|0|1))?$/;
 const DECLARED_LENGTH = /^[1-9]\d{0,9}$/;
-/** Headers that make a request another shape (CORS, negotiation, credentials, idempotence, encodings). */
+/** Headers that make a request another shape (CORS, credentials, idempotence, encodings). */
 const OTHER_SHAPE_HEADERS = [
   'origin',
-  'accept',
   'authorization',
   'idempotency-key',
   'brook-producer-id',
@@ -59,6 +58,8 @@ export interface PlainV2Produce {
   partitionText: string;
   /** The acks parameter as given (undefined: none). */
   acksText: string | undefined;
+  /** The content type of the answer, errors included: negotiated from the Accept header (v2-accept.ts). */
+  answerType: string;
 }
 
 /** The parts of a plain v2 binary produce to a partition (see the top), or null for any other request. */
@@ -68,9 +69,11 @@ export function plainV2ProduceOf(request: IncomingMessage, bodyBytesMax: number)
   const length = headers['content-length'];
   if (length === undefined || !DECLARED_LENGTH.test(length) || Number(length) > bodyBytesMax) return null;
   for (const name of OTHER_SHAPE_HEADERS) if (headers[name] !== undefined) return null;
+  // an Accept that admits no v2 answer is refused 406 by Fastify's hook (registerV2AcceptCheck)
+  if (!acceptsV2Json(headers.accept)) return null;
   const match = PLAIN_PRODUCE_URL.exec(request.url ?? '');
   if (match === null) return null;
-  return { topic: match[1], partitionText: match[2], acksText: match[3] };
+  return { topic: match[1], partitionText: match[2], acksText: match[3], answerType: negotiatedV2Type(headers.accept) };
 }
 
 /** The reply the controller sets headers on: kept in the order set, after the X-Request-Id, as Fastify keeps them. */
@@ -135,7 +138,7 @@ export class V2ProduceRoute implements FrontRoute {
   }
 
   private async answer(
-    { topic, partitionText, acksText }: PlainV2Produce,
+    { topic, partitionText, acksText, answerType }: PlainV2Produce,
     request: IncomingMessage,
     response: ServerResponse,
     requestId: string,
@@ -147,7 +150,7 @@ export class V2ProduceRoute implements FrontRoute {
       body = v2BinaryBody(gathered);
     } catch (error) {
       // as Fastify answers a body its parser refused: the connection is closed, the client may send more
-      this.answerError(response, { [REQUEST_ID_HEADER]: requestId, connection: 'close' }, error);
+      this.answerError(response, { [REQUEST_ID_HEADER]: requestId, connection: 'close' }, error, answerType);
       return;
     }
     const reply = new FrontReply(response, requestId);
@@ -169,19 +172,19 @@ export class V2ProduceRoute implements FrontRoute {
         if (reply.headers['content-type'] === undefined)
           reply.header('content-type', 'application/json; charset=utf-8');
       }
-      // as registerV2AnswerContentType labels a JSON answer to a request without Accept
+      // as registerV2AnswerContentType labels a JSON answer: the type negotiated from Accept
       if (String(reply.headers['content-type']).startsWith('application/json'))
-        reply.header('content-type', V2_DEFAULT_TYPE);
+        reply.header('content-type', answerType);
       reply.header('content-length', String(Buffer.byteLength(text)));
       response.writeHead(200, reply.headers);
       response.end(text);
     } catch (error) {
-      this.answerError(response, { [REQUEST_ID_HEADER]: requestId }, error);
+      this.answerError(response, { [REQUEST_ID_HEADER]: requestId }, error, answerType);
     }
   }
 
-  private answerError(response: ServerResponse, headers: OutgoingHttpHeaders, error: unknown): void {
-    const errorCode = writeErrorAnswer(response, headers, error, V2_DEFAULT_TYPE);
+  private answerError(response: ServerResponse, headers: OutgoingHttpHeaders, error: unknown, type: string): void {
+    const errorCode = writeErrorAnswer(response, headers, error, type);
     if (errorCode !== null) this.metrics.error(errorCode);
   }
 }
