@@ -19,6 +19,7 @@ import { ControllerElection } from './controller-election/controller-election.se
 import { httpAdapterOptions, installRequestPipeline } from './http/request-pipeline.js';
 import { requestContextNeeded } from './http/request-id.js';
 import { installReplicaFetchRoute } from './internal/replica-fetch-route.js';
+import { installV2ProduceRoute } from './http/v2/v2-produce-route.js';
 import { rewriteConsoleUrl } from './console/console-url.js';
 import { KafkaListener } from './kafka/kafka-listener.service.js';
 import { createSecondListener } from './http/second-listener.js';
@@ -70,8 +71,10 @@ async function main(): Promise<void> {
     forceCloseConnections: true,
   });
   installRequestPipeline(app, config);
-  // followers' plain fetches answered before Fastify's pipeline, which answers everything else (see there)
+  // followers' plain fetches and plain v2 binary produces answered before Fastify's pipeline, which answers
+  // everything else (see there)
   installReplicaFetchRoute(app, config, requestContextNeeded(config));
+  installV2ProduceRoute(app, config, requestContextNeeded(config));
   const registry = config.schemaRegistry;
   if (registry.enabled) registerRegistryMediaType(app.getHttpAdapter().getInstance());
   const registryListener = registry.enabled ? createSecondListener(app, config, isSchemaRegistryPath) : null;

@@ -4,7 +4,8 @@
 // leaking internals (logged here). The Nest error filter (http/error.filter.ts) and the follower fetch's own route
 // (internal/replica-fetch-route.ts) both answer with it.
 import { HttpException, Logger } from '@nestjs/common';
-import { BrookError } from './brook-error.js';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { BrookError, OUTCOME_HEADER } from './brook-error.js';
 
 interface FastifyLikeError {
   statusCode?: number;
@@ -53,4 +54,33 @@ export function errorAnswer(exception: unknown): ErrorAnswer {
   }
   logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   return { status: 500, body: { error_code: 500, message: 'Internal server error' } };
+}
+
+/**
+ * Writes the answer to `error` as the error filter has Fastify write it (http/error.filter.ts), for the routes in
+ * front of Fastify: the `headers` Fastify's reply would hold by then (the X-Request-Id first), then Retry-After and
+ * Brook-Outcome when the error has them, `contentType` (what the route's answers are labelled with once Fastify's
+ * hooks ran) and the JSON body. Returns the error_code for the route's metrics, or null when the head was already
+ * sent (the answer is then only ended).
+ */
+export function writeErrorAnswer(
+  response: ServerResponse,
+  headers: OutgoingHttpHeaders,
+  error: unknown,
+  contentType: string,
+): number | null {
+  const { status, body, retryAfter, outcome } = errorAnswer(error);
+  if (response.headersSent) {
+    response.end();
+    return null;
+  }
+  const text = JSON.stringify(body);
+  const answerHeaders: OutgoingHttpHeaders = { ...headers };
+  if (retryAfter !== undefined) answerHeaders['retry-after'] = String(retryAfter);
+  if (outcome !== undefined) answerHeaders[OUTCOME_HEADER] = outcome;
+  answerHeaders['content-type'] = contentType;
+  answerHeaders['content-length'] = String(Buffer.byteLength(text));
+  response.writeHead(status, answerHeaders);
+  response.end(text);
+  return body.error_code;
 }

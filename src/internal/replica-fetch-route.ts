@@ -18,12 +18,12 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { integerParam } from '../application/params.js';
 import { PeerAuthenticator } from '../cluster/peer-auth.js';
 import { BATCHES_MEDIA_TYPE } from '../cluster/peer-client.js';
-import { OUTCOME_HEADER } from '../common/brook-error.js';
 import { clientGone } from '../common/client-gone.js';
-import { errorAnswer } from '../common/error-answer.js';
+import { writeErrorAnswer } from '../common/error-answer.js';
+import { type FrontRoute, installFrontRoute } from '../common/front-route.js';
 import { REQUEST_ID_HEADER, requestIdOf, runInRequest } from '../common/request-context.js';
 import type { BrokerConfig } from '../config/broker-config.js';
-import { Metrics, type TallyCell } from '../metrics/metrics.service.js';
+import { Metrics, RouteRequestMetrics } from '../metrics/metrics.service.js';
 import { answerHeaders, type ReplicaFetchRequest } from '../replication/replica-fetch-protocol.js';
 import { ReplicaManager } from '../replication/replica-manager.service.js';
 
@@ -107,20 +107,20 @@ export function writeBatchesAnswer(
   response.end();
 }
 
-export class ReplicaFetchRoute {
+export class ReplicaFetchRoute implements FrontRoute {
   private closing = false;
-  /** brook_http_requests_total's cells of the route, by status. */
-  private readonly requestCells = new Map<number, TallyCell<'method' | 'route' | 'status'>>();
-  private readonly labels = { method: METHOD, route: REPLICA_FETCH_ROUTE };
+  private readonly metrics: RouteRequestMetrics;
 
   constructor(
     private readonly replicas: ReplicaManager,
     private readonly peers: PeerAuthenticator,
-    private readonly metrics: Metrics,
+    metrics: Metrics,
     private readonly config: Pick<BrokerConfig, 'readBytesMax' | 'readWaitMsMax'>,
     /** Whether the request's context is entered (http/request-id.ts, requestContextNeeded). */
     private readonly contextNeeded: boolean,
-  ) {}
+  ) {
+    this.metrics = new RouteRequestMetrics(metrics, METHOD, REPLICA_FETCH_ROUTE);
+  }
 
   /** From now on every request goes on to Fastify (which answers 503 while the broker closes). */
   close(): void {
@@ -134,7 +134,7 @@ export class ReplicaFetchRoute {
     if (fetch === null || !this.peers.check(request).ok) return false;
     const startedMs = performance.now();
     const requestId = requestIdOf(request);
-    response.once('finish', () => this.count(response.statusCode, startedMs));
+    response.once('finish', () => this.metrics.count(response.statusCode, startedMs));
     if (this.contextNeeded) runInRequest({ requestId }, () => void this.answer(fetch, requestId, response));
     else void this.answer(fetch, requestId, response);
     return true;
@@ -152,36 +152,14 @@ export class ReplicaFetchRoute {
       );
       writeBatchesAnswer(response, { [REQUEST_ID_HEADER]: requestId, ...answerHeaders(answer) }, answer.batches);
     } catch (error) {
-      this.answerError(response, requestId, error);
+      const errorCode = writeErrorAnswer(
+        response,
+        { [REQUEST_ID_HEADER]: requestId },
+        error,
+        'application/json; charset=utf-8',
+      );
+      if (errorCode !== null) this.metrics.error(errorCode);
     }
-  }
-
-  /** As the error filter answers through Fastify (http/error.filter.ts), and counted as http-metrics.ts counts. */
-  private answerError(response: ServerResponse, requestId: string, error: unknown): void {
-    const { status, body, retryAfter, outcome } = errorAnswer(error);
-    if (response.headersSent) {
-      response.end();
-      return;
-    }
-    const text = JSON.stringify(body);
-    const headers: OutgoingHttpHeaders = { [REQUEST_ID_HEADER]: requestId };
-    if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-    if (outcome !== undefined) headers[OUTCOME_HEADER] = outcome;
-    headers['content-type'] = 'application/json; charset=utf-8';
-    headers['content-length'] = String(Buffer.byteLength(text));
-    response.writeHead(status, headers);
-    response.end(text);
-    this.metrics.requestErrors.inc({ ...this.labels, error_code: String(body.error_code) });
-  }
-
-  private count(status: number, startedMs: number): void {
-    let cell = this.requestCells.get(status);
-    if (cell === undefined) {
-      cell = this.metrics.requestCell(METHOD, REPLICA_FETCH_ROUTE, status);
-      this.requestCells.set(status, cell);
-    }
-    cell.add(1);
-    this.metrics.requestDuration.observe(this.labels, (performance.now() - startedMs) / 1000);
   }
 }
 
@@ -202,19 +180,6 @@ export function installReplicaFetchRoute(
     config,
     contextNeeded,
   );
-  const server = app.getHttpServer();
-  const fastifyListeners = server.listeners('request') as Array<(...args: unknown[]) => void>;
-  server.removeAllListeners('request');
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (route.take(request, response)) return;
-    for (const listener of fastifyListeners) listener.call(server, request, response);
-  });
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('preClose', (done) => {
-      route.close();
-      done();
-    });
+  installFrontRoute(app, route);
   return route;
 }

@@ -181,3 +181,38 @@ export class Metrics {
     if (batchBytes > 0) this.bytesOutTally.cell(topic, () => ({ topic })).add(batchBytes);
   }
 }
+
+/**
+ * The request series of one route answered outside Fastify's hooks (the routes in front of Fastify), counted as
+ * http/http-metrics.ts counts Fastify's: brook_http_requests_total by status, the duration, and error answers by
+ * their error_code.
+ */
+export class RouteRequestMetrics {
+  /** brook_http_requests_total's cells of the route, by status. */
+  private readonly requestCells = new Map<number, TallyCell<'method' | 'route' | 'status'>>();
+  private readonly labels: { method: string; route: string };
+
+  constructor(
+    private readonly metrics: Metrics,
+    method: string,
+    route: string,
+  ) {
+    this.labels = { method, route };
+  }
+
+  /** An answered request: its status, and its duration from `startedMs` (performance.now()). */
+  count(status: number, startedMs: number): void {
+    let cell = this.requestCells.get(status);
+    if (cell === undefined) {
+      cell = this.metrics.requestCell(this.labels.method, this.labels.route, status);
+      this.requestCells.set(status, cell);
+    }
+    cell.add(1);
+    this.metrics.requestDuration.observe(this.labels, (performance.now() - startedMs) / 1000);
+  }
+
+  /** An error answer, by its error_code. */
+  error(errorCode: number): void {
+    this.metrics.requestErrors.inc({ ...this.labels, error_code: String(errorCode) });
+  }
+}

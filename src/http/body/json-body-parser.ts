@@ -107,15 +107,13 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
         try {
           const produce = v2ProduceScan(request);
           // the schema body scanner's answer keeps the body: it gets one of its own, not the reused gather buffer
-          const body = produce === 'avro' ? owned(chunks, received) : gathered(chunks, received);
-          if (produce !== null) {
-            const scanned = produce === 'binary' ? scanV2BinaryBody(body) : scanV2SchemaBody(body, JSON_DEPTH_MAX);
-            if (scanned !== null) {
-              done(null, scanned);
-              return;
-            }
+          const body = produce === 'avro' ? owned(chunks, received) : gatheredBody(chunks, received);
+          if (produce === 'binary') {
+            done(null, v2BinaryBody(body));
+            return;
           }
-          done(null, parseJson(body));
+          const scanned = produce === 'avro' ? scanV2SchemaBody(body, JSON_DEPTH_MAX) : null;
+          done(null, scanned ?? parseJson(body));
         } catch (error) {
           done(error as Error, undefined);
         }
@@ -131,8 +129,11 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimitBytes: num
 const GATHER_BYTES_MAX = 1024 * 1024;
 let gatherBuffer = Buffer.alloc(0);
 
-/** The body in one buffer: its only chunk, a view of the reused gather buffer, or (past GATHER_BYTES_MAX) a copy. */
-function gathered(chunks: Buffer[], received: number): Buffer {
+/**
+ * The body in one buffer: its only chunk, a view of the reused gather buffer, or (past GATHER_BYTES_MAX) a copy. A
+ * view is only good until the next body is gathered: read it synchronously.
+ */
+export function gatheredBody(chunks: Buffer[], received: number): Buffer {
   if (chunks.length === 1) return chunks[0];
   if (received > GATHER_BYTES_MAX) return Buffer.concat(chunks, received);
   if (gatherBuffer.length < received)
@@ -170,6 +171,14 @@ function v2ProduceScan(request: FastifyRequest): 'binary' | 'avro' | null {
   const contentType = request.headers['content-type'] ?? '';
   if (v2SchemaType(contentType) === 'AVRO') return 'avro';
   return V2_JSON_EMBEDDED.test(contentType) ? null : 'binary';
+}
+
+/**
+ * A v2 binary produce body with a declared length, as the route gets it: the fast scanner's records, or (for
+ * anything but the plain shape) the body parsed the full way, which answers errors as every JSON body's parse does.
+ */
+export function v2BinaryBody(body: Buffer): unknown {
+  return scanV2BinaryBody(body) ?? parseJson(body);
 }
 
 /** Raw record batches, accepted on the internal broker-to-broker routes only. */
