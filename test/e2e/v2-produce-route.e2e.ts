@@ -135,6 +135,37 @@ describe('v2 binary produce in front of Fastify: the same answers', () => {
     expect(plain).toMatch(/^HTTP\/1\.1 \d{3} /);
   });
 
+  // each step's answer on one broker's topic, then the same steps on the other's
+  it('an Idempotency-Key: the first request, its retry (a replay), the key with another body, a bad key', async () => {
+    const other = JSON.stringify({ records: [{ value }] });
+    const steps: Array<[string, Record<string, string>]> = [
+      [W1_BODY, { 'idempotency-key': 'key-1' }],
+      [W1_BODY, { 'idempotency-key': 'key-1' }],
+      [other, { 'idempotency-key': 'key-1' }],
+      [other, { 'idempotency-key': 'k'.repeat(300) }],
+      [other, { 'brook-producer-id': 'x', 'brook-producer-epoch': '0', 'brook-producer-sequence': '0' }],
+    ];
+    const [plainTopic, otherTopic] = [await freshTopic(broker), await freshTopic(debugBroker)];
+    const answers = async (on: BrokerProcess, topic: string) => {
+      const all: string[] = [];
+      for (const [body, headers] of steps)
+        all.push(
+          (await rawAnswer(on.port, `/topics/${topic}/partitions/0`, body, headers)).replaceAll(topic, '{topic}'),
+        );
+      return all;
+    };
+    const plain = await answers(broker, plainTopic);
+    expect(plain).toEqual(await answers(debugBroker, otherTopic));
+    expect(plain[1]).toMatch(/\r\nidempotent-replayed: true\r\n/i);
+    expect(plain.map((answer) => answer.slice(0, 12))).toEqual([
+      'HTTP/1.1 200',
+      'HTTP/1.1 200',
+      'HTTP/1.1 422',
+      'HTTP/1.1 400',
+      'HTTP/1.1 400',
+    ]);
+  });
+
   it('counts the route in brook_http_requests_total as Fastify does', async () => {
     const before = await requestsCounted(200);
     await bothAnswers('/topics/{topic}/partitions/0', W1_BODY);

@@ -5,10 +5,11 @@
 // Only the plain request is taken: POST /topics/<topic>/partitions/<digits>, with no query or only `acks=` all, -1,
 // 0 or 1; Content-Type exactly application/vnd.kafka.binary.v2+json; a Content-Length from 1 to the body bound and
 // no Transfer-Encoding or Content-Encoding; an Accept header, if any, that admits a v2 answer (v2-accept.ts; any
-// other gets Fastify's 406); none of Origin, Authorization, Idempotency-Key and the Brook-Producer-* headers; on a broker without CORS, without required authentication and with the authorizer off
-// (installV2ProduceRoute installs nothing otherwise), while the anonymous principal has no request or producer byte
-// quota, the broker is not closing and is not logging each request (debug). Anything else goes on to Fastify
-// unchanged, before a byte of its body is read.
+// other gets Fastify's 406); neither Origin nor Authorization; on a broker without CORS, without required
+// authentication and with the authorizer off (installV2ProduceRoute installs nothing otherwise), while the anonymous
+// principal has no request or producer byte quota, the broker is not closing and is not logging each request
+// (debug). Anything else goes on to Fastify unchanged, before a byte of its body is read. An Idempotency-Key or the
+// Brook-Producer-* headers are the controller's to read, on either path.
 //
 // What is taken is answered as that pipeline answers it, by the same code: the body read as the JSON body parser
 // reads a v2 binary body (v2BinaryBody), V2Controller.produceToPartition itself, the answer labelled with the v2
@@ -41,17 +42,8 @@ export const V2_BINARY_MEDIA_TYPE = 'application/vnd.kafka.binary.v2+json';
 /** A plain request's URL: a topic of Kafka's legal characters (at most 249), a partition of digits, the acks. */
 const PLAIN_PRODUCE_URL = /^\/topics\/([A-Za-z0-9._-]{1,249})\/partitions\/(\d{1,10})(?:\?acks=(all|-1|0|1))?$/;
 const DECLARED_LENGTH = /^[1-9]\d{0,9}$/;
-/** Headers that make a request another shape (CORS, credentials, idempotence, encodings). */
-const OTHER_SHAPE_HEADERS = [
-  'origin',
-  'authorization',
-  'idempotency-key',
-  'brook-producer-id',
-  'brook-producer-epoch',
-  'brook-producer-sequence',
-  'transfer-encoding',
-  'content-encoding',
-] as const;
+/** Headers that make a request another shape (CORS, credentials, encodings). */
+const OTHER_SHAPE_HEADERS = ['origin', 'authorization', 'transfer-encoding', 'content-encoding'] as const;
 
 export interface PlainV2Produce {
   topic: string;
