@@ -1,14 +1,7 @@
-import { once } from 'node:events';
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { frontRouteServer, type FrontRouteServer } from '../../test/support/front-route-server.js';
 import { PeerAuthenticator } from '../cluster/peer-auth.js';
 import { CLUSTER_SECRET_HEADER } from '../cluster/peer-client.js';
 import { errors } from '../common/brook-error.js';
@@ -67,7 +60,7 @@ describe('plainFetchOf (the follower fetches the route takes before Fastify)', (
 });
 
 describe('ReplicaFetchRoute (in front of the HTTP server)', () => {
-  let server: Server;
+  let server: FrontRouteServer;
   let port: number;
   let metrics: Metrics;
   let route: ReplicaFetchRoute;
@@ -80,7 +73,6 @@ describe('ReplicaFetchRoute (in front of the HTTP server)', () => {
     // the broker's default level (info): each answered request is not logged
     Logger.overrideLogger(['fatal', 'error', 'warn', 'log']);
     fetches = [];
-    passedOn = [];
     answerWith = () => ({
       leaderEpoch: 3,
       highWatermark: 900,
@@ -97,19 +89,12 @@ describe('ReplicaFetchRoute (in front of the HTTP server)', () => {
     const config = loadBrokerConfig({ BROOK_REDIS_URL: 'redis://127.0.0.1:1', BROOK_CLUSTER_SECRET: SECRET });
     metrics = new Metrics();
     route = new ReplicaFetchRoute(replicas, new PeerAuthenticator(config), metrics, config, true);
-    server = createServer((request: IncomingMessage, response: ServerResponse) => {
-      if (route.take(request, response)) return;
-      passedOn.push(request.url ?? '');
-      response.writeHead(418).end();
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    port = (server.address() as AddressInfo).port;
+    server = await frontRouteServer(route);
+    ({ port, passedOn } = server);
   });
 
   afterEach(async () => {
-    server.close();
-    await once(server, 'close');
+    await server.close();
   });
 
   const get = (path: string, headers: Record<string, string> = { [CLUSTER_SECRET_HEADER]: SECRET }) =>

@@ -1,14 +1,7 @@
-import { once } from 'node:events';
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { frontRouteServer, type FrontRouteServer } from '../../../test/support/front-route-server.js';
 import { LaidOutRecords } from '../../application/produce/laid-out-records.js';
 import { errors } from '../../common/brook-error.js';
 import { Metrics } from '../../metrics/metrics.service.js';
@@ -104,7 +97,7 @@ describe('plainV2ProduceOf (the produces the route takes before Fastify)', () =>
 });
 
 describe('V2ProduceRoute (in front of the HTTP server)', () => {
-  let server: Server;
+  let server: FrontRouteServer;
   let port: number;
   let metrics: Metrics;
   let route: V2ProduceRoute;
@@ -118,7 +111,6 @@ describe('V2ProduceRoute (in front of the HTTP server)', () => {
     // the broker's default level (info): each answered request is not logged
     Logger.overrideLogger(['fatal', 'error', 'warn', 'log']);
     produced = [];
-    passedOn = [];
     limited = [];
     answerWith = (reply) => {
       void reply.header('content-type', 'application/json; charset=utf-8');
@@ -141,20 +133,12 @@ describe('V2ProduceRoute (in front of the HTTP server)', () => {
     metrics = new Metrics();
     const quotas = { limits: (_principal: string, kind: QuotaKind) => limited.includes(kind) };
     route = new V2ProduceRoute(controller, quotas, metrics, BODY_BYTES_MAX, true);
-    server = createServer((request: IncomingMessage, response: ServerResponse) => {
-      if (route.take(request, response)) return;
-      passedOn.push(request.url ?? '');
-      request.resume();
-      request.on('end', () => response.writeHead(418).end());
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    port = (server.address() as AddressInfo).port;
+    server = await frontRouteServer(route);
+    ({ port, passedOn } = server);
   });
 
   afterEach(async () => {
-    server.close();
-    await once(server, 'close');
+    await server.close();
   });
 
   const post = (path: string, body: string = BODY, headers: Record<string, string> = {}) =>
