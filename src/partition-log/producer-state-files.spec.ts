@@ -105,6 +105,7 @@ describe('producer-state snapshots', () => {
     await log.appendAsLeader(idempotentBatch(8, 0), 0); // offset 4, after the snapshot at 4
     // the older segments' producer ids rewritten on disk: a reload that read them would see producer 999
     for (const offset of [0, 1, 2]) await overwriteProducerId(offset, 999);
+    await log.rolledSegmentFlushed(); // the crash comes after the flush a roll left behind (LocalLog.roll)
     const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
     opened.push(crashed);
     const ids = [...crashed.producerState.all()].map((entry) => entry.producerId).sort();
@@ -145,6 +146,9 @@ describe('producer-state snapshots', () => {
     expect(await snapshotFiles()).toEqual(['00000000000000000002.snapshot']);
     // a producer retention forgot may start again at any sequence
     expect((await log.appendAsLeader(idempotentBatch(5, 17), 0)).firstOffset).toBe(3);
+    // the crash comes after the flush that append's roll left behind (LocalLog.roll): the old instance, which no
+    // kill stops here, would otherwise replace the state file while the new one opens the folder
+    await log.rolledSegmentFlushed();
     // after a crash, the snapshot at 2 (which still holds producer 5's deleted batch) does not bring it back
     const crashed = await PartitionLog.open(dir, h.config, { clock: h.clock, pool: new FileHandlePool(16) });
     opened.push(crashed);
