@@ -125,6 +125,11 @@ export class PartitionRouter {
     }
   }
 
+  /** A read of a partition led here answered now from the batches appended last, else null (replica-reads.ts). */
+  readRecent(topic: string, partition: number, offset: number, maxBytes: number): PartitionRead | null {
+    return this.isLocal(topic, partition) ? this.replicas.readRecent(topic, partition, offset, maxBytes) : null;
+  }
+
   async read(topic: string, partition: number, offset: number, options: ReadOptions): Promise<PartitionRead> {
     const leader = await this.leaderUrl(topic, partition);
     if (leader === null) return this.replicas.read(topic, partition, offset, options);
@@ -169,18 +174,13 @@ export class PartitionRouter {
    * Resolves when the partition may have data at `offset` or after `waitMs`: the local waiters when this broker
    * leads it, else a long-polling read on the leader (its answer is dropped; the caller reads again).
    */
-  async waitForData(
-    topic: string,
-    partition: number,
-    offset: number,
-    waitMs: number,
-    signal?: AbortSignal,
-  ): Promise<void> {
-    if (this.isLocal(topic, partition)) {
-      await this.replicas.waitForRecords(topic, partition, offset, waitMs, signal);
-      return;
-    }
-    await this.read(topic, partition, offset, { maxBytes: 1, waitMs, signal }).catch(() => undefined);
+  waitForData(topic: string, partition: number, offset: number, waitMs: number, signal?: AbortSignal): Promise<void> {
+    // the waiter's own promise when local: its caller resumes in the first reaction after the wake-up
+    if (this.isLocal(topic, partition)) return this.replicas.waitForRecords(topic, partition, offset, waitMs, signal);
+    return this.read(topic, partition, offset, { maxBytes: 1, waitMs, signal }).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Whether this broker leads the partition (or the partition is unknown, which the local path reports). */

@@ -64,8 +64,12 @@ export class OffsetWaiters {
     return this.waiters?.size ?? 0;
   }
 
-  /** Resolves when `notify` reports an offset above `offset`, after `waitMs`, or when `signal` aborts. */
-  wait(offset: number, waitMs: number, signal?: WaitSignal): Promise<void> {
+  /**
+   * Resolves when `notify` reports an offset above `offset`, after `waitMs`, or when `signal` aborts. `onWoken` runs
+   * synchronously when the waiter leaves the set, before the promise's reactions (PartitionWaiters forgets an
+   * emptied set there, so that the waiter's caller resumes one reaction after the wake, not three).
+   */
+  wait(offset: number, waitMs: number, signal?: WaitSignal, onWoken?: () => void): Promise<void> {
     if (waitMs <= 0 || this.budget.full || signal?.aborted === true) return Promise.resolve();
     const waiters = (this.waiters ??= new Set());
     return new Promise<void>((resolve) => {
@@ -74,7 +78,10 @@ export class OffsetWaiters {
         wake: () => {
           cancel();
           signal?.removeEventListener('abort', waiter.wake);
-          if (waiters.delete(waiter)) this.budget.release();
+          if (waiters.delete(waiter)) {
+            this.budget.release();
+            onWoken?.();
+          }
           resolve();
         },
       };
@@ -109,13 +116,21 @@ export class PartitionWaiters {
     return this.budget.parked;
   }
 
+  /** How many partitions have a request parked (a partition's set is dropped once emptied). */
+  get partitionsWaitedOn(): number {
+    return this.byKey.size;
+  }
+
   wait(key: string, offset: number, waitMs: number, signal?: WaitSignal): Promise<void> {
     let waiters = this.byKey.get(key);
     if (waiters === undefined) this.byKey.set(key, (waiters = new OffsetWaiters(this.clock, this.budget)));
     const parked = waiters;
-    return parked.wait(offset, waitMs, signal).finally(() => {
+    const forgetEmptied = () => {
       if (parked.parked === 0 && this.byKey.get(key) === parked) this.byKey.delete(key);
-    });
+    };
+    const waiting = parked.wait(offset, waitMs, signal, forgetEmptied);
+    forgetEmptied(); // a wait that returned at once (no time, the budget full, aborted) parked nothing
+    return waiting;
   }
 
   notify(key: string, offset: number): void {

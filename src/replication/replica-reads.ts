@@ -103,6 +103,24 @@ export abstract class ReplicaReads {
     return this.readLed(now, offset, options.maxBytes, minOneBatch);
   }
 
+  /**
+   * A read answered now, synchronously, from the batches appended last (last-appends.ts), or null: when this broker
+   * does not serve reads of the partition now (another leader, handing over, its HW not yet learnt) or the batches
+   * at `offset` are not in memory. What it answers is what `read` would (no wait). A caught-up stream woken by an
+   * append reads here in the reaction to its wake-up, before the produce's own answer is built.
+   */
+  readRecent(topic: string, partition: number, offset: number, maxBytes: number): PartitionRead | null {
+    if (this.handingOver) return null;
+    let led: Led;
+    try {
+      led = this.leaderOf(topic, partition);
+    } catch {
+      return null; // `read` reports it
+    }
+    if (!led.leader.state.highWatermarkKnown) return null;
+    return this.lastAppends.read(led.leader, offset, maxBytes, true);
+  }
+
   /** A read below the HW of a partition led here: the batch just appended from memory, else from the log. */
   private readLed(led: Led, offset: number, maxBytes: number, minOneBatch: boolean): Promise<PartitionRead> {
     const recent = this.lastAppends.read(led.leader, offset, maxBytes, minOneBatch);

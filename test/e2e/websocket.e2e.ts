@@ -90,6 +90,30 @@ describe('WebSocket produce and subscribe', () => {
     client.close();
   });
 
+  it("pushes a caught-up subscriber the records a produce appended before that produce's ack", async () => {
+    // The stream woken by the append reads the batch from memory in the same turn and sends it; the ack follows.
+    // On one socket the order shows: the records frame comes first.
+    await createTopic(broker, 'ws-push-first', 1);
+    const client = await WsClient.connect(broker.url);
+    const subscribed = await client.request({
+      op: 'subscribe',
+      id: 's',
+      assign: [{ topic: 'ws-push-first', partition: 0 }],
+      from: 'latest',
+    });
+    expect(subscribed.op).toBe('subscribed');
+    for (let round = 0; round < 5; round++) {
+      await sleep(50); // the stream has caught up and waits
+      const from = client.frames.length;
+      client.send({ op: 'produce', id: `p${round}`, topic: 'ws-push-first', records: [{ value: `v${round}` }] });
+      await client.next((frame) => frame.op === 'ack' && frame.id === `p${round}`, 5_000, from);
+      await client.next((frame) => frame.op === 'records' && frame.id === 's', 5_000, from);
+      expect(client.frames.slice(from).map((frame) => frame.op)).toEqual(['records', 'ack']);
+      expect(client.frames[from].records).toEqual([expect.objectContaining({ offset: round, value: `v${round}` })]);
+    }
+    client.close();
+  });
+
   it('delivers each partition in offset order, every record exactly once', async () => {
     await createTopic(broker, 'ws-order', 3);
     const producer = await WsClient.connect(broker.url);

@@ -58,6 +58,11 @@ export class SharedReads {
     }
     return read;
   }
+
+  /** The same read answered now from the batches appended last, or null (replica-reads.ts, readRecent). */
+  readRecent(topic: string, partition: number, offset: number, maxBytes: number): PartitionRead | null {
+    return this.replicas.readRecent(topic, partition, offset, maxBytes);
+  }
 }
 
 export interface StreamOptions {
@@ -87,7 +92,10 @@ export async function streamPartition(
         await sink.waitForRoom(signal);
         continue;
       }
-      const { batches, nextOffset: readNext } = await options.reads.read(topic, partition, offset, options.fetchBytes);
+      // the batch just appended, read in the same reaction as the wake-up; else a read through the log
+      const { batches, nextOffset: readNext } =
+        options.reads.readRecent(topic, partition, offset, options.fetchBytes) ??
+        (await options.reads.read(topic, partition, offset, options.fetchBytes));
       failures = 0;
       if (signal.aborted) return;
       if (batches.length === 0) {
@@ -102,8 +110,10 @@ export async function streamPartition(
       }
       emptyReads = 0;
       if (sink.room() === 0) continue;
-      await options.cache.prepare(batches, format);
-      if (signal.aborted) return;
+      if (options.cache.preparesFor(format)) {
+        await options.cache.prepare(batches, format);
+        if (signal.aborted) return;
+      }
       // The room is read now, in the same turn as the delivery: the other partitions of the sink may have spent
       // its credits while this one waited (a read answered from memory resolves in the same turn for all).
       const room = Math.min(sink.room(), RECORDS_PER_FRAME_MAX);

@@ -154,6 +154,11 @@ export class RecordJsonCache {
     readonly idleMs = RECORD_JSON_CACHE_IDLE_MS,
   ) {}
 
+  /** Whether `prepare` has anything to do for this format (schema formats: their schemas fetched). */
+  preparesFor(format: ReadFormat): boolean {
+    return this.schemas !== null && isSchemaReadFormat(format);
+  }
+
   /** Before encoding `batches` in `format`: brings the schemas they name up to date (schema formats only). */
   async prepare(batches: Buffer, format: ReadFormat): Promise<void> {
     if (this.schemas !== null && isSchemaReadFormat(format)) await this.schemas.prepare(batches);
