@@ -24,6 +24,7 @@ import { rm } from 'node:fs/promises';
 import type { Clock } from '../common/clock.js';
 import type { PendingAppend } from './append-queue.js';
 import type { FileHandlePool } from './file-handle-pool.js';
+import type { InlineWriteGate } from './inline-write-gate.js';
 import type { LeaderEpochCache } from './leader-epoch-cache.js';
 import type { LogConfig } from './log-config.js';
 import { LogClosedError, LogOfflineError, OffsetOutOfRangeError, SegmentRetiredError } from './log-errors.js';
@@ -47,6 +48,8 @@ export interface PartitionLogDeps {
   pool: FileHandlePool;
   /** The broker's producer-state bounds; DEFAULT_PRODUCER_STATE_SETTINGS when absent. */
   producerState?: ProducerStateSettings;
+  /** The broker's gate for leader writes on the JavaScript thread (inline-write-gate.ts); without, none is. */
+  inlineWrites?: InlineWriteGate;
 }
 
 /** Kafka's producer.id.expiration.ms default, Brook's idempotency retention default, and Brook's bound. */

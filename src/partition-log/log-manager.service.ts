@@ -15,6 +15,7 @@ import { resolveTopicConfig } from '../config/topic-config.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { forEachBounded } from '../common/bounded-concurrency.js';
 import { FileHandlePool } from './file-handle-pool.js';
+import { InlineWriteGate } from './inline-write-gate.js';
 import { readSmallFile } from './folder-metadata-reads.js';
 import type { LogConfig } from './log-config.js';
 import { toLogConfig } from './log-config-mapping.js';
@@ -38,6 +39,8 @@ export class LogManager {
   private readonly logs = new Map<string, PartitionLog>();
   private readonly opening = new Map<string, Promise<PartitionLog>>();
   private readonly pool: FileHandlePool;
+  /** One for the broker: a slow inline write sends every log's writes to the thread pool for a while. */
+  private readonly inlineWrites: InlineWriteGate;
   private readonly timers: CancelTimer[] = [];
   private highWatermarkOf: HighWatermarkSource = () => undefined;
 
@@ -46,6 +49,7 @@ export class LogManager {
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     this.pool = new FileHandlePool(config.maxOpenFiles);
+    this.inlineWrites = new InlineWriteGate(this.clock);
   }
 
   get logsDir(): string {
@@ -158,6 +162,7 @@ export class LogManager {
       const log = await PartitionLog.open(dir, logConfig, {
         clock: this.clock,
         pool: this.pool,
+        inlineWrites: this.inlineWrites,
         producerState: {
           producerIdExpirationMs: this.config.producerIdExpirationMs,
           idempotencyRetentionMs: this.config.idempotencyRetentionMs,

@@ -11,6 +11,7 @@
 import { open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { DATA_FILE_MODE } from '../common/file-modes.js';
 import type { FileHandlePool } from './file-handle-pool.js';
+import type { InlineWriteGate } from './inline-write-gate.js';
 import { SegmentRetiredError } from './log-errors.js';
 import type { OffsetIndex } from './offset-index.js';
 import { BATCH_HEADER_BYTES, CorruptBatchError, lastOffsetOf, type BatchHeader } from './record-batch-layout.js';
@@ -19,6 +20,7 @@ import type { RecordWalk } from './record-batch-validation.js';
 import {
   canWriteByPath,
   type CheckedWrite,
+  writeBatchesOnThisThread,
   writeCheckedBatches,
   writeCheckedBatchesToPath,
 } from './segment-append-write.js';
@@ -218,6 +220,23 @@ export class LogSegment {
     try {
       const handle = lease.opened ?? (await lease.opening);
       return await writeCheckedBatches(handle, path, buffers, position, uncheckedCrc, inline, recordWalks);
+    } finally {
+      lease.release();
+    }
+  }
+
+  /**
+   * writeAt for batches that need no check, on this thread (a leader's inline write, log-write-pipeline.ts), timed
+   * by `gate`. Through writeAt's thread-pool job when the handle pool holds no handle of this file and has no free
+   * descriptor: that job opens the file itself rather than evicting a pooled handle.
+   */
+  async writeAtInline(position: number, batches: BatchToWrite[], gate: InlineWriteGate): Promise<CheckedWrite> {
+    const lease = this.pool.leaseUnlessFull(this.logPath);
+    if (lease === null) return this.writeAt(position, batches, []);
+    try {
+      const handle = lease.opened ?? (await lease.opening);
+      const buffers = batches.map((batch) => batch.buffer);
+      return gate.timed(() => writeBatchesOnThisThread(handle.fd, this.logPath, buffers, position));
     } finally {
       lease.release();
     }

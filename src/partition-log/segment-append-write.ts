@@ -106,6 +106,14 @@ async function writeNative(
   return { corrupt, checkError: null, wroteRefused: false };
 }
 
+/**
+ * Batches that need no check written on this thread with writevSync, all of them: a leader's write the pipeline
+ * does inline (log-write-pipeline.ts, inline-write-gate.ts). Synchronous: an I/O error throws.
+ */
+export function writeBatchesOnThisThread(fd: number, path: string, buffers: Buffer[], position: number): CheckedWrite {
+  return writeInline(fd, path, buffers, position, totalBytes(buffers), [], []);
+}
+
 /** The check first (a batch it cannot read throws, nothing written), then writevSync until all is written. */
 function writeInline(
   fd: number,
