@@ -23,6 +23,15 @@ describe('InlineWriteGate', () => {
     expect(gate.allows(100)).toBe(true);
   });
 
+  it('tells how long the write that closed it took, once a closing', () => {
+    const clock = new ManualClock();
+    const closings: number[] = [];
+    const gate = new InlineWriteGate(clock, 20, 1_000, (tookMs) => closings.push(tookMs));
+    gate.timed(() => clock.advance(5));
+    gate.timed(() => clock.advance(35));
+    expect(closings).toEqual([35]);
+  });
+
   it('returns what the write returns, and closes when a slow write throws', () => {
     const clock = new ManualClock();
     const gate = new InlineWriteGate(clock, 20, 1_000);

@@ -26,6 +26,8 @@ export class InlineWriteGate {
     private readonly clock: Clock,
     readonly slowMs = INLINE_WRITE_SLOW_MS,
     readonly pauseMs = INLINE_WRITE_PAUSE_MS,
+    /** Told when a slow write closes the gate (the broker logs it): how long that write took, ms. */
+    private readonly onClosed: (tookMs: number) => void = () => {},
   ) {}
 
   /** Whether a write of `bytes` may be done inline now. */
@@ -40,7 +42,10 @@ export class InlineWriteGate {
       return write();
     } finally {
       const endedMs = this.clock.monotonicMs();
-      if (endedMs - startedMs > this.slowMs) this.closedUntilMs = endedMs + this.pauseMs;
+      if (endedMs - startedMs > this.slowMs) {
+        this.closedUntilMs = endedMs + this.pauseMs;
+        this.onClosed(endedMs - startedMs);
+      }
     }
   }
 }
