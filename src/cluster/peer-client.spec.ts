@@ -103,6 +103,35 @@ describe('PeerClient over plain HTTP', () => {
     expect(answer.headers['x-next']).toBe('5');
     await expect(peers.getBinary(base, { path: '/bad' })).rejects.toMatchObject({ status: 409, errorCode: 40901 });
   });
+
+  it('gets over a fetch connection the URL getBinary would request, its secret sent, from either form of the base', async () => {
+    const seen: Array<{ url?: string; host?: string; secret?: string | string[] }> = [];
+    const base = await serve((request, response) => {
+      seen.push({ url: request.url, host: request.headers.host, secret: request.headers['x-brook-cluster-secret'] });
+      response.writeHead(200, { 'content-type': 'application/vnd.brook.batches', 'content-length': '1' });
+      response.end('b');
+    });
+    const connection = peers.fetchConnection(1 << 20);
+    const query = { replica_id: 2, fetch_offset: -1, name: 'a b&c', big: 1e21 };
+    for (const from of [base, `${base}/`, `${base}/ignored/path`]) {
+      const answer = await peers.getBinary(from, { path: '/partitions/t%2Cx/0/replica-fetch', query }, connection);
+      expect(answer.body.toString()).toBe('b');
+      answer.release?.();
+    }
+    const expected = new URL(`/internal/v1/partitions/t%2Cx/0/replica-fetch${searchOf(query)}`, base);
+    expect(seen).toHaveLength(3);
+    for (const request of seen) {
+      expect(request).toEqual({
+        url: `${expected.pathname}${expected.search}`,
+        host: expected.host,
+        secret: 'secret-0123',
+      });
+    }
+    expect(seen[0].url).toBe(
+      '/internal/v1/partitions/t%2Cx/0/replica-fetch?replica_id=2&fetch_offset=-1&name=a+b%26c&big=1e%2B21',
+    );
+    connection.close();
+  });
 });
 
 describe('searchOf', () => {

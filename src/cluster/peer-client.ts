@@ -53,6 +53,8 @@ export const PEER_ANSWER_BYTES_MAX = 256 * 1024 * 1024;
 export const BATCHES_MEDIA_TYPE = 'application/vnd.brook.batches';
 /** A peer call without an answer in this time fails (reads add their long-poll wait on top). */
 export const PEER_REQUEST_TIMEOUT_MS = 10_000;
+/** Parsed peer URLs kept by getBinary; past this many (peers re-registered at new addresses) it starts over. */
+const ORIGINS_KEPT = 64;
 /** Broker addresses are re-read from the registrations at most this often (and at once on a miss). */
 const BROKER_DIRECTORY_TTL_MS = 1_000;
 
@@ -125,6 +127,8 @@ export class PeerClient implements OnModuleDestroy {
   });
   /** The buffers answers on fetch connections are received into, shared and reused (answer-buffers.ts). */
   private readonly answerBuffers = new AnswerBuffers();
+  /** Peers' URLs as getBinary read them for fetch connections, by the URL's text (originOf). */
+  private readonly origins = new Map<string, URL>();
 
   constructor(
     @Inject(BROKER_CONFIG) private readonly config: BrokerConfig,
@@ -217,24 +221,28 @@ export class PeerClient implements OnModuleDestroy {
    * A GET of a peer's internal route with a binary answer (the follower fetch, once per replicated batch run):
    * through the agent of its protocol, the body as one Buffer; over `connection` (plain HTTP) into a reused buffer,
    * which the answer's release gives back. Errors as in call: unreachable, or the peer's BrookError for an answer
-   * that is not 2xx.
+   * that is not 2xx. `path` must be in URL form (its segments percent-encoded, no `.` or `..` segment): over a
+   * connection it goes out as it is, not through a URL parse.
    */
   async getBinary(
     baseUrl: string,
     request: Pick<PeerRequest, 'path' | 'query' | 'timeoutMs' | 'signal'>,
     connection?: PeerFetchConnection,
   ): Promise<BinaryAnswer> {
-    const url = new URL(`${INTERNAL_PREFIX}${request.path}${searchOf(request.query)}`, baseUrl);
+    const target = `${INTERNAL_PREFIX}${request.path}${searchOf(request.query)}`;
     const headers: Record<string, string> = { [CLUSTER_SECRET_HEADER]: this.config.clusterSecret ?? '' };
     const requestId = currentRequestId();
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
-    const https = url.protocol === 'https:' && this.httpsAgent !== null;
     const timeoutMs = request.timeoutMs ?? PEER_REQUEST_TIMEOUT_MS;
+    // over a fetch connection the leader's URL is parsed once (originOf), not with each fetch's path and query
+    const origin = connection === undefined ? null : this.originOf(baseUrl);
+    const url = origin?.protocol === 'http:' ? null : new URL(target, baseUrl);
+    const https = url?.protocol === 'https:' && this.httpsAgent !== null;
     let answer: BinaryAnswer;
     try {
       answer =
-        connection !== undefined && url.protocol === 'http:'
-          ? await connection.get(url, headers, timeoutMs, request.signal)
+        url === null
+          ? await connection!.getTarget(origin!, target, headers, timeoutMs, request.signal)
           : await sendPeerRequest(url, {
               method: 'GET',
               headers,
@@ -255,6 +263,17 @@ export class PeerClient implements OnModuleDestroy {
     const text = answer.body.toString('utf8');
     answer.release?.();
     throw peerError(answer.status, text, typeof outcome === 'string' ? outcome : null);
+  }
+
+  /** `baseUrl` parsed, from ORIGINS_KEPT parses kept (a broker's peers' registered URLs: a few). */
+  private originOf(baseUrl: string): URL {
+    let origin = this.origins.get(baseUrl);
+    if (origin === undefined) {
+      if (this.origins.size >= ORIGINS_KEPT) this.origins.clear();
+      origin = new URL(baseUrl);
+      this.origins.set(baseUrl, origin);
+    }
+    return origin;
   }
 
   /**
@@ -314,9 +333,11 @@ const FORM_PLAIN = /^[\w.*-]*$/;
 export function searchOf(query: Readonly<Record<string, string | number>> | undefined): string {
   let search = '';
   for (const name in query) {
-    const value = String(query[name]);
-    const pair =
-      FORM_PLAIN.test(name) && FORM_PLAIN.test(value) ? `${name}=${value}` : new URLSearchParams({ [name]: value });
+    const given = query[name];
+    const value = String(given);
+    // a safe integer's text is digits and a leading `-`, which the form keeps (a follower fetch's seven values)
+    const plainValue = Number.isSafeInteger(given) || FORM_PLAIN.test(value);
+    const pair = plainValue && FORM_PLAIN.test(name) ? `${name}=${value}` : new URLSearchParams({ [name]: value });
     search += `${search === '' ? '?' : '&'}${String(pair)}`;
   }
   return search;

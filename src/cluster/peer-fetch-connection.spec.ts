@@ -177,6 +177,59 @@ describe('PeerFetchConnection', () => {
     await new Promise((resolve) => raw.close(resolve));
   });
 
+  it('reads header names and values in any case and spacing, and refuses a head that is not an HTTP answer', async () => {
+    const heads = new Map<string, string>([
+      [
+        '/plain',
+        'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Brook-High-Watermark:7\r\n  X-Spaced  :  a b  \r\nx-empty:\r\n',
+      ],
+      ['/old', 'HTTP/1.0 409\r\ncontent-length: 2\r\nConnection: Close\r\n'],
+      ['/reason', 'HTTP/1.1 2000 what\r\ncontent-length: 2\r\nx-a: b:c\r\n'],
+      ['/junk', 'HTTP/2.0 200 OK\r\ncontent-length: 2\r\n'],
+      ['/short', 'HTTP/1.1 20\r\ncontent-length: 2\r\n'],
+      ['/letters', 'HTTP/1.1 2x0 OK\r\ncontent-length: 2\r\n'],
+      ['/nocolon', 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\nnot a header\r\n'],
+      ['/colonfirst', 'HTTP/1.1 200 OK\r\n: x\r\ncontent-length: 2\r\n'],
+      ['/nolength', 'HTTP/1.1 200 OK\r\nx-a: 1\r\n'],
+      ['/badlength', 'HTTP/1.1 200 OK\r\ncontent-length: 2x\r\n'],
+    ]);
+    const base = await serve((request) => {
+      request.socket.write(`${heads.get(request.url!)}\r\nok`);
+      if (request.url === '/old') request.socket.end();
+    });
+    const connection = new PeerFetchConnection(new AnswerBuffers(), 1 << 20);
+    const get = (path: string) => connection.get(new URL(path, base), {}, 5_000);
+    const plain = await get('/plain');
+    expect(plain.status).toBe(200);
+    expect(plain.headers).toEqual({
+      'content-length': '2',
+      'x-brook-high-watermark': '7',
+      'x-spaced': 'a b',
+      'x-empty': '',
+    });
+    expect(plain.body.toString()).toBe('ok');
+    const old = await get('/old');
+    expect(old.status).toBe(409);
+    expect(old.headers.connection).toBe('Close');
+    const reason = await get('/reason');
+    expect(reason.status).toBe(200);
+    expect(reason.headers['x-a']).toBe('b:c');
+    for (const [path, message] of [
+      ['/junk', /not an HTTP answer: HTTP\/2\.0 200 OK$/],
+      ['/short', /not an HTTP answer/],
+      ['/letters', /not an HTTP answer/],
+      ['/nocolon', /malformed answer header/],
+      ['/colonfirst', /malformed answer header/],
+      ['/nolength', /content-length/],
+      ['/badlength', /content-length/],
+    ] as const) {
+      const failure = await get(path).catch((error: FetchConnectionError) => error);
+      expect(failure).toMatchObject({ code: 'EPROTO' });
+      expect((failure as Error).message).toMatch(message);
+    }
+    connection.close();
+  });
+
   it('refuses an answer larger than its bound and a peer that sends more than it announced', async () => {
     const base = await serve((request, response) => {
       if (request.url === '/more') {

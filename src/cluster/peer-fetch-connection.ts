@@ -71,19 +71,28 @@ export class PeerFetchConnection {
   ) {}
 
   /** GET `url` (plain HTTP) with `headers`; resolves with the answer, whatever its status. */
-  async get(
-    url: URL,
+  get(url: URL, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<FetchedAnswer> {
+    return this.getTarget(url, `${url.pathname}${url.search}`, headers, timeoutMs, signal);
+  }
+
+  /**
+   * GET `target` (a request target, path and query, already in URL form: its bytes go out as they are) of `origin`'s
+   * host and port: what get does for a URL, without parsing one (a follower's fetch loop makes one every few ms).
+   */
+  async getTarget(
+    origin: URL,
+    target: string,
     headers: Record<string, string>,
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<FetchedAnswer> {
     if (this.pending !== null) throw new Error('one request at a time on a fetch connection');
     try {
-      return await this.attempt(url, headers, timeoutMs, signal);
+      return await this.attempt(origin, target, headers, timeoutMs, signal);
     } catch (error) {
       const again = error instanceof FetchConnectionError && error.code === 'CLOSED_IDLE' && signal?.aborted !== true;
       if (!again) throw error;
-      return this.attempt(url, headers, timeoutMs, signal);
+      return this.attempt(origin, target, headers, timeoutMs, signal);
     }
   }
 
@@ -94,13 +103,14 @@ export class PeerFetchConnection {
 
   private attempt(
     url: URL,
+    target: string,
     headers: Record<string, string>,
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<FetchedAnswer> {
     if (signal?.aborted === true) return Promise.reject(new FetchConnectionError('aborted', false, 'ABORT_ERR'));
     const socket = this.socketFor(url);
-    let text = `GET ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+    let text = `GET ${target} HTTP/1.1\r\nhost: ${url.host}\r\n`;
     for (const name in headers) text += `${name}: ${headers[name]}\r\n`;
     return new Promise<FetchedAnswer>((resolve, reject) => {
       const onAbort = () => this.drop(new FetchConnectionError('aborted', true, 'ABORT_ERR'));
@@ -284,15 +294,19 @@ function headEndIn(head: string, scanned: number): number {
 
 /** Fills the status, headers, content length and connection of `pending` from `head`; an error text, or null. */
 function parseHead(pending: Pending, head: string, bodyBytesMax: number): string | null {
-  const lines = head.split('\r\n');
-  const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0]);
-  if (status === null) return `not an HTTP answer: ${lines[0].slice(0, 80)}`;
-  pending.status = Number(status[1]);
-  for (let index = 1; index < lines.length; index++) {
-    const line = lines[index];
-    const colon = line.indexOf(':');
-    if (colon <= 0) return 'a malformed answer header';
-    pending.headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  // line by line with indexOf (no split, no regular expression): a follower parses one head a fetch
+  let lineEnd = head.indexOf('\r\n');
+  if (lineEnd < 0) lineEnd = head.length;
+  const status = statusOf(head, lineEnd);
+  if (status < 0) return `not an HTTP answer: ${head.slice(0, Math.min(lineEnd, 80))}`;
+  pending.status = status;
+  while (lineEnd < head.length) {
+    const lineStart = lineEnd + 2;
+    lineEnd = head.indexOf('\r\n', lineStart);
+    if (lineEnd < 0) lineEnd = head.length;
+    const colon = head.indexOf(':', lineStart);
+    if (colon <= lineStart || colon >= lineEnd) return 'a malformed answer header';
+    pending.headers[head.slice(lineStart, colon).trim().toLowerCase()] = head.slice(colon + 1, lineEnd).trim();
   }
   const { headers } = pending;
   if (headers['transfer-encoding'] !== undefined)
@@ -305,4 +319,21 @@ function parseHead(pending: Pending, head: string, bodyBytesMax: number): string
   pending.contentLength = length;
   pending.closeAfter = headers.connection?.toLowerCase() === 'close';
   return null;
+}
+
+const STATUS_LINE_START = 'HTTP/1.';
+const DIGIT_0 = 48;
+
+/** The status of a status line `HTTP/1.0 ddd` or `HTTP/1.1 ddd` (anything may follow) in head[0, end); else -1. */
+function statusOf(head: string, end: number): number {
+  if (end < 12 || !head.startsWith(STATUS_LINE_START)) return -1;
+  const minor = head.charCodeAt(7);
+  if ((minor !== DIGIT_0 && minor !== DIGIT_0 + 1) || head.charCodeAt(8) !== 32) return -1;
+  let status = 0;
+  for (let at = 9; at < 12; at++) {
+    const digit = head.charCodeAt(at) - DIGIT_0;
+    if (digit < 0 || digit > 9) return -1;
+    status = status * 10 + digit;
+  }
+  return status;
 }

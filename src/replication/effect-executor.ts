@@ -26,6 +26,10 @@ export interface EffectPorts {
 }
 
 export class EffectExecutor {
+  /** Partitions whose followers' long polls wake at the end of this loop turn, with the leader's log end to pass. */
+  private followerWakes = new Map<string, number>();
+  private followerWakeScheduled = false;
+
   constructor(private readonly ports: EffectPorts) {}
 
   /** Runs a role change of `partition` and executes its effects; a leadership given up is logged. */
@@ -42,10 +46,11 @@ export class EffectExecutor {
     const { readers, followerFetches, progress } = this.ports;
     if (effects.released) {
       partition.acks.notify(Number.POSITIVE_INFINITY); // parked acks=all requests go on as a replica
+      this.followerWakes.delete(key);
       followerFetches.notify(key, Number.POSITIVE_INFINITY);
       readers.notify(key, Number.POSITIVE_INFINITY);
     }
-    if (effects.leaderEndOffset !== null) followerFetches.notify(key, effects.leaderEndOffset);
+    if (effects.leaderEndOffset !== null) this.wakeFollowersSoon(key, effects.leaderEndOffset);
     if (effects.highWatermark !== null) {
       readers.notify(key, effects.highWatermark);
       partition.acks.notify(effects.highWatermark);
@@ -53,6 +58,27 @@ export class EffectExecutor {
     if (effects.released || effects.highWatermark !== null) progress.notify(Number.POSITIVE_INFINITY);
     const leader = partition.leader;
     if (effects.isrChange !== null && leader !== null) void this.writeIsrChange(partition, leader, effects.isrChange);
+  }
+
+  /**
+   * Wakes the followers' long polls of `key` that `leaderEndOffset` passes, in this loop turn's check phase
+   * (setImmediate), not at once: the appends of the other I/O callbacks of this turn (under load, other produce
+   * requests whose bodies came in the same poll) then leave in the same fetch answer, not one answer each. A
+   * fetch that comes meanwhile does not park (it finds the leader's log end past its offset), so no parked fetch is
+   * missed; nothing parked now, nothing scheduled.
+   */
+  private wakeFollowersSoon(key: string, leaderEndOffset: number): void {
+    if (!this.ports.followerFetches.hasParked(key)) return;
+    const pending = this.followerWakes.get(key);
+    if (pending === undefined || leaderEndOffset > pending) this.followerWakes.set(key, leaderEndOffset);
+    if (this.followerWakeScheduled) return;
+    this.followerWakeScheduled = true;
+    setImmediate(() => {
+      const wakes = this.followerWakes;
+      this.followerWakes = new Map();
+      this.followerWakeScheduled = false;
+      for (const [partitionKey, offset] of wakes) this.ports.followerFetches.notify(partitionKey, offset);
+    });
   }
 
   /** Writes a proposed ISR change; it counts only once written (and only for the leadership that proposed it). */

@@ -136,4 +136,9 @@ export class PartitionWaiters {
   notify(key: string, offset: number): void {
     this.byKey.get(key)?.notify(offset);
   }
+
+  /** Whether a request is parked on `key`. */
+  hasParked(key: string): boolean {
+    return (this.byKey.get(key)?.parked ?? 0) > 0;
+  }
 }
