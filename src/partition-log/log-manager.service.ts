@@ -15,7 +15,7 @@ import { resolveTopicConfig } from '../config/topic-config.js';
 import type { TopicMetadata } from '../topic/cluster-metadata.js';
 import { forEachBounded } from '../common/bounded-concurrency.js';
 import { FileHandlePool } from './file-handle-pool.js';
-import { INLINE_WRITE_PAUSE_MS, INLINE_WRITE_SLOW_MS, InlineWriteGate } from './inline-write-gate.js';
+import { INLINE_WRITE_PAUSE_MS, INLINE_WRITE_SLOW_MS, InlineWriteGate, processLoopMeter } from './inline-write-gate.js';
 import { readSmallFile } from './folder-metadata-reads.js';
 import type { LogConfig } from './log-config.js';
 import { toLogConfig } from './log-config-mapping.js';
@@ -49,11 +49,16 @@ export class LogManager {
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     this.pool = new FileHandlePool(config.maxOpenFiles);
-    this.inlineWrites = new InlineWriteGate(this.clock, INLINE_WRITE_SLOW_MS, INLINE_WRITE_PAUSE_MS, (tookMs) =>
-      this.logger.warn(
-        `a leader write on the JavaScript thread took ${tookMs.toFixed(0)} ms (the disk is slow to take writes): ` +
-          `writes go to the thread pool for ${INLINE_WRITE_PAUSE_MS / 1000} s`,
-      ),
+    this.inlineWrites = new InlineWriteGate(
+      this.clock,
+      processLoopMeter(),
+      INLINE_WRITE_SLOW_MS,
+      INLINE_WRITE_PAUSE_MS,
+      (tookMs) =>
+        this.logger.warn(
+          `a leader write on the JavaScript thread took ${tookMs.toFixed(0)} ms (the disk is slow to take writes): ` +
+            `writes go to the thread pool for ${INLINE_WRITE_PAUSE_MS / 1000} s`,
+        ),
     );
   }
 

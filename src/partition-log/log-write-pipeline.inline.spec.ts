@@ -96,7 +96,7 @@ describe('LogWritePipeline: leader writes on this thread', () => {
         return manual.monotonicMs();
       },
     };
-    const gate = new InlineWriteGate(slow, 20, 60_000);
+    const gate = new InlineWriteGate(slow, null, 20, 60_000);
     const log = await openLog(manual, gate);
     await log.appendAsLeader(batchOfValues('first', 1), 0, { verifyCrc: false });
     await log.appendAsLeader(batchOfValues('slow', 1), 0, { verifyCrc: false });
