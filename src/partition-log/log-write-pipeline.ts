@@ -22,8 +22,9 @@
 // requests in flight to one partition bring several appends while a write is in flight, and keep their overlap.
 //
 // A write that finds none in flight and needs no check (batches Brook built), up to INLINE_LEADER_WRITE_BYTES_MAX,
-// is done on this thread instead (inline-write-gate.ts: the copy costs the loop less than the job's two thread
-// switches, and W5's append of 100 records no longer waits 0.1-1.4 ms for them). It is settled the same way.
+// is done on this thread instead while the loop has time to spare (inline-write-gate.ts: the copy costs the loop
+// less than the job's two thread switches, and W5's append of 100 records no longer waits 0.1-1.4 ms for them).
+// It is settled the same way.
 import { recordWalks, uncheckedCrcIndexes, type PendingAppend } from './append-queue.js';
 import type { LocalLog } from './local-log.js';
 import type { LogSegment } from './log-segment.js';
